@@ -1,0 +1,13 @@
+"""kgground's exception hierarchy (defined in ``store.errors``, the lowest layer, so that
+every layer can raise it). See that module's docstring for the tree."""
+
+from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,  # noqa: F401
+                          EndpointUnreachable, EntityNotFound, InvalidId, KGGroundError,
+                          LoadError, MalformedResult, MirrorError, MissingExtra, NotFound,
+                          PropertyNotFound, QueryError, QueryRefused, QuerySyntaxError,
+                          RateLimited, UnsupportedQuery, require)
+
+__all__ = ["EndpointError", "EndpointHTTPError", "EndpointTimeout", "EndpointUnreachable",
+           "EntityNotFound", "InvalidId", "KGGroundError", "LoadError", "MalformedResult",
+           "MirrorError", "MissingExtra", "NotFound", "PropertyNotFound", "QueryError",
+           "QueryRefused", "QuerySyntaxError", "RateLimited", "UnsupportedQuery", "require"]

@@ -1,0 +1,275 @@
+"""The data types every layer shares: entities, statements and their values, properties,
+search candidates, citations and SPARQL results.
+
+All are frozen dataclasses: KBs hand them out, nobody edits them. IDs are Wikidata short IDs
+(``Q42``, ``P31``) or, for a user's own KB, full IRIs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+from store.vocab import WD, entity_kind, id_to_iri
+
+ValueKind = Literal["entity", "literal", "iri", "bnode", "somevalue", "novalue"]
+Rank = Literal["preferred", "normal", "deprecated"]
+RANK_NAMES: tuple[Rank, Rank, Rank] = ("deprecated", "normal", "preferred")
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A statement's value, in its RDF form.
+
+    kind: 'entity' (``value`` is an entity ID), 'literal' (lexical form, with ``lang`` or
+    ``datatype``, an XSD or geo IRI), 'iri', 'bnode', or Wikidata's 'somevalue'/'novalue'
+    (``value`` is ''). ``details`` keeps what the RDF form loses: time precision and
+    calendar, quantity unit and bounds, globe — as Wikidata's JSON datavalue has them.
+    """
+    kind: ValueKind
+    value: str
+    lang: str = ""
+    datatype: str = ""
+    details: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
+
+    @property
+    def is_entity(self) -> bool:
+        return self.kind == "entity"
+
+    def __str__(self) -> str:
+        if self.kind in ("somevalue", "novalue"):
+            return {"somevalue": "(unknown value)", "novalue": "(no value)"}[self.kind]
+        if self.lang:
+            return f"{self.value}@{self.lang}"
+        return self.value
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "value": self.value}
+        if self.lang:
+            out["lang"] = self.lang
+        if self.datatype:
+            out["datatype"] = self.datatype
+        if self.details:
+            out["details"] = dict(self.details)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Snak:
+    """A property-value pair inside a statement: a qualifier or part of a reference."""
+    property: str
+    value: Value
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"property": self.property, "value": self.value.as_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One reference of a statement: its snaks (e.g. P248 stated in, P854 reference URL)."""
+    snaks: tuple[Snak, ...]
+    hash: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"hash": self.hash, "snaks": [s.as_dict() for s in self.snaks]}
+
+
+def wikidata_url(id: str, statement_id: str | None = None) -> str:
+    """The page of an entity (or the anchor of one of its statements) on wikidata.org;
+    for a custom KB's IRI, the IRI itself."""
+    kind = entity_kind(id)
+    if kind == "resource":
+        return id
+    page = {"item": id, "property": f"Property:{id}", "lexeme": f"Lexeme:{id}"}[kind]
+    url = f"https://www.wikidata.org/wiki/{page}"
+    return f"{url}#{statement_id}" if statement_id else url
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a statement comes from, precisely enough to check it.
+
+    ``source`` is ``mirror:<path>`` or ``sparql:<endpoint>`` (or ``rdf:<file>``);
+    ``retrieved_at`` is when the fact was read from its origin (the load time of a mirror's
+    file, the query time of an endpoint); ``dump_date``/``revision`` where known.
+    """
+    subject: str
+    property: str
+    value: Value
+    source: str
+    retrieved_at: str | None = None
+    statement_id: str | None = None
+    dump_date: str | None = None
+    revision: int | None = None
+
+    @property
+    def url(self) -> str:
+        return wikidata_url(self.subject, self.statement_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"subject": self.subject, "property": self.property,
+                "value": self.value.as_dict(), "statement_id": self.statement_id,
+                "source": self.source, "retrieved_at": self.retrieved_at,
+                "dump_date": self.dump_date, "revision": self.revision, "url": self.url}
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One claim: subject, property, value, with rank, qualifiers, references, its Wikidata
+    statement ID where the source has one, and the citation that says where it came from."""
+    subject: str
+    property: str
+    value: Value
+    rank: Rank = "normal"
+    id: str | None = None
+    qualifiers: tuple[Snak, ...] = ()
+    references: tuple[Reference, ...] = ()
+    citation: Citation | None = field(default=None, compare=False)
+
+    @property
+    def triple(self) -> tuple[str, str, str]:
+        return (self.subject, self.property, self.value.value)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"subject": self.subject, "property": self.property,
+                "value": self.value.as_dict(), "rank": self.rank, "id": self.id,
+                "qualifiers": [q.as_dict() for q in self.qualifiers],
+                "references": [r.as_dict() for r in self.references],
+                "citation": self.citation.as_dict() if self.citation else None}
+
+
+def _pick(texts: Mapping[str, Any], lang: str) -> Any:
+    """``texts[lang]``, else the base language (``de`` for ``de-ch``), else English, else
+    any — Wikidata's own fallback order, simplified."""
+    for key in (lang, lang.split("-")[0], "en", "mul"):
+        if key in texts:
+            return texts[key]
+    return next(iter(texts.values()), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """An entity's terms: labels and descriptions by language, aliases by language.
+    Statements are asked for separately (``KnowledgeBase.statements``)."""
+    id: str
+    labels: Mapping[str, str] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    kind: str = "item"                 # item | property | lexeme | resource
+    datatype: str | None = None        # properties: wikibase-item, time, ...
+    sitelinks: int = 0
+
+    def label(self, lang: str = "en") -> str:
+        """The label in ``lang`` with fallback; the ID when there is none."""
+        return _pick(self.labels, lang) or self.id
+
+    def description(self, lang: str = "en") -> str | None:
+        return _pick(self.descriptions, lang)
+
+    @property
+    def iri(self) -> str:
+        return id_to_iri(self.id)
+
+    @property
+    def url(self) -> str:
+        return wikidata_url(self.id)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "labels": dict(self.labels),
+                "descriptions": dict(self.descriptions),
+                "aliases": {k: list(v) for k, v in self.aliases.items()},
+                "datatype": self.datatype, "sitelinks": self.sitelinks, "url": self.url}
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyInfo:
+    """What a property is: label, description, aliases (in one language) and datatype."""
+    id: str
+    label: str
+    datatype: str | None = None
+    description: str | None = None
+    aliases: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "datatype": self.datatype,
+                "description": self.description, "aliases": list(self.aliases)}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A search or linking result: an entity that a text may name.
+
+    ``score`` orders candidates (higher is better; comparable within one result list);
+    ``prior`` is the popularity prior in [0, 1] (from sitelinks, else graph degree);
+    ``matched`` the label or alias that matched, ``match`` how (exact, alias, prefix,
+    token); ``features`` what decided the score, for explanations.
+    """
+    id: str
+    label: str
+    score: float
+    prior: float = 0.0
+    matched: str = ""
+    match: str = ""
+    lang: str = ""
+    description: str | None = None
+    features: Mapping[str, float] = field(default_factory=dict, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "score": round(self.score, 6),
+                "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
+                "lang": self.lang, "description": self.description,
+                "features": {k: round(v, 6) for k, v in self.features.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class SparqlResult:
+    """A SPARQL answer. SELECT: ``vars`` and ``rows`` (one dict per solution, variable →
+    rdflib term; unbound variables are absent). ASK: ``boolean``. CONSTRUCT/DESCRIBE:
+    ``graph`` (an rdflib Graph). ``source`` names who answered (``mirror:<path>``,
+    ``sparql:<endpoint>``); ``engine`` how (e.g. 'sql', 'rdflib', 'endpoint'), with
+    ``explain`` saying why or showing the compiled query."""
+    vars: tuple[str, ...] = ()
+    rows: tuple[Mapping[str, Any], ...] = ()
+    boolean: bool | None = None
+    graph: Any = None
+    source: str = ""
+    engine: str = ""
+    explain: str = ""
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def values(self, var: str) -> list[Any]:
+        """Every binding of ``var``, in row order (unbound rows skipped)."""
+        return [row[var] for row in self.rows if var in row]
+
+    def to_json(self) -> dict[str, Any]:
+        """The SPARQL 1.1 Query Results JSON Format."""
+        from rdflib import BNode, Literal
+
+        if self.boolean is not None:
+            return {"head": {}, "boolean": self.boolean}
+
+        def term(t: Any) -> dict[str, str]:
+            if isinstance(t, Literal):
+                out = {"type": "literal", "value": str(t)}
+                if t.language:
+                    out["xml:lang"] = t.language
+                elif t.datatype:
+                    out["datatype"] = str(t.datatype)
+                return out
+            if isinstance(t, BNode):
+                return {"type": "bnode", "value": str(t)}
+            return {"type": "uri", "value": str(t)}
+
+        return {"head": {"vars": list(self.vars)},
+                "results": {"bindings": [{k: term(v) for k, v in row.items()}
+                                         for row in self.rows]}}
+
+
+__all__ = ["Candidate", "Citation", "Entity", "PropertyInfo", "RANK_NAMES", "Rank",
+           "Reference", "Snak", "SparqlResult", "Statement", "Value", "ValueKind", "WD",
+           "wikidata_url"]

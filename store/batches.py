@@ -1,0 +1,339 @@
+"""Reading input files into batches of mirror rows. Pure: no database access here, so this
+runs in a separate process during big loads, in parallel with the writer.
+
+``read_batches(job)`` yields ``Batch`` objects; each holds the rows of a run of records and
+the file position (line number) it reaches. A malformed record is counted and sampled in
+the batch; with ``job.strict`` the batch that ends just before it carries the error and is
+the last one.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+import orjson
+
+from store import wikidata_json as wj
+from store.errors import LoadError
+from store.ntriples import parse_line
+from store.vocab import (DATATYPE_BY_IRI, PROPERTY_TYPE, TERM_PREDICATES,
+                         entity_kind, iri_to_id, property_from_iri)
+
+RDF_FORMATS = {".ttl": "turtle", ".turtle": "turtle", ".n3": "n3", ".rdf": "xml",
+               ".xml": "xml", ".owl": "xml", ".jsonld": "json-ld", ".nq": "nquads",
+               ".trig": "trig", ".trix": "trix"}
+MAX_ERROR_SAMPLES = 20
+BATCH_ROWS = 50_000
+
+
+@dataclass
+class Filters:
+    """What to keep; ``None`` keeps everything. Property definitions (P… entities) are kept
+    whatever ``entities`` says, since statements need their labels and datatypes."""
+    languages: set[str] | None = None
+    properties: set[str] | None = None
+    entities: set[str] | None = None
+
+
+@dataclass
+class Job:
+    """Everything a reader needs to know; picklable, to cross into a worker process."""
+    path: Path
+    format: str                 # wikidata-json | ntriples | rdf
+    source_id: int
+    filters: Filters
+    skip: int = 0               # records already committed by an interrupted load
+    strict: bool = False
+    bulk: bool = False          # fresh mirror: drop duplicates here (no unique indexes yet)
+    next_statement_id: int = 1  # JSON statements get their row ids here (for qualifiers)
+
+
+@dataclass
+class Batch:
+    """Rows for one transaction, and the line it reaches."""
+    position: int = 0
+    raw_offset: int = 0                       # bytes of the (compressed) file read so far
+    replace: list[str] = field(default_factory=list)  # entities a JSON record replaces
+    entities: list[tuple] = field(default_factory=list)
+    subjects: set[str] = field(default_factory=set)
+    datatypes: list[tuple[str, str]] = field(default_factory=list)
+    terms: list[tuple] = field(default_factory=list)    # (entity, kind, lang, text, source)
+    triples: list[tuple] = field(default_factory=list)
+    statements: list[tuple] = field(default_factory=list)
+    qualifiers: list[tuple] = field(default_factory=list)
+    references: list[tuple] = field(default_factory=list)
+    filtered: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    error: LoadError | None = None            # strict mode: the load stops after this batch
+
+    def size(self) -> int:
+        return len(self.terms) + len(self.triples) + len(self.statements) + len(self.entities)
+
+
+def open_input(path: Path) -> tuple[IO[bytes], IO[bytes]]:
+    """(decompressed stream, raw file); the raw file's position drives progress bars."""
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller, with the stream
+    magic = raw.read(6)
+    raw.seek(0)
+    if magic[:2] == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=raw), raw
+    if magic[:3] == b"BZh":
+        return bz2.BZ2File(raw), raw
+    if magic == b"\xfd7zXZ\x00":
+        return lzma.LZMAFile(raw), raw
+    return raw, raw
+
+
+def base_suffix(path: Path) -> str:
+    """``dump.json.bz2`` → ``.json``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    while suffixes and suffixes[-1] in (".gz", ".bz2", ".xz"):
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
+
+
+class _Builder:
+    """Turns records into rows of the current batch, applying filters (and, in bulk mode,
+    dropping duplicate rows by hash); hands out full batches."""
+
+    def __init__(self, job: Job, raw: IO[bytes] | None):
+        self.job, self.raw = job, raw
+        self.src = job.source_id
+        self.filters = job.filters
+        self.batch = Batch()
+        self.next_statement_id = job.next_statement_id
+        self._seen: set[int] = set()
+        self._seen_entities: set[str] = set()
+        self._batch_ids: set[str] = set()
+        self._subject: tuple[str, str, bool] = ("", "", False)
+        self._predicates: dict[str, str] = {}
+        self.bnode_prefix = f"_:s{job.source_id}"   # blank nodes are scoped to their source
+
+    def take(self, position: int) -> Batch:
+        """The current batch, closed at ``position``; a new one is started."""
+        batch, self.batch, self._batch_ids = self.batch, Batch(), set()
+        batch.position = position
+        batch.raw_offset = self.raw.tell() if self.raw is not None and not self.raw.closed else 0
+        return batch
+
+    def error(self, lineno: int, message: str) -> bool:
+        """Record a malformed record; True when the load must stop (strict)."""
+        b = self.batch
+        b.errors += 1
+        where = f"{self.job.path}:{lineno}"
+        if len(b.error_samples) < MAX_ERROR_SAMPLES:
+            b.error_samples.append(f"{where}: {message}")
+        if self.job.strict:
+            b.error = LoadError(message, path=str(self.job.path), line=lineno,
+                                fix="fix or remove that record, or load without --strict to "
+                                    "skip malformed records; what came before it is loaded")
+            return True
+        return False
+
+    # -- triples ----------------------------------------------------------------------------
+    def node(self, iri: str) -> str:
+        return self.bnode_prefix + iri[1:] if iri.startswith("_:") else iri_to_id(iri)
+
+    def triple(self, s: str, p: str, iri: str | None, lexical: str | None,
+               lang: str | None, datatype: str | None) -> None:
+        """Queue one parsed triple (see ``store.ntriples.Triple``) as a term, a property
+        datatype, or a statement. This is the loader's hot loop: keep it lean."""
+        b, f = self.batch, self.filters
+        if self._subject[0] != s:   # dumps are grouped by subject: convert once per run
+            sid = self.node(s)
+            keep = f.entities is None or sid in f.entities or entity_kind(sid) == "property"
+            self._subject = (s, sid, keep)
+        _, subject, keep = self._subject
+        if not keep:
+            b.filtered += 1
+            return
+        if lang is not None and not lang.islower():
+            lang = lang.lower()
+        kind = TERM_PREDICATES.get(p)
+        if kind is not None and lexical is not None:
+            lang = lang or ""
+            if f.languages is not None and lang not in f.languages:
+                b.filtered += 1
+                return
+            if self.job.bulk:
+                key = hash((subject, kind, lang, lexical))
+                if key in self._seen:
+                    return
+                self._seen.add(key)
+            b.terms.append((subject, kind, lang, lexical, self.src))
+        elif p == PROPERTY_TYPE and iri is not None:
+            b.datatypes.append((DATATYPE_BY_IRI.get(iri, iri), subject))
+        else:
+            prop = self._predicates.get(p)
+            if prop is None:
+                prop = self._predicates[p] = property_from_iri(p)
+            if f.properties is not None and prop not in f.properties:
+                b.filtered += 1
+                return
+            if lexical is not None:
+                row = (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
+            elif iri.startswith("_:"):
+                row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
+            else:
+                value = iri_to_id(iri)
+                row = (subject, prop, "entity" if value != iri else "iri", value, "", "",
+                       self.src)
+            if self.job.bulk:
+                key = hash(row)
+                if key in self._seen:
+                    return
+                self._seen.add(key)
+            b.triples.append(row)
+        b.subjects.add(subject)
+
+    # -- JSON entities ----------------------------------------------------------------------
+    def repeats(self, entity: Any) -> bool:
+        """Whether the current batch already holds this entity: its replacement must then
+        go into the next batch, after the first record is written."""
+        return isinstance(entity, dict) and entity.get("id") in self._batch_ids
+
+    def entity(self, entity: Any, lineno: int) -> str | None:
+        """Queue one Wikidata JSON entity, replacing what the mirror holds about it.
+        Returns why it was not taken, if it was not."""
+        if not isinstance(entity, dict) or not isinstance(entity.get("id"), str):
+            return "expected a Wikidata entity object with an 'id'"
+        eid = entity["id"]
+        if entity_kind(eid) == "resource":
+            return f"entity id {eid!r} is not a Wikidata ID (Q…, P…, L…)"
+        f = self.filters
+        if f.entities is not None and eid not in f.entities and eid[0] != "P":
+            self.batch.filtered += 1
+            return None
+        if self.job.bulk:
+            if eid in self._seen_entities:
+                return f"entity {eid} appears a second time in this load; the first is kept"
+            self._seen_entities.add(eid)
+        try:
+            row = wj.entity_row(entity)
+            terms = wj.entity_terms(entity, f.languages)
+            statements = list(wj.entity_statements(entity, f.properties))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return f"entity {eid}: malformed record ({type(exc).__name__}: {exc})"
+        b, src = self.batch, self.src
+        self._batch_ids.add(eid)
+        if not self.job.bulk:
+            b.replace.append(eid)
+        b.entities.append(row + (src,))
+        b.terms.extend(t + (src,) for t in terms)
+        for sid, pid, rank, truthy, value, quals, refs in statements:
+            stmt_id = self.next_statement_id
+            self.next_statement_id += 1
+            b.statements.append((stmt_id, sid or "", eid, pid, rank, truthy) + value + (src,))
+            b.qualifiers.extend((stmt_id, i, qpid) + qv for i, (qpid, qv) in enumerate(quals))
+            b.references.extend((stmt_id, i, h, snaks) for i, (h, snaks) in enumerate(refs))
+        return None
+
+
+def read_batches(job: Job) -> Iterator[Batch]:
+    """Yield the batches of ``job``'s file; the last one reaches the end of the file."""
+    if job.format == "rdf":
+        yield from _rdf_batches(job)
+        return
+    stream, raw = open_input(job.path)
+    with raw:
+        builder = _Builder(job, raw)
+        reader = _ntriples if job.format == "ntriples" else _json
+        yield from reader(stream, builder)
+
+
+def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="strict", newline="\n")
+    skip, triple = builder.job.skip, builder.triple
+    lineno = 0
+    for lineno, line in enumerate(text, 1):
+        if lineno <= skip or line.startswith("#") or line.isspace():
+            continue
+        try:
+            triple(*parse_line(line))
+        except ValueError as exc:
+            if builder.error(lineno, str(exc)):
+                yield builder.take(lineno - 1)
+                return
+            continue
+        if not lineno & 0xFFF and builder.batch.size() >= BATCH_ROWS:
+            yield builder.take(lineno)
+    yield builder.take(lineno)
+
+
+def _json(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
+    first = stream.readline()
+    if first.strip() != b"[":
+        # A single document: one entity, a wbgetentities answer, or a JSON array.
+        try:
+            entities = list(wj.iter_api_entities(orjson.loads(first + stream.read())))
+        except (orjson.JSONDecodeError, ValueError) as exc:
+            builder.error(1, f"not valid JSON: {exc}")
+            entities = []
+        for entity in entities:
+            if builder.repeats(entity):
+                yield builder.take(0)
+            problem = builder.entity(entity, 1)
+            if problem and builder.error(1, problem):
+                break
+        yield builder.take(1)
+        return
+    skip, lineno = builder.job.skip, 1
+    for lineno, line in enumerate(stream, 2):
+        if lineno <= skip:
+            continue
+        line = line.rstrip()
+        if line.endswith(b","):
+            line = line[:-1]
+        if not line or line == b"]":
+            continue
+        try:
+            entity = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            problem = f"not valid JSON: {exc}"
+        else:
+            if builder.repeats(entity):
+                yield builder.take(lineno - 1)
+            problem = builder.entity(entity, lineno)
+        if problem and builder.error(lineno, problem):
+            yield builder.take(lineno - 1)
+            return
+        if builder.batch.size() >= BATCH_ROWS:
+            yield builder.take(lineno)
+    yield builder.take(lineno)
+
+
+def _rdf_batches(job: Job) -> Iterator[Batch]:
+    """Any RDF rdflib reads. rdflib parses the whole file in memory: right for custom KBs;
+    big dumps should come as N-Triples. Triples have no stable order, so no resuming."""
+    import rdflib
+
+    fmt = RDF_FORMATS.get(base_suffix(job.path), "turtle")
+    graph = rdflib.Dataset() if fmt in ("nquads", "trig", "trix") else rdflib.Graph()
+    builder = _Builder(job, None)
+    stream, raw = open_input(job.path)
+    try:
+        with raw:
+            graph.parse(source=stream, format=fmt)
+    except Exception as exc:  # noqa: BLE001 - rdflib's parsers raise many types
+        builder.error(getattr(exc, "lines", None) or 0, f"not valid {fmt}: {exc}")
+        yield builder.take(0)
+        return
+    n = 0
+    for n, (s, p, o) in enumerate(graph.triples((None, None, None)), 1):
+        subject = f"_:{s}" if isinstance(s, rdflib.BNode) else str(s)
+        if isinstance(o, rdflib.Literal):
+            builder.triple(subject, str(p), None, str(o), o.language,
+                           str(o.datatype) if o.datatype else None)
+        else:
+            builder.triple(subject, str(p), f"_:{o}" if isinstance(o, rdflib.BNode) else str(o),
+                           None, None, None)
+        if builder.batch.size() >= BATCH_ROWS:
+            yield builder.take(n)
+    yield builder.take(n)

@@ -1,0 +1,150 @@
+"""The one exception hierarchy of kgground.
+
+It lives in the lowest layer so that every layer can raise it; users import it from
+``kb.errors``, which re-exports everything here. Every message says what was expected,
+what came, and how to fix it::
+
+    KGGroundError
+    ├── InvalidId                 an ID or IRI that is not well-formed (also a ValueError)
+    ├── NotFound                  (also a LookupError)
+    │   ├── EntityNotFound        no such entity in this KB
+    │   └── PropertyNotFound      no such property in this KB
+    ├── MirrorError               the local mirror cannot be opened or is inconsistent
+    │   └── LoadError             an input file is malformed (file and line say where)
+    ├── QueryError                a SPARQL query cannot be run
+    │   ├── QuerySyntaxError      the query does not parse
+    │   ├── QueryRefused          Update, LOAD, or SERVICE to an endpoint not allowed
+    │   └── UnsupportedQuery      this engine cannot answer it (also NotImplementedError)
+    ├── EndpointError             a live SPARQL endpoint failed; never an empty result
+    │   ├── EndpointTimeout
+    │   ├── RateLimited           .retry_after in seconds, when the endpoint said
+    │   ├── EndpointHTTPError     .status and .body (an excerpt)
+    │   ├── MalformedResult
+    │   └── EndpointUnreachable
+    └── MissingExtra              an optional dependency is not installed (also ImportError)
+"""
+
+from __future__ import annotations
+
+
+class KGGroundError(Exception):
+    """Base of every error kgground raises on purpose.
+
+    ``what`` is one sentence saying what went wrong; ``expected``/``got`` make the mismatch
+    concrete and ``fix`` tells the user what to do. ``str(err)`` joins them.
+    """
+
+    def __init__(self, what: str, *, expected: str | None = None, got: object = None,
+                 fix: str | None = None):
+        self.what, self.expected, self.got, self.fix = what, expected, got, fix
+        parts = [what]
+        if expected is not None:
+            parts.append(f"expected {expected}")
+        if got is not None:
+            parts.append(f"got {got!r}")
+        message = "; ".join(parts)
+        if fix:
+            message += f". Fix: {fix}"
+        super().__init__(message)
+
+
+class InvalidId(KGGroundError, ValueError):
+    """An entity, property or lexeme ID (or IRI) that is not well-formed."""
+
+
+class NotFound(KGGroundError, LookupError):
+    """Something well-formed that the KB does not hold."""
+
+
+class EntityNotFound(NotFound):
+    def __init__(self, id: str, *, kb: str, fix: str | None = None):
+        self.id = id
+        super().__init__(f"entity {id} is not in {kb}",
+                         fix=fix or "check the ID, or load data that contains it "
+                                    "(kgground mirror load FILE)")
+
+
+class PropertyNotFound(NotFound):
+    def __init__(self, id: str, *, kb: str, fix: str | None = None):
+        self.id = id
+        super().__init__(f"property {id} is not in {kb}",
+                         fix=fix or "check the PID, or load the property definitions "
+                                    "(the dump or RDF file that defines it)")
+
+
+class MirrorError(KGGroundError):
+    """The local mirror cannot be opened, or is not in a usable state."""
+
+
+class LoadError(MirrorError):
+    """An input file could not be read; ``path`` and ``line`` say where."""
+
+    def __init__(self, what: str, *, path: str, line: int | None = None, **kw):
+        self.path, self.line = path, line
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {what}", **kw)
+
+
+class QueryError(KGGroundError):
+    """A SPARQL query that cannot be run."""
+
+
+class QuerySyntaxError(QueryError):
+    pass
+
+
+class QueryRefused(QueryError):
+    pass
+
+
+class UnsupportedQuery(QueryError, NotImplementedError):
+    pass
+
+
+class EndpointError(KGGroundError):
+    """A live endpoint failed. ``endpoint`` is its URL."""
+
+    def __init__(self, what: str, *, endpoint: str, **kw):
+        self.endpoint = endpoint
+        super().__init__(f"{endpoint}: {what}", **kw)
+
+
+class EndpointTimeout(EndpointError):
+    pass
+
+
+class RateLimited(EndpointError):
+    def __init__(self, what: str, *, endpoint: str, retry_after: float | None = None, **kw):
+        self.retry_after = retry_after
+        super().__init__(what, endpoint=endpoint, **kw)
+
+
+class EndpointHTTPError(EndpointError):
+    def __init__(self, what: str, *, endpoint: str, status: int, body: str = "", **kw):
+        self.status, self.body = status, body
+        super().__init__(what, endpoint=endpoint, **kw)
+
+
+class MalformedResult(EndpointError):
+    pass
+
+
+class EndpointUnreachable(EndpointError):
+    pass
+
+
+class MissingExtra(KGGroundError, ImportError):
+    """An optional dependency is missing; the message names the extra that installs it."""
+
+    def __init__(self, module: str, extra: str, purpose: str):
+        super().__init__(f"{purpose} needs the Python package {module!r}, which is not installed",
+                         fix=f"pip install 'kgground[{extra}]'")
+
+
+def require(module: str, extra: str, purpose: str):
+    """Import an optional module, or raise MissingExtra naming the extra that provides it."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingExtra(module, extra, purpose) from exc

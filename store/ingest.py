@@ -1,0 +1,235 @@
+"""Loading files into a mirror: Wikidata JSON dumps, N-Triples, and any RDF rdflib reads.
+
+``load(mirror, path)`` streams the file (plain, .gz, .bz2 or .xz) in batched transactions;
+each commit also records how far the file has been read, so an interrupted load leaves the
+mirror consistent and the same command resumes it. Loading is idempotent: a file already
+loaded is skipped, terms and truthy triples are unique, and an entity read from a JSON
+record replaces what the mirror held about it (its terms and all its statements).
+
+Malformed records are reported with file and line and skipped; ``strict=True`` stops at
+the first one, after committing everything before it.
+
+Big files are parsed in a worker process while this one writes: parsing is Python and
+writing is mostly SQLite, so the two cores both work.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import multiprocessing as mp
+import queue
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import orjson
+
+from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, base_suffix,
+                           open_input, read_batches)
+from store.errors import LoadError
+from store.mirror import Mirror, executemany
+from store.writer import begin_bulk, end_bulk, finish, write_batch
+
+__all__ = ["Filters", "LoadReport", "detect_format", "load"]
+
+#: files at least this big are parsed in a worker process
+PARALLEL_BYTES = 4 << 20
+
+
+@dataclass
+class LoadReport:
+    """What one ``load`` did. ``status`` is 'loaded', 'resumed' or 'already loaded'."""
+    path: str
+    format: str
+    status: str = "loaded"
+    records: int = 0          # lines (N-Triples, JSON dumps) or triples (RDF) read
+    entities: int = 0         # entity rows written
+    statements: int = 0       # statement rows added
+    terms: int = 0            # label/description/alias rows added
+    qualifiers: int = 0
+    references: int = 0
+    filtered: int = 0         # records left out by the language/property/entity filters
+    errors: int = 0           # malformed records skipped
+    error_samples: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def detect_format(path: Path) -> str:
+    """'wikidata-json', 'ntriples' or 'rdf', from the name, else from the first bytes."""
+    suffix = base_suffix(path)
+    if suffix == ".json":
+        return "wikidata-json"
+    if suffix == ".nt":
+        return "ntriples"
+    if suffix in RDF_FORMATS:
+        return "rdf"
+    stream, raw = open_input(path)
+    with raw:
+        head = stream.read(4096).lstrip()
+    if head[:1] in (b"[", b"{"):
+        return "wikidata-json"
+    if head[:1] in (b"<", b"_"):
+        return "ntriples"
+    raise LoadError("cannot tell the format of this file", path=str(path),
+                    expected="a Wikidata JSON dump (.json[.gz|.bz2]), N-Triples (.nt[.gz]) "
+                             "or RDF (" + ", ".join(sorted(RDF_FORMATS)) + ")",
+                    got=head[:40].decode("utf-8", "replace"),
+                    fix="rename the file with the extension of its format")
+
+
+def fingerprint(path: Path) -> str:
+    """Size plus a hash of the first MiB and the last 64 KiB: cheap even for 100 GB dumps."""
+    size = path.stat().st_size
+    digest = hashlib.sha1()
+    with open(path, "rb") as f:
+        digest.update(f.read(1 << 20))
+        if size > (1 << 20):
+            f.seek(max(size - (1 << 16), 1 << 20))
+            digest.update(f.read())
+    return f"{size}:{digest.hexdigest()}"
+
+
+def _dump_date(path: Path) -> str | None:
+    m = re.search(r"(?<!\d)(20\d\d)-?([01]\d)-?([0-3]\d)(?!\d)", path.name)
+    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
+         strict: bool = False, force: bool = False, progress: bool = False,
+         dump_date: str | None = None, parallel: bool | None = None) -> LoadReport:
+    """Load one file into ``mirror`` and return what happened.
+
+    Raises LoadError when the file is missing or unreadable, or (``strict``) at its first
+    malformed record; everything committed before the error stays in the mirror, and
+    loading the same file again resumes where it stopped. ``parallel`` (default: for files
+    of 4 MiB and more) parses in a worker process.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise LoadError("no such file", path=str(path),
+                        fix="check the path (a Wikidata JSON dump, N-Triples or RDF file)")
+    fmt = detect_format(path)
+    report = LoadReport(path=str(path), format=fmt)
+    started = time.perf_counter()
+    fp = fingerprint(path)
+    previous = mirror.query("SELECT id, status, position FROM sources WHERE fingerprint = ? "
+                            "ORDER BY id DESC LIMIT 1", (fp,))
+    if previous and previous[0][1] == "complete" and not force:
+        report.status = "already loaded"
+        return report
+    if previous and previous[0][1] == "loading":
+        source_id, skip = previous[0][0], (previous[0][2] if fmt != "rdf" else 0)
+        report.status = "resumed"
+    else:
+        executemany(mirror, "INSERT INTO sources (location, format, fingerprint, dump_date, "
+                            "loaded_at, status, position) VALUES (?, ?, ?, ?, ?, 'loading', 0)",
+                    [(str(path.resolve()), fmt, fp, dump_date or _dump_date(path), _now())])
+        mirror.raw.commit()
+        source_id, skip = mirror.query("SELECT MAX(id) FROM sources")[0][0], 0
+
+    bulk = mirror.get_meta("indexed") == "0" or not mirror.query(
+        "SELECT 1 FROM statements UNION ALL SELECT 1 FROM terms LIMIT 1")
+    job = Job(path=path, format=fmt, source_id=source_id, filters=filters or Filters(),
+              skip=skip, strict=strict, bulk=bulk,
+              next_statement_id=mirror.query(
+                  "SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0])
+    if parallel is None:
+        parallel = path.stat().st_size >= PARALLEL_BYTES
+    parallel = parallel and "fork" in mp.get_all_start_methods()
+    if bulk:
+        begin_bulk(mirror)
+    bar = _progress_bar(path, progress)
+    try:
+        for batch in (_batches_in_worker(job) if parallel else read_batches(job)):
+            added = write_batch(mirror, batch, source_id)
+            for key, n in added.items():
+                setattr(report, key, getattr(report, key) + n)
+            report.records = batch.position
+            report.filtered += batch.filtered
+            report.errors += batch.errors
+            room = MAX_ERROR_SAMPLES - len(report.error_samples)
+            report.error_samples.extend(batch.error_samples[:max(room, 0)])
+            if bar is not None and batch.raw_offset:
+                bar.update(batch.raw_offset - bar.n)
+            if batch.error is not None:
+                raise batch.error
+    except UnicodeDecodeError as exc:
+        raise LoadError(f"not UTF-8 text ({exc.reason})", path=str(path),
+                        fix="convert the file to UTF-8; what came before is loaded") from exc
+    except (EOFError, OSError) as exc:
+        raise LoadError(f"the file is truncated or its compression is broken ({exc})",
+                        path=str(path),
+                        fix="get a complete copy; what was read before the damage is kept, "
+                            "and loading the repaired file resumes") from exc
+    finally:
+        if bar is not None:
+            bar.close()
+        if bulk:
+            end_bulk(mirror)     # also after an error: the mirror stays queryable
+
+    finish(mirror)
+    report.seconds = round(time.perf_counter() - started, 3)
+    counts = {k: v for k, v in report.as_dict().items()
+              if k not in ("path", "format", "status", "error_samples", "seconds")}
+    executemany(mirror, "UPDATE sources SET status = 'complete', finished_at = ?, counts = ? "
+                        "WHERE id = ?", [(_now(), orjson.dumps(counts).decode(), source_id)])
+    mirror.raw.commit()
+    return report
+
+
+def _worker(job: Job, out: Any) -> None:
+    """Worker process: parse ``job``'s file and send its batches; None ends the stream,
+    an exception is sent as such."""
+    try:
+        for batch in read_batches(job):
+            out.put(batch)
+        out.put(None)
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which re-raises
+        out.put(exc)
+
+
+def _batches_in_worker(job: Job) -> Iterator[Batch]:
+    # fork, not spawn: spawn re-imports the caller's __main__, which breaks scripts that
+    # call load() without a __main__ guard. The child only parses; it never touches the
+    # parent's database connections, and it ends with os._exit.
+    ctx = mp.get_context("fork")
+    out = ctx.Queue(maxsize=3)
+    proc = ctx.Process(target=_worker, args=(job, out), name="kgground-parser", daemon=True)
+    proc.start()
+    try:
+        while True:
+            try:
+                item = out.get(timeout=1.0)
+            except queue.Empty:
+                if not proc.is_alive():
+                    raise LoadError(f"the parser process died (exit code {proc.exitcode})",
+                                    path=str(job.path),
+                                    fix="run the load again; it resumes") from None
+                continue
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join()
+
+
+def _progress_bar(path: Path, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=path.stat().st_size, unit="B", unit_scale=True, unit_divisor=1024,
+                desc=f"loading {path.name}", leave=False)

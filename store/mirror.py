@@ -1,0 +1,189 @@
+"""Opening a mirror: a SQLite file (the default) or a database URL, with the schema in place.
+
+The SQLAlchemy engine owns the schema and the admin queries; hot paths (triplet lookups,
+bulk inserts) go straight to the DB-API connection, where SQLAlchemy's per-call overhead
+would cost more than the query itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from store import schema
+from store.errors import MirrorError
+
+_SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",        # readers never block the loader; commits are atomic
+    "PRAGMA synchronous=NORMAL",      # WAL + NORMAL: durable at checkpoints, never corrupt
+    "PRAGMA cache_size=-65536",       # 64 MiB page cache
+    "PRAGMA temp_store=MEMORY",
+    "PRAGMA mmap_size=268435456",    # reads map the file; pages stay reclaimable cache
+)
+
+
+def _url_for(location: str | Path) -> tuple[str, Path | None]:
+    text = str(location)
+    if "://" in text:
+        if text.startswith("sqlite:///"):
+            return text, Path(text[len("sqlite:///"):])
+        return text, None
+    path = Path(text).expanduser()
+    return f"sqlite:///{path}", path
+
+
+class Mirror:
+    """A local mirror database.
+
+    ``Mirror(location)`` opens an existing mirror and raises MirrorError when there is none;
+    ``Mirror(location, create=True)`` creates it (and its folder) when missing.
+    ``location`` is a file path (SQLite) or a SQLAlchemy URL (``postgresql://…``).
+    """
+
+    def __init__(self, location: str | Path, *, create: bool = False):
+        self.url, self.path = _url_for(location)
+        self.location = str(self.path) if self.path else self.url
+        if self.path is not None:
+            if not self.path.exists():
+                if not create:
+                    raise MirrorError(
+                        f"there is no mirror at {self.path}",
+                        fix=f"build one with: kgground mirror load FILE --db {self.path}")
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif self.path.is_dir():
+                raise MirrorError(f"{self.path} is a folder, not a mirror file",
+                                  fix="pass the path of a .sqlite file")
+        self.engine = sa.create_engine(self.url)
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        if self.is_sqlite:
+            sa.event.listen(self.engine, "connect", _set_pragmas)
+        self._local = threading.local()
+        try:
+            self._ensure_schema(create)
+        except sa.exc.DatabaseError as exc:
+            raise MirrorError(f"{self.location} is not a usable mirror ({exc.orig})",
+                              fix="point --db at a mirror built by kgground, "
+                                  "or at a new path to build one") from exc
+
+    def _ensure_schema(self, create: bool) -> None:
+        with self.engine.begin() as conn:
+            has_meta = sa.inspect(conn).has_table("meta")
+            if not has_meta:
+                if not create and sa.inspect(conn).get_table_names():
+                    raise MirrorError(f"{self.location} is a database, but not a kgground mirror",
+                                      fix="use a new path for the mirror")
+                schema.metadata.create_all(conn)
+                conn.execute(schema.meta.insert(), [
+                    {"key": "schema_version", "value": schema.SCHEMA_VERSION},
+                    {"key": "fts_upto", "value": "0"},
+                    {"key": "indexed", "value": "1"},
+                ])
+                if self.is_sqlite:
+                    conn.exec_driver_sql(
+                        "CREATE VIRTUAL TABLE terms_fts USING fts5("
+                        "norm, content='terms', content_rowid='id', tokenize='unicode61', "
+                        "detail=none, columnsize=0)")
+            version = conn.execute(sa.select(schema.meta.c.value).where(
+                schema.meta.c.key == "schema_version")).scalar()
+            if version != schema.SCHEMA_VERSION:
+                raise MirrorError(f"{self.location} has mirror schema {version}",
+                                  expected=f"schema {schema.SCHEMA_VERSION}",
+                                  fix="rebuild the mirror from its source files")
+
+    # -- the DB-API fast path ------------------------------------------------------------
+    @property
+    def raw(self) -> Any:
+        """This thread's DB-API connection (kept open for the life of the Mirror)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self.engine.raw_connection()
+        return conn
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """Run a read query written with ``?`` placeholders; return all rows."""
+        if not self.is_sqlite:
+            sql = sql.replace("?", "%s")
+        cur = self.raw.cursor()
+        try:
+            cur.execute(sql, params)
+            return cur.fetchall()
+        finally:
+            cur.close()
+
+    def release(self) -> None:
+        """Close this thread's connection (threads that end call it)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else default
+
+    # -- summaries --------------------------------------------------------------------------
+    def stats(self) -> dict[str, Any]:
+        """Counts of entities (by kind), statements, terms (by kind), qualifiers, references,
+        properties with a datatype, and the loaded sources."""
+        q = self.query
+        entity_kinds = dict(q("SELECT kind, COUNT(*) FROM entities GROUP BY kind"))
+        term_kinds = {("label", "description", "alias")[k]: n
+                      for k, n in q("SELECT kind, COUNT(*) FROM terms GROUP BY kind")}
+        return {
+            "mirror": self.location,
+            "entities": sum(entity_kinds.values()),
+            "entities_by_kind": entity_kinds,
+            "statements": q("SELECT COUNT(*) FROM statements")[0][0],
+            "qualifiers": q("SELECT COUNT(*) FROM qualifiers")[0][0],
+            "references": q("SELECT COUNT(*) FROM statement_references")[0][0],
+            "terms": sum(term_kinds.values()),
+            "terms_by_kind": term_kinds,
+            "languages": q("SELECT COUNT(DISTINCT lang) FROM terms")[0][0],
+            "properties": q("SELECT COUNT(*) FROM entities WHERE kind = 'property'")[0][0],
+            "properties_with_datatype":
+                q("SELECT COUNT(*) FROM entities WHERE datatype IS NOT NULL")[0][0],
+            "sources": self.sources(),
+        }
+
+    def sources(self) -> list[dict[str, Any]]:
+        cols = ("id", "location", "format", "dump_date", "loaded_at", "finished_at",
+                "status", "position", "counts")
+        rows = self.query(f"SELECT {', '.join(cols)} FROM sources ORDER BY id")
+        return [dict(zip(cols, row)) for row in rows]
+
+    def close(self) -> None:
+        self.release()
+        self.engine.dispose()
+
+    def __enter__(self) -> Mirror:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Mirror({self.location!r})"
+
+
+def _set_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    for pragma in _SQLITE_PRAGMAS:
+        cur.execute(pragma)
+    cur.close()
+
+
+def executemany(mirror: Mirror, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+    """Run ``sql`` (``?`` placeholders) for every row on this thread's connection;
+    return the number of rows changed. The caller owns the transaction."""
+    if not mirror.is_sqlite:
+        sql = sql.replace("?", "%s")
+    cur = mirror.raw.cursor()
+    try:
+        cur.executemany(sql, rows)
+        return max(cur.rowcount, 0)
+    finally:
+        cur.close()

@@ -1,0 +1,163 @@
+"""Writing batches into the mirror, and the index work around a load.
+
+Each batch is one transaction that also moves the source's position forward, so that the
+mirror is consistent after every commit and an interrupted load can resume.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from store import schema
+from store.batches import Batch
+from store.mirror import Mirror, executemany
+from store.normalize import normalize
+from store.vocab import DESCRIPTION, entity_kind
+
+_INSERT_TERMS = ("INSERT INTO terms (entity, kind, lang, text, norm, source_id) "
+                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+_INSERT_TRIPLES = ("INSERT INTO statements (subject, property, value_kind, value, lang, "
+                   "datatype, source_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+_INSERT_STATEMENTS = ("INSERT INTO statements (id, sid, subject, property, rank, truthy, "
+                      "value_kind, value, lang, datatype, details, source_id) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_QUALIFIERS = ("INSERT INTO qualifiers (statement_id, ord, property, value_kind, value, "
+                      "lang, datatype, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash, snaks) "
+                      "VALUES (?, ?, ?, ?)")
+_INSERT_SUBJECTS = ("INSERT INTO entities (id, kind, source_id) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING")
+_UPSERT_ENTITIES = (
+    "INSERT INTO entities (id, kind, datatype, sitelinks, revision, modified, source_id) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, "
+    "datatype = COALESCE(excluded.datatype, entities.datatype), "
+    "sitelinks = excluded.sitelinks, revision = excluded.revision, "
+    "modified = excluded.modified, source_id = excluded.source_id")
+
+
+def write_batch(mirror: Mirror, b: Batch, source_id: int) -> dict[str, int]:
+    """Write one batch and the source's new position in one transaction; return the
+    numbers of rows added per kind."""
+    conn, m = mirror.raw, mirror
+    try:
+        if b.replace:
+            delete_entities(m, sorted(set(b.replace)))
+        added = {
+            "entities": executemany(m, _UPSERT_ENTITIES, b.entities)
+            + executemany(m, _INSERT_SUBJECTS,
+                          [(s, entity_kind(s), source_id) for s in b.subjects]),
+        }
+        executemany(m, "UPDATE entities SET datatype = ? WHERE id = ?", b.datatypes)
+        added["terms"] = executemany(m, _INSERT_TERMS, _with_norms(b.terms))
+        added["statements"] = (executemany(m, _INSERT_TRIPLES, b.triples)
+                               + executemany(m, _INSERT_STATEMENTS, b.statements))
+        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS, b.qualifiers)
+        added["references"] = executemany(m, _INSERT_REFERENCES, b.references)
+        if m.is_sqlite:
+            index_new_terms(m)
+        executemany(m, "UPDATE sources SET position = ? WHERE id = ?", [(b.position, source_id)])
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    return added
+
+
+def _with_norms(terms: list[tuple]) -> list[tuple]:
+    """(entity, kind, lang, text, source) → (entity, kind, lang, text, norm, source): the
+    label-index key, for labels and aliases. Done here, in the writing process, because
+    the parsing process is the busier one during big loads."""
+    cache: dict[str, str] = {}   # aliases repeat across languages
+    rows = []
+    for entity, kind, lang, text, source in terms:
+        if kind == DESCRIPTION:
+            norm = None
+        else:
+            norm = cache.get(text)
+            if norm is None:
+                norm = cache[text] = normalize(text)
+        rows.append((entity, kind, lang, text, norm, source))
+    return rows
+
+
+def delete_entities(m: Mirror, ids: list[str]) -> None:
+    """Remove what the mirror holds about ``ids``: terms, statements and their parts."""
+    rows = [(i,) for i in ids]
+    if m.is_sqlite:
+        upto = int(m.get_meta("fts_upto", "0"))
+        executemany(m, "INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, "
+                       f"norm FROM terms WHERE entity = ? AND norm IS NOT NULL AND id <= {upto}",
+                    rows)
+    executemany(m, "DELETE FROM terms WHERE entity = ?", rows)
+    for table in ("qualifiers", "statement_references"):
+        executemany(m, f"DELETE FROM {table} WHERE statement_id IN "
+                       "(SELECT id FROM statements WHERE subject = ?)", rows)
+    executemany(m, "DELETE FROM statements WHERE subject = ?", rows)
+
+
+def index_new_terms(mirror: Mirror) -> None:
+    """Add the terms written since the last call to the full-text label index."""
+    upto = int(mirror.get_meta("fts_upto", "0"))
+    top = mirror.query("SELECT COALESCE(MAX(id), 0) FROM terms")[0][0]
+    if top > upto:
+        mirror.query("INSERT INTO terms_fts (rowid, norm) SELECT id, norm FROM terms "
+                     "WHERE id > ? AND norm IS NOT NULL", (upto,))
+        mirror.query("UPDATE meta SET value = ? WHERE key = 'fts_upto'", (str(top),))
+
+
+def _secondary_indexes() -> list[sa.Index]:
+    return [ix for table in schema.metadata.sorted_tables for ix in table.indexes]
+
+
+def begin_bulk(mirror: Mirror) -> None:
+    """Drop the secondary indexes of an empty mirror: inserting without them and building
+    them once at the end is several times faster. ``end_bulk`` puts them back."""
+    mirror.raw.commit()
+    with mirror.engine.begin() as conn:
+        for ix in _secondary_indexes():
+            conn.exec_driver_sql(f"DROP INDEX IF EXISTS {ix.name}")
+        conn.exec_driver_sql("UPDATE meta SET value = '0' WHERE key = 'indexed'")
+
+
+def end_bulk(mirror: Mirror) -> None:
+    """Build the secondary indexes. Duplicates (possible only when a bulk load was resumed)
+    are removed first if a unique index finds any."""
+    mirror.raw.commit()
+    with mirror.engine.begin() as conn:
+        for ix in _secondary_indexes():
+            try:
+                with conn.begin_nested():
+                    ix.create(conn, checkfirst=True)
+            except sa.exc.IntegrityError:
+                _remove_duplicates(conn, ix)
+                ix.create(conn, checkfirst=True)
+        conn.exec_driver_sql("UPDATE meta SET value = '1' WHERE key = 'indexed'")
+
+
+def _remove_duplicates(conn: sa.Connection, ix: sa.Index) -> None:
+    table, cols = ix.table.name, ", ".join(c.name for c in ix.columns)
+    keep = f"SELECT MIN(id) FROM {table} GROUP BY {cols}"
+    if table == "terms" and conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(
+            "INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, norm FROM terms "
+            f"WHERE norm IS NOT NULL AND id NOT IN ({keep})")
+    conn.exec_driver_sql(f"DELETE FROM {table} WHERE id NOT IN ({keep})")
+
+
+def finish(mirror: Mirror) -> None:
+    """Recompute derived data after a load: entity degrees (the popularity prior where
+    there are no sitelinks) and the query planner's statistics."""
+    q = mirror.query
+    q("DROP TABLE IF EXISTS temp.degree")
+    q("CREATE TEMP TABLE degree (id TEXT PRIMARY KEY, n INTEGER)")
+    q("INSERT INTO temp.degree SELECT id, SUM(n) FROM ("
+      " SELECT subject AS id, COUNT(*) AS n FROM statements GROUP BY subject"
+      " UNION ALL SELECT value, COUNT(*) FROM statements"
+      " WHERE value_kind = 'entity' GROUP BY value) GROUP BY id")
+    q("UPDATE entities SET degree = COALESCE("
+      "(SELECT n FROM temp.degree d WHERE d.id = entities.id), 0)")
+    q("DROP TABLE temp.degree")
+    if mirror.is_sqlite:
+        q("PRAGMA analysis_limit = 1000")
+        q("ANALYZE")
+    mirror.raw.commit()
