@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
                       SparqlResult, Statement, Value)
 from store.errors import EntityNotFound, InvalidId, MirrorError, PropertyNotFound
@@ -24,8 +25,6 @@ from store.wikidata_json import snak_value
 
 _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, lang, "
                    "datatype, details, source_id FROM statements")
-_MATCH_SCORES = {"label": 1.0, "alias": 0.9, "label-other": 0.85, "alias-other": 0.8,
-                 "prefix": 0.6, "token": 0.4}
 
 
 def _value(kind: str, value: str, lang: str, datatype: str, details: str | None) -> Value:
@@ -192,20 +191,15 @@ class MirrorKB:
         def consider(rows: list[tuple], how: str | None) -> None:
             for entity, kind, tlang, ttext, tnorm, links, degree in rows:
                 if how is None:      # an exact match: of a label or an alias, in lang or not
-                    how_ = "label" if kind == LABEL else "alias"
-                    if tlang != lang and tlang.split("-")[0] != lang:
-                        how_ += "-other"
+                    how_ = exact_kind(kind == LABEL, tlang, lang)
                 elif how == "prefix" and tnorm == norm:
                     continue
                 else:
                     how_ = how
-                score = _MATCH_SCORES[how_]
-                if how_ == "token":   # the more of the label the query covers, the better
-                    score *= min(1.0, len(norm) / max(len(tnorm), 1)) ** 0.5
+                score = match_score(how_, norm, tnorm)
                 if score > best.get(entity, (-1.0,))[0]:
-                    prior = (math.log1p(links) / max_links if links and max_links else
-                             0.5 * math.log1p(degree or 0) / max_degree if max_degree else 0.0)
-                    best[entity] = (score, prior, how_, ttext, tlang)
+                    best[entity] = (score, prior(links, degree, max_links, max_degree), how_,
+                                    ttext, tlang)
 
         # Candidates with their popularity; exact matches most popular first.
         cols = ("SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.sitelinks, e.degree "
@@ -223,7 +217,7 @@ class MirrorKB:
                        "LIMIT ?", (match, 10 * limit)), "token")
         if not best:
             return []
-        top = sorted(best, key=lambda e: (-(best[e][0] + 0.25 * best[e][1]), e))[:limit]
+        top = sorted(best, key=lambda e: (-(best[e][0] + PRIOR_WEIGHT * best[e][1]), e))[:limit]
         names: dict[str, dict[int, dict[str, str]]] = {}
         for eid, kind, tlang, ttext in q(
                 f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
@@ -231,12 +225,12 @@ class MirrorKB:
             names.setdefault(eid, {}).setdefault(kind, {}).setdefault(tlang, ttext)
         out = []
         for eid in top:
-            score, prior, how, matched, mlang = best[eid]
+            score, pop, how, matched, mlang = best[eid]
             entity = Entity(eid, names.get(eid, {}).get(LABEL, {}),
                             names.get(eid, {}).get(DESCRIPTION, {}))
-            out.append(Candidate(eid, entity.label(lang), score + 0.25 * prior, prior,
+            out.append(Candidate(eid, entity.label(lang), score + PRIOR_WEIGHT * pop, pop,
                                  matched, how.replace("-other", ""), mlang,
-                                 entity.description(lang), {"match": score, "prior": prior}))
+                                 entity.description(lang), {"match": score, "prior": pop}))
         return out
 
     def _prior_scale(self) -> tuple[float, float]:

@@ -10,6 +10,7 @@ the last one.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
 import lzma
@@ -309,6 +310,19 @@ def _json(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
     yield builder.take(lineno)
 
 
+@contextlib.contextmanager
+def exact_literals() -> Iterator[None]:
+    """Parse RDF keeping literals' lexical forms as written ("…Z", not rdflib's "…+00:00"),
+    so that the same data reads the same through every path."""
+    import rdflib
+
+    saved, rdflib.NORMALIZE_LITERALS = rdflib.NORMALIZE_LITERALS, False
+    try:
+        yield
+    finally:
+        rdflib.NORMALIZE_LITERALS = saved
+
+
 def _rdf_batches(job: Job) -> Iterator[Batch]:
     """Any RDF rdflib reads. rdflib parses the whole file in memory: right for custom KBs;
     big dumps should come as N-Triples. Triples have no stable order, so no resuming."""
@@ -319,7 +333,7 @@ def _rdf_batches(job: Job) -> Iterator[Batch]:
     builder = _Builder(job, None)
     stream, raw = open_input(job.path)
     try:
-        with raw:
+        with raw, exact_literals():
             graph.parse(source=stream, format=fmt)
     except Exception as exc:  # noqa: BLE001 - rdflib's parsers raise many types
         builder.error(getattr(exc, "lines", None) or 0, f"not valid {fmt}: {exc}")

@@ -1,7 +1,8 @@
 """Normalization of labels and queries for the label index.
 
 ``normalize("  Élysée-Palace ")`` → ``"elysee palace"``: case folded, Latin/Greek/Cyrillic
-diacritics removed, punctuation and symbols turned into spaces, whitespace collapsed.
+diacritics removed, apostrophes and periods dropped (``St. John's`` → ``st johns``, ``U.S.``
+→ ``us``), other punctuation and symbols turned into spaces, whitespace collapsed.
 Other scripts keep their letters and marks (Devanagari vowel signs are part of a word).
 """
 
@@ -13,15 +14,18 @@ import string
 import sys
 import unicodedata
 
-_ASCII_PUNCT = str.maketrans({c: " " for c in string.punctuation})
+_DROPPED = "'.\u2019\u02bc"   # apostrophes (straight, curly, modifier) and periods
+_ASCII_PUNCT = str.maketrans({c: "" if c in _DROPPED else " " for c in string.punctuation})
 _DIACRITICS = re.compile("[\u0300-\u036f]+")
 
 
 @functools.cache
 def _separators() -> dict[int, str]:
     """Translate table: every BMP punctuation, symbol, separator or control → space."""
-    return {cp: " " for cp in range(min(sys.maxunicode, 0xFFFF) + 1)
-            if unicodedata.category(chr(cp))[0] in "PSZC"}
+    table = {cp: " " for cp in range(min(sys.maxunicode, 0xFFFF) + 1)
+             if unicodedata.category(chr(cp))[0] in "PSZC"}
+    table.update({ord(c): None for c in _DROPPED})
+    return table
 
 
 def normalize(text: str) -> str:

@@ -19,6 +19,7 @@ Triple = tuple[str, str, "str | None", "str | None", "str | None", "str | None"]
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f",
                    '"': '"', "'": "'", "\\": "\\"}
+_BNODE = re.compile(r"_:[^\s]+")
 _LANG = re.compile(r"[A-Za-z]+(?:-[A-Za-z0-9]+)*\Z")
 
 
@@ -46,10 +47,10 @@ def _node(line: str, start: int, what: str) -> tuple[str, int]:
             raise ValueError(f"{what}: IRI <{iri}> is empty or contains a space")
         return unescape(iri), end + 1
     if line.startswith("_:", start):
-        end = line.find(" ", start)
-        if end < 0:
+        m = _BNODE.match(line, start)
+        if m is None or m.end() == len(line):
             raise ValueError(f"{what}: blank node is not followed by a space")
-        return line[start:end], end
+        return m.group(), m.end()
     found = line[start:start + 20]
     raise ValueError(f"{what}: expected <IRI> or _:blank, found {found!r}")
 
@@ -68,16 +69,23 @@ def parse_line(line: str) -> Triple:
     return _parse_slow(line.rstrip("\r\n"))
 
 
+def _skip_space(line: str, i: int, after: str) -> int:
+    """The index past the whitespace at ``i``, of which there must be some."""
+    j = i
+    while line[j:j + 1] in (" ", "\t"):
+        j += 1
+    if j == i:
+        raise ValueError(f"expected a space after the {after}")
+    return j
+
+
 def _parse_slow(line: str) -> Triple:
+    line = line.lstrip(" \t")
     subject, i = _node(line, 0, "subject")
-    if line[i:i + 1] != " ":
-        raise ValueError("expected a space after the subject")
-    predicate, i = _node(line, i + 1, "predicate")
+    predicate, i = _node(line, _skip_space(line, i, "subject"), "predicate")
     if predicate.startswith("_:"):
         raise ValueError("predicate must be an IRI, not a blank node")
-    if line[i:i + 1] != " ":
-        raise ValueError("expected a space after the predicate")
-    rest = line[i + 1:].rstrip()
+    rest = line[_skip_space(line, i, "predicate"):].rstrip()
     if not rest.endswith("."):
         raise ValueError("line does not end with ' .'")
     rest = rest[:-1].rstrip()

@@ -1,0 +1,71 @@
+"""Shared fixtures: real mirrors on disk, the shared data folder, the Virtuoso endpoint.
+
+Data from ../shared/data is never copied into the project; tests that need it skip with a
+reason when it is absent. Mirrors built from it are built once per test session.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from store.demo import DEMO_KB
+from store.ingest import load
+from store.mirror import Mirror
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
+SLICE = SHARED_DATA / "wikidata" / "trex-slice.nt.gz"
+DUMP_SAMPLE = SHARED_DATA / "wikidata" / "dump-sample-100.json.bz2"
+
+
+def shared_file(relative: str) -> Path:
+    """A file under ../shared/data, or a skip saying it is absent."""
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"{path} is absent (shared test data is not in this checkout)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A mirror built from the bundled demo KB (read-only for tests: copy it to modify)."""
+    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
+    with Mirror(path, create=True) as mirror:
+        load(mirror, DEMO_KB)
+    return path
+
+
+@pytest.fixture(scope="session")
+def slice_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A mirror of the T-REx Wikidata slice (about 10 s to build, once per session)."""
+    source = shared_file("wikidata/trex-slice.nt.gz")
+    path = tmp_path_factory.mktemp("slice") / "slice.sqlite"
+    with Mirror(path, create=True) as mirror:
+        load(mirror, source)
+    return path
+
+
+@pytest.fixture(scope="session")
+def dump_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A mirror of the 100-entity JSON dump sample."""
+    source = shared_file("wikidata/dump-sample-100.json.bz2")
+    path = tmp_path_factory.mktemp("dump") / "dump.sqlite"
+    with Mirror(path, create=True) as mirror:
+        load(mirror, source)
+    return path
+
+
+@pytest.fixture(scope="session")
+def virtuoso() -> tuple[str, str]:
+    """(endpoint URL, graph IRI) of the Virtuoso that .ci/run starts with the slice loaded.
+    In CI its absence is a failure; elsewhere a skip (start it: bash .ci/virtuoso.sh)."""
+    url = os.environ.get("KGGROUND_VIRTUOSO_URL")
+    if not url:
+        if os.environ.get("CI") and not os.environ.get("KGGROUND_NO_VIRTUOSO"):
+            pytest.fail("KGGROUND_VIRTUOSO_URL is not set: .ci/run should have started Virtuoso")
+        pytest.skip("no Virtuoso running (start one: bash .ci/virtuoso.sh start DIR FILE, "
+                    "then source DIR/env)")
+    return url, os.environ.get("KGGROUND_VIRTUOSO_GRAPH", "http://kgground.test/slice")

@@ -1,0 +1,66 @@
+"""The small pieces under the loaders: N-Triples lines, IDs, label normalization."""
+
+from __future__ import annotations
+
+import pytest
+
+from store.errors import InvalidId
+from store.normalize import normalize
+from store.ntriples import parse_line
+from store.vocab import check_id, check_property, id_to_iri, iri_to_id, property_from_iri
+
+WD = "http://www.wikidata.org/entity/"
+
+
+@pytest.mark.parametrize("line, expected", [
+    (f"<{WD}Q1> <http://p> <{WD}Q2> .\n", (f"{WD}Q1", "http://p", f"{WD}Q2", None, None, None)),
+    ('<http://s> <http://p> "Brüssel"@de-CH .', ("http://s", "http://p", None, "Brüssel",
+                                                  "de-CH", None)),
+    ('<http://s> <http://p> "5"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+     ("http://s", "http://p", None, "5", None, "http://www.w3.org/2001/XMLSchema#integer")),
+    ('<http://s> <http://p> "say \\"hi\\"\\n\\u00e9\\U0001F600" .',
+     ("http://s", "http://p", None, 'say "hi"\né\U0001F600', None, None)),
+    ("_:b1 <http://p> _:b2 .", ("_:b1", "http://p", "_:b2", None, None, None)),
+    ('<http://s>\t<http://p>\t"tabs" .', ("http://s", "http://p", None, "tabs", None, None)),
+])
+def test_parse_line(line, expected):
+    assert tuple(parse_line(line)) == expected
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("<http://s> <http://p> <http://o>", "does not end"),
+    ('<http://s> <http://p> "open .', "not closed"),
+    ("<http://s> _:p <http://o> .", "predicate must be an IRI"),
+    ("s p o .", "expected <IRI>"),
+    ('<http://s> <http://p> "x"@@en .', "language tag"),
+    ('<http://s> <http://p> "x\\q" .', "unknown escape"),
+])
+def test_parse_line_errors(line, reason):
+    with pytest.raises(ValueError, match=reason):
+        parse_line(line)
+
+
+def test_ids():
+    assert check_id("Q42") == "Q42" and check_id("L3354-F1") == "L3354-F1"
+    assert check_id(f"{WD}Q42") == "Q42"
+    assert check_id("http://example.org/x") == "http://example.org/x"
+    with pytest.raises(InvalidId, match="write Q42"):
+        check_id(" q42")
+    with pytest.raises(InvalidId):
+        check_id("Q42", kinds="P")
+    with pytest.raises(InvalidId):
+        check_id(42)
+    assert check_property("http://www.wikidata.org/prop/direct/P31") == "P31"
+    assert iri_to_id(f"{WD}Q5") == "Q5" and iri_to_id(f"{WD}statement/x") == f"{WD}statement/x"
+    assert id_to_iri("P31") == f"{WD}P31" and id_to_iri("http://x/y") == "http://x/y"
+    assert property_from_iri("http://www.wikidata.org/prop/direct/P31") == "P31"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("  Élysée-Palace ", "elysee palace"), ("St. John's College", "st johns college"),
+    ("U.S.A.", "usa"), ("Straße", "strasse"), ("Łódź", "łodz"), ("मुंबई", "मुंबई"),
+    ("阿尔伯特·爱因斯坦", "阿尔伯特 爱因斯坦"), ("MOSCOW", "moscow"), ("Москва", "москва"),
+])
+def test_normalize(text, key):
+    assert normalize(text) == key
+    assert normalize(key) == key
