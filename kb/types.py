@@ -41,6 +41,10 @@ class Value:
             return {"somevalue": "(unknown value)", "novalue": "(no value)"}[self.kind]
         if self.lang:
             return f"{self.value}@{self.lang}"
+        precision = (self.details or {}).get("precision")
+        if self.datatype.endswith("#dateTime") and precision in (9, 10, 11):
+            # a year (9), month (10) or day (11), not a misleading midnight on 1 January
+            return self.value[:{9: 4, 10: 7, 11: 10}[precision] + self.value.startswith("-")]
         return self.value
 
     def as_dict(self) -> dict[str, Any]:

@@ -52,7 +52,6 @@ class Job:
     skip: int = 0               # records already committed by an interrupted load
     strict: bool = False
     bulk: bool = False          # fresh mirror: drop duplicates here (no unique indexes yet)
-    next_statement_id: int = 1  # JSON statements get their row ids here (for qualifiers)
 
 
 @dataclass
@@ -60,12 +59,14 @@ class Batch:
     """Rows for one transaction, and the line it reaches."""
     position: int = 0
     raw_offset: int = 0                       # bytes of the (compressed) file read so far
-    replace: list[str] = field(default_factory=list)  # entities a JSON record replaces
+    entity_ids: list[str] = field(default_factory=list)   # JSON records, in file order
     entities: list[tuple] = field(default_factory=list)
     subjects: set[str] = field(default_factory=set)
     datatypes: list[tuple[str, str]] = field(default_factory=list)
     terms: list[tuple] = field(default_factory=list)    # (entity, kind, lang, text, source)
     triples: list[tuple] = field(default_factory=list)
+    # JSON statements; their first column is an index local to the batch, which qualifier
+    # and reference rows refer to: the writer turns it into the row id
     statements: list[tuple] = field(default_factory=list)
     qualifiers: list[tuple] = field(default_factory=list)
     references: list[tuple] = field(default_factory=list)
@@ -109,9 +110,7 @@ class _Builder:
         self.src = job.source_id
         self.filters = job.filters
         self.batch = Batch()
-        self.next_statement_id = job.next_statement_id
         self._seen: set[int] = set()
-        self._seen_entities: set[str] = set()
         self._batch_ids: set[str] = set()
         self._subject: tuple[str, str, bool] = ("", "", False)
         self._predicates: dict[str, str] = {}
@@ -200,9 +199,9 @@ class _Builder:
         go into the next batch, after the first record is written."""
         return isinstance(entity, dict) and entity.get("id") in self._batch_ids
 
-    def entity(self, entity: Any, lineno: int) -> str | None:
-        """Queue one Wikidata JSON entity, replacing what the mirror holds about it.
-        Returns why it was not taken, if it was not."""
+    def entity(self, entity: Any) -> str | None:
+        """Queue one Wikidata JSON entity (the writer replaces what the mirror holds about
+        it). Returns why it was not taken, if it was not."""
         if not isinstance(entity, dict) or not isinstance(entity.get("id"), str):
             return "expected a Wikidata entity object with an 'id'"
         eid = entity["id"]
@@ -212,10 +211,6 @@ class _Builder:
         if f.entities is not None and eid not in f.entities and eid[0] != "P":
             self.batch.filtered += 1
             return None
-        if self.job.bulk:
-            if eid in self._seen_entities:
-                return f"entity {eid} appears a second time in this load; the first is kept"
-            self._seen_entities.add(eid)
         try:
             row = wj.entity_row(entity)
             terms = wj.entity_terms(entity, f.languages)
@@ -224,29 +219,28 @@ class _Builder:
             return f"entity {eid}: malformed record ({type(exc).__name__}: {exc})"
         b, src = self.batch, self.src
         self._batch_ids.add(eid)
-        if not self.job.bulk:
-            b.replace.append(eid)
+        b.entity_ids.append(eid)
         b.entities.append(row + (src,))
         b.terms.extend(t + (src,) for t in terms)
         for sid, pid, rank, truthy, value, quals, refs in statements:
-            stmt_id = self.next_statement_id
-            self.next_statement_id += 1
-            b.statements.append((stmt_id, sid or "", eid, pid, rank, truthy) + value + (src,))
-            b.qualifiers.extend((stmt_id, i, qpid) + qv for i, (qpid, qv) in enumerate(quals))
-            b.references.extend((stmt_id, i, h, snaks) for i, (h, snaks) in enumerate(refs))
+            local = len(b.statements)
+            b.statements.append((local, sid or "", eid, pid, rank, truthy) + value + (src,))
+            b.qualifiers.extend((local, i, qpid) + qv for i, (qpid, qv) in enumerate(quals))
+            b.references.extend((local, i, h, snaks) for i, (h, snaks) in enumerate(refs))
         return None
 
 
 def read_batches(job: Job) -> Iterator[Batch]:
-    """Yield the batches of ``job``'s file; the last one reaches the end of the file."""
+    """Yield the batches of ``job``'s file, in order; the last reaches the end of the file."""
     if job.format == "rdf":
         yield from _rdf_batches(job)
-        return
-    stream, raw = open_input(job.path)
-    with raw:
-        builder = _Builder(job, raw)
-        reader = _ntriples if job.format == "ntriples" else _json
-        yield from reader(stream, builder)
+    elif job.format == "ntriples":
+        stream, raw = open_input(job.path)
+        with raw:
+            yield from _ntriples(stream, _Builder(job, raw))
+    else:
+        for chunk in json_chunks(job):
+            yield from parse_json_chunk(job, chunk)
 
 
 def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
@@ -268,27 +262,70 @@ def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
     yield builder.take(lineno)
 
 
-def _json(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
-    first = stream.readline()
-    if first.strip() != b"[":
-        # A single document: one entity, a wbgetentities answer, or a JSON array.
+@dataclass
+class JsonChunk:
+    """Raw lines of a JSON dump (``lines[i]`` is line ``first_line + i``), or a whole
+    single-entity document (``document``), and how far into the raw file they reach."""
+    first_line: int
+    lines: list[bytes]
+    raw_offset: int = 0
+    document: bool = False
+
+
+CHUNK_BYTES = 1 << 20
+
+
+def json_chunks(job: Job) -> Iterator[JsonChunk]:
+    """Cut a Wikidata JSON file into chunks of about a MiB of entity lines. Cheap: no
+    parsing, so that parsing can be spread over processes (``parse_json_chunk``)."""
+    stream, raw = open_input(job.path)
+    with raw:
+        first = stream.readline()
+        if first.strip() != b"[":
+            yield JsonChunk(1, [first + stream.read()], raw.tell(), document=True)
+            return
+        lines: list[bytes] = []
+        size, start, lineno = 0, 2, 1
+        for lineno, line in enumerate(stream, 2):
+            if lineno <= job.skip:
+                start = lineno + 1
+                continue
+            lines.append(line)
+            size += len(line)
+            if size >= CHUNK_BYTES:
+                yield JsonChunk(start, lines, raw.tell())
+                lines, size, start = [], 0, lineno + 1
+        yield JsonChunk(start, lines, raw.tell())
+
+
+def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
+    """Parse one chunk into batches: one, or more when an entity repeats inside it (its
+    later record must be written after the earlier one, which it replaces)."""
+    builder = _Builder(job, None)
+    out: list[Batch] = []
+
+    def take(position: int) -> Batch:
+        batch = builder.take(position)
+        batch.raw_offset = chunk.raw_offset
+        out.append(batch)
+        return batch
+
+    if chunk.document:
         try:
-            entities = list(wj.iter_api_entities(orjson.loads(first + stream.read())))
+            entities = list(wj.iter_api_entities(orjson.loads(chunk.lines[0])))
         except (orjson.JSONDecodeError, ValueError) as exc:
             builder.error(1, f"not valid JSON: {exc}")
             entities = []
         for entity in entities:
             if builder.repeats(entity):
-                yield builder.take(0)
-            problem = builder.entity(entity, 1)
+                take(0)
+            problem = builder.entity(entity)
             if problem and builder.error(1, problem):
                 break
-        yield builder.take(1)
-        return
-    skip, lineno = builder.job.skip, 1
-    for lineno, line in enumerate(stream, 2):
-        if lineno <= skip:
-            continue
+        take(1)
+        return out
+    lineno = chunk.first_line - 1
+    for lineno, line in enumerate(chunk.lines, chunk.first_line):
         line = line.rstrip()
         if line.endswith(b","):
             line = line[:-1]
@@ -300,14 +337,13 @@ def _json(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
             problem = f"not valid JSON: {exc}"
         else:
             if builder.repeats(entity):
-                yield builder.take(lineno - 1)
-            problem = builder.entity(entity, lineno)
+                take(lineno - 1)
+            problem = builder.entity(entity)
         if problem and builder.error(lineno, problem):
-            yield builder.take(lineno - 1)
-            return
-        if builder.batch.size() >= BATCH_ROWS:
-            yield builder.take(lineno)
-    yield builder.take(lineno)
+            take(lineno - 1)
+            return out
+    take(lineno)
+    return out
 
 
 @contextlib.contextmanager

@@ -16,8 +16,10 @@ writing is mostly SQLite, so the two cores both work.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import multiprocessing as mp
+import os
 import queue
 import re
 import time
@@ -28,15 +30,15 @@ from typing import Any, Iterator
 import orjson
 
 from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, base_suffix,
-                           open_input, read_batches)
+                           json_chunks, open_input, parse_json_chunk, read_batches)
 from store.errors import LoadError
 from store.mirror import Mirror, executemany
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
 __all__ = ["Filters", "LoadReport", "detect_format", "load"]
 
-#: files at least this big are parsed in a worker process
-PARALLEL_BYTES = 4 << 20
+#: files at least this big are parsed in worker processes
+PARALLEL_BYTES = 512 << 10
 
 
 @dataclass
@@ -112,7 +114,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     Raises LoadError when the file is missing or unreadable, or (``strict``) at its first
     malformed record; everything committed before the error stays in the mirror, and
     loading the same file again resumes where it stopped. ``parallel`` (default: for files
-    of 4 MiB and more) parses in a worker process.
+    of 512 KiB and more) parses in worker processes.
     """
     path = Path(path)
     if not path.is_file():
@@ -140,9 +142,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     bulk = mirror.get_meta("indexed") == "0" or not mirror.query(
         "SELECT 1 FROM statements UNION ALL SELECT 1 FROM terms LIMIT 1")
     job = Job(path=path, format=fmt, source_id=source_id, filters=filters or Filters(),
-              skip=skip, strict=strict, bulk=bulk,
-              next_statement_id=mirror.query(
-                  "SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0])
+              skip=skip, strict=strict, bulk=bulk)
+    next_statement_id = mirror.query("SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0]
     if parallel is None:
         parallel = path.stat().st_size >= PARALLEL_BYTES
     parallel = parallel and "fork" in mp.get_all_start_methods()
@@ -150,8 +151,12 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
         begin_bulk(mirror)
     bar = _progress_bar(path, progress)
     try:
-        for batch in (_batches_in_worker(job) if parallel else read_batches(job)):
-            added = write_batch(mirror, batch, source_id)
+        for batch in (_parallel_batches(job) if parallel else read_batches(job)):
+            # A JSON record replaces what the mirror held about its entity. A fresh mirror
+            # holds nothing, and a dump lists each entity once: no deletes in bulk mode.
+            added = write_batch(mirror, batch, source_id, first_statement_id=next_statement_id,
+                                replace=[] if bulk else batch.entity_ids)
+            next_statement_id += len(batch.statements)
             for key, n in added.items():
                 setattr(report, key, getattr(report, key) + n)
             report.records = batch.position
@@ -187,22 +192,19 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     return report
 
 
-def _worker(job: Job, out: Any) -> None:
-    """Worker process: parse ``job``'s file and send its batches; None ends the stream,
-    an exception is sent as such."""
-    try:
-        for batch in read_batches(job):
-            out.put(batch)
-        out.put(None)
-    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which re-raises
-        out.put(exc)
-
-
-def _batches_in_worker(job: Job) -> Iterator[Batch]:
+def _parallel_batches(job: Job) -> Iterator[Batch]:
+    """The batches of ``job``, in file order, parsed in other processes: JSON chunks by a
+    pool of workers (entities are independent), N-Triples by one worker (its duplicate
+    filter must see every line)."""
     # fork, not spawn: spawn re-imports the caller's __main__, which breaks scripts that
-    # call load() without a __main__ guard. The child only parses; it never touches the
-    # parent's database connections, and it ends with os._exit.
+    # call load() without a __main__ guard. Workers only parse: they never touch the
+    # parent's database connections, and they end with os._exit.
     ctx = mp.get_context("fork")
+    if job.format == "wikidata-json":
+        with ctx.Pool(max(2, min(4, os.cpu_count() or 2))) as pool:
+            for batches in pool.imap(functools.partial(parse_json_chunk, job), json_chunks(job)):
+                yield from batches
+        return
     out = ctx.Queue(maxsize=3)
     proc = ctx.Process(target=_worker, args=(job, out), name="kgground-parser", daemon=True)
     proc.start()
@@ -225,6 +227,17 @@ def _batches_in_worker(job: Job) -> Iterator[Batch]:
         if proc.is_alive():
             proc.terminate()
         proc.join()
+
+
+def _worker(job: Job, out: Any) -> None:
+    """Worker process: parse ``job``'s file and send its batches; None ends the stream,
+    an exception is sent as such."""
+    try:
+        for batch in read_batches(job):
+            out.put(batch)
+        out.put(None)
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which re-raises
+        out.put(exc)
 
 
 def _progress_bar(path: Path, enabled: bool) -> Any:

@@ -35,13 +35,19 @@ _UPSERT_ENTITIES = (
     "modified = excluded.modified, source_id = excluded.source_id")
 
 
-def write_batch(mirror: Mirror, b: Batch, source_id: int) -> dict[str, int]:
+def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id: int = 1,
+                replace: list[str] = ()) -> dict[str, int]:
     """Write one batch and the source's new position in one transaction; return the
-    numbers of rows added per kind."""
+    numbers of rows added per kind.
+
+    ``replace``: entities whose rows in the mirror are deleted first (a JSON record
+    replaces what was known about its entity). The batch's JSON statements get row ids
+    from ``first_statement_id`` on, in order; the caller keeps ids unique.
+    """
     conn, m = mirror.raw, mirror
     try:
-        if b.replace:
-            delete_entities(m, sorted(set(b.replace)))
+        if replace:
+            delete_entities(m, sorted(set(replace)))
         added = {
             "entities": executemany(m, _UPSERT_ENTITIES, b.entities)
             + executemany(m, _INSERT_SUBJECTS,
@@ -49,10 +55,14 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int) -> dict[str, int]:
         }
         executemany(m, "UPDATE entities SET datatype = ? WHERE id = ?", b.datatypes)
         added["terms"] = executemany(m, _INSERT_TERMS, _with_norms(b.terms))
-        added["statements"] = (executemany(m, _INSERT_TRIPLES, b.triples)
-                               + executemany(m, _INSERT_STATEMENTS, b.statements))
-        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS, b.qualifiers)
-        added["references"] = executemany(m, _INSERT_REFERENCES, b.references)
+        base = first_statement_id
+        added["statements"] = (
+            executemany(m, _INSERT_TRIPLES, b.triples)
+            + executemany(m, _INSERT_STATEMENTS, [(base + r[0],) + r[1:] for r in b.statements]))
+        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS,
+                                          [(base + r[0],) + r[1:] for r in b.qualifiers])
+        added["references"] = executemany(m, _INSERT_REFERENCES,
+                                          [(base + r[0],) + r[1:] for r in b.references])
         if m.is_sqlite:
             index_new_terms(m)
         executemany(m, "UPDATE sources SET position = ? WHERE id = ?", [(b.position, source_id)])
@@ -148,15 +158,15 @@ def finish(mirror: Mirror) -> None:
     """Recompute derived data after a load: entity degrees (the popularity prior where
     there are no sitelinks) and the query planner's statistics."""
     q = mirror.query
-    q("DROP TABLE IF EXISTS temp.degree")
-    q("CREATE TEMP TABLE degree (id TEXT PRIMARY KEY, n INTEGER)")
-    q("INSERT INTO temp.degree SELECT id, SUM(n) FROM ("
+    q("DROP TABLE IF EXISTS kg_degree")
+    q("CREATE TEMPORARY TABLE kg_degree (id VARCHAR(255) PRIMARY KEY, n INTEGER)")
+    q("INSERT INTO kg_degree SELECT id, SUM(n) FROM ("
       " SELECT subject AS id, COUNT(*) AS n FROM statements GROUP BY subject"
       " UNION ALL SELECT value, COUNT(*) FROM statements"
-      " WHERE value_kind = 'entity' GROUP BY value) GROUP BY id")
+      " WHERE value_kind = 'entity' GROUP BY value) AS counted GROUP BY id")
     q("UPDATE entities SET degree = COALESCE("
-      "(SELECT n FROM temp.degree d WHERE d.id = entities.id), 0)")
-    q("DROP TABLE temp.degree")
+      "(SELECT n FROM kg_degree d WHERE d.id = entities.id), 0)")
+    q("DROP TABLE kg_degree")
     if mirror.is_sqlite:
         q("PRAGMA analysis_limit = 1000")
         q("ANALYZE")

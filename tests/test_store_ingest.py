@@ -159,11 +159,11 @@ def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
     real_write = ingest.write_batch
     calls = {"n": 0}
 
-    def crash_on_third(mirror, batch, source_id):
+    def crash_on_third(*args, **kwargs):
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt      # as if the user pressed Ctrl-C mid-load
-        return real_write(mirror, batch, source_id)
+        return real_write(*args, **kwargs)
 
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
