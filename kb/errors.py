@@ -5,9 +5,11 @@ from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,  # 
                           EndpointUnreachable, EntityNotFound, InvalidId, KGGroundError,
                           LoadError, MalformedResult, MirrorError, MissingExtra, NotFound,
                           PropertyNotFound, QueryError, QueryRefused, QuerySyntaxError,
-                          RateLimited, UnsupportedQuery, require)
+                          QueryTimeout, RateLimited, ServerBusy, UnsupportedQuery,
+                          require)
 
 __all__ = ["EndpointError", "EndpointHTTPError", "EndpointTimeout", "EndpointUnreachable",
            "EntityNotFound", "InvalidId", "KGGroundError", "LoadError", "MalformedResult",
            "MirrorError", "MissingExtra", "NotFound", "PropertyNotFound", "QueryError",
-           "QueryRefused", "QuerySyntaxError", "RateLimited", "UnsupportedQuery", "require"]
+           "QueryRefused", "QuerySyntaxError", "QueryTimeout", "RateLimited", "ServerBusy",
+           "UnsupportedQuery", "require"]

@@ -2,7 +2,9 @@
 
 It refuses what a read-only grounding tool must never run: SPARQL Update (INSERT, DELETE,
 LOAD, CLEAR, ...) and SERVICE calls to endpoints not on the allow-list (rdflib's evaluator
-would otherwise fetch them over HTTP).
+would otherwise fetch them over HTTP). Wikidata's label service
+(``SERVICE wikibase:label { … }``) is always allowed: ``prepare`` rewrites it into a local
+emulation (``store.label_service``), so it is never fetched either.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterable
 
+from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
 
 #: well-known prefixes of Wikidata's endpoint, so pasted WDQS queries parse as they do there
 WIKIDATA_PREFIXES = {
     "wd": "http://www.wikidata.org/entity/",
+    "wds": "http://www.wikidata.org/entity/statement/",
     "wdt": "http://www.wikidata.org/prop/direct/",
     "p": "http://www.wikidata.org/prop/",
     "ps": "http://www.wikidata.org/prop/statement/",
@@ -48,10 +52,16 @@ def _service_iris(node: Any) -> Iterable[str]:
             stack.extend(n)
 
 
+#: SERVICE endpoints always allowed: emulated locally, never contacted
+EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
+
+
 @functools.lru_cache(maxsize=1024)
 def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
     """Parse ``query`` into an rdflib prepared query (cached by text), or raise
-    QuerySyntaxError / QueryRefused."""
+    QuerySyntaxError / QueryRefused. The label service is allowed and emulated (see the
+    module docstring); other SERVICE endpoints must be in ``allowed_services``. A label
+    service body it does not understand raises UnsupportedQuery."""
     from pyparsing import ParseException
     from rdflib.plugins.sparql import prepareQuery
     from rdflib.plugins.sparql.parser import parseUpdate
@@ -77,8 +87,9 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
         raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                fix="check its prefixes and terms") from None
     for iri in _service_iris(prepared.algebra):
-        if iri not in allowed_services:
+        if iri not in allowed_services and iri not in EMULATED_SERVICES:
             raise QueryRefused(f"SERVICE <{iri}> is not on the allow-list",
                                expected="SERVICE only to allowed endpoints",
                                fix="remove the SERVICE clause, or allow that endpoint")
+    prepared.algebra = label_service.rewrite(prepared.algebra)
     return prepared

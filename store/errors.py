@@ -14,6 +14,7 @@ what came, and how to fix it::
     ├── QueryError                a SPARQL query cannot be run
     │   ├── QuerySyntaxError      the query does not parse
     │   ├── QueryRefused          Update, LOAD, or SERVICE to an endpoint not allowed
+    │   ├── QueryTimeout          it ran past its timeout (.timeout in seconds)
     │   └── UnsupportedQuery      this engine cannot answer it (also NotImplementedError)
     ├── EndpointError             a live SPARQL endpoint failed; never an empty result
     │   ├── EndpointTimeout
@@ -21,6 +22,7 @@ what came, and how to fix it::
     │   ├── EndpointHTTPError     .status and .body (an excerpt)
     │   ├── MalformedResult
     │   └── EndpointUnreachable
+    ├── ServerBusy                the SPARQL server has too many queries (.retry_after)
     └── MissingExtra              an optional dependency is not installed (also ImportError)
 """
 
@@ -99,6 +101,24 @@ class QueryRefused(QueryError):
 
 class UnsupportedQuery(QueryError, NotImplementedError):
     pass
+
+
+class QueryTimeout(QueryError):
+    """A query did not finish within its timeout."""
+
+    def __init__(self, timeout: float, *, fix: str | None = None):
+        self.timeout = timeout
+        super().__init__(f"the query ran past its {timeout:g} s timeout",
+                         fix=fix or "add a LIMIT, bind more of the pattern, or raise the timeout")
+
+
+class ServerBusy(KGGroundError):
+    """Too many queries are waiting for a worker; retry after ``retry_after`` seconds."""
+
+    def __init__(self, pending: int, retry_after: int = 1):
+        self.retry_after = retry_after
+        super().__init__(f"the server is busy ({pending} queries waiting or running)",
+                         fix=f"retry in {retry_after} s, or send fewer queries at once")
 
 
 class EndpointError(KGGroundError):

@@ -1,0 +1,775 @@
+"""SPARQL over the mirror as one SQL statement.
+
+``compile_query(algebra)`` turns the rdflib algebra of a SELECT or ASK query into an
+``SqlPlan`` (the SQL text and how to turn its rows back into RDF terms), or raises
+``UnsupportedQuery`` (a NotImplementedError) saying what it cannot compile, so that the
+caller can fall back to rdflib's evaluator over ``store.rdf_store.MirrorStore``. Both
+present the same triples (see that module).
+
+Compiled: basic graph patterns over ``wdt:``, ``p:``, ``ps:``, ``pq:``, a custom KB's own
+predicates, ``rdfs:label``, ``skos:altLabel``, ``schema:description``,
+``wikibase:propertyType`` and ``wikibase:rank``, with sequence (``/``) and inverse (``^``)
+paths; FILTER (see ``store.sparql_sql_expr``), OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS,
+MINUS, DISTINCT, ORDER BY, LIMIT/OFFSET, COUNT with GROUP BY/HAVING, ASK, and the label
+service emulation (``store.label_service``).
+
+Not compiled: variable predicates, ``*``/``+``/``?``/``|`` paths, sub-SELECTs, BIND and other
+computed values, aggregates other than COUNT, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
+OPTIONALs, MINUS on a variable that may be unbound. Joins on a variable that an OPTIONAL or
+a VALUES UNDEF may leave unbound are compiled with SPARQL's compatibility rule (an unbound
+side matches anything).
+
+The plan targets SQLite (it calls SQLite's string functions and two Python functions it
+registers on the connection). Constants are inlined as quoted SQL literals, so a plan is
+one fixed SQL text that SQLite's statement cache keeps prepared.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.paths import InvPath, Path, SequencePath
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from store import label_service
+from store.errors import QueryTimeout, UnsupportedQuery
+from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
+                             node_term, statement_iri, to_term)
+from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_FUNCTIONS, STMT, TEXT, ExprCompiler,
+                                   Term, _get, match_constant, q, q_in, same_term)
+from store.vocab import (ALIAS, LABEL, PQ, PROPERTY_ID, PROPERTY_TYPE, PS, RDFS_LABEL, WD,
+                         WDT, P)
+
+_ALIAS_REF = re.compile(r"\b(a\d+)\.")
+_DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
+                                           for dt, iri in sorted(DATATYPE_IRIS.items()))
+                  + " ELSE {col} END")
+
+
+# -- relations: the SQL of a graph pattern while it is being built ----------------------
+
+@dataclass
+class Item:
+    """One FROM item: a table or subquery with its alias; LEFT items carry ON conditions."""
+    alias: str
+    sql: str
+    left: bool = False
+    on: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Rel:
+    """A compiled graph pattern: FROM items, WHERE conditions, the variables' Terms, and
+    the solution modifiers applied to it so far."""
+    items: list[Item] = field(default_factory=list)
+    where: list[str] = field(default_factory=list)
+    vars: dict[Variable, Term] = field(default_factory=dict)
+    group: list[str] | None = None     # None: not grouped; []: one group (COUNT without BY)
+    having: list[str] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)
+
+    def check_plain(self, what: str) -> None:
+        if self.group is not None or self.order:
+            raise UnsupportedQuery(f"{what} of a grouped or ordered pattern (a sub-SELECT)")
+
+    def from_sql(self) -> str:
+        parts = []
+        for i, item in enumerate(self.items):
+            if item.left:
+                parts.append(f" LEFT JOIN {item.sql} ON {' AND '.join(item.on) or '1'}")
+            else:
+                parts.append(item.sql if i == 0 else f", {item.sql}")
+        return "".join(parts)
+
+    def select(self, columns: list[str], *, distinct: bool = False, limit: int | None = None,
+               offset: int | None = None) -> str:
+        sql = "SELECT " + ("DISTINCT " if distinct else "") + (", ".join(columns) or "1")
+        if self.items:
+            sql += " FROM " + self.from_sql()
+        if self.where:
+            sql += " WHERE " + " AND ".join(self.where)
+        if self.group:
+            sql += " GROUP BY " + ", ".join(self.group)
+        if self.having:
+            sql += " HAVING " + " AND ".join(self.having)
+        if self.order:
+            sql += " ORDER BY " + ", ".join(self.order)
+        if limit is not None or offset:
+            sql += f" LIMIT {limit if limit is not None else -1}"
+            if offset:
+                sql += f" OFFSET {offset}"
+        return sql
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+def _decode_node(row: tuple, i: int) -> Any:
+    return node_term(row[i])
+
+
+def _decode_stmt(row: tuple, i: int) -> Any:
+    return URIRef(statement_iri(row[i]))
+
+
+def _decode_text(row: tuple, i: int) -> Any:
+    return literal_term(row[i], row[i + 1], "")
+
+
+def _decode_obj(row: tuple, i: int) -> Any:
+    return to_term(row[i + 1], row[i], row[i + 2], row[i + 3])
+
+
+def _decode_int(row: tuple, i: int) -> Any:
+    return Literal(row[i])
+
+
+_DECODERS = {NODE: _decode_node, STMT: _decode_stmt, TEXT: _decode_text, OBJ: _decode_obj,
+             INT: _decode_int}
+
+
+@dataclass(frozen=True)
+class SqlPlan:
+    """A compiled query: ``sql``, and for SELECT the projected ``vars`` with, per variable,
+    its first column and the function that builds its rdflib term from a row."""
+    sql: str
+    ask: bool
+    vars: tuple[str, ...]
+    decoders: tuple[tuple[str, int, Callable[[tuple, int], Any]], ...]
+    functions: frozenset[str]
+
+    def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
+        """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
+        Raises QueryError when ``timeout`` seconds pass first."""
+        rows = _execute(mirror, self.sql, self.functions, timeout)
+        if self.ask:
+            return bool(rows)
+        decoders = self.decoders
+        return [{name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
+                for row in rows]
+
+
+def _execute(mirror: Any, sql: str, functions: frozenset[str],
+             timeout: float | None) -> list[tuple]:
+    raw = mirror.raw
+    conn = getattr(raw, "driver_connection", raw)
+    if functions:
+        info = getattr(raw, "info", None)
+        known = info.setdefault("kgground_sql_functions", set()) if info is not None else set()
+        for name in functions - known:
+            nargs, fn = SQL_FUNCTIONS[name]
+            conn.create_function(name, nargs, fn, deterministic=True)
+            known.add(name)
+    if timeout is not None:
+        deadline = time.monotonic() + timeout
+        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.OperationalError as exc:
+        if timeout is not None and "interrupted" in str(exc):
+            raise QueryTimeout(timeout) from None
+        raise
+    finally:
+        if timeout is not None:
+            conn.set_progress_handler(None, 0)
+
+
+_CLAUSES = re.compile(r" (FROM|WHERE|GROUP BY|HAVING|ORDER BY|LIMIT|LEFT JOIN|UNION ALL) ")
+
+
+def pretty_sql(sql: str) -> str:
+    """``sql`` with its top-level clauses on lines of their own, for ``explain``."""
+    out, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(sql):
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif not quoted and depth == 0 and ch == " ":
+            m = _CLAUSES.match(sql, i)
+            if m is not None:
+                out.append(sql[start:i])
+                start = i + 1
+    out.append(sql[start:])
+    return "\n".join(out)
+
+
+# -- the compiler --------------------------------------------------------------------------
+
+def compile_query(algebra: CompValue) -> SqlPlan:
+    """The SqlPlan of a SELECT or ASK query's algebra; UnsupportedQuery when the query
+    needs something the compiler does not do (the message says what)."""
+    return _Compiler().query(algebra)
+
+
+class _Compiler:
+    def __init__(self) -> None:
+        self.n = 0
+        self.functions: set[str] = set()
+
+    def alias(self) -> str:
+        self.n += 1
+        return f"a{self.n}"
+
+    def expr(self, vars: dict[Variable, Term]) -> ExprCompiler:
+        return ExprCompiler(vars, self.functions, lambda g, negated: self.exists(vars, g,
+                                                                                 negated))
+
+    # -- the query form and its solution modifiers -----------------------------------------
+    def query(self, algebra: CompValue) -> SqlPlan:
+        form = algebra.name
+        if form not in ("SelectQuery", "AskQuery"):
+            raise UnsupportedQuery(f"{form.replace('Query', '').upper()} queries")
+        if _get(algebra, "datasetClause"):
+            raise UnsupportedQuery("FROM / FROM NAMED")
+        node = _get(algebra, "p")
+        limit = offset = None
+        distinct = False
+        if node.name == "Slice":
+            offset, limit = _get(node, "start") or 0, _get(node, "length")
+            node = _get(node, "p")
+        if node.name in ("Distinct", "Reduced"):
+            distinct = node.name == "Distinct"    # REDUCED may keep duplicates: it does
+            node = _get(node, "p")
+        projection: list[Variable] = []
+        if node.name == "Project":
+            projection = list(_get(node, "PV") or [])
+            node = _get(node, "p")
+        rel = self.pattern(node)
+        if form == "AskQuery":
+            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+        if distinct and rel.order:
+            wanted = set(projection)
+            if any(v not in wanted for v in _order_vars(node)):
+                raise UnsupportedQuery("DISTINCT with ORDER BY on a variable not selected")
+        columns: list[str] = []
+        decoders = []
+        for var in projection:
+            term = rel.vars.get(var)
+            if term is None:
+                continue            # never bound: absent from every row
+            decoders.append((str(var), len(columns), _DECODERS[term.cat]))
+            columns.extend(term.columns)
+        sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
+        return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
+                       frozenset(self.functions))
+
+    # -- graph patterns --------------------------------------------------------------------
+    def pattern(self, node: Any) -> Rel:
+        if not isinstance(node, CompValue):
+            raise UnsupportedQuery(f"the pattern {node!r}")
+        method = getattr(self, "p_" + node.name, None)
+        if method is None:
+            raise UnsupportedQuery(_UNSUPPORTED.get(node.name, f"the construct {node.name}"))
+        return method(node)
+
+    def p_BGP(self, node: CompValue) -> Rel:
+        triples = []
+        for s, p, o in _get(node, "triples") or []:
+            triples.extend(self.expand_path(_hide_bnode(s), p, _hide_bnode(o)))
+        # qualifiers last, so that their statement row is already known
+        triples.sort(key=lambda t: str(t[1]).startswith(PQ))
+        rel = Rel()
+        for s, p, o in triples:
+            self.triple(rel, s, p, o)
+        return rel
+
+    def expand_path(self, s: Any, p: Any, o: Any) -> list[tuple]:
+        if isinstance(p, URIRef):
+            return [(s, p, o)]
+        if isinstance(p, InvPath):
+            return self.expand_path(o, p.arg, s)
+        if isinstance(p, SequencePath):
+            out, current = [], s
+            for i, step in enumerate(p.args):
+                nxt = o if i == len(p.args) - 1 else Variable(f"__path{self.alias()}")
+                out.extend(self.expand_path(current, step, nxt))
+                current = nxt
+            return out
+        if isinstance(p, Variable):
+            raise UnsupportedQuery("a variable in predicate position")
+        if isinstance(p, Path):
+            raise UnsupportedQuery(f"the property path {p.n3()} (only / and ^ are compiled)")
+        raise UnsupportedQuery(f"the predicate {p!r}")
+
+    def triple(self, rel: Rel, s: Any, p: URIRef, o: Any) -> None:
+        pred = str(p)
+        a = self.alias()
+        if pred in TERM_KINDS:
+            kind = TERM_KINDS[pred]
+            rel.items.append(Item(a, f"terms {a}"))
+            rel.where.append(f"{a}.kind = {kind}")
+            self.bind(rel, s, Term(NODE, f"{a}.entity"))
+            self.bind(rel, o, Term(TEXT, f"{a}.text", l=f"{a}.lang",
+                                   norm=f"{a}.norm" if kind in (LABEL, ALIAS) else None))
+            return
+        if pred == PROPERTY_TYPE:
+            rel.items.append(Item(a, f"entities {a}"))
+            rel.where.append(f"{a}.datatype IS NOT NULL")
+            self.bind(rel, s, Term(NODE, f"{a}.id"))
+            self.bind(rel, o, Term(NODE, _DATATYPE_CASE.format(col=f"{a}.datatype")))
+            return
+        value = Term(OBJ, f"{a}.value", k=f"{a}.value_kind", l=f"{a}.lang", d=f"{a}.datatype")
+        stmt = Term(STMT, f"{a}.sid", rowid=f"{a}.id")
+        if pred == RANK:
+            rel.items.append(Item(a, f"statements {a}"))
+            rel.where.append(f"{a}.sid != ''")
+            self.bind(rel, s, stmt)
+            if isinstance(o, URIRef) and str(o) in RANK_IRIS:    # the rank column, directly
+                rel.where.append(f"{a}.rank = {RANK_IRIS.index(str(o))}")
+            else:
+                self.bind(rel, o, Term(NODE, "CASE " + f"{a}.rank " + " ".join(
+                    f"WHEN {i} THEN {q(iri)}" for i, iri in enumerate(RANK_IRIS)) + " END"))
+            return
+        for prefix, name in ((WDT, "wdt"), (PS, "ps"), (PQ, "pq"), (P, "p")):
+            if pred.startswith(prefix):
+                kind, pid = name, pred[len(prefix):]
+                break
+        else:
+            kind, pid = "custom", pred
+        if pred.startswith("http://www.wikidata.org/") and not (
+                kind != "custom" and PROPERTY_ID.match(pid)):
+            kind = "none"           # a Wikidata predicate the mirror does not present
+        if kind == "pq":
+            self.qualifier(rel, a, s, pid, o)
+            return
+        rel.items.append(Item(a, f"statements {a}"))
+        rel.where.append(f"{a}.property = {q(pid)}")
+        if kind in ("wdt", "custom", "none"):
+            rel.where += [f"{a}.truthy = 1", f"{a}.value_kind != 'novalue'"]
+            if kind == "none":
+                rel.where.append("0")
+            self.bind(rel, s, Term(NODE, f"{a}.subject"))
+            self.bind(rel, o, value)
+        elif kind == "p":
+            rel.where.append(f"{a}.sid != ''")
+            self.bind(rel, s, Term(NODE, f"{a}.subject"))
+            self.bind(rel, o, stmt)
+        else:   # ps
+            rel.where += [f"{a}.sid != ''", f"{a}.value_kind != 'novalue'"]
+            self.bind(rel, s, stmt)
+            self.bind(rel, o, value)
+
+    def qualifier(self, rel: Rel, a: str, s: Any, pid: str, o: Any) -> None:
+        rel.items.append(Item(a, f"qualifiers {a}"))
+        rel.where += [f"{a}.property = {q(pid)}", f"{a}.value_kind != 'novalue'"]
+        known = rel.vars.get(s) if isinstance(s, Variable) else None
+        if known is not None and known.rowid is not None:
+            rel.where.append(f"{a}.statement_id = {known.rowid}")
+        else:                       # find the statement row the qualifier belongs to
+            st = self.alias()
+            rel.items.append(Item(st, f"statements {st}"))
+            rel.where += [f"{st}.id = {a}.statement_id", f"{st}.sid != ''"]
+            self.bind(rel, s, Term(STMT, f"{st}.sid", rowid=f"{st}.id"))
+        self.bind(rel, o, Term(OBJ, f"{a}.value", k=f"{a}.value_kind", l=f"{a}.lang",
+                               d=f"{a}.datatype"))
+
+    def bind(self, rel: Rel, node: Any, term: Term) -> None:
+        """A triple pattern's subject or object ``node`` is read from ``term``."""
+        if isinstance(node, Variable):
+            known = rel.vars.get(node)
+            if known is None:
+                rel.vars[node] = term
+            else:
+                rel.where.extend(same_term(known, term))
+        else:
+            rel.where.extend(match_constant(term, node))
+
+    def p_Join(self, node: CompValue) -> Rel:
+        return self.join(self.pattern(_get(node, "p1")), self.pattern(_get(node, "p2")))
+
+    def join(self, r1: Rel, r2: Rel) -> Rel:
+        r1.check_plain("a join")
+        r2.check_plain("a join")
+        out = Rel(r1.items + r2.items, r1.where + r2.where, {**r2.vars, **r1.vars})
+        for var in r1.vars.keys() & r2.vars.keys():
+            t1, t2 = r1.vars[var], r2.vars[var]
+            out.where.extend(_compatible(t1, t2))
+            out.vars[var] = _merged(t1, t2)
+        return out
+
+    def p_LeftJoin(self, node: CompValue) -> Rel:
+        r1 = self.pattern(_get(node, "p1"))
+        r2 = self.pattern(_get(node, "p2"))
+        r1.check_plain("OPTIONAL")
+        r2.check_plain("OPTIONAL")
+        if any(i.left for i in r2.items):
+            raise UnsupportedQuery("an OPTIONAL inside an OPTIONAL")
+        conds = list(r2.where)
+        for var in r1.vars.keys() & r2.vars.keys():
+            conds.extend(_compatible(r1.vars[var], r2.vars[var]))
+        expr = _get(node, "expr")
+        if expr is not None and getattr(expr, "name", "") != "TrueFilter":
+            conds.append(self.expr({**r2.vars, **r1.vars}).bool(expr))
+        out = Rel(list(r1.items), list(r1.where), dict(r1.vars))
+        if not out.items:
+            out.items.append(Item("", "(SELECT 1)"))
+        if not r2.items:
+            raise UnsupportedQuery("an OPTIONAL without triple patterns")
+        out.items.extend(_left_chain(r2.items, conds, {i.alias for i in r1.items}))
+        for var, term in r2.vars.items():
+            known = out.vars.get(var)
+            out.vars[var] = term.maybe_unbound() if known is None else \
+                _merged(known, term.maybe_unbound())
+        return out
+
+    def p_Filter(self, node: CompValue) -> Rel:
+        rel = self.pattern(_get(node, "p"))
+        cond = self.expr(rel.vars).bool(_get(node, "expr"))
+        (rel.having if rel.group is not None else rel.where).append(cond)
+        return rel
+
+    def p_Union(self, node: CompValue) -> Rel:
+        branches: list[Any] = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, CompValue) and n.name == "Union":
+                stack += [_get(n, "p2"), _get(n, "p1")]
+            else:
+                branches.append(n)
+        rels = [self.pattern(b) for b in branches]
+        for r in rels:
+            r.check_plain("UNION")
+        names: list[Variable] = []
+        for r in rels:
+            names += [v for v in r.vars if v not in names]
+        alias = self.alias()
+        shapes: dict[Variable, Term] = {}
+        for var in names:
+            terms = [r.vars[var] for r in rels if var in r.vars]
+            cats = {t.cat for t in terms}
+            shapes[var] = terms[0] if len(cats) == 1 else terms[0].widened()
+        selects = []
+        for r in rels:
+            columns = []
+            for var in names:
+                shape, term = shapes[var], r.vars.get(var)
+                if term is None:
+                    values = ["NULL"] * len(shape.columns)
+                else:
+                    values = list((term if term.cat == shape.cat else term.widened()).columns)
+                columns += [f"{v} AS c{len(columns) + i}" for i, v in enumerate(values)]
+            selects.append(r.select(columns))
+        out = Rel([Item(alias, f"({' UNION ALL '.join(selects)}) AS {alias}")])
+        i = 0
+        for var in names:
+            width = len(shapes[var].columns)
+            nullable = any(var not in r.vars or r.vars[var].nullable for r in rels)
+            out.vars[var] = shapes[var].rebased([f"{alias}.c{i + j}" for j in range(width)],
+                                                nullable)
+            i += width
+        return out
+
+    def p_ToMultiSet(self, node: CompValue) -> Rel:
+        inner = _get(node, "p")
+        if not isinstance(inner, CompValue) or inner.name != "values":
+            raise UnsupportedQuery("a sub-SELECT")
+        # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
+        rows = [{v: t for v, t in row.items() if type(t) is not str}
+                for row in _get(inner, "res") or []]
+        names: list[Variable] = []
+        for row in rows:
+            names += [v for v in row if v not in names]
+        if not rows or not names:
+            raise UnsupportedQuery("an empty VALUES block")
+        shapes = {}
+        for var in names:
+            values = [row[var] for row in rows if var in row]
+            if any(isinstance(v, BNode) for v in values):
+                raise UnsupportedQuery("a blank node in VALUES")
+            plain = all(isinstance(v, URIRef) and not str(v).startswith(WDS) for v in values)
+            shapes[var] = NODE if plain else OBJ
+        alias = self.alias()
+        tuples = []
+        for row in rows:
+            cells: list[str] = []
+            for var in names:
+                cells += _value_cells(row.get(var), shapes[var])
+            tuples.append("(" + ", ".join(cells) + ")")
+        out = Rel([Item(alias, f"(VALUES {', '.join(tuples)}) AS {alias}")])
+        col = 1
+        for var in names:
+            width = 1 if shapes[var] == NODE else 4
+            cols = [f"{alias}.column{col + j}" for j in range(width)]
+            nullable = any(var not in row for row in rows)
+            out.vars[var] = (Term(NODE, cols[0], nullable=nullable) if width == 1 else
+                             Term(OBJ, cols[0], k=cols[1], l=cols[2], d=cols[3],
+                                  nullable=nullable))
+            col += width
+        return out
+
+    def p_Extend(self, node: CompValue) -> Rel:
+        rel = self.pattern(_get(node, "p"))
+        var, expr = _get(node, "var"), _get(node, "expr")
+        if var in rel.vars:
+            raise UnsupportedQuery(f"BIND to ?{var}, which is already bound")
+        if isinstance(expr, Variable):
+            if expr in rel.vars:
+                rel.vars[var] = rel.vars[expr]
+            return rel
+        if isinstance(expr, CompValue) and expr.name == "Function" and \
+                _get(expr, "iri") == label_service.LABEL_FUNCTION:
+            rel.vars[var] = self.label(rel, *_get(expr, "expr"))
+            return rel
+        raise UnsupportedQuery("BIND or a computed value in SELECT")
+
+    def label(self, rel: Rel, subject: Any, languages: Literal, predicate: URIRef) -> Term:
+        """The label service's value, as SQL subqueries over the terms table."""
+        if isinstance(subject, Variable):
+            t = rel.vars.get(subject)
+            if t is None:
+                return Term(TEXT, "NULL", nullable=True)
+        else:
+            t = Term(NODE, q(str(subject)[len(WD):] if str(subject).startswith(WD)
+                             else str(subject)))
+        if t.cat == NODE:
+            node = t.v
+        elif t.cat == OBJ:
+            node = f"(CASE WHEN {t.k} IN ('entity', 'iri', 'bnode') THEN {t.v} END)"
+        else:
+            node = "NULL"
+        kind = TERM_KINDS[str(predicate)]
+        langs = str(languages).split(",")
+        lookup = f"FROM terms WHERE entity = {node} AND kind = {kind}"
+        if len(langs) == 1:
+            best = q(langs[0])
+        else:
+            rank = " ".join(f"WHEN {q(lang)} THEN {i}" for i, lang in enumerate(langs))
+            best = (f"(SELECT lang {lookup} AND lang IN {q_in(langs)} "
+                    f"ORDER BY CASE lang {rank} END LIMIT 1)")
+        text = f"(SELECT group_concat(text, ', ') {lookup} AND lang = {best})"
+        lang = f"COALESCE((SELECT lang {lookup} AND lang = {best} LIMIT 1), '')"
+        if str(predicate) == RDFS_LABEL:
+            text = f"COALESCE({text}, {_fallback_label(t)})"
+        return Term(TEXT, text, l=lang, nullable=True)
+
+    def p_AggregateJoin(self, node: CompValue) -> Rel:
+        group = _get(node, "p")
+        rel = self.pattern(_get(group, "p"))
+        rel.check_plain("GROUP BY")
+        keys = _get(group, "expr") or []
+        if any(not isinstance(k, Variable) for k in keys):
+            raise UnsupportedQuery("GROUP BY an expression")
+        rel.group = [c for k in keys if k in rel.vars for c in rel.vars[k].columns]
+        aggregates: dict[Variable, Term] = {}
+        for agg in _get(node, "A") or []:
+            var = _get(agg, "vars")
+            if agg.name == "Aggregate_Sample" and var in keys:
+                if var in rel.vars:
+                    aggregates[_get(agg, "res")] = rel.vars[var]
+                continue
+            if agg.name != "Aggregate_Count":
+                raise UnsupportedQuery(f"the aggregate {agg.name.split('_')[1].upper()}"
+                                       + (" of a variable not grouped by"
+                                          if agg.name == "Aggregate_Sample" else ""))
+            distinct = _get(agg, "distinct") == "DISTINCT"
+            if var == "*":
+                if not distinct:
+                    count = "COUNT(*)"
+                else:
+                    keyed = [f"COALESCE({_distinct_key(t)}, char(30))"
+                             for v, t in sorted(rel.vars.items()) if not v.startswith("__")]
+                    count = f"COUNT(DISTINCT {' || char(29) || '.join(keyed) or '1'})"
+            elif isinstance(var, Variable):
+                t = rel.vars.get(var)
+                if t is None:
+                    count = "0"
+                else:
+                    count = (f"COUNT(DISTINCT {_distinct_key(t)})" if distinct
+                             else f"COUNT({t.v})")
+            else:
+                raise UnsupportedQuery("COUNT of an expression")
+            aggregates[_get(agg, "res")] = Term(INT, count)
+        rel.vars = aggregates
+        return rel
+
+    def p_OrderBy(self, node: CompValue) -> Rel:
+        rel = self.pattern(_get(node, "p"))
+        compiler = self.expr(rel.vars)
+        for cond in _get(node, "expr") or []:
+            expr, desc = cond, False
+            if isinstance(cond, CompValue) and cond.name == "OrderCondition":
+                expr, desc = _get(cond, "expr"), _get(cond, "order") == "DESC"
+            rel.order += [f"{k} DESC" if desc else k for k in compiler.order_keys(expr)]
+        if not rel.order:
+            rel.order.append("1")    # ordered by constants: keep it marked as ordered
+        return rel
+
+    def p_Minus(self, node: CompValue) -> Rel:
+        rel = self.pattern(_get(node, "p1"))
+        rel.check_plain("MINUS")
+        inner = self.pattern(_get(node, "p2"))
+        shared = rel.vars.keys() & inner.vars.keys()
+        if not shared:
+            return rel               # MINUS removes only solutions sharing a variable
+        for var in shared:
+            if rel.vars[var].nullable or inner.vars[var].nullable:
+                raise UnsupportedQuery(f"MINUS on ?{var}, which an OPTIONAL may leave unbound")
+        rel.where.append("NOT " + _exists(inner, [c for v in shared
+                                                  for c in same_term(rel.vars[v],
+                                                                     inner.vars[v])]))
+        return rel
+
+    def exists(self, outer: dict[Variable, Term], graph: Any, negated: bool) -> str:
+        """SQL for FILTER [NOT] EXISTS { graph }: correlated on the shared variables."""
+        from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
+
+        if isinstance(graph, CompValue) and graph.name.startswith("GroupGraphPattern"):
+            graph = translateGroupGraphPattern(graph)
+        inner = self.pattern(graph)
+        conds = []
+        for var in outer.keys() & inner.vars.keys():
+            t_out, t_in = outer[var], inner.vars[var]
+            match = " AND ".join(same_term(t_out, t_in))
+            # an unbound outer variable leaves the inner one free
+            conds.append(f"({t_out.v} IS NULL OR {match})" if t_out.nullable else match)
+        sql = _exists(inner, conds)
+        return f"(NOT {sql})" if negated else sql
+
+    # -- what it does not compile ----------------------------------------------------------
+    def p_Project(self, node: CompValue) -> Rel:
+        raise UnsupportedQuery("a sub-SELECT")
+
+
+_UNSUPPORTED = {
+    "Graph": "GRAPH patterns", "ServiceGraphPattern": "SERVICE (other than the label service)",
+    "Distinct": "a sub-SELECT", "Slice": "a sub-SELECT", "Reduced": "a sub-SELECT",
+    "Group": "GROUP BY without aggregates", "values": "VALUES here",
+}
+
+
+def _compatible(t1: Term, t2: Term) -> list[str]:
+    """Join conditions for a variable both sides bind: SPARQL's compatibility, under which
+    an unbound side (a VALUES UNDEF, an OPTIONAL that did not match) matches anything."""
+    conds = same_term(t1, t2)
+    guards = [f"{t.v} IS NULL" for t in (t1, t2) if t.nullable]
+    if not guards:
+        return conds
+    return [f"({' OR '.join(guards)} OR ({' AND '.join(conds)}))"]
+
+
+def _merged(t1: Term, t2: Term) -> Term:
+    """The variable after a join: whichever side bound it."""
+    if not t1.nullable:
+        return t1
+    if not t2.nullable:
+        return t2
+    a, b = (t1, t2) if t1.cat == t2.cat else (t1.widened(), t2.widened())
+    return a.rebased([f"CASE WHEN {a.v} IS NULL THEN {cb} ELSE {ca} END"
+                      for ca, cb in zip(a.columns, b.columns, strict=True)], nullable=True)
+
+
+def _exists(inner: Rel, conds: list[str]) -> str:
+    probe = Rel(inner.items, inner.where + conds, inner.vars)
+    return f"EXISTS ({probe.select(['1'])})"
+
+
+def _left_chain(items: list[Item], conds: list[str], outer: set[str]) -> list[Item]:
+    """The OPTIONAL group ``items`` (inner-joined under ``conds``) as LEFT JOINs.
+
+    SQLite would materialize a parenthesized group in full before joining it, so each table
+    becomes its own LEFT JOIN instead, and ``EXISTS`` over the tables after it makes it
+    match only rows that complete the whole group: all of the group matches, or none.
+    """
+    aliases = {i.alias for i in items}
+    refs = [set(_ALIAS_REF.findall(c)) for c in conds]
+    # Tables tied to the outer pattern first, then tables tied to those: each LEFT JOIN
+    # probes an index instead of scanning.
+    order: list[Item] = []
+    placed = set(outer)
+    remaining = list(items)
+    while remaining:
+        pick = next((it for it in remaining
+                     if any(it.alias in r and (r - {it.alias}) & placed for r in refs)), None)
+        if pick is None:
+            pick = next((it for it in remaining
+                         if any(r & aliases == {it.alias} for r in refs)), remaining[0])
+        order.append(pick)
+        placed.add(pick.alias)
+        remaining.remove(pick)
+    index = {it.alias: n for n, it in enumerate(order)}
+    levels = [max((index[a] for a in r if a in index), default=0) for r in refs]
+    out = []
+    for n, item in enumerate(order):
+        on = [c for c, lvl in zip(conds, levels, strict=True) if lvl == n]
+        rest = order[n + 1:]
+        if rest:
+            later = [c for c, lvl in zip(conds, levels, strict=True) if lvl > n]
+            probe = Rel([Item(i.alias, i.sql) for i in rest], later)
+            on.append(f"EXISTS ({probe.select(['1'])})")
+        out.append(Item(item.alias, item.sql, left=True, on=on))
+    return out
+
+
+def _fallback_label(t: Term) -> str:
+    """SQL: what ?xLabel is when ?x has no label (see store.label_service)."""
+    # the node string is already the ID for entities and the full IRI for other nodes
+    stmt = f"'statement/' || replace({t.v}, '$', '-')"
+    if t.cat == NODE:
+        return f"CASE WHEN substr({t.v}, 1, 2) = '_:' THEN NULL ELSE {t.v} END"
+    if t.cat == STMT:
+        return stmt
+    if t.cat in (TEXT, INT):
+        return f"CAST({t.v} AS TEXT)"
+    return (f"CASE {t.k} WHEN 'stmt' THEN {stmt} WHEN 'bnode' THEN NULL "
+            f"WHEN 'somevalue' THEN NULL ELSE {t.v} END")
+
+
+def _distinct_key(t: Term) -> str:
+    return " || char(31) || ".join(t.columns) if len(t.columns) > 1 else t.v
+
+
+def _value_cells(value: Any, shape: str) -> list[str]:
+    """SQL cells of one VALUES entry in the NODE or OBJ shape (UNDEF: NULLs)."""
+    from store.rdf_store import sid_from_iri
+    from store.vocab import iri_to_id
+
+    if value is None:
+        return ["NULL"] * (1 if shape == NODE else 4)
+    if isinstance(value, URIRef):
+        sid = sid_from_iri(str(value))
+        if sid is not None:
+            return [q(sid), "'stmt'", "''", "''"]
+        node = iri_to_id(str(value))
+        if shape == NODE:
+            return [q(node)]
+        return [q(node), q("entity" if node != str(value) else "iri"), "''", "''"]
+    if isinstance(value, Literal):
+        return [q(str(value)), "'literal'", q((value.language or "").lower()),
+                q(str(value.datatype) if value.datatype else "")]
+    raise UnsupportedQuery(f"the VALUES entry {value!r}")
+
+
+def _hide_bnode(node: Any) -> Any:
+    """A blank node in a query pattern acts as a variable that is never projected."""
+    return Variable(f"__bnode_{node}") if isinstance(node, BNode) else node
+
+
+def _order_vars(node: Any) -> set[Variable]:
+    """Variables the ORDER BY under ``node`` sorts on."""
+    out: set[Variable] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, CompValue):
+            if n.name == "OrderBy":
+                for cond in _get(n, "expr") or []:
+                    out |= _variables(cond)
+                continue
+            stack.extend(v for k, v in n.items() if k in ("p", "p1", "p2"))
+    return out
+
+
+def _variables(node: Any) -> set[Variable]:
+    if isinstance(node, Variable):
+        return {node}
+    if isinstance(node, CompValue):
+        return set().union(*(_variables(v) for k, v in node.items() if k != "_vars"))
+    if isinstance(node, (list, tuple)):
+        return set().union(*(_variables(v) for v in node))
+    return set()

@@ -1,0 +1,688 @@
+"""Terms and expressions of the SPARQL→SQL compiler (``store.sparql_sql``).
+
+Once a triple pattern binds a SPARQL variable, its value lives in SQL columns. ``Term`` says
+which columns, in one of five shapes (categories):
+
+======  ==============  ===============================================================
+NODE    v               a node: entity ID (``Q42``), other IRI, or ``_:label`` blank node
+STMT    v               a statement node: its statement ID (``Q42$…``)
+TEXT    v, l            a literal without datatype: its text and language ('' for none)
+OBJ     v, k, l, d      any value: value, value_kind, lang, datatype (statements' layout;
+                        kinds entity, iri, bnode, literal, somevalue, and 'stmt')
+INT     v               an xsd:integer computed by SQL (COUNT)
+======  ==============  ===============================================================
+
+``v`` is NULL exactly when the variable is unbound. OBJ is also the common shape UNION
+branches are cast to.
+
+Expressions compile to SQL in which NULL stands for SPARQL's error (an unbound variable, a
+type error); SQL's three-valued NOT/AND/OR then behave as SPARQL's FILTER logic does.
+Comparisons follow the SPARQL 1.1 operator mapping as Oxigraph implements it: numbers
+compare by value, simple literals (and xsd:string) as strings, language-tagged literals of
+one language as strings, xsd:dateTime by instant; literals of different known types are
+unequal, an unknown datatype makes ``=`` an error unless the terms are identical, and IRIs
+are never ordered by ``<``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Mapping, Sequence
+
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from store.errors import UnsupportedQuery
+from store.normalize import normalize
+from store.rdf_store import WDS, sid_from_iri
+from store.vocab import WD, XSD, iri_to_id
+
+NODE, STMT, TEXT, OBJ, INT = "node", "stmt", "text", "obj", "int"
+XSD_STRING, XSD_INTEGER = XSD + "string", XSD + "integer"
+XSD_DATETIME, XSD_BOOLEAN = XSD + "dateTime", XSD + "boolean"
+NUMERIC_TYPES = frozenset(XSD + t for t in (
+    "integer", "decimal", "double", "float", "int", "long", "short", "byte",
+    "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger",
+    "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
+NODE_KINDS = "('entity', 'iri', 'bnode')"
+
+
+def q(text: str) -> str:
+    """``text`` as an SQL string literal (constants are inlined, never concatenated raw)."""
+    if "\x00" in text:
+        raise UnsupportedQuery("a constant with a NUL character")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def q_in(values: Sequence[str]) -> str:
+    return "(" + ", ".join(q(v) for v in values) + ")"
+
+
+_NUMERIC_IN = q_in(sorted(NUMERIC_TYPES))
+_STRING_IN = q_in(["", XSD_STRING])
+
+
+@dataclass(frozen=True)
+class Term:
+    """Where a variable's value is (see the module docstring)."""
+    cat: str
+    v: str
+    k: str = "NULL"
+    l: str = "''"  # noqa: E741 - the four column roles are v, k, l, d throughout
+    d: str = "''"
+    nullable: bool = False
+    norm: str | None = None    # TEXT from label/alias rows: the indexed normalized text
+    rowid: str | None = None   # STMT read from a statements row: that row's id
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        if self.cat == TEXT:
+            return (self.v, self.l)
+        if self.cat == OBJ:
+            return (self.v, self.k, self.l, self.d)
+        return (self.v,)
+
+    def rebased(self, columns: Sequence[str], nullable: bool) -> Term:
+        """The same term read from other columns (a subquery's outputs)."""
+        if self.cat == TEXT:
+            return Term(TEXT, columns[0], l=columns[1], nullable=nullable)
+        if self.cat == OBJ:
+            return Term(OBJ, columns[0], k=columns[1], l=columns[2], d=columns[3],
+                        nullable=nullable)
+        return Term(self.cat, columns[0], nullable=nullable)
+
+    def widened(self) -> Term:
+        """This term in the OBJ shape."""
+        v = self.v
+        if self.cat == OBJ:
+            return self
+        if self.cat == NODE:
+            kind = (f"CASE WHEN substr({v}, 1, 2) = '_:' THEN 'bnode' "
+                    f"WHEN instr({v}, ':') = 0 THEN 'entity' ELSE 'iri' END")
+            return Term(OBJ, v, k=kind, nullable=self.nullable)
+        if self.cat == STMT:
+            return Term(OBJ, v, k="'stmt'", nullable=self.nullable)
+        if self.cat == TEXT:
+            return Term(OBJ, v, k="'literal'", l=self.l, nullable=self.nullable)
+        return Term(OBJ, f"CAST({v} AS TEXT)", k="'literal'", d=q(XSD_INTEGER),
+                    nullable=self.nullable)
+
+    def maybe_unbound(self) -> Term:
+        return dataclasses.replace(self, nullable=True)
+
+
+def same_term(a: Term, b: Term) -> list[str]:
+    """SQL conditions true exactly when ``a`` and ``b`` hold the same RDF term (the join
+    condition of a shared variable); ``['0']`` when they never can."""
+    if a.cat == b.cat:
+        if a.cat == TEXT:
+            return [f"{a.v} = {b.v}", f"{a.l} = {b.l}"]
+        if a.cat == OBJ:
+            return [f"{a.v} = {b.v}", f"{a.k} = {b.k}", f"{a.l} = {b.l}", f"{a.d} = {b.d}",
+                    f"{a.k} != 'somevalue'"]
+        return [f"{a.v} = {b.v}"]
+    if b.cat == OBJ:
+        a, b = b, a
+    if a.cat == OBJ:
+        if b.cat == NODE:
+            return [f"{a.k} IN {NODE_KINDS}", f"{a.v} = {b.v}"]
+        if b.cat == STMT:
+            return [f"{a.k} = 'stmt'", f"{a.v} = {b.v}"]
+        if b.cat == TEXT:
+            return [f"{a.k} = 'literal'", f"{a.v} = {b.v}", f"{a.l} = {b.l}", f"{a.d} = ''"]
+        if b.cat == INT:
+            return [f"{a.k} = 'literal'", f"{a.d} = {q(XSD_INTEGER)}",
+                    f"{a.v} = CAST({b.v} AS TEXT)"]
+    return ["0"]
+
+
+def match_constant(t: Term, c: Any) -> list[str]:
+    """SQL conditions that hold when ``t`` is the constant term ``c`` (triple patterns:
+    exact RDF term identity)."""
+    if isinstance(c, URIRef):
+        sid = sid_from_iri(str(c))
+        if sid is not None:
+            if t.cat == STMT:
+                return [f"{t.v} = {q(sid)}"]
+            return [f"{t.k} = 'stmt'", f"{t.v} = {q(sid)}"] if t.cat == OBJ else ["0"]
+        node = iri_to_id(str(c))
+        if t.cat == NODE:
+            return [f"{t.v} = {q(node)}"]
+        if t.cat == OBJ:
+            kind = "entity" if node != str(c) else "iri"
+            return [f"{t.v} = {q(node)}", f"{t.k} = {q(kind)}"]
+        return ["0"]
+    if isinstance(c, Literal):
+        lang = (c.language or "").lower()
+        dtype = str(c.datatype) if c.datatype else ""
+        if t.cat == TEXT:
+            if dtype:
+                return ["0"]
+            out = [f"{t.v} = {q(str(c))}", f"{t.l} = {q(lang)}"]
+            if t.norm is not None:   # a label or alias: the label index finds it
+                out.append(f"{t.norm} = {q(normalize(str(c)))}")
+            return out
+        if t.cat == OBJ:
+            return [f"{t.v} = {q(str(c))}", f"{t.k} = 'literal'", f"{t.l} = {q(lang)}",
+                    f"{t.d} = {q(dtype)}"]
+        if t.cat == INT and dtype == XSD_INTEGER:
+            return [f"{t.v} = {int(c)}"]
+        return ["0"]
+    raise UnsupportedQuery(f"a {type(c).__name__} constant in a triple pattern")
+
+
+# -- values of xsd:dateTime ---------------------------------------------------------------
+
+_DATETIME = re.compile(r"(-?)(\d{4,})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d(?:\.\d+)?)"
+                       r"(Z|[+-]\d\d:\d\d)?\Z")
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+@functools.lru_cache(maxsize=4096)
+def datetime_key(text: Any) -> float | None:
+    """Seconds since 1970 (proleptic Gregorian, UTC) of an xsd:dateTime lexical form, or
+    None; negative and 5-digit years included, which Python's datetime cannot hold."""
+    m = _DATETIME.match(str(text).strip()) if text is not None else None
+    if m is None:
+        return None
+    y, mo, d = int(m[1] + m[2]), int(m[3]), int(m[4])
+    hh, mi, ss = int(m[5]), int(m[6]), float(m[7])
+    leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+    if not (1 <= mo <= 12 and 1 <= d <= _MONTH_DAYS[mo - 1] + (mo == 2 and leap)
+            and mi < 60 and ss < 60 and (hh < 24 or (hh == 24 and mi == 0 and ss == 0))):
+        return None                # e.g. Wikidata's 2016-06-31: not a date, as Oxigraph says
+    y -= mo <= 2                                  # days from civil (H. Hinnant)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (mo + (-3 if mo > 2 else 9)) + 2) // 5 + d - 1
+    days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+    offset = 0
+    if m[8] and m[8] != "Z":
+        sign = -1 if m[8][0] == "-" else 1
+        offset = sign * (int(m[8][1:3]) * 3600 + int(m[8][4:6]) * 60)
+    return days * 86400 + hh * 3600 + mi * 60 + ss - offset
+
+
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str, flags: str) -> re.Pattern:
+    bits = 0
+    for f in flags:
+        if f == "q":
+            pattern = re.escape(pattern)
+        else:
+            bits |= {"i": re.I, "s": re.S, "m": re.M, "x": re.X}[f]
+    return re.compile(pattern, bits)
+
+
+def regex_match(text: Any, pattern: str, flags: str) -> int | None:
+    """SPARQL REGEX as an SQL function (``kg_regex``): 1/0, NULL for a NULL text."""
+    if text is None:
+        return None
+    return int(_regex(pattern, flags).search(text) is not None)
+
+
+#: SQL functions the compiled SQL may call, registered on the connection when it does
+SQL_FUNCTIONS: dict[str, tuple[int, Callable]] = {
+    "kg_regex": (3, regex_match),
+    "kg_datetime": (1, datetime_key),
+}
+
+
+# -- expressions -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ex:
+    """A compiled expression: 'term' (a variable's Term), 'const' (an rdflib term),
+    'bool' (SQL 1/0/NULL), 'str' (SQL text of a string literal, ``lang`` its tag)."""
+    kind: str
+    sql: str = "NULL"
+    term: Term | None = None
+    const: Any = None
+    lang: str = "''"
+
+
+_UNBOUND = Ex("const", const=None)
+
+
+def _iri_string(t: Term) -> str:
+    """SQL: the IRI string of a node/statement term (NULL for blank nodes)."""
+    if t.cat == NODE:
+        return (f"CASE WHEN substr({t.v}, 1, 2) = '_:' THEN NULL "
+                f"WHEN instr({t.v}, ':') = 0 THEN {q(WD)} || {t.v} ELSE {t.v} END")
+    return _stmt_iri(t.v)
+
+
+def _stmt_iri(v: str) -> str:
+    return (f"{q(WDS)} || substr({v}, 1, instr({v}, '$') - 1) || '-' || "
+            f"substr({v}, instr({v}, '$') + 1)")
+
+
+class _View:
+    """An operand seen as a node and as a literal: SQL pieces, or None when it never is
+    one. ``node`` is a string that identifies the node (statement IDs are kept apart)."""
+
+    def __init__(self, ex: Ex):
+        self.present = "1"             # SQL: NULL/0 when unbound
+        self.node: str | None = None
+        self.is_node = "0"
+        self.lit: tuple[str, str, str] | None = None    # (v, l, d)
+        self.is_lit = "0"
+        self.num = "NULL"
+        if ex.kind == "const":
+            self._const(ex.const)
+        elif ex.kind == "str":
+            self.lit, self.is_lit = (ex.sql, ex.lang, "''"), "1"
+            self.present = f"{ex.sql} IS NOT NULL"
+        elif ex.kind == "term":
+            self._term(ex.term)
+        else:
+            raise UnsupportedQuery("a boolean expression compared as a value")
+
+    def _const(self, c: Any) -> None:
+        if c is None:
+            self.present = "NULL"
+        elif isinstance(c, URIRef):
+            sid = sid_from_iri(str(c))
+            self.node = q("\x01" + sid) if sid else q(iri_to_id(str(c)))
+            self.is_node = "1"
+        elif isinstance(c, Literal):
+            dtype = str(c.datatype) if c.datatype else ""
+            self.lit = (q(str(c)), q((c.language or "").lower()), q(dtype))
+            self.is_lit = "1"
+            if dtype in NUMERIC_TYPES:
+                value = c.toPython()
+                if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)) \
+                        or not math.isfinite(value):
+                    raise UnsupportedQuery(f"the number {c.n3()}")
+                self.num = str(value) if isinstance(value, int) else repr(float(value))
+        else:
+            raise UnsupportedQuery(f"a {type(c).__name__} in an expression")
+
+    def _term(self, t: Term) -> None:
+        self.present = f"{t.v} IS NOT NULL"
+        if t.cat == NODE:
+            self.node, self.is_node = t.v, "1"
+        elif t.cat == STMT:
+            self.node, self.is_node = f"char(1) || {t.v}", "1"
+        elif t.cat == TEXT:
+            self.lit, self.is_lit = (t.v, t.l, "''"), "1"
+        elif t.cat == INT:
+            self.lit, self.is_lit = (f"CAST({t.v} AS TEXT)", "''", q(XSD_INTEGER)), "1"
+            self.num = t.v
+        else:
+            # 'somevalue' is a blank node equal to nothing: neither branch takes it
+            self.node = f"CASE {t.k} WHEN 'stmt' THEN char(1) || {t.v} ELSE {t.v} END"
+            self.is_node = f"{t.k} IN ('entity', 'iri', 'bnode', 'stmt')"
+            self.lit, self.is_lit = (t.v, t.l, t.d), f"{t.k} = 'literal'"
+            self.num = f"CASE WHEN {t.d} IN {_NUMERIC_IN} THEN CAST({t.v} AS NUMERIC) END"
+
+    def cls(self) -> str:
+        """SQL: the literal's comparison class (num, str, lang, dt, bool, other)."""
+        _, lang, d = self.lit
+        return (f"CASE WHEN {lang} != '' THEN 'lang' WHEN {d} IN {_STRING_IN} THEN 'str' "
+                f"WHEN {d} IN {_NUMERIC_IN} THEN 'num' WHEN {d} = {q(XSD_DATETIME)} "
+                f"THEN 'dt' WHEN {d} = {q(XSD_BOOLEAN)} THEN 'bool' ELSE 'other' END")
+
+
+class ExprCompiler:
+    """Compiles rdflib algebra expressions over ``vars``; notes the SQL functions used."""
+
+    def __init__(self, vars: Mapping[Variable, Term], functions: set[str],
+                 exists: Callable[[Any, bool], str] | None = None):
+        self.vars = vars
+        self.functions = functions
+        self.exists = exists
+
+    # -- boolean ---------------------------------------------------------------------------
+    def bool(self, e: Any, positive: bool = True) -> str:
+        """SQL for a FILTER condition. ``positive``: only its truth matters (not under
+        NOT), which lets equality use the label index."""
+        if isinstance(e, (Variable, URIRef, Literal)) or not isinstance(e, CompValue):
+            raise UnsupportedQuery("a FILTER on a term's effective boolean value",
+                                   got=str(e))
+        name = e.name
+        if name == "TrueFilter":
+            return "1"
+        if name in ("ConditionalAndExpression", "ConditionalOrExpression"):
+            parts = [self.bool(x, positive) for x in [_get(e, "expr")] + (_get(e, "other") or [])]
+            joiner = " AND " if name == "ConditionalAndExpression" else " OR "
+            return "(" + joiner.join(parts) + ")" if len(parts) > 1 else parts[0]
+        if name == "UnaryNot":
+            return f"(NOT {self.bool(_get(e, 'expr'), not positive)})"
+        if name == "RelationalExpression":
+            return self._relational(e, positive)
+        if name == "Builtin_BOUND":
+            arg = self.operand(_get(e, "arg"))
+            return f"({arg.term.v} IS NOT NULL)" if arg.kind == "term" else "0"
+        if name in ("Builtin_isIRI", "Builtin_isURI", "Builtin_isBLANK", "Builtin_isLITERAL",
+                    "Builtin_isNUMERIC"):
+            return self._is(name, self.operand(_get(e, "arg")))
+        if name == "Builtin_sameTerm":
+            return self._same_term(self.operand(_get(e, "arg1")), self.operand(_get(e, "arg2")))
+        if name == "Builtin_LANGMATCHES":
+            return self._langmatches(_get(e, "arg1"), _get(e, "arg2"))
+        if name in ("Builtin_CONTAINS", "Builtin_STRSTARTS", "Builtin_STRENDS"):
+            return self._string_test(name, _get(e, "arg1"), _get(e, "arg2"))
+        if name == "Builtin_REGEX":
+            return self._regex(_get(e, "text"), _get(e, "pattern"), _get(e, "flags"))
+        if name in ("Builtin_EXISTS", "Builtin_NOTEXISTS") and self.exists is not None:
+            return self.exists(_get(e, "graph"), name == "Builtin_NOTEXISTS")
+        raise UnsupportedQuery(f"the function or operator {_describe(name)}")
+
+    # -- values ----------------------------------------------------------------------------
+    def operand(self, e: Any) -> Ex:
+        if isinstance(e, Variable):
+            t = self.vars.get(e)
+            return Ex("term", term=t) if t is not None else _UNBOUND
+        if isinstance(e, (URIRef, Literal)):
+            return Ex("const", const=e)
+        if isinstance(e, BNode):
+            raise UnsupportedQuery("a blank node in an expression")
+        if isinstance(e, CompValue):
+            if e.name == "Builtin_LANG":
+                return self._lang(self.operand(_get(e, "arg")))
+            if e.name == "Builtin_STR":
+                return self._str(self.operand(_get(e, "arg")))
+            return Ex("bool", sql=self.bool(e))
+        raise UnsupportedQuery(f"the expression {e!r}")
+
+    def _lang(self, x: Ex) -> Ex:
+        if x.kind == "const":
+            if isinstance(x.const, Literal):
+                return Ex("const", const=Literal((x.const.language or "").lower()))
+            return Ex("str", sql="NULL")
+        if x.kind == "str":
+            return Ex("str", sql=f"CASE WHEN {x.sql} IS NOT NULL THEN {x.lang} END")
+        if x.kind != "term":
+            raise UnsupportedQuery("LANG() of a boolean")
+        t = x.term
+        if t.cat == TEXT:
+            return Ex("str", sql=f"CASE WHEN {t.v} IS NOT NULL THEN {t.l} END")
+        if t.cat == OBJ:
+            return Ex("str", sql=f"CASE WHEN {t.k} = 'literal' THEN {t.l} END")
+        if t.cat == INT:
+            return Ex("str", sql=f"CASE WHEN {t.v} IS NOT NULL THEN '' END")
+        return Ex("str", sql="NULL")
+
+    def _str(self, x: Ex) -> Ex:
+        if x.kind == "const":
+            if x.const is None or isinstance(x.const, BNode):
+                return Ex("str", sql="NULL")
+            return Ex("const", const=Literal(str(x.const)))
+        if x.kind == "str":
+            return Ex("str", sql=x.sql)
+        if x.kind != "term":
+            raise UnsupportedQuery("STR() of a boolean")
+        t = x.term
+        if t.cat in (NODE, STMT):
+            return Ex("str", sql=_iri_string(t))
+        if t.cat == TEXT:
+            return Ex("str", sql=t.v)
+        if t.cat == INT:
+            return Ex("str", sql=f"CAST({t.v} AS TEXT)")
+        return Ex("str", sql=f"CASE {t.k} WHEN 'entity' THEN {q(WD)} || {t.v} "
+                             f"WHEN 'stmt' THEN {_stmt_iri(t.v)} WHEN 'iri' THEN {t.v} "
+                             f"WHEN 'literal' THEN {t.v} END")
+
+    def _string_arg(self, x: Ex) -> tuple[str, str]:
+        """(SQL text, SQL language tag) of a string literal argument; text NULL if the
+        argument is not a string literal (a type error)."""
+        if x.kind == "const":
+            c = x.const
+            if isinstance(c, Literal) and (c.datatype is None or str(c.datatype) == XSD_STRING):
+                return q(str(c)), q((c.language or "").lower())
+            return "NULL", "''"
+        if x.kind == "str":
+            return x.sql, x.lang
+        if x.kind != "term":
+            raise UnsupportedQuery("a string function applied to a boolean")
+        t = x.term
+        if t.cat == TEXT:
+            return t.v, t.l
+        if t.cat == OBJ:
+            return (f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {_STRING_IN} THEN {t.v} END",
+                    t.l)
+        return "NULL", "''"
+
+    def _string_test(self, name: str, a: Any, b: Any) -> str:
+        (av, al), (bv, bl) = self._string_arg(self.operand(a)), self._string_arg(self.operand(b))
+        if name == "Builtin_CONTAINS":
+            test = f"instr({av}, {bv}) > 0"
+        elif name == "Builtin_STRSTARTS":
+            test = f"substr({av}, 1, length({bv})) = {bv}"
+        else:
+            test = f"(length({bv}) = 0 OR substr({av}, -length({bv})) = {bv})"
+        if bl == "''":
+            return f"({test})"
+        # "argument compatible": the second may carry a language only if the first has it
+        return f"(CASE WHEN {bl} = '' OR {bl} = {al} THEN {test} END)"
+
+    def _regex(self, text: Any, pattern: Any, flags: Any) -> str:
+        if not isinstance(pattern, Literal) or not (flags is None or isinstance(flags, Literal)):
+            raise UnsupportedQuery("REGEX with a pattern or flags that are not constants")
+        flag_text = str(flags) if flags is not None else ""
+        if set(flag_text) - set("ismxq"):
+            raise UnsupportedQuery(f"REGEX flags {flag_text!r}")
+        try:
+            _regex(str(pattern), flag_text)
+        except re.error as exc:
+            raise UnsupportedQuery(f"a REGEX pattern Python cannot compile ({exc})") from None
+        tv, _ = self._string_arg(self.operand(text))
+        self.functions.add("kg_regex")
+        return f"kg_regex({tv}, {q(str(pattern))}, {q(flag_text)})"
+
+    def _langmatches(self, tag: Any, rng: Any) -> str:
+        tv, _ = self._string_arg(self.operand(tag))
+        if not isinstance(rng, Literal):
+            raise UnsupportedQuery("LANGMATCHES with a range that is not a constant")
+        r = str(rng).lower()
+        if r == "*":
+            return f"({tv} != '')"
+        return f"(lower({tv}) = {q(r)} OR substr(lower({tv}), 1, {len(r) + 1}) = {q(r + '-')})"
+
+    def _is(self, name: str, x: Ex) -> str:
+        if x.kind == "const":
+            c = x.const
+            test = {"Builtin_isIRI": isinstance(c, URIRef), "Builtin_isURI": isinstance(c, URIRef),
+                    "Builtin_isBLANK": isinstance(c, BNode),
+                    "Builtin_isLITERAL": isinstance(c, Literal),
+                    "Builtin_isNUMERIC": isinstance(c, Literal) and c.datatype is not None
+                    and str(c.datatype) in NUMERIC_TYPES}[name]
+            return "NULL" if c is None else str(int(test))
+        if x.kind == "str":
+            return f"(CASE WHEN {x.sql} IS NOT NULL THEN {int(name == 'Builtin_isLITERAL')} END)"
+        if x.kind != "term":
+            raise UnsupportedQuery(f"{_describe(name)} of a boolean")
+        t = x.term
+        zero = f"(CASE WHEN {t.v} IS NOT NULL THEN 0 END)"
+        one = f"(CASE WHEN {t.v} IS NOT NULL THEN 1 END)"
+        if t.cat == NODE:
+            blank = f"(substr({t.v}, 1, 2) = '_:')"
+            return {"Builtin_isBLANK": blank, "Builtin_isLITERAL": zero,
+                    "Builtin_isNUMERIC": zero}.get(name, f"(NOT {blank})")
+        if t.cat == STMT:
+            return zero if name in ("Builtin_isBLANK", "Builtin_isLITERAL",
+                                    "Builtin_isNUMERIC") else one
+        if t.cat in (TEXT, INT):
+            if name == "Builtin_isLITERAL" or (name == "Builtin_isNUMERIC" and t.cat == INT):
+                return one
+            return zero
+        return {"Builtin_isBLANK": f"({t.k} IN ('bnode', 'somevalue'))",
+                "Builtin_isLITERAL": f"({t.k} = 'literal')",
+                "Builtin_isNUMERIC": f"({t.k} = 'literal' AND {t.d} IN {_NUMERIC_IN})"
+                }.get(name, f"({t.k} IN ('entity', 'iri', 'stmt'))")
+
+    def _same_term(self, a: Ex, b: Ex) -> str:
+        if a.kind == "const" and b.kind == "const":
+            return "NULL" if a.const is None or b.const is None else str(int(a.const == b.const))
+        if a.kind == "const":
+            a, b = b, a
+        if a.kind != "term":
+            raise UnsupportedQuery("sameTerm on a computed value")
+        if b.kind == "const":
+            if b.const is None:
+                return "NULL"
+            conds = match_constant(a.term, b.const)
+        elif b.kind == "term":
+            conds = same_term(a.term, b.term)
+        else:
+            raise UnsupportedQuery("sameTerm on a computed value")
+        return "(" + " AND ".join(conds) + ")"
+
+    # -- comparisons -----------------------------------------------------------------------
+    def _relational(self, e: CompValue, positive: bool) -> str:
+        op = _get(e, "op")
+        left = self.operand(_get(e, "expr"))
+        if op in ("IN", "NOT IN"):
+            others = [self.operand(x) for x in _get(e, "other") or []]
+            if not others:
+                return "0" if op == "IN" else "1"
+            if op == "IN":
+                return "(" + " OR ".join(self._eq(left, o, positive) for o in others) + ")"
+            return "(" + " AND ".join(f"(NOT {self._eq(left, o, False)})"
+                                      for o in others) + ")"
+        right = self.operand(_get(e, "other"))
+        if op == "=":
+            return self._eq(left, right, positive)
+        if op == "!=":
+            return f"(NOT {self._eq(left, right, False)})"
+        if op in ("<", ">", "<=", ">="):
+            return self._order(left, op, right)
+        raise UnsupportedQuery(f"the operator {op}")
+
+    def _eq(self, a: Ex, b: Ex, positive: bool) -> str:
+        """SQL for SPARQL's ``a = b`` (1, 0, or NULL for an error)."""
+        if a.kind == "const" and b.kind != "const":
+            a, b = b, a
+        if positive and a.kind == "term" and b.kind == "const" and b.const is not None:
+            fast = self._eq_fast(a.term, b.const)
+            if fast is not None:
+                return fast
+        va, vb = _View(a), _View(b)
+        branches = []
+        if va.node is not None and vb.node is not None:
+            branches.append((f"{va.is_node} AND {vb.is_node}", f"{va.node} = {vb.node}"))
+        if va.lit is not None and vb.lit is not None:
+            branches.append((f"{va.is_lit} AND {vb.is_lit}", self._literal_eq(va, vb)))
+        return _case(va, vb, branches, otherwise="0")
+
+    def _eq_fast(self, t: Term, c: Any) -> str | None:
+        """``t = c`` where only truth matters, written so that indexes serve it; None when
+        no shortcut applies (numbers, dates and unknown datatypes compare by value)."""
+        if isinstance(c, URIRef):
+            return "(" + " AND ".join(match_constant(t, c)) + ")"
+        if not isinstance(c, Literal):
+            return None
+        dtype = str(c.datatype) if c.datatype else ""
+        if c.language:
+            return "(" + " AND ".join(match_constant(t, c)) + ")"
+        if dtype in ("", XSD_STRING):
+            if t.cat == TEXT:
+                out = [f"{t.v} = {q(str(c))}", f"{t.l} = ''"]
+                if t.norm is not None:
+                    out.append(f"{t.norm} = {q(normalize(str(c)))}")
+                return "(" + " AND ".join(out) + ")"
+            if t.cat == OBJ:
+                return (f"({t.v} = {q(str(c))} AND {t.k} = 'literal' AND {t.l} = '' "
+                        f"AND {t.d} IN {_STRING_IN})")
+            if t.cat in (NODE, STMT):
+                return "0"
+        return None
+
+    def _literal_eq(self, a: _View, b: _View) -> str:
+        (av, al, ad), (bv, bl, bd) = a.lit, b.lit
+        ca, cb = a.cls(), b.cls()
+        dt = self._datetime_pair(a, b)
+        return (f"CASE WHEN {ca} = 'num' AND {cb} = 'num' THEN {a.num} = {b.num} "
+                f"WHEN {ca} = 'dt' AND {cb} = 'dt' THEN {dt[0]} = {dt[1]} "
+                f"WHEN {av} = {bv} AND {al} = {bl} AND {ad} = {bd} THEN 1 "
+                f"WHEN {ca} = 'str' AND {cb} = 'str' THEN {av} = {bv} "
+                f"WHEN {ca} = 'lang' OR {cb} = 'lang' THEN 0 "
+                f"WHEN {ca} = 'other' OR {cb} = 'other' THEN NULL "
+                f"WHEN {ca} = {cb} THEN {av} = {bv} ELSE 0 END")
+
+    def _order(self, a: Ex, op: str, b: Ex) -> str:
+        va, vb = _View(a), _View(b)
+        if va.lit is None or vb.lit is None:
+            return _case(va, vb, [], otherwise="NULL")
+        (av, al, _), (bv, bl, _) = va.lit, vb.lit
+        ca, cb = va.cls(), vb.cls()
+        dt = self._datetime_pair(va, vb)
+        test = (f"CASE WHEN {ca} = 'num' AND {cb} = 'num' THEN {va.num} {op} {vb.num} "
+                f"WHEN {ca} = 'str' AND {cb} = 'str' THEN {av} {op} {bv} "
+                f"WHEN {ca} = 'lang' AND {cb} = 'lang' AND {al} = {bl} THEN {av} {op} {bv} "
+                f"WHEN {ca} = 'dt' AND {cb} = 'dt' THEN {dt[0]} {op} {dt[1]} END")
+        return _case(va, vb, [(f"{va.is_lit} AND {vb.is_lit}", test)], otherwise="NULL")
+
+    def _datetime_pair(self, a: _View, b: _View) -> tuple[str, str]:
+        out = []
+        for view in (a, b):
+            v, _, d = view.lit
+            if d == q(XSD_DATETIME) and v.startswith("'"):      # a constant: compute now
+                key = datetime_key(v[1:-1].replace("''", "'"))
+                out.append("NULL" if key is None else repr(key))
+            elif d.startswith("'"):                              # a constant of another type
+                out.append("NULL")
+            else:
+                self.functions.add("kg_datetime")
+                out.append(f"kg_datetime({v})")
+        return out[0], out[1]
+
+    # -- ORDER BY --------------------------------------------------------------------------
+    def order_keys(self, e: Any) -> list[str]:
+        """SQL sort keys that order values as SPARQL does: unbound, blank nodes, IRIs,
+        literals; numbers by value, dates by instant, other literals by their text."""
+        x = self.operand(e)
+        if x.kind == "const":
+            return []
+        if x.kind in ("str", "bool"):
+            return [x.sql]
+        t = x.term
+        v = t.v
+        if t.cat == NODE:
+            return [f"CASE WHEN {v} IS NULL THEN NULL WHEN substr({v}, 1, 2) = '_:' THEN 1 "
+                    f"ELSE 2 END", f"CASE WHEN instr({v}, ':') = 0 THEN {q(WD)} || {v} "
+                    f"ELSE {v} END"]
+        if t.cat == STMT:
+            return [_stmt_iri(v)]
+        if t.cat == TEXT:
+            return [v, t.l]
+        if t.cat == INT:
+            return [v]
+        self.functions.add("kg_datetime")
+        return [f"CASE WHEN {v} IS NULL THEN NULL WHEN {t.k} IN ('bnode', 'somevalue') THEN 1 "
+                f"WHEN {t.k} = 'literal' THEN 3 ELSE 2 END",
+                f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {_NUMERIC_IN} "
+                f"THEN CAST({v} AS NUMERIC) END",
+                f"CASE WHEN {t.k} = 'literal' AND {t.d} = {q(XSD_DATETIME)} "
+                f"THEN kg_datetime({v}) END",
+                f"CASE {t.k} WHEN 'entity' THEN {q(WD)} || {v} WHEN 'stmt' THEN "
+                f"{_stmt_iri(v)} ELSE {v} END", t.l]
+
+
+def _case(a: _View, b: _View, branches: list[tuple[str, str]], otherwise: str) -> str:
+    """CASE: unbound → NULL, then ``branches``, else ``otherwise``."""
+    parts = [f"WHEN NOT ({a.present} AND {b.present}) THEN NULL"]
+    if "NULL" in (a.present, b.present):
+        return "NULL"
+    if a.present == "1" and b.present == "1":
+        parts = []
+    parts += [f"WHEN {cond} THEN {then}" for cond, then in branches]
+    return f"(CASE {' '.join(parts)} ELSE {otherwise} END)"
+
+
+def _get(node: CompValue, key: str) -> Any:
+    """A raw field of an algebra node (CompValue's own accessors evaluate it in a context
+    when another thread is evaluating the same cached query)."""
+    return dict.get(node, key)
+
+
+def _describe(name: str) -> str:
+    return name.replace("Builtin_", "").replace("_", " ")
