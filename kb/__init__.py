@@ -4,6 +4,8 @@ adapters. ``kb.open(location)`` is the front door::
     import kb
     mirror = kb.open("mirror.sqlite")             # a local mirror (MirrorKB)
     mine = kb.open("my-graph.ttl")                # any RDF file rdflib reads (RdfGraphKB)
+    wd = kb.open("https://query.wikidata.org/sparql")   # a live endpoint (SparqlEndpointKB)
+    both = kb.open("mirror.sqlite", live="https://query.wikidata.org/sparql")  # FallbackKB
     mirror.statements("Q42", "P69")
 """
 
@@ -27,25 +29,51 @@ _RDF_SUFFIXES = {".ttl", ".turtle", ".nt", ".n3", ".rdf", ".xml", ".owl", ".json
 
 def _is_sqlite_file(path: Path) -> bool:
     try:
-        with open(path, "rb") as f:
+        with path.open("rb") as f:
             return f.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
 
 
-def open(location: str | Path, **options: Any) -> KnowledgeBase:  # noqa: A001 - the front door
+def open(location: str | Path, *, live: Any = None, offline: bool = False,  # noqa: A001
+         **options: Any) -> KnowledgeBase:
     """The right KnowledgeBase for ``location``:
 
     - a mirror file (SQLite) or a database URL (``postgresql://…``) → ``MirrorKB``;
     - an RDF file (``.ttl``, ``.nt``, ``.rdf``, ``.jsonld``, … , also ``.gz``) → ``RdfGraphKB``
-      (held in memory; for big files build a mirror with ``kgground mirror load``).
+      (held in memory; for big files build a mirror with ``kgground mirror load``);
+    - an ``http(s)://`` SPARQL endpoint URL → ``SparqlEndpointKB``.
 
-    ``options`` go to the adapter. Raises MirrorError when nothing usable is there.
+    ``live`` (an endpoint URL or a ``SparqlEndpointKB``) puts a live endpoint behind a
+    mirror: the result is a ``FallbackKB``, which asks the endpoint on a miss and writes
+    its answers back into the mirror; ``offline=True`` keeps the live side off.
+    ``options`` go to the adapter of ``location``. Raises MirrorError when nothing usable
+    is there.
     """
-    from kb.mirror import MirrorKB
-    from kb.rdfgraph import RdfGraphKB
-
     text = str(location)
+    if text.lower().startswith(("http://", "https://")):
+        from kb.endpoint import SparqlEndpointKB
+        if live is not None:
+            raise ValueError("live= puts an endpoint behind a mirror; the location is "
+                             "already an endpoint")
+        return SparqlEndpointKB(text, **options)
+    base = _open_local(text, **options)
+    if live is None:
+        return base
+    from kb.endpoint import SparqlEndpointKB
+    from kb.fallback import FallbackKB
+    from kb.mirror import MirrorKB
+    if not isinstance(base, MirrorKB):
+        raise MirrorError(f"{text} is not a mirror, and a live fallback writes into one",
+                          fix=f"build a mirror from it (kgground mirror load {text} --db "
+                              "MIRROR) and open that with live=")
+    endpoint = live if isinstance(live, SparqlEndpointKB) else SparqlEndpointKB(str(live))
+    return FallbackKB(base, endpoint, offline=offline)
+
+
+def _open_local(text: str, **options: Any) -> KnowledgeBase:
+    from kb.mirror import MirrorKB
+
     scheme = text.split("://", 1)[0].split("+", 1)[0].lower() if "://" in text else ""
     if scheme in _DB_SCHEMES:
         return MirrorKB(text, **options)
@@ -54,6 +82,7 @@ def open(location: str | Path, **options: Any) -> KnowledgeBase:  # noqa: A001 -
     if path.is_file() and _is_sqlite_file(path):
         return MirrorKB(path, **options)
     if suffixes and suffixes[-1] in _RDF_SUFFIXES and path.is_file():
+        from kb.rdfgraph import RdfGraphKB
         return RdfGraphKB(path, **options)
     if not path.exists():
         raise MirrorError(f"nothing at {text}",

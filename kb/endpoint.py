@@ -1,0 +1,386 @@
+"""SparqlEndpointKB: the KnowledgeBase over a live SPARQL endpoint shaped like Wikidata's.
+
+Works with query.wikidata.org (the default), QLever, Virtuoso, or any SPARQL 1.1 endpoint
+holding Wikidata's RDF layout: entities as ``wd:Q…`` IRIs, truthy statements as ``wdt:P…``
+triples, terms as ``rdfs:label``/``schema:description``/``skos:altLabel``, property
+datatypes as ``wikibase:propertyType``. The HTTP side (User-Agent, timeout, concurrency cap,
+retries, typed errors, cache) is ``kb.sparql_http.SparqlClient``; this module builds the
+queries. Every query, built here or given by the user, is validated by
+``kb.sparql_check.prepare`` before it is sent; IDs are checked with ``store.vocab.check_id``
+and every text put into a query is written as an escaped RDF literal.
+
+What the live side cannot do as the mirror does (limits, by design):
+
+- ``search`` matches **exact** labels and aliases only, through the endpoint's index: the
+  text as given plus its lower-case, Title Case, Capitalized and UPPER-case variants, tagged
+  with ``lang``, its base language, ``en`` and ``mul``, or untagged. No accent- or
+  punctuation-insensitive, prefix or word matches (those need a full scan, which Wikidata's
+  endpoint refuses). Ranking: label in ``lang`` > alias in ``lang`` > label/alias in another
+  language, then the sitelink prior where the endpoint has ``wikibase:sitelinks``, then the
+  lower Q-number.
+- ``statements`` reads truthy ``wdt:`` triples: every statement has rank 'normal' and no
+  statement ID, qualifiers or references; a blank or ``.well-known/genid`` object is
+  Wikidata's "unknown value" (``somevalue``). With the property unbound only ``wdt:``
+  predicates are returned. Results come in the endpoint's order (no ORDER BY: it would
+  make big patterns time out on Wikidata's endpoint).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from pathlib import Path
+from typing import Any, Iterable
+
+from rdflib import BNode, Literal, URIRef
+
+from kb.cache import DEFAULT_TTL, ResultCache
+from kb.sparql_check import WIKIDATA_PREFIXES, prepare
+from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
+                            DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, SparqlClient,
+                            iso_time)
+from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
+from store.errors import (EntityNotFound, InvalidId, PropertyNotFound, QueryRefused,
+                          UnsupportedQuery)
+from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_ID, LABEL,
+                         PROPERTY_ID, PROPERTY_TYPE, RDFS_LABEL, SCHEMA_DESCRIPTION,
+                         SKOS_ALT_LABEL, WDT, WIKIBASE, check_id, check_property,
+                         entity_kind, id_to_iri, iri_to_id, property_from_iri)
+
+__all__ = ["SparqlEndpointKB", "WIKIDATA_SPARQL"]
+
+SITELINKS = WIKIBASE + "sitelinks"
+#: SERVICEs that query.wikidata.org evaluates itself (its label service and MediaWiki API
+#: calls), allowed by default when talking to it; any other SERVICE is refused
+WIKIDATA_SERVICES = frozenset({WIKIBASE + "label", WIKIBASE + "mwapi"})
+GENID = "http://www.wikidata.org/.well-known/genid/"
+_TERM_KIND = {RDFS_LABEL: LABEL, SCHEMA_DESCRIPTION: DESCRIPTION, SKOS_ALT_LABEL: ALIAS}
+_MATCH_SCORES = {"label": 1.0, "alias": 0.9, "label-other": 0.85, "alias-other": 0.8}
+_LANG_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
+#: log1p of a very high sitelink count (Wikidata's top items have a few hundred)
+_PRIOR_SCALE = 6.0
+_KINDS = {"SelectQuery": "SELECT", "AskQuery": "ASK", "ConstructQuery": "CONSTRUCT",
+          "DescribeQuery": "DESCRIBE"}
+_DECLARED = re.compile(r"(?i)\bPREFIX\s+([A-Za-z][\w.-]*)?\s*:")
+
+
+def _iri(id: str) -> str:
+    """A checked ID or IRI as a SPARQL IRI term."""
+    return f"<{id_to_iri(check_id(id))}>"
+
+
+def _check_lang(lang: str) -> str:
+    if not isinstance(lang, str) or not _LANG_TAG.match(lang):
+        raise InvalidId(f"{lang!r} is not a language code", expected="a BCP 47 tag like "
+                        "'en' or 'pt-br'", fix="pass lang='en'")
+    return lang.lower()
+
+
+def _value_term(value: str | Value) -> str:
+    """A triplet query's value as a SPARQL term."""
+    if isinstance(value, Value):
+        if value.kind in ("entity", "iri"):
+            return _iri(value.value)
+        if value.kind == "literal":
+            return Literal(value.value, lang=_check_lang(value.lang) if value.lang else None,
+                           datatype=URIRef(check_id(value.datatype)) if value.datatype
+                           else None, normalize=False).n3()
+        raise ValueError(f"a {value.kind!r} value cannot be matched over SPARQL")
+    return _iri(check_id(value, what="a value (an entity ID, an IRI, or a kb.Value)"))
+
+
+def to_value(term: Any) -> Value:
+    """An rdflib object term from a Wikidata-shaped endpoint → Value."""
+    if isinstance(term, Literal):
+        return Value("literal", str(term), (term.language or "").lower(),
+                     str(term.datatype) if term.datatype else "")
+    if isinstance(term, BNode) or str(term).startswith(GENID):
+        return Value("somevalue", "")
+    value = iri_to_id(str(term))
+    return Value("entity" if value != str(term) else "iri", value)
+
+
+def with_prefixes(query: str) -> str:
+    """``query`` with PREFIX declarations added for the well-known Wikidata prefixes it
+    uses but does not declare (query.wikidata.org predeclares them; other endpoints do
+    not). An unused declaration is harmless, so a loose match is enough."""
+    declared = {m.group(1) or "" for m in _DECLARED.finditer(query)}
+    missing = [name for name in WIKIDATA_PREFIXES if name not in declared
+               and re.search(rf"(?<![\w.:/#-]){re.escape(name)}:", query)]
+    head = "".join(f"PREFIX {n}: <{WIKIDATA_PREFIXES[n]}>\n" for n in missing)
+    return head + query
+
+
+class SparqlEndpointKB:
+    """A KnowledgeBase over a live SPARQL endpoint (see the module docstring).
+
+    ``graph`` is sent as ``default-graph-uri``. ``cache`` is a ``ResultCache``, a path for
+    one, ``None`` for the default cache file, or ``False`` for none (``no_cache=True`` is
+    the same). ``allowed_services``: SERVICE IRIs a query may name (default: Wikidata's
+    label and MediaWiki API services when ``url`` is query.wikidata.org, else none). The
+    other arguments are ``SparqlClient``'s.
+    """
+
+    def __init__(self, url: str = WIKIDATA_SPARQL, *, graph: str | None = None,
+                 user_agent: str | None = None, contact: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, max_concurrency: int = DEFAULT_CONCURRENCY,
+                 retries: int = DEFAULT_RETRIES, backoff: float = DEFAULT_BACKOFF,
+                 max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
+                 cache: ResultCache | str | Path | bool | None = None,
+                 cache_ttl: float = DEFAULT_TTL, no_cache: bool = False,
+                 allowed_services: Iterable[str] | None = None):
+        if no_cache or cache is False:
+            store = None
+        elif isinstance(cache, ResultCache):
+            store = cache
+        else:
+            store = ResultCache(None if cache in (None, True) else cache, ttl=cache_ttl)
+        self.client = SparqlClient(url, graph=graph, user_agent=user_agent, contact=contact,
+                                   timeout=timeout, max_concurrency=max_concurrency,
+                                   retries=retries, backoff=backoff,
+                                   max_retry_wait=max_retry_wait, cache=store)
+        self.url, self.graph = url, graph
+        self.name = f"sparql:{url}"
+        if allowed_services is None:
+            allowed_services = WIKIDATA_SERVICES if url == WIKIDATA_SPARQL else ()
+        self.allowed_services = frozenset(allowed_services)
+        self._last = threading.local()
+
+    @property
+    def last_retrieved_at(self) -> str | None:
+        """When this thread's last answer was fetched from the endpoint (ISO 8601 UTC; for
+        a cached answer, when it was first fetched): the retrieval time to cite."""
+        return getattr(self._last, "at", None)
+
+    @property
+    def cache(self) -> ResultCache | None:
+        return self.client.cache
+
+    def __repr__(self) -> str:
+        return f"SparqlEndpointKB({self.url!r}" + (f", graph={self.graph!r})" if self.graph
+                                                    else ")")
+
+    def close(self) -> None:
+        if self.client.cache is not None:
+            self.client.cache.close()
+
+    # -- SPARQL -----------------------------------------------------------------------------
+    def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
+        """Validate ``query`` locally (QuerySyntaxError, QueryRefused), then run it at the
+        endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'."""
+        return self._run(query, timeout=timeout)[0]
+
+    def _run(self, query: str, *, timeout: float | None = None) -> tuple[SparqlResult, str]:
+        """The result and when it was fetched (ISO time, for citations)."""
+        try:
+            form = prepare(query, self.allowed_services).algebra.name
+        except UnsupportedQuery:
+            # the mirror's emulation of the label service does not cover this use of it;
+            # query.wikidata.org runs the real service, so send the query there as it is
+            if WIKIBASE + "label" not in self.allowed_services:
+                raise
+            from rdflib.plugins.sparql.parser import parseQuery
+            form = parseQuery(query)[1].name
+        if "SERVICE" in query.upper():
+            # prepare() lets Wikidata's label service through (the mirror emulates it);
+            # an endpoint other than Wikidata's would try to call it over the network
+            refused = sorted(service_iris(query) - self.allowed_services)
+            if refused:
+                raise QueryRefused(
+                    f"SERVICE <{refused[0]}> is not run by {self.url}",
+                    expected="SERVICE only to endpoints allowed for it",
+                    fix="run queries using Wikidata's label service on query.wikidata.org "
+                        "or on the local mirror (which emulates it), or pass "
+                        "allowed_services")
+        kind = _KINDS.get(form, "SELECT")
+        result, fetched = self.client.run_timed(with_prefixes(query), kind=kind,
+                                                timeout=timeout)
+        self._last.at = iso_time(fetched)
+        return result, self._last.at
+
+    # -- entities ---------------------------------------------------------------------------
+    def entity(self, id: str) -> Entity:
+        id = check_id(id)
+        iri = _iri(id)
+        result, _ = self._run(
+            "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
+            f"wikibase:propertyType wikibase:sitelinks }} {iri} ?p ?o }}")
+        if not result.rows and not self._run(
+                f"ASK {{ {{ {iri} ?p ?o }} UNION {{ ?s ?p {iri} }} }}")[0].boolean:
+            raise EntityNotFound(id, kb=self.name)
+        labels: dict[str, str] = {}
+        descriptions: dict[str, str] = {}
+        aliases: dict[str, list[str]] = {}
+        datatype, sitelinks = None, 0
+        for row in result.rows:
+            pred, obj = str(row["p"]), row["o"]
+            if pred == PROPERTY_TYPE:
+                datatype = DATATYPE_BY_IRI.get(str(obj), str(obj))
+            elif pred == SITELINKS:
+                sitelinks = int(obj.toPython()) if isinstance(obj, Literal) else 0
+            elif isinstance(obj, Literal):
+                lang, kind = (obj.language or "").lower(), _TERM_KIND[pred]
+                if kind == LABEL:
+                    labels.setdefault(lang, str(obj))
+                elif kind == DESCRIPTION:
+                    descriptions.setdefault(lang, str(obj))
+                elif str(obj) not in aliases.setdefault(lang, []):
+                    aliases[lang].append(str(obj))
+        return Entity(id, labels, descriptions, {k: tuple(v) for k, v in aliases.items()},
+                      kind=entity_kind(id), datatype=datatype, sitelinks=sitelinks)
+
+    def property_info(self, pid: str) -> PropertyInfo:
+        pid = check_property(pid)
+        result, _ = self._run(
+            "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
+            f"wikibase:propertyType }} {_iri(pid)} ?p ?o . "
+            'FILTER(?p = wikibase:propertyType || LANG(?o) = "en") }')
+        if not result.rows:
+            raise PropertyNotFound(pid, kb=self.name)
+        label = description = datatype = None
+        aliases: list[str] = []
+        for row in result.rows:
+            pred, obj = str(row["p"]), row["o"]
+            if pred == PROPERTY_TYPE:
+                datatype = DATATYPE_BY_IRI.get(str(obj), str(obj))
+            elif pred == RDFS_LABEL:
+                label = label or str(obj)
+            elif pred == SCHEMA_DESCRIPTION:
+                description = description or str(obj)
+            elif str(obj) not in aliases:
+                aliases.append(str(obj))
+        return PropertyInfo(pid, label or pid, datatype, description, tuple(aliases))
+
+    # -- the triplet query ------------------------------------------------------------------
+    def statements(self, subject: str | None = None, property: str | None = None,
+                   value: str | Value | None = None, *, limit: int = 100) -> list[Statement]:
+        s = _iri(subject) if subject is not None else "?s"
+        if property is not None:
+            pid = check_property(property)
+            p = f"<{WDT}{pid}>" if PROPERTY_ID.match(pid) else f"<{pid}>"
+        else:
+            p = "?p"
+        o = _value_term(value) if value is not None else "?o"
+        if subject is None and property is None and value is None:
+            raise InvalidId("a triplet query needs at least one bound part",
+                            expected="subject, property or value",
+                            fix="e.g. statements('Q42', 'P69')")
+        if not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"limit must be a positive integer, got {limit!r}")
+        where = f"{s} {p} {o} ."
+        if property is None:
+            where += f' FILTER(STRSTARTS(STR(?p), "{WDT}"))'
+        if subject is not None and property is not None and value is not None:
+            result, fetched = self._run(f"ASK {{ {where} }}")
+            rows = [{}] if result.boolean else []
+        else:
+            result, fetched = self._run(f"SELECT * WHERE {{ {where} }} LIMIT {limit}")
+            rows = list(result.rows)
+        bound_value = None
+        if isinstance(value, Value):
+            bound_value = value
+        elif value is not None:
+            vid = check_id(value)
+            bound_value = Value("entity" if vid != id_to_iri(vid) else "iri", vid)
+        out = []
+        for row in rows:
+            subj = check_id(subject) if subject is not None else _node_id(row.get("s"))
+            prop = pid if property is not None else property_from_iri(str(row.get("p")))
+            val = bound_value or to_value(row.get("o"))
+            if subj is not None:
+                out.append(Statement(subj, prop, val, "normal", None,
+                                     citation=Citation(subj, prop, val, self.name, fetched)))
+        return out
+
+    # -- search -----------------------------------------------------------------------------
+    def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
+        if not isinstance(text, str):
+            raise TypeError(f"search text must be a string, got {type(text).__name__}")
+        lang = _check_lang(lang)
+        text = " ".join(text.split())
+        if not text or limit < 1:
+            return []
+        variants = list(dict.fromkeys([text, text.lower(), text.title(), text[:1].upper()
+                                       + text[1:], text.upper()]))
+        langs = list(dict.fromkeys([lang, lang.split("-")[0], "en", "mul"]))
+        literals = " ".join(Literal(v, lang=tag).n3() for v in variants for tag in langs)
+        literals += " " + " ".join(Literal(v).n3() for v in variants)
+        shown = ", ".join(f'"{tag}"' for tag in dict.fromkeys([lang, "en"]))
+        result, _ = self._run(
+            # One branch per predicate, each with its own VALUES and variable: a VALUES over
+            # the predicate makes Virtuoso scan, and BIND inside UNION confuses its planner.
+            "SELECT ?item ?label_match ?alias_match ?label ?description ?links WHERE { "
+            f"{{ VALUES ?label_match {{ {literals} }} ?item rdfs:label ?label_match }} UNION "
+            f"{{ VALUES ?alias_match {{ {literals} }} ?item skos:altLabel ?alias_match }} "
+            "FILTER(isIRI(?item)) "
+            f"OPTIONAL {{ ?item rdfs:label ?label . FILTER(LANG(?label) IN ({shown})) }} "
+            "OPTIONAL { ?item schema:description ?description . "
+            f"FILTER(LANG(?description) IN ({shown})) }} "
+            f"OPTIONAL {{ ?item wikibase:sitelinks ?links }} }} LIMIT {40 * limit}")
+        return _rank(result.rows, text, lang, limit)
+
+
+@functools.lru_cache(maxsize=256)
+def service_iris(query: str) -> frozenset[str]:
+    """The SERVICE IRIs a (valid) query names."""
+    from rdflib.plugins.sparql import prepareQuery
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    found, stack = set(), [prepareQuery(query, initNs=WIKIDATA_PREFIXES).algebra]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if node.name == "ServiceGraphPattern":
+                found.add(str(node.get("term")))
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return frozenset(found)
+
+
+def _node_id(term: Any) -> str | None:
+    if term is None:
+        return None
+    if isinstance(term, BNode):
+        return f"_:{term}"
+    return iri_to_id(str(term))
+
+
+def _rank(rows: Any, text: str, lang: str, limit: int) -> list[Candidate]:
+    """Exact-match rows of ``search`` → candidates, best first."""
+    import math
+
+    found: dict[str, dict[str, Any]] = {}
+    base = lang.split("-")[0]
+    for row in rows:
+        eid = iri_to_id(str(row["item"]))
+        how = "label" if "label_match" in row else "alias"
+        matched = row[f"{how}_match"]
+        mlang = (matched.language or "").lower()
+        if mlang not in (lang, base, ""):
+            how += "-other"
+        links = row.get("links")
+        info = found.setdefault(eid, {"labels": {}, "descriptions": {}, "links": 0,
+                                      "best": None})
+        if isinstance(links, Literal):
+            info["links"] = max(info["links"], int(links.toPython()))
+        for key, var in (("labels", "label"), ("descriptions", "description")):
+            term = row.get(var)
+            if term is not None:
+                info[key].setdefault((term.language or "").lower(), str(term))
+        rank = (_MATCH_SCORES[how], str(matched) == text)
+        if info["best"] is None or rank > info["best"][0]:
+            info["best"] = (rank, how, str(matched), mlang)
+    out = []
+    for eid, info in found.items():
+        (score, exact_case), how, matched, mlang = info["best"]
+        prior = min(math.log1p(info["links"]) / _PRIOR_SCALE, 1.0)
+        entity = Entity(eid, info["labels"], info["descriptions"])
+        number = int(eid[1:]) if ENTITY_ID.match(eid) else 1 << 62
+        out.append((-(score + 0.25 * prior), not exact_case, number, eid, Candidate(
+            eid, entity.label(lang), score + 0.25 * prior, prior, matched,
+            how.replace("-other", ""), mlang, entity.description(lang),
+            {"match": score, "prior": prior})))
+    out.sort(key=lambda t: t[:4])
+    return [t[4] for t in out[:limit]]

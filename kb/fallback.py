@@ -1,0 +1,266 @@
+"""FallbackKB: the local mirror first, a live SPARQL endpoint on a miss, and the answer
+written back into the mirror so that the next ask is local.
+
+Contract, per method:
+
+- ``entity(id)``: the mirror's entity, unless the mirror does not know it
+  (``EntityNotFound``) or knows it only as a stub — no terms, or terms that came only from
+  earlier ``search``/``property_info`` write-backs. Then the endpoint is asked and its
+  labels, descriptions, aliases, datatype and sitelinks are written back.
+- ``statements(s, p, o)``: the mirror's statements, unless there are none, or all of them
+  came from the endpoint for other questions (e.g. ``statements('Q42', 'P108')`` was
+  fetched, now ``statements('Q42')`` is asked). Then the endpoint is asked and its
+  statements are written back. A question the endpoint already answered (with at least
+  this ``limit``) is never asked again, even if the answer was empty.
+- ``search(text)``: the mirror's candidates; if there are none, the endpoint's exact
+  matches, whose label, description and matched name are written back.
+- ``property_info(pid)``: the mirror's, else the endpoint's (written back).
+- ``sparql(query)``: the mirror's answer; if the mirror cannot answer the query
+  (``UnsupportedQuery``) the endpoint's, whose ``explain`` says why. SPARQL answers are not
+  written back (bindings are not statements).
+
+Every write-back is one transaction with a ``sources`` row (format ``live``, the endpoint,
+the retrieval time; see ``store.writeback``). Statements fetched live cite
+``sparql:<endpoint>``; served later from the mirror they still cite the endpoint and the
+retrieval time, as that is the fact's origin. Which KB served the last call (in this
+thread) is ``last_served_by``: the mirror's name or the endpoint's.
+
+Failures of the endpoint are raised as its typed errors, never turned into empty answers;
+the mirror is unchanged by them. ``offline=True`` turns the live side off: misses are then
+answered by the mirror alone (``EntityNotFound`` saying the endpoint is off, or an empty
+list). An unreachable endpoint (``EndpointUnreachable``) turns the live side off for
+``retry_unreachable_after`` seconds, so later misses fail at once instead of waiting on the
+network again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable, TypeVar
+
+from kb.endpoint import SparqlEndpointKB
+from kb.mirror import MirrorKB
+from kb.types import Candidate, Entity, PropertyInfo, SparqlResult, Statement, Value
+from store.errors import (EndpointUnreachable, EntityNotFound, PropertyNotFound,
+                          UnsupportedQuery)
+from store.normalize import normalize
+from store.vocab import ALIAS, DESCRIPTION, LABEL, check_id, check_property
+from store.writeback import was_fetched, write_back
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class FallbackKB:
+    """The mirror, backed by a live endpoint (see the module docstring)."""
+
+    def __init__(self, local: MirrorKB, live: SparqlEndpointKB | None, *,
+                 offline: bool = False, retry_unreachable_after: float = 60.0):
+        if not isinstance(local, MirrorKB):
+            raise TypeError("FallbackKB writes live answers back into a mirror, so its "
+                            f"local side must be a MirrorKB, got {type(local).__name__}")
+        self.local, self.live = local, live
+        self.offline = offline or live is None
+        self.retry_unreachable_after = retry_unreachable_after
+        self.name = local.name + (f"+{live.name}" if live is not None else "")
+        self._unreachable: tuple[float, EndpointUnreachable] | None = None
+        self._served = threading.local()
+
+    def __repr__(self) -> str:
+        return f"FallbackKB({self.local!r}, {self.live!r}, offline={self.offline})"
+
+    def close(self) -> None:
+        self.local.close()
+        if self.live is not None:
+            self.live.close()
+
+    @property
+    def last_served_by(self) -> str | None:
+        """The name of the KB that answered this thread's last call."""
+        return getattr(self._served, "name", None)
+
+    def live_off_reason(self) -> str | None:
+        """Why the live side is off right now, or None when it is on."""
+        if self.live is None:
+            return "no live endpoint is configured"
+        if self.offline:
+            return "offline mode (--offline)"
+        if self._unreachable is not None:
+            since, exc = self._unreachable
+            if time.monotonic() - since < self.retry_unreachable_after:
+                return f"it was unreachable {time.monotonic() - since:.0f} s ago ({exc.what})"
+            self._unreachable = None
+        return None
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def _local(self, value: T) -> T:
+        self._served.name = self.local.name
+        return value
+
+    def _ask_live(self, call: Callable[[], T]) -> T:
+        """Run ``call`` against the endpoint; remember an unreachable endpoint."""
+        assert self.live is not None
+        if self._unreachable is not None and self.live_off_reason() is not None:
+            raise EndpointUnreachable(
+                f"not asked: {self.live_off_reason()}", endpoint=self.live.url,
+                fix="check the network, or pass --offline to answer from the mirror alone")
+        try:
+            out = call()
+        except EndpointUnreachable as exc:
+            self._unreachable = (time.monotonic(), exc)
+            log.warning("%s; the live side is off for %g s: the mirror answers what it "
+                        "holds, misses fail at once", exc, self.retry_unreachable_after)
+            raise
+        self._served.name = self.live.name
+        return out
+
+    def _write(self, key: str, retrieved_at: str, **rows: Any) -> None:
+        """Write a live answer back; a failure to write is logged, not raised (the answer
+        itself is good)."""
+        assert self.live is not None
+        try:
+            write_back(self.local.mirror, endpoint=self.live.url, retrieved_at=retrieved_at,
+                       key=f"{self.live.url} {key}", **rows)
+        except Exception as exc:  # noqa: BLE001 - the caller still gets the live answer
+            log.warning("could not write the live answer to %r back into %s: %s",
+                        key, self.local.name, exc)
+
+    def _retrieved(self) -> str:
+        """When the endpoint's last answer (in this thread) was retrieved."""
+        assert self.live is not None
+        return self.live.last_retrieved_at or _now()
+
+    def _fetched(self, key: str) -> list[dict]:
+        assert self.live is not None
+        return was_fetched(self.local.mirror, f"{self.live.url} {key}")
+
+    # -- entities ---------------------------------------------------------------------------
+    def entity(self, id: str) -> Entity:
+        id = check_id(id)
+        try:
+            found = self.local.entity(id)
+        except EntityNotFound:
+            found = None
+        if found is not None and (self.offline or self._known_locally(id)):
+            return self._local(found)
+        if self.offline:
+            raise EntityNotFound(id, kb=self.name, fix=f"the live endpoint is off: "
+                                 f"{self.live_off_reason()}; run without --offline to ask it")
+        try:
+            ent = self._ask_live(lambda: self.live.entity(id))
+        except EntityNotFound:
+            if found is not None:
+                return self._local(found)
+            raise EntityNotFound(id, kb=self.name) from None
+        self._write(f"entity {id}", self._retrieved(), terms=_entity_terms(ent),
+                    datatypes=[(id, ent.datatype)] if ent.datatype else [],
+                    sitelinks=[(id, ent.sitelinks)] if ent.sitelinks else [])
+        return ent
+
+    def _known_locally(self, id: str) -> bool:
+        """Whether the mirror's terms of ``id`` are complete: some come from the mirror's
+        own sources, or the endpoint was asked for the whole entity before."""
+        formats = {f for (f,) in self.local.mirror.query(
+            "SELECT DISTINCT s.format FROM terms t JOIN sources s ON s.id = t.source_id "
+            "WHERE t.entity = ?", (id,))}
+        if formats - {"live"}:
+            return True
+        return bool(self._fetched(f"entity {id}"))
+
+    def property_info(self, pid: str) -> PropertyInfo:
+        try:
+            return self._local(self.local.property_info(pid))
+        except PropertyNotFound:
+            if self.offline:
+                raise PropertyNotFound(pid, kb=self.name, fix=f"the live endpoint is off: "
+                                       f"{self.live_off_reason()}") from None
+        info = self._ask_live(lambda: self.live.property_info(pid))
+        terms = [(info.id, LABEL, "en", info.label)] if info.label != info.id else []
+        if info.description:
+            terms.append((info.id, DESCRIPTION, "en", info.description))
+        terms += [(info.id, ALIAS, "en", a) for a in info.aliases]
+        self._write(f"property_info {info.id}", self._retrieved(), terms=terms,
+                    datatypes=[(info.id, info.datatype)] if info.datatype else [])
+        return info
+
+    # -- statements -------------------------------------------------------------------------
+    def statements(self, subject: str | None = None, property: str | None = None,
+                   value: str | Value | None = None, *, limit: int = 100) -> list[Statement]:
+        found = self.local.statements(subject, property, value, limit=limit)
+        if self.offline:
+            if not found:
+                log.info("no local statements for %s; the live endpoint is off: %s",
+                         (subject, property, value), self.live_off_reason())
+            return self._local(found)
+        live_name = self.live.name
+        if any(s.citation is None or s.citation.source != live_name for s in found):
+            return self._local(found)        # the mirror's own data answers
+        key = " ".join(["statements", check_id(subject) if subject else "-",
+                        check_property(property) if property else "-", _value_key(value)])
+        for earlier in self._fetched(key):
+            asked = earlier.get("limit", 0)
+            if earlier.get("rows", 0) < asked or asked >= limit:
+                return self._local(found)    # asked before: all of it, or at least as much
+        got = self._ask_live(lambda: self.live.statements(subject, property, value,
+                                                          limit=limit))
+        self._write(key, self._retrieved(), note={"limit": limit, "rows": len(got)},
+                    triples=[(s.subject, s.property, s.value.kind, s.value.value,
+                              s.value.lang, s.value.datatype) for s in got])
+        return got
+
+    # -- search -----------------------------------------------------------------------------
+    def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
+        found = self.local.search(text, lang=lang, limit=limit)
+        if found or self.offline:
+            return self._local(found)
+        key = f"search {lang} {normalize(text)}"
+        if self._fetched(key):
+            return self._local(found)
+        got = self._ask_live(lambda: self.live.search(text, lang=lang, limit=limit))
+        terms = []
+        for c in got:
+            if c.matched:
+                terms.append((c.id, LABEL if c.match == "label" else ALIAS, c.lang, c.matched))
+            if lang == "en":   # then the live side read the label and description in English
+                if c.label != c.id:
+                    terms.append((c.id, LABEL, "en", c.label))
+                if c.description:
+                    terms.append((c.id, DESCRIPTION, "en", c.description))
+        self._write(key, self._retrieved(), terms=terms)
+        return got
+
+    # -- SPARQL -----------------------------------------------------------------------------
+    def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
+        try:
+            return self._local(self.local.sparql(query, timeout=timeout))
+        except UnsupportedQuery as exc:
+            if self.offline:
+                raise UnsupportedQuery(f"{exc.what}; the live endpoint is off: "
+                                       f"{self.live_off_reason()}", fix=exc.fix) from exc
+            why = exc.what
+        out = self._ask_live(lambda: self.live.sparql(query, timeout=timeout))
+        return SparqlResult(vars=out.vars, rows=out.rows, boolean=out.boolean, graph=out.graph,
+                            source=out.source, engine=out.engine,
+                            explain=f"the mirror cannot answer this query ({why}); "
+                                    f"{out.explain}")
+
+
+def _entity_terms(ent: Entity) -> list[tuple[str, int, str, str]]:
+    terms = [(ent.id, LABEL, lang, text) for lang, text in ent.labels.items()]
+    terms += [(ent.id, DESCRIPTION, lang, text) for lang, text in ent.descriptions.items()]
+    terms += [(ent.id, ALIAS, lang, text) for lang, texts in ent.aliases.items()
+              for text in texts]
+    return terms
+
+
+def _value_key(value: str | Value | None) -> str:
+    if isinstance(value, Value):
+        return f"{value.kind}:{value.value}@{value.lang}^^{value.datatype}"
+    return check_id(value) if value is not None else "-"
+
+
+def _now() -> str:
+    from kb.sparql_http import iso_time
+    return iso_time(time.time())
