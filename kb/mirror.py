@@ -123,9 +123,15 @@ class MirrorKB:
                             fix="e.g. statements('Q42', 'P69')")
         if not isinstance(limit, int) or limit < 1:
             raise ValueError(f"limit must be a positive integer, got {limit!r}")
-        sql = f"{_STATEMENT_COLS} WHERE {' AND '.join(where)} ORDER BY rank DESC, id LIMIT ?"
-        params.append(limit)
-        return self._statements_from_rows(self.mirror.query(sql, params))
+        # Preferred statements first. Sorting in SQL costs a temporary B-tree on every call,
+        # so sort here, and only ask SQL to order when the limit may have cut the answer.
+        sql = f"{_STATEMENT_COLS} WHERE {' AND '.join(where)}"
+        rows = self.mirror.query(f"{sql} LIMIT ?", params + [limit])
+        if len(rows) == limit:
+            rows = self.mirror.query(f"{sql} ORDER BY rank DESC, id LIMIT ?", params + [limit])
+        elif len(rows) > 1:
+            rows.sort(key=lambda r: (-r[4], r[0]))
+        return self._statements_from_rows(rows)
 
     def _statements_from_rows(self, rows: list[tuple]) -> list[Statement]:
         quals: dict[int, list[Snak]] = {}
@@ -208,13 +214,14 @@ class MirrorKB:
                    "LIMIT ?", (norm, 20 * limit)), None)
         if len(best) < limit:
             consider(q(f"{cols} WHERE t.norm > ? AND t.norm < ? LIMIT ?",
-                       (norm, norm + "\U0010ffff", 10 * limit)), "prefix")
-        if len(best) < limit and self.mirror.is_sqlite:
+                       (norm, norm + "\U0010ffff", 3 * limit)), "prefix")
+        # Word matches only when nothing matched whole: they cost as much as the rest.
+        if not best and self.mirror.is_sqlite:
             # whole words only: an FTS prefix query ("adams"*) costs twice as much, and
             # prefixes of whole labels are covered by the range query above
             match = " ".join(f'"{t}"' for t in norm.split())
             consider(q(f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
-                       "LIMIT ?", (match, 10 * limit)), "token")
+                       "LIMIT ?", (match, 5 * limit)), "token")
         if not best:
             return []
         top = sorted(best, key=lambda e: (-(best[e][0] + PRIOR_WEIGHT * best[e][1]), e))[:limit]

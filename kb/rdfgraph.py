@@ -218,10 +218,11 @@ class RdfGraphKB:
                 break
             consider(term_norm, "prefix")
         words = norm.split()
-        shared = set.intersection(*(tokens.get(w, set()) for w in words)) if words else set()
-        for term_norm in sorted(shared - {norm})[:10 * limit]:
-            if not term_norm.startswith(norm):
-                consider(term_norm, "token")
+        if not best and words:   # word matches only when nothing matched whole, as MirrorKB
+            shared = set.intersection(*(tokens.get(w, set()) for w in words))
+            for term_norm in sorted(shared - {norm})[:10 * limit]:
+                if not term_norm.startswith(norm):
+                    consider(term_norm, "token")
         ranked = sorted(best, key=lambda e: (-(best[e][0] + PRIOR_WEIGHT * prior(
             0, degree.get(e, 0), 0.0, log_max_degree)), e))
         out = []

@@ -19,6 +19,7 @@ import click
 import platformdirs
 
 from kb.errors import KGGroundError
+from reasoning.cli_live import live_options
 
 DEFAULT_DB = Path(platformdirs.user_cache_dir("kgground")) / "mirror.sqlite"
 
@@ -42,9 +43,12 @@ def resolve_db(db: str | None) -> str:
     return str(path)
 
 
-def open_kb(db: str | None) -> Any:
-    import kb
-    return kb.open(resolve_db(db))
+def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
+            no_cache: bool = False) -> Any:
+    """The KB the common options describe: the mirror (``resolve_db``), or with
+    ``--endpoint`` a live endpoint behind it (see ``reasoning.cli_live``)."""
+    from reasoning.cli_live import open_kb_with
+    return open_kb_with(db, endpoint, offline, no_cache)
 
 
 def fail_clearly(fn: Callable) -> Callable:
@@ -189,12 +193,14 @@ def mirror_stats(db: str | None, as_json: bool) -> None:
 @cli.command("entity")
 @click.argument("id")
 @db_option
+@live_options
 @click.option("--lang", default="en", show_default=True, help="Language to show.")
 @json_option
 @fail_clearly
-def entity_cmd(id: str, db: str | None, lang: str, as_json: bool) -> None:
+def entity_cmd(id: str, db: str | None, lang: str, as_json: bool, endpoint: str | None,
+               offline: bool, no_cache: bool) -> None:
     """Show an entity's labels, description, aliases and statements."""
-    base = open_kb(db)
+    base = open_kb(db, endpoint, offline, no_cache)
     ent = base.entity(id)
     statements = base.statements(ent.id, limit=1000)
     if as_json:
@@ -236,14 +242,16 @@ def _show_value(value: Any, labels: Callable[[str], str]) -> str:
 @cli.command("search")
 @click.argument("text")
 @db_option
+@live_options
 @click.option("--lang", default="en", show_default=True, help="Language of the text.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many candidates.")
 @json_option
 @fail_clearly
-def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool) -> None:
+def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool,
+               endpoint: str | None, offline: bool, no_cache: bool) -> None:
     """Find entities by label or alias (case, accents and punctuation ignored)."""
-    found = open_kb(db).search(text, lang=lang, limit=limit)
+    found = open_kb(db, endpoint, offline, no_cache).search(text, lang=lang, limit=limit)
     if as_json:
         emit_json([c.as_dict() for c in found])
         return
@@ -263,14 +271,16 @@ def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool) 
 @click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 100000),
               help="At most this many statements.")
 @db_option
+@live_options
 @json_option
 @fail_clearly
 def triples_cmd(subject: str | None, prop: str | None, value: str | None, limit: int,
-                db: str | None, as_json: bool) -> None:
+                db: str | None, as_json: bool, endpoint: str | None, offline: bool,
+                no_cache: bool) -> None:
     """The triplet query: statements with any of subject, property, value bound."""
     if not (subject or prop or value):
         raise click.UsageError("bind at least one of --subject, --property, --value")
-    base = open_kb(db)
+    base = open_kb(db, endpoint, offline, no_cache)
     found = base.statements(subject, prop, value, limit=limit)
     if as_json:
         emit_json([s.as_dict() for s in found])
@@ -285,6 +295,10 @@ def triples_cmd(subject: str | None, prop: str | None, value: str | None, limit:
 
 # Commands from other modules register here (keep this marker: helpers add lines below it).
 # -- more commands --
+from reasoning.cli_link import link_cmd  # noqa: E402
+cli.add_command(link_cmd)
+from reasoning.cli_sparql import sparql_cmd  # noqa: E402
+cli.add_command(sparql_cmd)
 from reasoning.cli_serve import serve as _serve  # noqa: E402
 cli.add_command(_serve)
 

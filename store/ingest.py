@@ -32,7 +32,7 @@ import orjson
 from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, base_suffix,
                            json_chunks, open_input, parse_json_chunk, read_batches)
 from store.errors import LoadError
-from store.mirror import Mirror, executemany
+from store.mirror import MMAP_BYTES, Mirror, executemany
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
 __all__ = ["Filters", "LoadReport", "detect_format", "load"]
@@ -149,6 +149,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     parallel = parallel and "fork" in mp.get_all_start_methods()
     if bulk:
         begin_bulk(mirror)
+    if mirror.is_sqlite:   # mapped pages of the file would count in the loader's RSS
+        mirror.query("PRAGMA mmap_size = 0")
     bar = _progress_bar(path, progress)
     try:
         for batch in (_parallel_batches(job) if parallel else read_batches(job)):
@@ -181,6 +183,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
             bar.close()
         if bulk:
             end_bulk(mirror)     # also after an error: the mirror stays queryable
+        if mirror.is_sqlite:
+            mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
     finish(mirror)
     report.seconds = round(time.perf_counter() - started, 3)

@@ -17,12 +17,14 @@ import sqlalchemy as sa
 from store import schema
 from store.errors import MirrorError
 
+MMAP_BYTES = 256 << 20
+
 _SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",        # readers never block the loader; commits are atomic
     "PRAGMA synchronous=NORMAL",      # WAL + NORMAL: durable at checkpoints, never corrupt
     "PRAGMA cache_size=-65536",       # 64 MiB page cache
     "PRAGMA temp_store=MEMORY",
-    "PRAGMA mmap_size=268435456",    # reads map the file; pages stay reclaimable cache
+    f"PRAGMA mmap_size={MMAP_BYTES}",  # reads map the file (the loader turns it off)
 )
 
 

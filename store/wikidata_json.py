@@ -123,4 +123,5 @@ def iter_api_entities(document: Any) -> Iterable[dict]:
     elif isinstance(document, dict):
         yield document
     else:
-        raise ValueError(f"expected a JSON object or array of entities, got {type(document).__name__}")
+        raise ValueError("expected a JSON object or array of entities, "
+                         f"got {type(document).__name__}")

@@ -93,7 +93,7 @@ def test_every_command_has_help(run):
 
 
 def test_console_script_runs(tmp_path, demo_mirror_path):
-    out = subprocess.run([sys.executable, "-m", "reasoning.cli", "triples", "-s", "Q7186",
+    out = subprocess.run([sys.executable, "-m", "reasoning", "triples", "-s", "Q7186",
                           "-p", "P19", "--db", str(demo_mirror_path)],
                          capture_output=True, text=True, check=True)
     assert "Q270 (Warsaw)" in out.stdout

@@ -185,7 +185,7 @@ def test_killed_load_of_the_slice_resumes(tmp_path):
     """A real interruption: the loader process is killed mid-file, then run again."""
     src = shared_file("wikidata/trex-slice.nt.gz")
     db = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-m", "reasoning.cli", "mirror", "load", str(src), "--db", str(db)]
+    cmd = [sys.executable, "-m", "reasoning", "mirror", "load", str(src), "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(4.0)
     proc.send_signal(signal.SIGKILL)

@@ -1,0 +1,5 @@
+"""``python -m reasoning`` runs the kgground CLI (like the ``kgground`` console script)."""
+
+from reasoning.cli import main
+
+main()
