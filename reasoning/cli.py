@@ -188,6 +188,18 @@ def mirror_stats(db: str | None, as_json: bool) -> None:
                                                  else "") + "]")
 
 
+@mirror.command("reindex")
+@db_option
+@fail_clearly
+def mirror_reindex(db: str | None) -> None:
+    """Rebuild the label index (after an upgrade changed how labels are normalized)."""
+    from store.mirror import Mirror
+
+    with Mirror(resolve_db(db)) as m:
+        n = m.reindex_labels()
+    click.echo(f"reindexed {n:,} labels and aliases")
+
+
 # -- reading a KB ------------------------------------------------------------------------------
 
 @cli.command("entity")
@@ -301,6 +313,8 @@ from reasoning.cli_sparql import sparql_cmd  # noqa: E402
 cli.add_command(sparql_cmd)
 from reasoning.cli_serve import serve as _serve  # noqa: E402
 cli.add_command(_serve)
+from reasoning.cli_link import link_cmd  # noqa: E402
+cli.add_command(link_cmd)
 
 
 def main() -> None:

@@ -1,0 +1,332 @@
+"""Entity linking on real linking benchmarks, against the T-REx Wikidata slice (issue 4).
+
+    python bench/bench_linking.py [--db slice.sqlite] [--json out.json] [--limit N]
+
+Data (read from ``--data``, default ../shared/data next to the repository; never copied):
+``benchmarks/entity-linking/tweeki-gold.jsonl`` (tweets, every mention with its span),
+``benchmarks/entity-linking/webqsp-wd-entities.json`` (WebQSP questions: the main entity's
+span, and the QIDs of all entities), ``benchmarks/mintaka-dev.jsonl`` (``questionEntity``
+spans of type ``entity``). The mirror is ``--db``, else one built from
+``wikidata/trex-slice.nt.gz`` in the user cache folder on first run (about 20 s) and kept.
+
+Measured, per dataset and pooled:
+
+- **Disambiguation given the gold spans** (all gold spans of a text are linked together;
+  the rest of the text is context): accuracy@1 and recall@10, over all gold mentions and
+  over those whose gold QID is in the mirror (has a label or alias there; the others cannot
+  be found offline — their number is reported). WebQSP spans given as -1 are located by
+  their tokens; a few that cannot be are skipped (counted).
+- **Max-prior baseline**, as spaCy's entity linker does it: the most popular entity (the
+  mirror's prior: sitelinks, else degree) among exact matches of the normalized mention
+  with a label or alias; no match → wrong.
+- **End to end** (mentions detected by the linker, then linked): micro precision, recall
+  and F1 of the bag of QIDs per text (WebQSP has spans only for its main entity, so bags
+  keep the three datasets comparable); for Tweeki and Mintaka also span-level scores, where
+  a prediction counts when its span overlaps a gold span with the same QID. The in-mirror
+  variant drops gold entities absent from the mirror (predictions are all in the mirror).
+- **Throughput** without embeddings, in the same process after a warm-up: mentions/s for
+  disambiguation, texts/s end to end.
+
+Targets (issue 4): accuracy@1 ≥ 0.85 on in-mirror mentions and ≥ 10 points above the
+baseline; ≥ 1,000 mentions/s. Numbers depend on machine load: record them from a quiet one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from linking import EntityLinker  # noqa: E402
+from store.mirror import Mirror  # noqa: E402
+from store.normalize import normalize  # noqa: E402
+
+DEFAULT_DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
+TARGET_ACC, TARGET_GAIN, TARGET_RATE = 0.85, 0.10, 1000.0
+DATASETS = ("tweeki", "webqsp", "mintaka")
+
+
+@dataclass
+class Doc:
+    """One text with its gold mentions ((start, end, qid); start -1: no span known) and
+    the gold QIDs of the whole text (for bag-of-entities scores)."""
+    dataset: str
+    text: str
+    mentions: list[tuple[int, int, str]] = field(default_factory=list)
+    qids: set[str] = field(default_factory=set)
+    all_spans: bool = True
+
+
+def _locate(text: str, tokens: str) -> tuple[int, int] | None:
+    """Where WebQSP's space-tokenized ``tokens`` ("george w . bush") occur in ``text``."""
+    parts = [re.escape(t) for t in tokens.split()]
+    m = re.search(r"\s*".join(parts), text, flags=re.IGNORECASE)
+    return (m.start(), m.end()) if m else None
+
+
+def _qid(name: object) -> str | None:
+    """A gold QID; a bare number (one Tweeki link) gets its Q; no QID (NIL) → None."""
+    if isinstance(name, str) and re.fullmatch(r"Q?[1-9][0-9]*", name):
+        return name if name.startswith("Q") else "Q" + name
+    return None
+
+
+def load_docs(data: Path) -> tuple[list[Doc], dict[str, int]]:
+    """The three datasets as Docs, and counts of gold mentions left out: WebQSP spans that
+    could not be located, and mentions whose gold is no QID (NIL)."""
+    docs: list[Doc] = []
+    skipped = {"webqsp_unlocated": 0, "nil": 0}
+    el = data / "benchmarks" / "entity-linking"
+    with open(el / "tweeki-gold.jsonl", encoding="utf-8") as f:
+        for line in f:
+            t = json.loads(line)
+            ms = [(s, e, _qid(link.rsplit("|", 1)[-1]))
+                  for (s, e), link in zip(t["index"], t["link"], strict=True)]
+            skipped["nil"] += sum(1 for *_, q in ms if q is None)
+            ms = [m for m in ms if m[2] is not None]
+            if ms:
+                docs.append(Doc("tweeki", t["sentence"], ms, {q for *_, q in ms}))
+    with open(el / "webqsp-wd-entities.json", encoding="utf-8") as f:
+        for q in json.load(f):
+            if not q.get("main_entity"):
+                continue
+            text = q["utterance"]
+            s, e = q["main_entity_pos"]
+            if s < 0 or normalize(text[s:e]) != normalize(q["main_entity_tokens"]):
+                found = _locate(text, q["main_entity_tokens"])
+                if found is None:
+                    skipped["webqsp_unlocated"] += 1
+                    continue
+                s, e = found
+            qids = {x for x in q["entities"] if x}
+            docs.append(Doc("webqsp", text, [(s, e, q["main_entity"])], qids, all_spans=False))
+    with open(data / "benchmarks" / "mintaka-dev.jsonl", encoding="utf-8") as f:
+        for line in f:
+            x = json.loads(line)
+            ms = [(qe["span"][0], qe["span"][1], _qid(qe["name"])) for qe in x["questionEntity"]
+                  if qe["entityType"] == "entity"]
+            skipped["nil"] += sum(1 for *_, q in ms if q is None)
+            ms = [m for m in ms if m[2] is not None]
+            if ms:
+                docs.append(Doc("mintaka", x["question"], ms, {q for *_, q in ms}))
+    return docs, skipped
+
+
+def default_db(data: Path) -> Path:
+    """The slice mirror in the user cache folder, built on first use."""
+    import platformdirs
+
+    from store.ingest import load
+
+    path = Path(platformdirs.user_cache_dir("kgground")) / "bench" / "trex-slice.sqlite"
+    if not path.exists():
+        print(f"building the slice mirror at {path} (once)…", file=sys.stderr)
+        with Mirror(path, create=True) as mirror:
+            load(mirror, data / "wikidata" / "trex-slice.nt.gz")
+    return path
+
+
+class MaxPrior:
+    """The baseline: the most popular exact label/alias match (properties excluded)."""
+
+    def __init__(self, linker: EntityLinker):
+        self.mirror = linker.mirror
+        self.priors = linker.generator.priors
+
+    def __call__(self, mention: str) -> str | None:
+        rows = self.mirror.query(
+            "SELECT t.entity, e.kind, e.sitelinks, e.degree FROM terms t LEFT JOIN entities e "
+            "ON e.id = t.entity WHERE t.norm = ? AND t.kind != 1", (normalize(mention),))
+        best = max(((self.priors(links, degree), ent) for ent, kind, links, degree in rows
+                    if kind != "property"), default=None, key=lambda x: (x[0], x[1]))
+        return best[1] if best else None
+
+
+def in_mirror(mirror: Mirror, qids: set[str]) -> set[str]:
+    out: set[str] = set()
+    ids = sorted(qids)
+    for i in range(0, len(ids), 900):
+        chunk = ids[i:i + 900]
+        out.update(q for (q,) in mirror.query(
+            f"SELECT DISTINCT entity FROM terms WHERE entity IN ({','.join('?' * len(chunk))}) "
+            "AND kind != 1", chunk))
+    return out
+
+
+def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0,
+            "tp": tp, "predicted": n_pred, "gold": n_gold}
+
+
+def run(docs: list[Doc], linker: EntityLinker, known: set[str]) -> dict[str, Any]:
+    baseline = MaxPrior(linker)
+    # warm-up: the sidecar, property lexicon and SQLite caches
+    for d in docs[:50]:
+        linker.link(d.text, spans=[(s, e) for s, e, _ in d.mentions if s >= 0])
+    per: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
+    failures: list[dict[str, Any]] = []
+    n_mentions, t_dis = 0, 0.0
+    for d in docs:
+        spans = [(s, e) for s, e, _ in d.mentions]
+        t0 = time.perf_counter()
+        result = linker.link(d.text, spans=spans, top=10)
+        t_dis += time.perf_counter() - t0
+        n_mentions += len(spans)
+        for (s, e, gold), lm in zip(d.mentions, result.mentions, strict=True):
+            ids = [c.id for c in lm.candidates]
+            base = baseline(d.text[s:e])
+            for scope in ("all", "in") if gold in known else ("all",):
+                st = per[(d.dataset, scope)]
+                st["n"] += 1
+                st["acc1"] += bool(ids) and ids[0] == gold
+                st["r10"] += gold in ids[:10]
+                st["base"] += base == gold
+            if gold in known and (not ids or ids[0] != gold) and len(failures) < 2000:
+                failures.append({"dataset": d.dataset, "text": d.text, "mention": d.text[s:e],
+                                 "gold": gold, "got": ids[:3], "why": lm.why()})
+    # end to end
+    e2e: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    t_e2e, n_docs = 0.0, 0
+    for d in docs:
+        t0 = time.perf_counter()
+        result = linker.link(d.text)
+        t_e2e += time.perf_counter() - t0
+        n_docs += 1
+        pred = {lm.best.id for lm in result.mentions if lm.best}
+        for scope, gold in (("all", d.qids), ("in", d.qids & known)):
+            for key in ((d.dataset, scope), ("pooled", scope)):
+                c = e2e[("bag",) + key]
+                c[0] += len(pred & gold)
+                c[1] += len(pred)
+                c[2] += len(gold)
+            if not d.all_spans:
+                continue
+            gold_spans = [(s, e, q) for s, e, q in d.mentions if scope == "all" or q in known]
+            tp = sum(1 for lm in result.mentions if lm.best and any(
+                lm.mention.start < e and s < lm.mention.end and q == lm.best.id
+                for s, e, q in gold_spans))
+            for key in ((d.dataset, scope), ("pooled", scope)):
+                c = e2e[("span",) + key]
+                c[0] += tp
+                c[1] += len(result.mentions)
+                c[2] += len(gold_spans)
+    out: dict[str, Any] = {"disambiguation": {}, "end_to_end": {}, "throughput": {
+        "mentions": n_mentions, "disambiguation_s": t_dis,
+        "mentions_per_s": n_mentions / t_dis if t_dis else math.nan,
+        "texts": n_docs, "end_to_end_s": t_e2e,
+        "texts_per_s": n_docs / t_e2e if t_e2e else math.nan}}
+    for scope in ("all", "in"):
+        pooled: dict[str, float] = defaultdict(float)
+        for ds in DATASETS:
+            st = per[(ds, scope)]
+            for k, v in st.items():
+                pooled[k] += v
+            out["disambiguation"][f"{ds}/{scope}"] = _rates(st)
+        out["disambiguation"][f"pooled/{scope}"] = _rates(pooled)
+    order = {name: i for i, name in enumerate((*DATASETS, "pooled"))}
+    for (kind, ds, scope), (tp, n_pred, n_gold) in sorted(
+            e2e.items(), key=lambda kv: (kv[0][0], kv[0][2] != "all", order[kv[0][1]])):
+        out["end_to_end"][f"{kind}:{ds}/{scope}"] = prf(tp, n_pred, n_gold)
+    out["failures"] = failures
+    return out
+
+
+def _rates(st: dict[str, float]) -> dict[str, float]:
+    n = st.get("n", 0)
+    return {"mentions": int(n), "acc@1": st.get("acc1", 0) / n if n else 0.0,
+            "recall@10": st.get("r10", 0) / n if n else 0.0,
+            "baseline_acc@1": st.get("base", 0) / n if n else 0.0}
+
+
+def print_tables(res: dict[str, Any], info: dict[str, Any]) -> None:
+    sk = info["skipped"]
+    print(f"mirror {info['db']}  ({info['docs']} texts; left out: {sk['webqsp_unlocated']} "
+          f"WebQSP spans not locatable, {sk['nil']} gold mentions without a QID)")
+    print("\nDisambiguation given gold spans")
+    print(f"{'dataset':<9}{'scope':<11}{'mentions':>9}{'acc@1':>8}{'R@10':>8}"
+          f"{'max-prior':>11}{'gain':>8}")
+    for key, r in res["disambiguation"].items():
+        ds, scope = key.split("/")
+        print(f"{ds:<9}{'in mirror' if scope == 'in' else 'all':<11}{r['mentions']:>9}"
+              f"{r['acc@1']:>8.3f}{r['recall@10']:>8.3f}{r['baseline_acc@1']:>11.3f}"
+              f"{r['acc@1'] - r['baseline_acc@1']:>+8.3f}")
+    for ds in (*DATASETS, "pooled"):
+        a, i = res["disambiguation"][f"{ds}/all"], res["disambiguation"][f"{ds}/in"]
+        print(f"  {ds}: {a['mentions'] - i['mentions']} of {a['mentions']} gold QIDs are "
+              "not in the mirror")
+    print("\nEnd to end (detection + linking): micro P / R / F1")
+    print(f"{'match':<6}{'dataset':<9}{'scope':<11}{'P':>7}{'R':>7}{'F1':>7}"
+          f"{'pred':>7}{'gold':>7}")
+    for key, r in res["end_to_end"].items():
+        kind, rest = key.split(":")
+        ds, scope = rest.split("/")
+        print(f"{kind:<6}{ds:<9}{'in mirror' if scope == 'in' else 'all':<11}"
+              f"{r['precision']:>7.3f}{r['recall']:>7.3f}{r['f1']:>7.3f}"
+              f"{r['predicted']:>7}{r['gold']:>7}")
+    t = res["throughput"]
+    emb = "with embeddings" if info["embeddings"] else "no embeddings"
+    print(f"\nThroughput ({emb}): {t['mentions_per_s']:,.0f} mentions/s disambiguation "
+          f"({t['mentions']} in {t['disambiguation_s']:.2f} s); {t['texts_per_s']:,.0f} texts/s "
+          f"end to end ({t['texts']} in {t['end_to_end_s']:.2f} s)")
+    pooled = res["disambiguation"]["pooled/in"]
+    print(f"\nTargets: in-mirror acc@1 {pooled['acc@1']:.3f} (≥ {TARGET_ACC}), gain over "
+          f"max-prior {pooled['acc@1'] - pooled['baseline_acc@1']:+.3f} (≥ +{TARGET_GAIN}), "
+          f"{t['mentions_per_s']:,.0f} mentions/s (≥ {TARGET_RATE:,.0f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                    help="the shared data folder [default: %(default)s]")
+    ap.add_argument("--db", type=Path, help="a mirror of the T-REx slice [default: built once "
+                    "in the user cache folder]")
+    ap.add_argument("--limit", type=int, help="only the first N texts of each dataset")
+    ap.add_argument("--json", type=Path, help="also write every number (and the in-mirror "
+                    "failures) to this file")
+    ap.add_argument("--failures", type=int, default=0, metavar="N",
+                    help="print N in-mirror disambiguation failures")
+    ap.add_argument("--embeddings", action="store_true", help="add semantic similarity with "
+                    "all-MiniLM-L6-v2 (the embeddings extra); throughput then includes it")
+    args = ap.parse_args()
+    docs, skipped = load_docs(args.data)
+    if args.limit:
+        by: dict[str, list[Doc]] = defaultdict(list)
+        for d in docs:
+            by[d.dataset].append(d)
+        docs = [d for ds in DATASETS for d in by[ds][:args.limit]]
+    db = args.db or default_db(args.data)
+    linker = EntityLinker(db, embeddings=args.embeddings)
+    t0 = time.perf_counter()
+    linker.index                                   # noqa: B018 - open (or build) the sidecar
+    sidecar_s = time.perf_counter() - t0
+    known = in_mirror(linker.mirror, {q for d in docs for *_, q in d.mentions} |
+                      {q for d in docs for q in d.qids})
+    res = run(docs, linker, known)
+    info = {"db": str(db), "docs": len(docs), "skipped": skipped,
+            "embeddings": args.embeddings,
+            "sidecar_open_or_build_s": sidecar_s, "load_average": os.getloadavg(),
+            "command": " ".join(["python", *sys.argv])}
+    print_tables(res, info)
+    for f in res["failures"][:args.failures]:
+        print(f"\n[{f['dataset']}] {f['text']}\n  {f['mention']!r}: gold {f['gold']}, "
+              f"got {f['got']}\n  {f['why']}")
+    if args.json:
+        args.json.write_text(json.dumps({"info": info, **res}, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Mention detection without a model: spans of a text that match the label index.
+
+The text is split into words (runs of letters and digits, with inner apostrophes; Chinese
+and Japanese characters one by one, as they are written without spaces). Every run of up
+to ``MAX_WORDS`` words is looked up — by its compact key (normalized, spaces removed, so
+"F.S.U", "#SouthCarolina" and "Delta Airlines" all meet their labels), and through a few
+cheap variants (possessive, plural, the nationality words of ``lexicon.DEMONYMS``) — in one
+query. A span qualifies when:
+
+- it neither ends with a stopword nor begins with one other than "the"
+  (all-capital words such as "US" are never stopwords);
+- in a text with capitals, it has a capitalized word (or a digit): "the civil war" is left
+  alone, "the Civil War" is not;
+- in a text with capitals, no capitalized word continues it on either side: "Justin" of
+  an unknown "Justin Bieber" is no mention (the sentence's first word aside);
+- in a text without capitals (typed questions), it must match some label or alias written
+  with a capital (a name, not a concept such as "zip code"), and a single word must not
+  be one of the everyday words in ``lexicon.COMMON_WORDS``.
+
+Overlaps are resolved longest span first, then leftmost. In text with capitals, runs of two
+to four capitalized words that matched nothing are added too (a misspelled name, "Albert
+Einstien"), for the linker's fuzzy matching; the linker drops those it cannot link well.
+Offsets index the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from linking.fuzzy import FuzzyIndex, compact
+from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
+from linking.types import Mention
+from store.mirror import Mirror
+from store.normalize import normalize
+
+#: the longest mention looked up, in words (characters for Chinese and Japanese)
+MAX_WORDS = 6
+_WORD = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"     # one CJK character
+    r"|[^\W_]+(?:['\u2019.][^\W_]+)*")                            # a word: it's, U.S
+#: what may stand between the words of one mention ("Winston-Salem", "Tampa, FL", "AT&T",
+#: "玛丽·居里")
+_JOINERS = " -'\u2019.&,\u00b7\u30fb"
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    text: str
+    start: int
+    end: int
+    norm: str
+    stop: bool
+    capital: bool
+    cjk: bool
+
+
+def words(text: str) -> list[_Word]:
+    """The words of ``text`` with offsets, normalized forms and stopword/capital flags
+    (all-capital words and initials such as the "A" of "A. Einstein" are no stopwords)."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = m.group()
+        norm = normalize(w)
+        if not norm:
+            continue
+        upper = w.isupper() and len(w) > 1
+        initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
+        out.append(_Word(w, m.start(), m.end(), norm,
+                         stop=norm in STOPWORDS and not upper and not initial,
+                         capital=w[0].isupper() or any(c.isdigit() for c in w) or upper,
+                         cjk=bool(_CJK.match(w))))
+    return out
+
+
+def _span_keys(span: Sequence[_Word]) -> list[str]:
+    """Compact keys to look a span up by: itself, then its cheap variants. A span that
+    starts with "the" counts only if "the …" itself is a name ("The Beatles"); the span
+    without it is looked up on its own. (Spans never
+    cross punctuation other than ``_JOINERS``, which normalization drops or turns into
+    spaces, so the span's normalized text is its words' normalized forms joined.)"""
+    key = "".join(w.norm for w in span)
+    keys = [key]
+    last = span[-1]
+    if last.norm.endswith("s") and (last.text.endswith(("'s", "\u2019s")) or (
+            len(last.norm) > 3 and not last.norm.endswith("ss"))):
+        keys.append(key[:-1])                  # possessive or plural
+    if len(span) == 1 and last.norm in DEMONYMS:
+        keys.append(compact(DEMONYMS[last.norm]))
+    return keys
+
+
+class MentionDetector:
+    """Finds mentions in texts, against one mirror's labels and aliases (every language)."""
+
+    def __init__(self, mirror: Mirror, fuzzy: Callable[[], FuzzyIndex]):
+        self.mirror = mirror
+        self._fuzzy = fuzzy
+
+    def detect(self, text: str, *, exclude: Sequence[tuple[int, int]] = ()) -> list[Mention]:
+        """Mentions in ``text``, in text order; spans overlapping ``exclude`` are skipped."""
+        ws = words(text)
+        if not ws:
+            return []
+        cased = any(c.isupper() for c in text) and any(c.islower() for c in text)
+        spans: dict[tuple[int, int], list[str]] = {}
+        for i in range(len(ws)):
+            if ws[i].stop and ws[i].norm != "the":
+                continue
+            limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
+            for j in range(i, min(len(ws), i + limit)):
+                if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
+                    break        # a span does not cross brackets, slashes, sentence ends
+                span = ws[i:j + 1]
+                if span[-1].stop or (j > i and span[-1].cjk != span[0].cjk):
+                    continue
+                if cased and not any(w.capital and not w.stop for w in span):
+                    continue
+                if exclude and _overlaps(ws[i].start, span[-1].end, exclude):
+                    continue
+                spans[(i, j)] = _span_keys(span)
+        if not spans:
+            return []
+        known = self._fuzzy().known(sorted({k for keys in spans.values() for k in keys}))
+        hits = {ij for ij, keys in spans.items() if any(k in known for k in keys)}
+        if not cased:
+            hits = self._drop_concepts(text, ws, hits)
+        chosen: list[tuple[int, int]] = []
+        for i, j in sorted(hits, key=lambda ij: (ij[0] - ij[1], ij[0])):
+            if all(j < a or i > b for a, b in chosen):
+                chosen.append((i, j))
+        if cased:
+            chosen = [ij for ij in chosen if not _inside_longer_name(text, ws, ij, chosen)]
+            chosen += self._unmatched_names(text, ws, chosen, exclude)
+        return [Mention(text[ws[i].start:ws[j].end], ws[i].start, ws[j].end)
+                for i, j in sorted(chosen)]
+
+    @staticmethod
+    def _unmatched_names(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
+                         exclude: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Runs of two to four capitalized words that matched nothing exactly — misspelled
+        names like "Albert Einstien" — for the linker's fuzzy matching to try."""
+        taken = {k for i, j in chosen for k in range(i, j + 1)}
+        out, run = [], []
+        for k, w in enumerate([*ws, None]):
+            joined = (w is not None and run
+                      and not text[ws[run[-1]].end:w.start].strip(_JOINERS))
+            if (w is not None and k not in taken and w.capital and not w.stop and not w.cjk
+                    and (joined or not run)):
+                run.append(k)
+                continue
+            if 2 <= len(run) <= 4 and not (exclude and _overlaps(
+                    ws[run[0]].start, ws[run[-1]].end, exclude)):
+                out.append((run[0], run[-1]))
+            run = [k] if (w is not None and k not in taken and w.capital and not w.stop
+                          and not w.cjk) else []
+        return out
+
+    def _drop_concepts(self, text: str, ws: list[_Word],
+                       hits: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """In uncased text, keep a span only if some label or alias it matches is written
+        with a capital (a name, not a concept such as "zip code"), and a one-word span
+        ("the" before it aside) only if it is no everyday word either."""
+        norms = {(i, j): " ".join(w.norm for w in ws[i:j + 1]) for i, j in hits
+                 if not ws[j].cjk}
+        if not norms:
+            return hits
+        single = {ij for ij in norms if ij[0] == ij[1]
+                  or (ij[1] == ij[0] + 1 and ws[ij[0]].norm == "the")}
+        forms = {ij: [n, n[4:] if n.startswith("the ") else n, DEMONYMS.get(n, n)]
+                 for ij, n in norms.items()
+                 if not (ij in single and ws[ij[1]].norm in COMMON_WORDS)}
+        for fs in forms.values():               # plural / possessive of the last word
+            if fs[0].endswith("s"):
+                fs.append(fs[0][:-1])
+        asked = sorted({f for fs in forms.values() for f in fs})
+        named: set[str] = set()
+        for start in range(0, len(asked), 500):
+            chunk = asked[start:start + 500]
+            named.update(n for (n,) in self.mirror.query(
+                f"SELECT DISTINCT norm FROM terms WHERE norm IN ({','.join('?' * len(chunk))}) "
+                "AND kind != 1 AND text != lower(text)", chunk))
+        keep = {ij for ij, fs in forms.items() if any(f in named for f in fs)}
+        return (hits - set(norms)) | keep
+
+
+def _inside_longer_name(text: str, ws: list[_Word], ij: tuple[int, int],
+                        chosen: list[tuple[int, int]]) -> bool:
+    """A span that a capitalized word continues on either side, which no other chosen span
+    covers, names only part of a longer name ("Justin" of "Justin Bieber") — not a mention
+    of its own. (The whole run is offered to fuzzy matching instead.)"""
+    i, j = ij
+    covered = {k for a, b in chosen if (a, b) != ij for k in range(a, b + 1)}
+    for k, gap in ((i - 1, (i - 1, i)), (j + 1, (j, j + 1))):
+        if 0 <= k < len(ws) and k not in covered and ws[k].capital and not ws[k].stop \
+                and not ws[k].cjk and text[ws[gap[0]].end:ws[gap[1]].start] == " " \
+                and not (k == 0 and k == i - 1):
+            return True
+    return False
+
+
+def _overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start < b and a < end for a, b in spans)

@@ -1,0 +1,142 @@
+"""Surface variants of a mention: what else the same name may be written as.
+
+``variants("Def Leppard's")`` yields ``def leppard`` (possessive dropped); ``"Mt. St.
+Helens"`` yields ``mount saint helens``; ``"russians"`` yields ``russia`` (demonym);
+``"utica ny"`` yields ``utica new york`` and ``"hilo hawaii"`` yields ``hilo``
+(a place qualified by its state or country); ``"Caldecott Medal Awards"`` yields its
+shorter parts (``caldecott medal``, discounted by how much of the mention they keep). Each
+variant carries how it was made and a factor in (0, 1) by which a match through it is
+discounted, so an exact match of the mention itself always ranks above one through a
+variant. Input and output are normalized (``store.normalize.normalize``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from linking.lexicon import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, DEMONYMS,
+                             PLACE_QUALIFIERS, STOPWORDS, US_STATES)
+
+_REVERSE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {}
+for _short, _longs in ABBREVIATIONS.items():
+    for _long in _longs:
+        if " " not in _long and not _long.isdigit():
+            _REVERSE_ABBREVIATIONS.setdefault(_long, ())
+            _REVERSE_ABBREVIATIONS[_long] += (_short,)
+
+_POSSESSIVE_ENDINGS = ("'s", "\u2019s", "'S", "\u2019S")
+
+#: at most this many abbreviation combinations per mention (3 abbreviations → 3³ = 27)
+_MAX_COMBINATIONS = 27
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A normalized alternative form of a mention; ``factor`` discounts matches through it."""
+    norm: str
+    how: str        # article | possessive | plural | abbreviation | demonym | qualifier | part
+    factor: float
+
+
+def _plural_stems(word: str) -> list[str]:
+    """Singular forms a plural (or a tweet's missing apostrophe, "Marleys") may have."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
+        return []
+    out = [word[:-1]]
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        out.append(word[:-2])
+    return out
+
+
+def _abbreviation_forms(tokens: list[str]) -> list[tuple[str, float]]:
+    """The token list with abbreviations expanded (factor 0.95) or long forms abbreviated
+    (0.85: "saint" → "st" is likelier right than "senator" → "sen"); a state code counts
+    as an abbreviation after another word ("utica ny" → "utica new york")."""
+    options: list[list[tuple[str, float]]] = []
+    for i, tok in enumerate(tokens):
+        alts = [(tok, 1.0)] + [(a, 0.95) for a in ABBREVIATIONS.get(tok, ())]
+        alts += [(a, 0.85) for a in _REVERSE_ABBREVIATIONS.get(tok, ())]
+        if i and tok in US_STATES:
+            alts.append((US_STATES[tok], 0.95))
+        options.append(alts)
+    if all(len(o) == 1 for o in options):
+        return []
+    out = []
+    for combo in product(*options):
+        factor = min(f for _, f in combo)
+        if factor < 1.0:
+            out.append((" ".join(t for t, _ in combo), factor))
+        if len(out) > _MAX_COMBINATIONS:
+            break
+    return out
+
+
+def _demonym_forms(norm: str) -> list[str]:
+    """Places a nationality word may stand for: the table first, then suffix rules on the
+    last word ("south american" → "south america")."""
+    found = [DEMONYMS[norm]] if norm in DEMONYMS else []
+    head, _, last = norm.rpartition(" ")
+    if len(last) < 5:
+        return found
+    prefix = head + " " if head else ""
+    for strip, add in DEMONYM_SUFFIXES:
+        if last.endswith(strip) and len(last) - len(strip) >= 3:
+            found.append(prefix + last[: -len(strip)] + add)
+    return found
+
+
+def variants(norm: str, raw: str | None = None) -> list[Variant]:
+    """Alternative normalized forms of the normalized mention ``norm`` (itself excluded),
+    best first; at most one entry per form (the one with the highest factor). ``raw``, the
+    mention as written, tells a possessive ("Earth's") from a plural."""
+    tokens = norm.split()
+    if not tokens:
+        return []
+    found: dict[str, Variant] = {}
+
+    def add(form: str, how: str, factor: float) -> None:
+        form = " ".join(form.split())
+        if form and form != norm and factor > found.get(form, Variant("", "", 0.0)).factor:
+            found[form] = Variant(form, how, factor)
+
+    bases = [(tokens, 1.0)]
+    if len(tokens) > 1 and tokens[0] == "the":
+        add(" ".join(tokens[1:]), "article", 0.97)
+        bases.append((tokens[1:], 0.97))
+    elif len(tokens) <= 3:
+        add("the " + norm, "article", 0.96)
+    possessive = raw is not None and raw.rstrip().endswith(_POSSESSIVE_ENDINGS)
+    for toks, f in list(bases):
+        if len(toks) > 1 and toks[-1] == "s":          # "def leppard's" → "def leppard s"
+            add(" ".join(toks[:-1]), "possessive", 0.97 * f)
+            bases.append((toks[:-1], 0.97 * f))
+        elif possessive and toks[-1].endswith("s") and len(toks[-1]) > 1:
+            add(" ".join([*toks[:-1], toks[-1][:-1]]), "possessive", 0.97 * f)
+            bases.append(([*toks[:-1], toks[-1][:-1]], 0.97 * f))
+        for stem in _plural_stems(toks[-1]):
+            add(" ".join([*toks[:-1], stem]), "plural", 0.9 * f)
+    for toks, f in bases:
+        for cut in (1, 2):                     # "hilo hawaii" → "hilo"
+            head = " ".join(toks[:-cut])
+            if (len(toks) > cut and " ".join(toks[-cut:]) in PLACE_QUALIFIERS
+                    and len(head) > 3 and head not in COMMON_WORDS):
+                add(head, "qualifier", 0.85 * f)
+        for form, factor in _abbreviation_forms(toks):
+            add(form, "abbreviation", factor * f)
+        joined = " ".join(toks)
+        for place in _demonym_forms(joined):
+            add(place, "demonym", (0.85 if joined in DEMONYMS else 0.75) * f)
+        for stem in _plural_stems(joined) if len(toks) == 1 else ():
+            for place in _demonym_forms(stem):
+                add(place, "demonym", 0.75 * f)
+    if 2 <= len(tokens) <= 5:                  # "Caldecott Medal Awards" → "caldecott medal"
+        for size in range(len(tokens) - 1, max(0, len(tokens) - 3), -1):
+            for start in range(len(tokens) - size + 1):
+                sub = tokens[start:start + size]
+                if sub[0] in STOPWORDS or sub[-1] in STOPWORDS or len(" ".join(sub)) < 4:
+                    continue
+                add(" ".join(sub), "part", 0.8 * size / len(tokens) + 0.1)
+    return sorted(found.values(), key=lambda v: -v.factor)
