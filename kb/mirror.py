@@ -60,6 +60,10 @@ class MirrorKB:
             raise MirrorError(f"the last load into {mirror.location} did not finish",
                               fix="run the same `kgground mirror load` command again; "
                                   "it resumes where it stopped")
+        if mirror.stale_label_index:
+            raise MirrorError(f"the label index of {mirror.location} was built by an older "
+                              "kgground, so searches would miss",
+                              fix=f"run: kgground mirror reindex --db {mirror.location}")
         self._sources: dict[int, tuple[str, str | None, str | None]] = {}
         self._priors: tuple[float, float] | None = None
         self._lock = threading.Lock()

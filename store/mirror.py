@@ -16,6 +16,8 @@ import sqlalchemy as sa
 
 from store import schema
 from store.errors import MirrorError
+from store.normalize import NORMALIZER_VERSION, normalize
+from store.vocab import DESCRIPTION
 
 MMAP_BYTES = 256 << 20
 
@@ -81,6 +83,7 @@ class Mirror:
                 schema.metadata.create_all(conn)
                 conn.execute(schema.meta.insert(), [
                     {"key": "schema_version", "value": schema.SCHEMA_VERSION},
+                    {"key": "normalizer", "value": NORMALIZER_VERSION},
                     {"key": "fts_upto", "value": "0"},
                     {"key": "indexed", "value": "1"},
                 ])
@@ -95,6 +98,24 @@ class Mirror:
                 raise MirrorError(f"{self.location} has mirror schema {version}",
                                   expected=f"schema {schema.SCHEMA_VERSION}",
                                   fix="rebuild the mirror from its source files")
+            normalizer = conn.execute(sa.select(schema.meta.c.value).where(
+                schema.meta.c.key == "normalizer")).scalar()
+            self.stale_label_index = normalizer != NORMALIZER_VERSION
+
+    def reindex_labels(self) -> int:
+        """Recompute every label and alias's normalized key and rebuild the full-text label
+        index, after ``store.normalize`` changed. Returns the number of terms reindexed."""
+        rows = self.query(f"SELECT id, text FROM terms WHERE kind != {DESCRIPTION}")
+        executemany(self, "UPDATE terms SET norm = ? WHERE id = ?",
+                    [(normalize(text), tid) for tid, text in rows])
+        if self.is_sqlite:
+            self.query("INSERT INTO terms_fts (terms_fts) VALUES ('rebuild')")
+        self.query("DELETE FROM meta WHERE key = 'normalizer'")
+        self.query("INSERT INTO meta (key, value) VALUES ('normalizer', ?)",
+                   (NORMALIZER_VERSION,))
+        self.raw.commit()
+        self.stale_label_index = False
+        return len(rows)
 
     # -- the DB-API fast path ------------------------------------------------------------
     @property

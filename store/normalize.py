@@ -14,6 +14,9 @@ import string
 import sys
 import unicodedata
 
+#: bump when ``normalize`` changes: mirrors store it and must be reindexed to match
+NORMALIZER_VERSION = "2"
+
 _DROPPED = "'.\u2019\u02bc"   # apostrophes (straight, curly, modifier) and periods
 _ASCII_PUNCT = str.maketrans({c: "" if c in _DROPPED else " " for c in string.punctuation})
 _DIACRITICS = re.compile("[\u0300-\u036f]+")

@@ -86,7 +86,9 @@ def test_errors_are_clear_not_tracebacks(run, tmp_path):
 
 def test_every_command_has_help(run):
     for args in (["--help"], ["mirror", "--help"], ["mirror", "load", "--help"],
-                 ["mirror", "stats", "--help"], ["entity", "--help"], ["search", "--help"],
+                 ["mirror", "stats", "--help"], ["mirror", "reindex", "--help"],
+                 ["entity", "--help"], ["search", "--help"], ["sparql", "--help"],
+                 ["serve", "--help"], ["link", "--help"],
                  ["triples", "--help"]):
         result = run(*args)
         assert result.exit_code == 0 and len(result.output) > 100, args

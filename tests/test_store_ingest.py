@@ -329,3 +329,22 @@ def test_mirror_copy_is_self_contained(tmp_path, demo_mirror_path):
     copy = tmp_path / "copy.sqlite"
     shutil.copy(demo_mirror_path, copy)
     assert MirrorKB(copy).entity("Q937").labels["en"] == "Albert Einstein"
+
+
+def test_a_stale_label_index_is_refused_until_reindexed(tmp_path):
+    src = write(tmp_path / "small.nt", SMALL_NT)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        load(m, src)
+        # as if built by an older normalizer: keys differ from what normalize() gives now
+        m.query("UPDATE terms SET norm = upper(norm)")
+        m.query("UPDATE meta SET value = '1' WHERE key = 'normalizer'")
+        m.raw.commit()
+    with pytest.raises(MirrorError, match="kgground mirror reindex"):
+        MirrorKB(db)
+    from click.testing import CliRunner
+
+    from reasoning.cli import cli
+    result = CliRunner().invoke(cli, ["mirror", "reindex", "--db", str(db)])
+    assert result.exit_code == 0 and "reindexed 3 labels" in result.output
+    assert MirrorKB(db).search("belgium")[0].id == "Q31"
