@@ -181,12 +181,14 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     finally:
         if bar is not None:
             bar.close()
-        if bulk:
-            end_bulk(mirror)     # also after an error: the mirror stays queryable
-        if mirror.is_sqlite:
-            mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        try:
+            if bulk:
+                end_bulk(mirror)     # also after an error: the mirror stays queryable
+            finish(mirror)
+        finally:
+            if mirror.is_sqlite:
+                mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
-    finish(mirror)
     report.seconds = round(time.perf_counter() - started, 3)
     counts = {k: v for k, v in report.as_dict().items()
               if k not in ("path", "format", "status", "error_samples", "seconds")}

@@ -25,7 +25,7 @@ _SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",        # readers never block the loader; commits are atomic
     "PRAGMA synchronous=NORMAL",      # WAL + NORMAL: durable at checkpoints, never corrupt
     "PRAGMA cache_size=-65536",       # 64 MiB page cache
-    "PRAGMA temp_store=MEMORY",
+    "PRAGMA temp_store=FILE",         # big sorts (index builds) spill to disk, not to RSS
     f"PRAGMA mmap_size={MMAP_BYTES}",  # reads map the file (the loader turns it off)
 )
 

@@ -7,6 +7,7 @@ mirror is consistent after every commit and an interrupted load can resume.
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.schema import CreateIndex
 
 from store import schema
 from store.batches import Batch
@@ -119,39 +120,44 @@ def _secondary_indexes() -> list[sa.Index]:
     return [ix for table in schema.metadata.sorted_tables for ix in table.indexes]
 
 
+def _create_index_sql(mirror: Mirror, ix: sa.Index) -> str:
+    return str(CreateIndex(ix, if_not_exists=True).compile(dialect=mirror.engine.dialect))
+
+
 def begin_bulk(mirror: Mirror) -> None:
     """Drop the secondary indexes of an empty mirror: inserting without them and building
     them once at the end is several times faster. ``end_bulk`` puts them back."""
+    for ix in _secondary_indexes():
+        mirror.query(f"DROP INDEX IF EXISTS {ix.name}")
+    mirror.query("UPDATE meta SET value = '0' WHERE key = 'indexed'")
     mirror.raw.commit()
-    with mirror.engine.begin() as conn:
-        for ix in _secondary_indexes():
-            conn.exec_driver_sql(f"DROP INDEX IF EXISTS {ix.name}")
-        conn.exec_driver_sql("UPDATE meta SET value = '0' WHERE key = 'indexed'")
 
 
 def end_bulk(mirror: Mirror) -> None:
     """Build the secondary indexes. Duplicates (possible only when a bulk load was resumed)
-    are removed first if a unique index finds any."""
+    are removed first if a unique index finds any. Runs on the loader's own connection, so
+    that its settings (no memory-mapping while writing) hold here too."""
     mirror.raw.commit()
-    with mirror.engine.begin() as conn:
-        for ix in _secondary_indexes():
-            try:
-                with conn.begin_nested():
-                    ix.create(conn, checkfirst=True)
-            except sa.exc.IntegrityError:
-                _remove_duplicates(conn, ix)
-                ix.create(conn, checkfirst=True)
-        conn.exec_driver_sql("UPDATE meta SET value = '1' WHERE key = 'indexed'")
+    duplicate = mirror.engine.dialect.dbapi.IntegrityError
+    for ix in _secondary_indexes():
+        try:
+            mirror.query(_create_index_sql(mirror, ix))
+        except duplicate:
+            mirror.raw.rollback()
+            _remove_duplicates(mirror, ix)
+            mirror.query(_create_index_sql(mirror, ix))
+    mirror.query("UPDATE meta SET value = '1' WHERE key = 'indexed'")
+    mirror.raw.commit()
 
 
-def _remove_duplicates(conn: sa.Connection, ix: sa.Index) -> None:
+def _remove_duplicates(mirror: Mirror, ix: sa.Index) -> None:
     table, cols = ix.table.name, ", ".join(c.name for c in ix.columns)
     keep = f"SELECT MIN(id) FROM {table} GROUP BY {cols}"
-    if table == "terms" and conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(
-            "INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, norm FROM terms "
-            f"WHERE norm IS NOT NULL AND id NOT IN ({keep})")
-    conn.exec_driver_sql(f"DELETE FROM {table} WHERE id NOT IN ({keep})")
+    if table == "terms" and mirror.is_sqlite:
+        mirror.query("INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, norm "
+                     f"FROM terms WHERE norm IS NOT NULL AND id NOT IN ({keep})")
+    mirror.query(f"DELETE FROM {table} WHERE id NOT IN ({keep})")
+    mirror.raw.commit()
 
 
 def finish(mirror: Mirror) -> None:
