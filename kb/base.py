@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from kb.types import Candidate, Entity, PropertyInfo, SparqlResult, Statement, Value
+from store.errors import InvalidId, PropertyNotFound
 
 
 @runtime_checkable
@@ -56,3 +57,25 @@ class KnowledgeBase(Protocol):
         """The property's English label, description, aliases and datatype. Raises
         ``PropertyNotFound`` when the KB does not define it."""
         ...
+
+
+# -- shared by the adapters: one way to check arguments and to build answers -----------------
+
+def check_triplet_query(subject: object, property: object, value: object,
+                        limit: object) -> None:
+    """Raise for a triplet query nobody can answer: nothing bound, or a bad ``limit``."""
+    if subject is None and property is None and value is None:
+        raise InvalidId("a triplet query needs at least one bound part",
+                        expected="subject, property or value",
+                        fix="e.g. statements('Q42', 'P69')")
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+
+
+def property_info_from(entity: Entity, pid: str, kb_name: str) -> PropertyInfo:
+    """A property's PropertyInfo from its entity (English terms); PropertyNotFound when the
+    KB holds neither a label nor a datatype for it."""
+    if not entity.labels and entity.datatype is None:
+        raise PropertyNotFound(pid, kb=kb_name)
+    return PropertyInfo(pid, entity.label("en"), entity.datatype, entity.description("en"),
+                        entity.aliases.get("en", ()))

@@ -35,6 +35,7 @@ from typing import Any, Iterable
 
 from rdflib import BNode, Literal, URIRef
 
+from kb.base import check_triplet_query
 from kb.cache import DEFAULT_TTL, ResultCache
 from kb.sparql_check import WIKIDATA_PREFIXES, prepare
 from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
@@ -255,6 +256,7 @@ class SparqlEndpointKB:
     # -- the triplet query ------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
                    value: str | Value | None = None, *, limit: int = 100) -> list[Statement]:
+        check_triplet_query(subject, property, value, limit)
         s = _iri(subject) if subject is not None else "?s"
         if property is not None:
             pid = check_property(property)
@@ -262,12 +264,6 @@ class SparqlEndpointKB:
         else:
             p = "?p"
         o = _value_term(value) if value is not None else "?o"
-        if subject is None and property is None and value is None:
-            raise InvalidId("a triplet query needs at least one bound part",
-                            expected="subject, property or value",
-                            fix="e.g. statements('Q42', 'P69')")
-        if not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"limit must be a positive integer, got {limit!r}")
         where = f"{s} {p} {o} ."
         if property is None:
             where += f' FILTER(STRSTARTS(STR(?p), "{WDT}"))'

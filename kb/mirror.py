@@ -14,10 +14,11 @@ from typing import Any
 
 import orjson
 
+from kb.base import check_triplet_query, property_info_from
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
                       SparqlResult, Statement, Value)
-from store.errors import EntityNotFound, InvalidId, MirrorError, PropertyNotFound
+from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
 from store.normalize import normalize
 from store.vocab import DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, check_id, check_property
@@ -99,17 +100,14 @@ class MirrorKB:
     def property_info(self, pid: str) -> PropertyInfo:
         pid = check_property(pid)
         try:
-            e = self.entity(pid)
+            return property_info_from(self.entity(pid), pid, self.name)
         except EntityNotFound:
             raise PropertyNotFound(pid, kb=self.name) from None
-        if not e.labels and e.datatype is None:
-            raise PropertyNotFound(pid, kb=self.name)
-        return PropertyInfo(pid, e.label("en"), e.datatype, e.description("en"),
-                            e.aliases.get("en", ()))
 
     # -- the triplet query ------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
                    value: str | Value | None = None, *, limit: int = 100) -> list[Statement]:
+        check_triplet_query(subject, property, value, limit)
         where, params = ["rank > 0"], []
         if subject is not None:
             where.append("subject = ?")
@@ -121,12 +119,6 @@ class MirrorKB:
             cond, vparams = value_filter(value)
             where.append(cond)
             params.extend(vparams)
-        if len(where) == 1:
-            raise InvalidId("a triplet query needs at least one bound part",
-                            expected="subject, property or value",
-                            fix="e.g. statements('Q42', 'P69')")
-        if not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"limit must be a positive integer, got {limit!r}")
         # Preferred statements first. Sorting in SQL costs a temporary B-tree on every call,
         # so sort here, and only ask SQL to order when the limit may have cut the answer.
         sql = f"{_STATEMENT_COLS} WHERE {' AND '.join(where)}"

@@ -22,12 +22,13 @@ from typing import Any
 import rdflib
 from rdflib import BNode, Literal, URIRef
 
+from kb.base import check_triplet_query, property_info_from
 from kb.mirror_sparql import result_from_rdflib
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior
 from kb.sparql_check import prepare
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
 from store.batches import RDF_FORMATS, base_suffix, exact_literals, open_input
-from store.errors import EntityNotFound, InvalidId, LoadError, PropertyNotFound
+from store.errors import EntityNotFound, LoadError, PropertyNotFound
 from store.normalize import normalize
 from store.vocab import (DATATYPE_BY_IRI, DESCRIPTION, LABEL, PROPERTY_ID, PROPERTY_TYPE,
                          TERM_PREDICATES, WDT, check_id, check_property, entity_kind, id_to_iri,
@@ -134,23 +135,14 @@ class RdfGraphKB:
         short = property_from_iri(str(pred))
         node = URIRef(id_to_iri(short)) if PROPERTY_ID.match(short) else pred
         try:
-            e = self.entity(self._id(node))
+            return property_info_from(self.entity(self._id(node)), short, self.name)
         except EntityNotFound:
             raise PropertyNotFound(short, kb=self.name) from None
-        if not e.labels and e.datatype is None:
-            raise PropertyNotFound(short, kb=self.name)
-        return PropertyInfo(short, e.label("en"), e.datatype, e.description("en"),
-                            e.aliases.get("en", ()))
 
     # -- the triplet query --------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
                    value: str | Value | None = None, *, limit: int = 100) -> list[Statement]:
-        if subject is None and property is None and value is None:
-            raise InvalidId("a triplet query needs at least one bound part",
-                            expected="subject, property or value",
-                            fix="e.g. statements('Q42', 'P69')")
-        if not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"limit must be a positive integer, got {limit!r}")
+        check_triplet_query(subject, property, value, limit)
         s = self._node(subject) if subject is not None else None
         p = self._predicate(property) if property is not None else None
         o = None

@@ -29,33 +29,30 @@ def shared_file(relative: str) -> Path:
     return path
 
 
+def _build_mirror(factory: pytest.TempPathFactory, name: str, source: Path) -> Path:
+    path = factory.mktemp(name) / f"{name}.sqlite"
+    with Mirror(path, create=True) as mirror:
+        load(mirror, source)
+    return path
+
+
 @pytest.fixture(scope="session")
 def demo_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A mirror built from the bundled demo KB (read-only for tests: copy it to modify)."""
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    with Mirror(path, create=True) as mirror:
-        load(mirror, DEMO_KB)
-    return path
+    return _build_mirror(tmp_path_factory, "demo", DEMO_KB)
 
 
 @pytest.fixture(scope="session")
 def slice_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A mirror of the T-REx Wikidata slice (about 10 s to build, once per session)."""
-    source = shared_file("wikidata/trex-slice.nt.gz")
-    path = tmp_path_factory.mktemp("slice") / "slice.sqlite"
-    with Mirror(path, create=True) as mirror:
-        load(mirror, source)
-    return path
+    return _build_mirror(tmp_path_factory, "slice", shared_file("wikidata/trex-slice.nt.gz"))
 
 
 @pytest.fixture(scope="session")
 def dump_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A mirror of the 100-entity JSON dump sample."""
-    source = shared_file("wikidata/dump-sample-100.json.bz2")
-    path = tmp_path_factory.mktemp("dump") / "dump.sqlite"
-    with Mirror(path, create=True) as mirror:
-        load(mirror, source)
-    return path
+    return _build_mirror(tmp_path_factory, "dump",
+                         shared_file("wikidata/dump-sample-100.json.bz2"))
 
 
 @pytest.fixture(scope="session")
