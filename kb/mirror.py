@@ -64,7 +64,8 @@ class MirrorKB:
         if mirror.stale_label_index:
             raise MirrorError(f"the label index of {mirror.location} was built by an older "
                               "kgground, so searches would miss",
-                              fix=f"run: kgground mirror reindex --db {mirror.location}")
+                              fix=f"reindex it (kgground mirror reindex --db "
+                                  f"{mirror.location})")
         self._sources: dict[int, tuple[str, str | None, str | None]] = {}
         self._priors: tuple[float, float] | None = None
         self._lock = threading.Lock()
