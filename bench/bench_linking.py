@@ -1,6 +1,7 @@
 """Entity linking on real linking benchmarks, against the T-REx Wikidata slice (issue 4).
 
     python bench/bench_linking.py [--db slice.sqlite] [--json out.json] [--limit N]
+                                  [--split first|second]
 
 Data (read from ``--data``, default ../shared/data next to the repository; never copied):
 ``benchmarks/entity-linking/tweeki-gold.jsonl`` (tweets, every mention with its span),
@@ -121,6 +122,24 @@ def load_docs(data: Path) -> tuple[list[Doc], dict[str, int]]:
             if ms:
                 docs.append(Doc("mintaka", x["question"], ms, {q for *_, q in ms}))
     return docs, skipped
+
+
+def select(docs: list[Doc], *, limit: int | None = None, split: str | None = None) -> list[Doc]:
+    """Per dataset, the first or second half of its texts (``split``; the first half has
+    the extra text of an odd count), then at most ``limit`` of them; in dataset order."""
+    by: dict[str, list[Doc]] = defaultdict(list)
+    for d in docs:
+        by[d.dataset].append(d)
+    out = []
+    for ds in DATASETS:
+        part = by[ds]
+        half = (len(part) + 1) // 2
+        if split == "first":
+            part = part[:half]
+        elif split == "second":
+            part = part[half:]
+        out.extend(part[:limit] if limit else part)
+    return out
 
 
 def default_db(data: Path) -> Path:
@@ -295,6 +314,8 @@ def main() -> None:
     ap.add_argument("--db", type=Path, help="a mirror of the T-REx slice [default: built once "
                     "in the user cache folder]")
     ap.add_argument("--limit", type=int, help="only the first N texts of each dataset")
+    ap.add_argument("--split", choices=("first", "second"), help="only the first or the second "
+                    "half of each dataset's texts: tune on one, report the other")
     ap.add_argument("--json", type=Path, help="also write every number (and the in-mirror "
                     "failures) to this file")
     ap.add_argument("--failures", type=int, default=0, metavar="N",
@@ -303,11 +324,7 @@ def main() -> None:
                     "all-MiniLM-L6-v2 (the embeddings extra); throughput then includes it")
     args = ap.parse_args()
     docs, skipped = load_docs(args.data)
-    if args.limit:
-        by: dict[str, list[Doc]] = defaultdict(list)
-        for d in docs:
-            by[d.dataset].append(d)
-        docs = [d for ds in DATASETS for d in by[ds][:args.limit]]
+    docs = select(docs, limit=args.limit, split=args.split)
     db = args.db or default_db(args.data)
     linker = EntityLinker(db, embeddings=args.embeddings)
     t0 = time.perf_counter()

@@ -4,7 +4,7 @@ Sources, in the order they are tried (every one in every language the mirror hol
 
 ``exact``      the mention's normalized text equals a label or alias
 ``variant``    a surface variant does (article, possessive, plural, abbreviation, demonym,
-               place qualifier — see ``linking.variants``)
+               place qualifier, title — see ``linking.variants``)
 ``spacing``    the texts are equal once spaces are ignored ("Delta Airlines")
 ``qualified``  the mention is a label without its qualifier ("Nirvana (band)",
                "Concord, California")
@@ -17,6 +17,9 @@ Sources, in the order they are tried (every one in every language the mirror hol
                medal"), the last resort
 
 ``spacing``, ``qualified`` and ``fuzzy`` need the linking sidecar (``linking.index.LinkIndex``).
+Plural, article and spacing variants count only when the mention as written names nothing,
+variants that drop a qualifier or a title only when nothing names the whole mention
+(``GUESSED``, ``DROPPING``).
 
 Each candidate keeps its best match: a string-match score in (0, 1] (1.0 is an exact label
 in the asked language), how it matched, the term and its language. Properties are never
@@ -39,11 +42,24 @@ from store.vocab import DESCRIPTION, LABEL
 #: string-match scores of exact matches by term kind and language
 EXACT_SCORES = {"label": 1.0, "alias": 0.95, "label-other": 0.93, "alias-other": 0.9}
 SPACING_FACTOR = 0.93
+#: an exact match with a term of another language that differs from the mention in its
+#: accents (``_accents_differ``) is discounted like a spelling variant
+ACCENT_FACTOR = 0.9
 #: a label with a qualifier, "Nirvana (band)" or "Concord, California", for "Nirvana"
 QUALIFIED_FACTOR = 0.93
 #: partial matches score PARTIAL_BASE + PARTIAL_SPAN × (share of the label's words covered)
 PARTIAL_BASE, PARTIAL_SPAN = 0.45, 0.4
 FUZZY_FACTOR = 0.9
+#: variants that guess at another spelling of the name (a singular for a plural, the
+#: article added or dropped, the spaces moved): tried only when the mention as written is
+#: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
+#: Office" a label of its own. (Variants the text shows — a possessive "'s", an
+#: abbreviation, a demonym — are always tried.)
+GUESSED = frozenset({"plural", "article", "spacing"})
+#: variants that drop words of the mention — a place qualifier ("hilo hawaii" → "hilo"), a
+#: title ("king solomon" → "solomon") — tried only when no reading of the whole mention
+#: names anything: "frederick md" is "Frederick, Maryland", not any Frederick
+DROPPING = frozenset({"qualifier", "title"})
 #: a match at least this good makes partial matching pointless (on the linking benchmarks
 #: a partial match beat such a match for 3 of 2,231 mentions, and lost for 2)
 STRONG = 0.9
@@ -84,6 +100,13 @@ class Priors:
                 return math.log1p(sitelinks) / self.log_links
             return 0.5 * math.log1p(degree or 0) / self.log_degree if self.log_degree else 0.0
         return math.log1p(degree or 0) / self.log_degree if self.log_degree else 0.0
+
+
+def _accents_differ(term: str, mention: str, term_lang: str, lang: str) -> bool:
+    """True for a term of another language, with accents, that the mention matches only
+    once they are dropped ("song" and the Vietnamese "sông", river)."""
+    return (_exact_kind(0, term_lang, lang).endswith("-other") and not term.isascii()
+            and term.casefold() != mention.casefold())
 
 
 def _exact_kind(kind: int, term_lang: str, lang: str) -> str:
@@ -129,6 +152,8 @@ class CandidateGenerator:
             entity, kind, tlang, ttext, _tnorm, ekind, links, degree = row
             if ekind == "property" or (ekind is None and entity[:1] == "P"):
                 return
+            if how == "exact" and _accents_differ(ttext, surface, tlang, lang):
+                score *= ACCENT_FACTOR
             old = best.get(entity)
             exactish = how in ("exact", "spacing") or how.startswith("variant")
             cased = (exactish and ttext == surface) or (old is not None and old.cased)
@@ -173,16 +198,21 @@ class CandidateGenerator:
             other = {n: ("qualified", QUALIFIED_FACTOR) for n in qualified}
             other.update((n, ("spacing", SPACING_FACTOR)) for n in spaced)
         wanted = [*([norm] if norm else []), *forms]
-        for row in self._rows(wanted + [n for n in other if n != norm and n not in forms]):
+        rows = self._rows(wanted + [n for n in other if n != norm and n not in forms])
+        named = any(row[4] == norm for row in rows)
+        whole = any(row[4] not in forms or forms[row[4]].how not in DROPPING for row in rows)
+        for row in rows:
             base = EXACT_SCORES[_exact_kind(row[1], row[2], lang)]
             if row[4] == norm:
                 offer(row, base, "exact")
             elif row[4] in forms:
                 v = forms[row[4]]
-                offer(row, base * v.factor, f"variant:{v.how}")
+                if not (named and v.how in GUESSED or whole and v.how in DROPPING):
+                    offer(row, base * v.factor, f"variant:{v.how}")
             else:
                 how, factor = other[row[4]]
-                offer(row, base * factor, how)
+                if not (named and how in GUESSED):
+                    offer(row, base * factor, how)
 
     def _partial(self, norm: str, lang: str, offer, factor: float = 1.0) -> None:
         words = [w for w in norm.split() if w]

@@ -10,7 +10,9 @@ or stale — about 10–15 s for a 180k-entity, 950k-term mirror. It holds:
   candidates, which the mirror answers slowly for popular values (Q5 is the value of 18k
   statements) — and how many languages its labels and aliases are in, a popularity
   signal for mirrors without sitelinks (Barack Obama has terms in all 22 languages of the
-  T-REx slice, the Japanese city Obama in one). Facts asked for are cached in memory;
+  T-REx slice, the Japanese city Obama in one); for an entity without aliases, whose
+  count is unknown, at least the mean count of entities of its degree that have aliases.
+  Facts asked for are cached in memory;
 - *heads*: labels and aliases with a qualifier ("Nirvana (band)", "Concord, California")
   by their head, so that "Nirvana" finds the band as well as an exact label would;
 
@@ -24,6 +26,7 @@ concurrent builders never expose half an index.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import sqlite3
@@ -38,10 +41,10 @@ import platformdirs
 from linking.fuzzy import FuzzyIndex, compact, write_fuzzy
 from store.mirror import Mirror
 from store.normalize import normalize
-from store.vocab import DESCRIPTION
+from store.vocab import ALIAS, DESCRIPTION
 
 #: bump when the file layout changes; older sidecars are rebuilt
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 #: entities whose facts are kept in memory once asked for (the cache is then emptied)
 CACHE_SIZE = 200_000
 
@@ -139,7 +142,9 @@ class LinkIndex:
 
     def languages(self, entities: Iterable[str]) -> dict[str, float]:
         """entity → share of the mirror's languages it has a label or alias in, in [0, 1]
-        (the most multilingual entity has 1.0); entities without terms are left out."""
+        (the most multilingual entity has 1.0; an entity without aliases has at least the
+        mean share of the entities of its degree that have some); entities without terms
+        are left out."""
         return {e: f.langs for e, f in self._facts(entities).items() if f.langs}
 
     def near_names(self, norm: str) -> tuple[list[str], list[str]]:
@@ -204,13 +209,24 @@ def _write_heads(conn: sqlite3.Connection, mirror: Mirror) -> int:
     return len(rows)
 
 
+def _degree_bucket(degree: int | None) -> int:
+    """Entities of similar degree: ⌊log2(degree + 1)⌋, at most 16."""
+    return min(int(math.log2((degree or 0) + 1)), 16)
+
+
 def _write_facts(conn: sqlite3.Connection, mirror: Mirror) -> int:
-    """Per entity: the number of languages of its labels and aliases, and the properties
-    it has as subject and as value."""
+    """Per entity: the number of languages of its labels and aliases (expected, for an
+    entity without aliases: see ``_expected_languages``), and the properties it has as
+    subject and as value."""
     facts: dict[str, list] = {}
-    for entity, langs in mirror.query(
-            f"SELECT entity, COUNT(DISTINCT lang) FROM terms WHERE kind != {DESCRIPTION} "
-            "GROUP BY entity"):
+    counts = mirror.query(
+        f"SELECT t.entity, COUNT(DISTINCT t.lang), MAX(t.kind = {ALIAS}), e.degree FROM terms t "
+        f"LEFT JOIN entities e ON e.id = t.entity WHERE t.kind != {DESCRIPTION} "
+        "GROUP BY t.entity")
+    expected = _expected_languages(counts)
+    for entity, langs, has_alias, degree in counts:
+        if not has_alias:
+            langs = max(langs, expected.get(_degree_bucket(degree), 0.0))
         facts[entity] = [langs, set(), set()]
     for subject, prop in mirror.query(
             "SELECT DISTINCT subject, property FROM statements WHERE rank > 0"):
@@ -219,14 +235,29 @@ def _write_facts(conn: sqlite3.Connection, mirror: Mirror) -> int:
             "SELECT DISTINCT value, property FROM statements "
             "WHERE rank > 0 AND value_kind = 'entity'"):
         facts.setdefault(value, [0, set(), set()])[2].add(prop)
-    conn.execute("CREATE TABLE entity_facts (entity TEXT PRIMARY KEY, langs INTEGER NOT NULL, "
+    conn.execute("CREATE TABLE entity_facts (entity TEXT PRIMARY KEY, langs REAL NOT NULL, "
                  "subject_of TEXT NOT NULL, value_of TEXT NOT NULL) WITHOUT ROWID")
     conn.executemany("INSERT INTO entity_facts VALUES (?, ?, ?, ?)",
                      ((e, n, " ".join(sorted(s)), " ".join(sorted(v)))
                       for e, (n, s, v) in facts.items()))
-    top = max((f[0] for f in facts.values()), default=0)
+    top = max((c[1] for c in counts), default=0)
     conn.execute("INSERT INTO meta VALUES ('max_langs', ?)", (str(top),))
     return len(facts)
+
+
+def _expected_languages(counts: list[tuple]) -> dict[int, float]:
+    """Degree bucket → mean number of name languages of the entities with aliases whose
+    degree falls in it. An entity without any alias has an unknown language count rather
+    than a count of one: a mirror may hold aliases for a sample of its entities only (the
+    T-REx slice has them for a third, Madonna the singer not among them), so such an
+    entity is given what entities as connected as it usually have."""
+    sums: dict[int, list[float]] = {}
+    for _entity, langs, has_alias, degree in counts:
+        if has_alias:
+            acc = sums.setdefault(_degree_bucket(degree), [0.0, 0])
+            acc[0] += langs
+            acc[1] += 1
+    return {bucket: total / n for bucket, (total, n) in sums.items()}
 
 
 def build(mirror: Mirror, target: Path, *, fingerprint: str) -> Path:

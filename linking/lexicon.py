@@ -69,9 +69,32 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "nyc": ("new york city",), "dc": ("district of columbia",), "pres": ("president",),
     "gen": ("general",), "capt": ("captain",), "lt": ("lieutenant",), "col": ("colonel",),
     "sgt": ("sergeant",), "prof": ("professor",), "rev": ("reverend",), "sen": ("senator",),
-    "rep": ("representative",), "ii": ("2",), "iii": ("3",),
-    "iv": ("4",), "2": ("ii",), "3": ("iii",), "4": ("iv",),
+    "rep": ("representative",),
 }
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, numeral in ((50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"),
+                           (1, "i")):
+        while n >= value:
+            out, n = out + numeral, n - value
+    return out
+
+
+#: numbers 2 to 60 in digits ↔ in Roman numerals of two letters or more, both ways ("Super
+#: Bowl 21" ↔ "Super Bowl XXI", "World War II" ↔ "World War 2"; "V" and "X" are left alone)
+ROMAN = {str(n): _roman(n) for n in range(2, 61) if len(_roman(n)) > 1}
+ABBREVIATIONS.update({digits: (roman,) for digits, roman in ROMAN.items()})
+ABBREVIATIONS.update({roman: (digits,) for digits, roman in ROMAN.items()})
+
+#: titles written before a name ("king solomon", "emperor constantine"): a mention may name
+#: the person without them
+TITLES = frozenset("""
+king queen emperor empress prince princess pope tsar czar sultan pharaoh president
+chancellor sir lord lady general captain doctor dr professor prof senator governor
+judge reverend rev mr mrs ms
+""".split())
 
 #: US state postal codes → state names ("Tampa, FL", "syracuse ny")
 US_STATES: dict[str, str] = dict(zip(

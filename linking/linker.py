@@ -29,7 +29,7 @@ from linking.candidates import CandidateGenerator, Match
 from linking.context import GraphContext, Profile, text_words
 from linking.fuzzy import compact
 from linking.index import LinkIndex
-from linking.lexicon import STOPWORDS
+from linking.lexicon import STOPWORDS, US_STATES
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
 from linking.ranking import DEFAULT_WEIGHTS, Weights
@@ -110,7 +110,7 @@ class EntityLinker:
         popularity only (no context). Empty when nothing matches."""
         matches = self.generator.generate(name, lang=lang)
         scored = [(self._prescored(m, name), m) for m in matches.values()]
-        scored.sort(key=lambda x: (-x[0][0], x[1].entity))
+        scored.sort(key=lambda x: (-x[0][0], id_order(x[1].entity)))
         top = scored[:limit]
         return self._candidates([(s, feats, m) for (s, feats), m in top], lang)
 
@@ -175,7 +175,7 @@ class EntityLinker:
             for m, raw in pool:
                 feats = self.weights.contributions(raw)
                 scored.append((sum(feats.values()), feats, m))
-            scored.sort(key=lambda x: (-x[0], x[2].entity))
+            scored.sort(key=lambda x: (-x[0], id_order(x[2].entity)))
             out.append(scored)
         return out
 
@@ -188,7 +188,7 @@ class EntityLinker:
             matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
                                               partial=is_given)
             pool = [(self._prescored(m, mention.text)[0], m) for m in matches.values()]
-            pool.sort(key=lambda x: (-x[0], x[1].entity))
+            pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
             pools.append(pool[:POOL if is_given else CONTEXT_CANDIDATES])
         if not any(pools[:len(given)]):
             return [[] for _ in given]
@@ -208,6 +208,8 @@ class EntityLinker:
             others = [shares[j] for j in range(len(pools)) if j != i and shares[j]]
             adjectival = _before_noun(text, mention)
             lowered = cased_text and mention.text == mention.text.lower()
+            state = _address_state(text, mention)
+            states = self._named(state) if state else frozenset()
             feats = []
             for rank, (_, m) in enumerate(pools[i]):
                 raw = _base_features(m, mention.text)
@@ -217,6 +219,8 @@ class EntityLinker:
                                coherence=_coherence(m.entity, others, edges))
                 if adjectival and m.how == "variant:demonym":
                     raw["adjectival"] = 1.0
+                if m.entity in states:
+                    raw["address"] = 1.0
                 if lowered and not m.lower:
                     raw["case_clash"] = 1.0
                 if semantic is not None:
@@ -224,6 +228,12 @@ class EntityLinker:
                 feats.append((m, raw))
             out.append(feats)
         return out
+
+    def _named(self, norm: str) -> frozenset[str]:
+        """The entities with ``norm`` as a normalized label or alias."""
+        return frozenset(e for (e,) in self.mirror.query(
+            f"SELECT DISTINCT entity FROM terms WHERE norm = ? AND kind != {DESCRIPTION}",
+            (norm,)))
 
     def _semantic(self, text: str, pools: list, profiles: dict[str, Profile]
                   ) -> dict[str, float] | None:
@@ -270,6 +280,13 @@ class EntityLinker:
             self._index.close()
 
 
+def id_order(entity: str) -> tuple[str, int, str]:
+    """Sort key that breaks ties between equal scores in favour of the older item: "Q86483"
+    before "Q4920810" (lower numbers were created earlier and are, as a rule, the more
+    central sense of a shared name)."""
+    return entity[:1], len(entity), entity
+
+
 def _check_spans(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     out = []
     for span in spans:
@@ -301,6 +318,20 @@ def _before_noun(text: str, mention: Mention) -> bool:
     ("French king", "jamaican people") — then a nationality word names the country."""
     m = _NEXT_WORD.match(text, mention.end)
     return bool(m) and normalize(m.group(1)) not in STOPWORDS
+
+
+_PLACE_COMMA = re.compile(r"(\w+)[.]?\s*,\s*$")
+
+
+def _address_state(text: str, mention: Mention) -> str | None:
+    """The US state (normalized name) that a postal code names in address notation: a
+    two-letter code in capitals right after a capitalized place and a comma ("Tampa, FL",
+    "Big Bear Lake , CA") — there "CA" is California, not Canada."""
+    code = mention.text
+    if len(code) != 2 or not code.isupper() or code.lower() not in US_STATES:
+        return None
+    before = _PLACE_COMMA.search(text, max(0, mention.start - 60), mention.start)
+    return US_STATES[code.lower()] if before and before.group(1)[0].isupper() else None
 
 
 def _role(p: Profile, cues: dict[str, float]) -> float:

@@ -1,16 +1,18 @@
 """How a candidate's features add up to its score.
 
     score = match + 0.25·prior + 0.45·langs + 0.05·cased − 0.05·case_clash
-            + 0.3·adjectival + 0.1·role + 0.1·words + 0.15·coherence
+            + 0.3·adjectival + 0.3·address + 0.1·role + 0.1·words + 0.15·coherence
             (+ 0.3·semantic, with embeddings)
 
 ``match`` (how well the name fits, in (0, 1]) dominates: a candidate reached only through a
 variant, a partial name or a misspelling needs popularity and context to beat an exact
 one. Popularity is ``prior`` (sitelinks, else statement count) and ``langs`` (the share of
-the mirror's languages the entity has names in — the better signal on N-Triples slices);
+the mirror's languages the entity has names in — the better signal on N-Triples slices —
+or, for an entity without aliases, what is usual at its degree: ``linking.index``);
 ``cased`` rewards a term written exactly as the mention, ``case_clash`` punishes a lower-case
 mention in well-cased text matched only to capitalized names; ``adjectival`` favours the
-country for a nationality word used before a noun ("French king"). The context features
+country for a nationality word used before a noun ("French king"), and ``address`` the US
+state a postal code names after "Place," ("Tampa, FL"). The context features
 ``role``, ``words`` and ``coherence`` are described in ``linking.context``; ``semantic`` in
 ``linking.embeddings``. All features are in [0, 1].
 
@@ -35,6 +37,7 @@ class Weights:
     cased: float = 0.05
     case_clash: float = -0.05
     adjectival: float = 0.3
+    address: float = 0.3
     role: float = 0.1
     words: float = 0.1
     coherence: float = 0.15

@@ -59,7 +59,7 @@ class LinkedMention:
         gaps = {k: best.features.get(k, 0.0) - second.features.get(k, 0.0)
                 for k in {*best.features, *second.features}}
         decisive = sorted((k for k, v in gaps.items() if v > 1e-9), key=lambda k: -gaps[k])
-        parts = ", ".join(f"{k} +{gaps[k]:.2f}" for k in decisive) or "tie broken by ID"
+        parts = ", ".join(f"{k} +{gaps[k]:.2f}" for k in decisive) or "tie: the older ID first"
         return f"{head} over {second.id} ({second.label}): {parts}"
 
     def as_dict(self) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """Surface variants of a mention: what else the same name may be written as.
 
 ``variants("Def Leppard's")`` yields ``def leppard`` (possessive dropped); ``"Mt. St.
-Helens"`` yields ``mount saint helens``; ``"russians"`` yields ``russia`` (demonym);
+Helens"`` yields ``mount saint helens``; ``"russians"`` yields ``russia`` (demonym) and
+``"canadian prime minister"`` yields ``prime minister of canada``;
 ``"utica ny"`` yields ``utica new york`` and ``"hilo hawaii"`` yields ``hilo``
-(a place qualified by its state or country); ``"Caldecott Medal Awards"`` yields its
+(a place qualified by its state or country); ``"king solomon"`` yields ``solomon`` (a
+title dropped); ``"Caldecott Medal Awards"`` yields its
 shorter parts (``caldecott medal``, discounted by how much of the mention they keep). Each
 variant carries how it was made and a factor in (0, 1) by which a match through it is
 discounted, so an exact match of the mention itself always ranks above one through a
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from linking.lexicon import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, DEMONYMS,
-                             PLACE_QUALIFIERS, STOPWORDS, US_STATES)
+                             PLACE_QUALIFIERS, STOPWORDS, TITLES, US_STATES)
 
 _REVERSE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {}
 for _short, _longs in ABBREVIATIONS.items():
@@ -35,7 +37,8 @@ _MAX_COMBINATIONS = 27
 class Variant:
     """A normalized alternative form of a mention; ``factor`` discounts matches through it."""
     norm: str
-    how: str        # article | possessive | plural | abbreviation | demonym | qualifier | part
+    how: str        # article | possessive | plural | abbreviation | demonym | qualifier |
+                    # title | part
     factor: float
 
 
@@ -46,7 +49,7 @@ def _plural_stems(word: str) -> list[str]:
     out = [word[:-1]]
     if word.endswith("ies"):
         out.append(word[:-3] + "y")
-    elif word.endswith("es"):
+    elif word.endswith(("ses", "xes", "zes", "ches", "shes")):     # "-es" only after a hiss
         out.append(word[:-2])
     return out
 
@@ -54,11 +57,13 @@ def _plural_stems(word: str) -> list[str]:
 def _abbreviation_forms(tokens: list[str]) -> list[tuple[str, float]]:
     """The token list with abbreviations expanded (factor 0.95) or long forms abbreviated
     (0.85: "saint" → "st" is likelier right than "senator" → "sen"); a state code counts
-    as an abbreviation after another word ("utica ny" → "utica new york")."""
+    as an abbreviation after another word ("utica ny" → "utica new york"). A one-word
+    mention is never abbreviated: "senator" alone would become the code "SEN" (Senegal)."""
     options: list[list[tuple[str, float]]] = []
     for i, tok in enumerate(tokens):
         alts = [(tok, 1.0)] + [(a, 0.95) for a in ABBREVIATIONS.get(tok, ())]
-        alts += [(a, 0.85) for a in _REVERSE_ABBREVIATIONS.get(tok, ())]
+        if len(tokens) > 1:
+            alts += [(a, 0.85) for a in _REVERSE_ABBREVIATIONS.get(tok, ())]
         if i and tok in US_STATES:
             alts.append((US_STATES[tok], 0.95))
         options.append(alts)
@@ -118,12 +123,16 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
             bases.append(([*toks[:-1], toks[-1][:-1]], 0.97 * f))
         for stem in _plural_stems(toks[-1]):
             add(" ".join([*toks[:-1], stem]), "plural", 0.9 * f)
+        if len(toks[-1]) > 2 and not toks[-1].endswith("s") and toks[-1].isalpha():
+            add(" ".join([*toks[:-1], toks[-1] + "s"]), "plural", 0.9 * f)  # "great lake"
     for toks, f in bases:
         for cut in (1, 2):                     # "hilo hawaii" → "hilo"
             head = " ".join(toks[:-cut])
             if (len(toks) > cut and " ".join(toks[-cut:]) in PLACE_QUALIFIERS
                     and len(head) > 3 and head not in COMMON_WORDS):
                 add(head, "qualifier", 0.85 * f)
+        if len(toks) > 1 and toks[0] in TITLES and toks[1] not in STOPWORDS:
+            add(" ".join(toks[1:]), "title", 0.9 * f)      # "king solomon" → "solomon"
         for form, factor in _abbreviation_forms(toks):
             add(form, "abbreviation", factor * f)
         joined = " ".join(toks)
@@ -132,6 +141,10 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
         for stem in _plural_stems(joined) if len(toks) == 1 else ():
             for place in _demonym_forms(stem):
                 add(place, "demonym", 0.75 * f)
+        if len(toks) > 1 and toks[0] in DEMONYMS:    # "canadian prime minister"
+            place, rest = DEMONYMS[toks[0]], " ".join(toks[1:])
+            for form in (f"{place} {rest}", f"{rest} of {place}", f"{rest} of the {place}"):
+                add(form, "demonym", 0.85 * f)
     if 2 <= len(tokens) <= 5:                  # "Caldecott Medal Awards" → "caldecott medal"
         for size in range(len(tokens) - 1, max(0, len(tokens) - 3), -1):
             for start in range(len(tokens) - size + 1):

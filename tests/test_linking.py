@@ -82,6 +82,68 @@ def test_possessive_and_qualified_labels(slice_linker):
     assert "Q11649" in ids(slice_linker.candidates("Nirvana"))
 
 
+def test_variant_rules():
+    forms = {v.norm: v.how for v in variants("orioles")}
+    assert "oriole" in forms and "oriol" not in forms      # "-es" is a plural only after a hiss
+    assert {v.norm: v.how for v in variants("churches")}["church"] == "plural"
+    assert "sen" not in {v.norm for v in variants("senator")}    # one word is not abbreviated
+    assert "mount saint helens" in {v.norm for v in variants("mt st helens")}
+    forms = {v.norm: v.how for v in variants("super bowl 21")}
+    assert forms["super bowl xxi"] == "abbreviation"
+    assert {v.norm: v.how for v in variants("world war ii")}["world war 2"] == "abbreviation"
+    assert "malcolm 10" not in {v.norm for v in variants("malcolm x")}   # one letter: no numeral
+    forms = {v.norm: v.how for v in variants("canadian prime minister")}
+    assert forms["prime minister of canada"] == "demonym"
+    assert {v.norm: v.how for v in variants("king solomon")}["solomon"] == "title"
+    assert {v.norm: v.how for v in variants("great lake")}["great lakes"] == "plural"
+
+
+@pytest.mark.parametrize("name, qid", [
+    ("Orioles", "Q650816"),        # the team's alias; not the plural of "Oriol" (a city)
+    ("the office", "Q23831"),      # a label of its own; not "Office" with an article
+    ("frederick md", "Q472675"),   # "Frederick, Maryland": the qualifier is not dropped
+    ("king solomon", "Q37085"),    # no name "King Solomon": the title is dropped
+    ("Super Bowl 21", "Q1808572"),                  # "Super Bowl XXI"
+    ("American president", "Q11696"),               # "United States President"
+    ("song", "Q7366"),             # the English word, not the Vietnamese "sông" (river)
+])
+def test_readings_of_a_name(slice_linker, name, qid):
+    assert slice_linker.candidates(name)[0].id == qid
+
+
+@pytest.mark.parametrize("name, qid", [("October", "Q124"), ("Volkswagen", "Q246")])
+def test_entities_without_aliases_get_the_language_count_usual_at_their_degree(
+        slice_linker, name, qid):
+    # the slice has aliases for a third of its entities; the month and the car maker have
+    # none, and their one language (the English label) is no evidence that they are obscure
+    assert slice_linker.index.languages([qid])[qid] > 0.2         # not 1/22
+    assert slice_linker.candidates(name)[0].id == qid
+
+
+def test_expected_languages_by_degree():
+    from linking.index import _expected_languages
+    # (entity, languages, has aliases, degree)
+    counts = [("Q1", 10, 1, 1), ("Q2", 20, 1, 2), ("Q3", 1, 0, 2), ("Q4", 4, 1, 100)]
+    expected = _expected_languages(counts)
+    assert expected == {1: 15, 6: 4}   # degrees 1 and 2 share a bucket; Q3 has no aliases
+
+
+def test_ties_go_to_the_older_item():
+    from linking.linker import id_order
+    assert sorted(["Q4920810", "Q86483", "Q9"], key=id_order) == ["Q9", "Q86483", "Q4920810"]
+
+
+@pytest.mark.parametrize("text, span, qid", [
+    ("My view outside the cabin @ Big Bear Lake , CA", (44, 46), "Q99"),    # California
+    ("Child Abduction Emergency issued for Chicago , IL", (47, 49), "Q1204"),   # Illinois
+])
+def test_a_state_code_in_address_notation_names_the_state(slice_linker, text, span, qid):
+    m = slice_linker.link(text, spans=[span]).mentions[0]
+    assert m.best.id == qid and m.best.features["address"] > 0
+    alone = slice_linker.link(text[span[0]:span[1]], spans=[(0, 2)]).mentions[0]
+    assert "address" not in alone.best.features
+
+
 def test_properties_are_never_entity_candidates(demo):
     # "country" labels both Q6256 and the property P17 in the demo KB
     found = ids(demo.candidates("country"))
