@@ -63,7 +63,11 @@ class Batch:
     entities: list[tuple] = field(default_factory=list)
     subjects: set[str] = field(default_factory=set)
     datatypes: list[tuple[str, str]] = field(default_factory=list)
-    terms: list[tuple] = field(default_factory=list)    # (entity, kind, lang, text, source)
+    # (entity, kind, lang, text, source), or with ``terms_normalized`` (entity, kind, lang,
+    # text, norm, source): the label-index key (None for descriptions) computed by the
+    # JSON parser, which runs in a pool of processes during big loads
+    terms: list[tuple] = field(default_factory=list)
+    terms_normalized: bool = False
     triples: list[tuple] = field(default_factory=list)
     # JSON statements; their first column is an index local to the batch, which qualifier
     # and reference rows refer to: the writer turns it into the row id
@@ -114,6 +118,8 @@ class _Builder:
         self._batch_ids: set[str] = set()
         self._subject: tuple[str, str, bool] = ("", "", False)
         self._predicates: dict[str, str] = {}
+        self._norms: dict[str, str] = {}        # label-index keys of JSON terms, by text
+        self._ref_json: dict[str, str] = {}     # snaks JSON of JSON references, by hash
         self.bnode_prefix = f"_:s{job.source_id}"   # blank nodes are scoped to their source
 
     def take(self, position: int) -> Batch:
@@ -211,22 +217,21 @@ class _Builder:
         if f.entities is not None and eid not in f.entities and eid[0] != "P":
             self.batch.filtered += 1
             return None
+        b, src = self.batch, self.src
+        marks = (len(b.terms), len(b.statements), len(b.qualifiers), len(b.references))
         try:
             row = wj.entity_row(entity)
-            terms = wj.entity_terms(entity, f.languages)
-            statements = list(wj.entity_statements(entity, f.properties))
+            wj.add_terms(entity, f.languages, src, b.terms, self._norms)
+            wj.add_statements(entity, f.properties, src, b.statements, b.qualifiers,
+                              b.references, self._ref_json)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            for rows, mark in zip((b.terms, b.statements, b.qualifiers, b.references), marks):
+                del rows[mark:]
             return f"entity {eid}: malformed record ({type(exc).__name__}: {exc})"
-        b, src = self.batch, self.src
+        b.terms_normalized = True
         self._batch_ids.add(eid)
         b.entity_ids.append(eid)
         b.entities.append(row + (src,))
-        b.terms.extend(t + (src,) for t in terms)
-        for sid, pid, rank, truthy, value, quals, refs in statements:
-            local = len(b.statements)
-            b.statements.append((local, sid or "", eid, pid, rank, truthy) + value + (src,))
-            b.qualifiers.extend((local, i, qpid) + qv for i, (qpid, qv) in enumerate(quals))
-            b.references.extend((local, i, h, snaks) for i, (h, snaks) in enumerate(refs))
         return None
 
 
@@ -264,38 +269,67 @@ def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
 
 @dataclass
 class JsonChunk:
-    """Raw lines of a JSON dump (``lines[i]`` is line ``first_line + i``), or a whole
-    single-entity document (``document``), and how far into the raw file they reach."""
+    """Whole lines of a JSON dump (``data``, starting with line ``first_line``), or a whole
+    single-entity document (``document``), and how far into the raw file they reach.
+
+    In an uncompressed file the lines are bytes ``offset`` to ``offset + size``: a chunk
+    sent to another process can leave ``data`` out (``detached``), to be read there."""
     first_line: int
-    lines: list[bytes]
+    data: bytes
     raw_offset: int = 0
     document: bool = False
+    offset: int = 0
+    size: int = 0
+    in_file: bool = False       # ``data`` is the file's bytes as they are (not decompressed)
+
+    def detached(self) -> JsonChunk:
+        """This chunk without its data, if the file holds it as is."""
+        if not self.in_file or self.document:
+            return self
+        return JsonChunk(self.first_line, b"", self.raw_offset, offset=self.offset,
+                         size=len(self.data), in_file=True)
+
+    def lines(self, path: Path) -> bytes:
+        if self.data or not self.size:
+            return self.data
+        with open(path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read(self.size)
+        if len(data) != self.size:
+            raise OSError(f"{path} changed while it was being loaded")
+        return data
 
 
 CHUNK_BYTES = 1 << 20
 
 
 def json_chunks(job: Job) -> Iterator[JsonChunk]:
-    """Cut a Wikidata JSON file into chunks of about a MiB of entity lines. Cheap: no
-    parsing, so that parsing can be spread over processes (``parse_json_chunk``)."""
+    """Cut a Wikidata JSON file into chunks of about a MiB of whole entity lines. Cheap:
+    blocks of bytes, cut at a line end, and newlines counted, so that parsing, the costly
+    part, can be spread over processes (``parse_json_chunk``)."""
     stream, raw = open_input(job.path)
     with raw:
         first = stream.readline()
         if first.strip() != b"[":
-            yield JsonChunk(1, [first + stream.read()], raw.tell(), document=True)
+            yield JsonChunk(1, first + stream.read(), raw.tell(), document=True)
             return
-        lines: list[bytes] = []
-        size, start, lineno = 0, 2, 1
-        for lineno, line in enumerate(stream, 2):
-            if lineno <= job.skip:
-                start = lineno + 1
+        lineno, offset = 2, len(first)  # the line and byte the next block starts with
+        while True:
+            data = stream.read(CHUNK_BYTES)
+            if not data:
+                return
+            if data[-1:] != b"\n":
+                data += stream.readline()
+            start, lines, at = lineno, data.count(b"\n") + (data[-1:] != b"\n"), offset
+            lineno, offset = lineno + lines, offset + len(data)
+            if lineno - 1 <= job.skip:  # every line of the block is already committed
                 continue
-            lines.append(line)
-            size += len(line)
-            if size >= CHUNK_BYTES:
-                yield JsonChunk(start, lines, raw.tell())
-                lines, size, start = [], 0, lineno + 1
-        yield JsonChunk(start, lines, raw.tell())
+            if start <= job.skip:       # resuming mid-block: drop the committed lines
+                cut = -1
+                for _ in range(job.skip - start + 1):
+                    cut = data.index(b"\n", cut + 1)
+                data, start, at = data[cut + 1:], job.skip + 1, at + cut + 1
+            yield JsonChunk(start, data, raw.tell(), offset=at, in_file=stream is raw)
 
 
 def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
@@ -312,7 +346,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
 
     if chunk.document:
         try:
-            entities = list(wj.iter_api_entities(orjson.loads(chunk.lines[0])))
+            entities = list(wj.iter_api_entities(orjson.loads(chunk.data)))
         except (orjson.JSONDecodeError, ValueError) as exc:
             builder.error(1, f"not valid JSON: {exc}")
             entities = []
@@ -324,15 +358,19 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
                 break
         take(1)
         return out
-    lineno = chunk.first_line - 1
-    for lineno, line in enumerate(chunk.lines, chunk.first_line):
+    data = chunk.lines(job.path)
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()                     # the empty piece after the last line end
+    loads, lineno = orjson.loads, chunk.first_line - 1
+    for lineno, line in enumerate(lines, chunk.first_line):
         line = line.rstrip()
         if line.endswith(b","):
             line = line[:-1]
         if not line or line == b"]":
             continue
         try:
-            entity = orjson.loads(line)
+            entity = loads(line)
         except orjson.JSONDecodeError as exc:
             problem = f"not valid JSON: {exc}"
         else:

@@ -49,6 +49,18 @@ class KGGroundError(Exception):
             message += f". Fix: {fix}"
         super().__init__(message)
 
+    def __reduce__(self):
+        # Subclasses take other constructor arguments than ``args`` holds: rebuild from the
+        # state, so that errors cross process boundaries (a loader's parser processes).
+        return _restore, (type(self), self.args, self.__dict__)
+
+
+def _restore(cls: type, args: tuple, state: dict) -> KGGroundError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
+
 
 class InvalidId(KGGroundError, ValueError):
     """An entity, property or lexeme ID (or IRI) that is not well-formed."""

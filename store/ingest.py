@@ -9,20 +9,29 @@ record replaces what the mirror held about it (its terms and all its statements)
 Malformed records are reported with file and line and skipped; ``strict=True`` stops at
 the first one, after committing everything before it.
 
-Big files are parsed in a worker process while this one writes: parsing is Python and
-writing is mostly SQLite, so the two cores both work.
+Big files are parsed in other processes while this one writes: parsing is Python and
+writing is mostly SQLite, so the cores all work. N-Triples go through one parser process
+(its duplicate filter must see every line); JSON dumps, whose entities are independent,
+through a pool of them, fed by a reader thread (decompression lets go of the GIL). The
+writer is the critical path: the parsers run at a lower priority, and this process does
+only what must be serial (SQLite, the label index, the index builds at the end).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
+import gc
 import hashlib
 import multiprocessing as mp
 import os
 import queue
 import re
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -33,6 +42,7 @@ from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, 
                            json_chunks, open_input, parse_json_chunk, read_batches)
 from store.errors import LoadError
 from store.mirror import MMAP_BYTES, Mirror, executemany
+from store.normalize import normalize
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
 __all__ = ["Filters", "LoadReport", "detect_format", "load"]
@@ -152,8 +162,13 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     if mirror.is_sqlite:   # mapped pages of the file would count in the loader's RSS
         mirror.query("PRAGMA mmap_size = 0")
     bar = _progress_bar(path, progress)
+    batches = _parallel_batches(job) if parallel else read_batches(job)
+    # The rows in flight are acyclic tuples and strings, freed by reference counting: the
+    # cyclic collector would only re-scan them, again and again (a sixth of a JSON load).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        for batch in (_parallel_batches(job) if parallel else read_batches(job)):
+        for batch in batches:
             # A JSON record replaces what the mirror held about its entity. A fresh mirror
             # holds nothing, and a dump lists each entity once: no deletes in bulk mode.
             added = write_batch(mirror, batch, source_id, first_statement_id=next_statement_id,
@@ -179,6 +194,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                         fix="get a complete copy; what was read before the damage is kept, "
                             "and loading the repaired file resumes") from exc
     finally:
+        batches.close()          # ends the parser processes now, even after an error
         if bar is not None:
             bar.close()
         try:
@@ -186,6 +202,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                 end_bulk(mirror)     # also after an error: the mirror stays queryable
             finish(mirror)
         finally:
+            if collecting:
+                gc.enable()
             if mirror.is_sqlite:
                 mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
@@ -207,12 +225,11 @@ def _parallel_batches(job: Job) -> Iterator[Batch]:
     # parent's database connections, and they end with os._exit.
     ctx = mp.get_context("fork")
     if job.format == "wikidata-json":
-        with ctx.Pool(max(2, min(4, os.cpu_count() or 2))) as pool:
-            for batches in pool.imap(functools.partial(parse_json_chunk, job), json_chunks(job)):
-                yield from batches
+        yield from _pool_batches(job, ctx)
         return
     out = ctx.Queue(maxsize=3)
-    proc = ctx.Process(target=_worker, args=(job, out), name="kgground-parser", daemon=True)
+    proc = ctx.Process(target=_worker, args=(job, out, os.getpid()), name="kgground-parser",
+                       daemon=True)
     proc.start()
     try:
         while True:
@@ -235,9 +252,85 @@ def _parallel_batches(job: Job) -> Iterator[Batch]:
         proc.join()
 
 
-def _worker(job: Job, out: Any) -> None:
+def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
+    """JSON chunks parsed by a pool of worker processes, their batches in file order.
+
+    A reader thread reads (and decompresses: bz2 and zlib let go of the GIL) the file
+    and hands the chunks to the pool while this thread writes. At most ``ahead`` chunks
+    are read and not yet taken, so memory stays bounded however slow the writer is. A
+    worker that dies (killed, out of memory) fails the load instead of hanging it."""
+    workers = max(2, min(4, os.cpu_count() or 2))
+    ahead = 2 * workers
+    pending: queue.Queue = queue.Queue(maxsize=ahead)    # futures in file order, then None
+    stop = threading.Event()
+    parse = functools.partial(parse_json_chunk, job)
+
+    def hand_over(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                pending.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read(pool: ProcessPoolExecutor) -> None:
+        try:
+            with contextlib.closing(json_chunks(job)) as chunks:
+                for chunk in chunks:
+                    # a plain file's bytes are read by the worker: cheaper than a pipe
+                    if not hand_over(pool.submit(parse, chunk.detached())):
+                        return
+            hand_over(None)
+        except BaseException as exc:  # noqa: BLE001 - re-raised by the writing thread
+            hand_over(exc)
+
+    normalize("\u00e9")    # builds the normalizer's table once, here: forked workers share it
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_pool_worker,
+                               initargs=(os.getpid(),))
+    pool.submit(os.getpid)  # forks the workers now, from this thread, before others start
+    reader = threading.Thread(target=read, args=(pool,), name="kgground-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = pending.get()
+            if item is None:
+                return
+            try:
+                if isinstance(item, BaseException):
+                    raise item
+                batches = item.result()
+            except BrokenProcessPool:
+                raise LoadError("a parser process died", path=str(job.path),
+                                fix="run the load again; it resumes") from None
+            yield from batches
+    finally:
+        stop.set()
+        reader.join()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _init_pool_worker(parent: int) -> None:
+    """Pool workers parse at a lower priority: the writer is the critical path, and the
+    workers fill the CPU time it leaves. They end if the loader is killed."""
+    os.nice(10)
+    _end_with_parent(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A parser process whose loader was killed would wait forever for it (holding its
+    memory): watch the parent, and end when it is gone."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, name="kgground-orphan-guard", daemon=True).start()
+
+
+def _worker(job: Job, out: Any, parent: int) -> None:
     """Worker process: parse ``job``'s file and send its batches; None ends the stream,
     an exception is sent as such."""
+    _end_with_parent(parent)
     try:
         for batch in read_batches(job):
             out.put(batch)

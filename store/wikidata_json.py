@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import orjson
 
+from store.normalize import normalize
 from store.vocab import ALIAS, COMMONS_FILE, DESCRIPTION, GEO_WKT, LABEL, XSD
 
 #: (value_kind, value, lang, datatype, details) — the value layout shared by statements,
@@ -22,10 +23,17 @@ from store.vocab import ALIAS, COMMONS_FILE, DESCRIPTION, GEO_WKT, LABEL, XSD
 ValueRow = tuple[str, str, str, str, "str | None"]
 
 RANKS = {"deprecated": 0, "normal": 1, "preferred": 2}
+XSD_DATETIME, XSD_DECIMAL = XSD + "dateTime", XSD + "decimal"
+_dumps = orjson.dumps
 
 
 def _time(value: dict) -> str:
-    text = value["time"].lstrip("+")
+    text = value["time"]
+    if text[:1] == "+":
+        text = text[1:]
+    if "-00" not in text and text[:1] != "+" and text[:2] != "--" and text[-1:] != "T":
+        return text          # the common case: the general path below would keep it as is
+    text = text.lstrip("+")
     date, _, rest = text.partition("T")
     neg = date.startswith("-")
     parts = date.lstrip("-").split("-")
@@ -42,10 +50,13 @@ def snak_value(snak: dict) -> ValueRow:
         return (snaktype, "", "", "", None)          # somevalue | novalue
     dv = snak["datavalue"]
     v, t = dv["value"], dv["type"]
+    # branches in the order of their frequency in real dumps
     if t == "wikibase-entityid":
         vid = v.get("id") or {"item": "Q", "property": "P", "lexeme": "L"}[v["entity-type"]] \
             + str(v["numeric-id"])
         return ("entity", vid, "", "", None)
+    if t == "time":
+        return ("literal", _time(v), "", XSD_DATETIME, _dumps(v).decode())
     if t == "string":
         datatype = snak.get("datatype")
         if datatype == "url":
@@ -53,56 +64,86 @@ def snak_value(snak: dict) -> ValueRow:
         if datatype == "commonsMedia":
             return ("iri", COMMONS_FILE + quote(v.replace(" ", "_")), "", "", None)
         return ("literal", v, "", "", None)
+    if t == "quantity":
+        return ("literal", v["amount"].lstrip("+"), "", XSD_DECIMAL, _dumps(v).decode())
     if t == "monolingualtext":
         return ("literal", v["text"], v["language"].lower(), "", None)
-    if t == "time":
-        return ("literal", _time(v), "", XSD + "dateTime", orjson.dumps(v).decode())
-    if t == "quantity":
-        return ("literal", v["amount"].lstrip("+"), "", XSD + "decimal",
-                orjson.dumps(v).decode())
     if t == "globecoordinate":
         return ("literal", f"Point({v['longitude']} {v['latitude']})", "", GEO_WKT,
-                orjson.dumps(v).decode())
-    return ("literal", orjson.dumps(v).decode(), "", "", orjson.dumps(dv).decode())
+                _dumps(v).decode())
+    return ("literal", _dumps(v).decode(), "", "", _dumps(dv).decode())
 
 
-def entity_terms(entity: dict, languages: set[str] | None) -> list[tuple]:
-    """Rows (entity, kind, lang, text) for labels, descriptions and aliases."""
+def add_terms(entity: dict, languages: set[str] | None, src: int, rows: list[tuple],
+              norms: dict[str, str]) -> None:
+    """Append rows (entity, kind, lang, text, norm, src) for labels, descriptions and
+    aliases. ``norm`` is the label-index key (None for descriptions); ``norms`` caches
+    it by text across calls (the same names recur in many languages)."""
     eid = entity["id"]
-    rows = []
     labels = entity.get("labels") or entity.get("lemmas") or {}
-    for kind, group in ((LABEL, labels), (DESCRIPTION, entity.get("descriptions") or {})):
-        for lang, term in group.items():
-            if languages is None or lang in languages:
-                rows.append((eid, kind, lang, term["value"]))
+    for lang, term in labels.items():
+        if languages is None or lang in languages:
+            text = term["value"]
+            norm = norms.get(text)
+            if norm is None:
+                norm = norms[text] = normalize(text)
+            rows.append((eid, LABEL, lang, text, norm, src))
+    for lang, term in (entity.get("descriptions") or {}).items():
+        if languages is None or lang in languages:
+            rows.append((eid, DESCRIPTION, lang, term["value"], None, src))
     for lang, terms in (entity.get("aliases") or {}).items():
         if languages is None or lang in languages:
-            rows.extend((eid, ALIAS, lang, term["value"]) for term in terms)
-    return rows
+            for term in terms:
+                text = term["value"]
+                norm = norms.get(text)
+                if norm is None:
+                    norm = norms[text] = normalize(text)
+                rows.append((eid, ALIAS, lang, text, norm, src))
 
 
-def entity_statements(entity: dict, properties: set[str] | None) -> Iterable[tuple]:
-    """Yield (sid, property, rank, truthy, value_row, qualifiers, references) per statement.
+def add_statements(entity: dict, properties: set[str] | None, src: int,
+                   statements: list[tuple], qualifiers: list[tuple], references: list[tuple],
+                   ref_json: dict[str, str]) -> None:
+    """Append the rows of ``entity``'s statements, qualifiers and references.
 
-    ``qualifiers`` is a list of (property, value_row); ``references`` a list of
-    (hash, snaks_json). Truthy follows Wikidata: within a property, the preferred
+    A statement row is (index, sid, subject, property, rank, truthy, *value_row, src),
+    its index being its position in ``statements``; qualifier rows are (index, ord,
+    property, *value_row) and reference rows (index, ord, hash, snaks_json), ``index``
+    naming their statement. Truthy follows Wikidata: within a property, the preferred
     statements if there are any, else the normal ones; deprecated never.
+
+    ``ref_json`` caches a reference's snaks JSON by its hash: Wikibase derives the hash
+    from the snaks, and most references recur on many statements.
     """
+    eid = entity["id"]
+    local = len(statements)
     for pid, claims in (entity.get("claims") or {}).items():
         if properties is not None and pid not in properties:
             continue
-        best = max((RANKS.get(c.get("rank", "normal"), 1) for c in claims), default=1)
-        for claim in claims:
-            rank = RANKS.get(claim.get("rank", "normal"), 1)
-            quals = []
-            order = claim.get("qualifiers-order") or list(claim.get("qualifiers", {}))
-            for qpid in order:
-                for qsnak in claim.get("qualifiers", {}).get(qpid, ()):
-                    quals.append((qpid, snak_value(qsnak)))
-            refs = [(ref.get("hash"), orjson.dumps(ref.get("snaks", {})).decode())
-                    for ref in claim.get("references", ())]
-            yield (claim.get("id"), pid, rank, int(rank == best and rank > 0),
-                   snak_value(claim["mainsnak"]), quals, refs)
+        ranks = [RANKS.get(c.get("rank", "normal"), 1) for c in claims]
+        best = max(ranks, default=1)
+        for claim, rank in zip(claims, ranks):
+            statements.append((local, claim.get("id") or "", eid, pid, rank,
+                               int(rank == best and rank > 0))
+                              + snak_value(claim["mainsnak"]) + (src,))
+            quals = claim.get("qualifiers")
+            if quals:
+                i = 0
+                for qpid in claim.get("qualifiers-order") or list(quals):
+                    for qsnak in quals.get(qpid, ()):
+                        qualifiers.append((local, i, qpid) + snak_value(qsnak))
+                        i += 1
+            refs = claim.get("references")
+            if refs:
+                for i, ref in enumerate(refs):
+                    rhash = ref.get("hash")
+                    snaks = ref_json.get(rhash) if isinstance(rhash, str) else None
+                    if snaks is None:
+                        snaks = _dumps(ref.get("snaks", {})).decode()
+                        if isinstance(rhash, str):
+                            ref_json[rhash] = snaks
+                    references.append((local, i, rhash, snaks))
+            local += 1
 
 
 def entity_row(entity: dict) -> tuple[str, str, str | None, int, int | None, str | None]:

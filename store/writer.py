@@ -19,13 +19,16 @@ _INSERT_TERMS = ("INSERT INTO terms (entity, kind, lang, text, norm, source_id) 
                  "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 _INSERT_TRIPLES = ("INSERT INTO statements (subject, property, value_kind, value, lang, "
                    "datatype, source_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+# JSON statements come with an index local to their batch, which their qualifiers and
+# references also carry: the statement's row id is that index plus the batch's first id,
+# added by SQLite ({base}) rather than by rebuilding every row in Python
 _INSERT_STATEMENTS = ("INSERT INTO statements (id, sid, subject, property, rank, truthy, "
                       "value_kind, value, lang, datatype, details, source_id) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                      "VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_QUALIFIERS = ("INSERT INTO qualifiers (statement_id, ord, property, value_kind, value, "
-                      "lang, datatype, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                      "lang, datatype, details) VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash, snaks) "
-                      "VALUES (?, ?, ?, ?)")
+                      "VALUES (? + {base}, ?, ?, ?)")
 _INSERT_SUBJECTS = ("INSERT INTO entities (id, kind, source_id) VALUES (?, ?, ?) "
                     "ON CONFLICT DO NOTHING")
 _UPSERT_ENTITIES = (
@@ -55,15 +58,17 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id:
                           [(s, entity_kind(s), source_id) for s in b.subjects]),
         }
         executemany(m, "UPDATE entities SET datatype = ? WHERE id = ?", b.datatypes)
-        added["terms"] = executemany(m, _INSERT_TERMS, _with_norms(b.terms))
-        base = first_statement_id
-        added["statements"] = (
-            executemany(m, _INSERT_TRIPLES, b.triples)
-            + executemany(m, _INSERT_STATEMENTS, [(base + r[0],) + r[1:] for r in b.statements]))
-        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS,
-                                          [(base + r[0],) + r[1:] for r in b.qualifiers])
-        added["references"] = executemany(m, _INSERT_REFERENCES,
-                                          [(base + r[0],) + r[1:] for r in b.references])
+        added["terms"] = executemany(
+            m, _INSERT_TERMS, b.terms if b.terms_normalized else _with_norms(b.terms))
+        base = int(first_statement_id)
+        added["statements"] = executemany(m, _INSERT_TRIPLES, b.triples)
+        if b.statements:
+            added["statements"] += executemany(m, _INSERT_STATEMENTS.format(base=base),
+                                               b.statements)
+        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS.format(base=base),
+                                          b.qualifiers) if b.qualifiers else 0
+        added["references"] = executemany(m, _INSERT_REFERENCES.format(base=base),
+                                          b.references) if b.references else 0
         if m.is_sqlite:
             index_new_terms(m)
         executemany(m, "UPDATE sources SET position = ? WHERE id = ?", [(b.position, source_id)])
@@ -76,8 +81,10 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id:
 
 def _with_norms(terms: list[tuple]) -> list[tuple]:
     """(entity, kind, lang, text, source) → (entity, kind, lang, text, norm, source): the
-    label-index key, for labels and aliases. Done here, in the writing process, because
-    the parsing process is the busier one during big loads."""
+    label-index key, for labels and aliases. Done here, in the writing process, for
+    N-Triples (measured: moving it into their one parser process makes that process the
+    slower one, and the slice load no faster); the JSON parser, which runs in a pool,
+    computes it itself (``Batch.terms_normalized``)."""
     cache: dict[str, str] = {}   # aliases repeat across languages
     rows = []
     for entity, kind, lang, text, source in terms:
@@ -164,15 +171,13 @@ def finish(mirror: Mirror) -> None:
     """Recompute derived data after a load: entity degrees (the popularity prior where
     there are no sitelinks) and the query planner's statistics."""
     q = mirror.query
-    q("DROP TABLE IF EXISTS kg_degree")
-    q("CREATE TEMPORARY TABLE kg_degree (id VARCHAR(255) PRIMARY KEY, n INTEGER)")
-    q("INSERT INTO kg_degree SELECT id, SUM(n) FROM ("
-      " SELECT subject AS id, COUNT(*) AS n FROM statements GROUP BY subject"
-      " UNION ALL SELECT value, COUNT(*) FROM statements"
-      " WHERE value_kind = 'entity' GROUP BY value) AS counted GROUP BY id")
-    q("UPDATE entities SET degree = COALESCE("
-      "(SELECT n FROM kg_degree d WHERE d.id = entities.id), 0)")
-    q("DROP TABLE kg_degree")
+    # Two index range counts per entity (subject: uq_statements_spv, value: ix_statements_v)
+    # beat grouping every statement, whose values mostly name entities the mirror does
+    # not hold: 0.6 ms instead of 8 ms for the 100-entity dump, 0.46 s instead of 0.66 s
+    # for the slice.
+    q("UPDATE entities SET degree = "
+      "(SELECT COUNT(*) FROM statements WHERE subject = entities.id) + "
+      "(SELECT COUNT(*) FROM statements WHERE value = entities.id AND value_kind = 'entity')")
     if mirror.is_sqlite:
         q("PRAGMA analysis_limit = 1000")
         q("ANALYZE")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -188,8 +191,13 @@ def test_killed_load_of_the_slice_resumes(tmp_path):
     cmd = [sys.executable, "-m", "reasoning", "mirror", "load", str(src), "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(4.0)
+    parser = _children(proc.pid) if HAS_PROC_CHILDREN else set()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    deadline = time.monotonic() + 10
+    while not all(map(_gone, parser)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(map(_gone, parser)), "the parser process outlived the killed loader"
     with Mirror(db) as m:
         position = m.sources()[0]["position"]
     assert 0 < position < 1_167_495, "the kill should land mid-file"
@@ -348,3 +356,276 @@ def test_a_stale_label_index_is_refused_until_reindexed(tmp_path):
     result = CliRunner().invoke(cli, ["mirror", "reindex", "--db", str(db)])
     assert result.exit_code == 0 and "reindexed 3 labels" in result.output
     assert MirrorKB(db).search("belgium")[0].id == "Q31"
+
+
+# -- JSON dumps: chunks, worker pool, resumption ---------------------------------------------
+
+def _json_entity(i: int, *, broken: bool = False) -> dict:
+    """An item with labels in two languages, an alias, and two statements, one with a
+    qualifier and a reference that recurs on other items (as real references do)."""
+    def item(qid: str) -> dict:
+        return {"type": "wikibase-entityid", "value": {"entity-type": "item", "id": qid}}
+
+    ref = {"hash": f"r{i % 3}", "snaks": {"P248": [{"snaktype": "value", "property": "P248",
+                                                     "datavalue": item(f"Q{i % 3 + 1}")}]},
+           "snaks-order": ["P248"]}
+    claims = {
+        "P31": [{"mainsnak": {"snaktype": "value", "property": "P31", "datavalue": item("Q5")},
+                 "type": "statement", "id": f"Q{i}$a", "rank": "normal",
+                 "qualifiers": {"P580": [{"snaktype": "value", "property": "P580", "datavalue": {
+                     "type": "time", "value": {"time": "+1990-00-00T00:00:00Z", "precision": 9,
+                                               "timezone": 0, "before": 0, "after": 0,
+                                               "calendarmodel": f"{WD}Q1985727"}}}]},
+                 "references": [ref]}],
+        "P1082": [{"mainsnak": {"snaktype": "value", "property": "P1082", "datavalue": {
+            "type": "quantity", "value": {"amount": f"+{i}", "unit": "1"}}},
+            "type": "statement", "id": f"Q{i}$b", "rank": "preferred"}],
+    }
+    if broken:      # a claim without its main snak, after a good one
+        claims["P1082"].append({"type": "statement", "id": f"Q{i}$c", "rank": "normal"})
+    return {"type": "item", "id": f"Q{i}", "labels": {
+        "en": {"language": "en", "value": f"thing {i}"},
+        "de": {"language": "de", "value": f"Ding {i}"}},
+        "aliases": {"en": [{"language": "en", "value": f"item number {i}"}]},
+        "claims": claims, "sitelinks": {}}
+
+
+def _json_dump(path, n: int, *, broken: set[int] = frozenset(), newline: str = "\n"):
+    lines = [json.dumps(_json_entity(i, broken=i in broken)) for i in range(1, n + 1)]
+    path.write_bytes(("[" + newline + ("," + newline).join(lines) + newline + "]"
+                      + newline).encode())
+    return path
+
+
+def _rows(db) -> list[tuple]:
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        out = []
+        for table in ("entities", "terms", "statements", "qualifiers", "statement_references"):
+            out += [(table,) + row for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
+        out += conn.execute("SELECT rowid FROM terms_fts WHERE terms_fts MATCH 'thing' "
+                            "ORDER BY 1").fetchall()
+    return [tuple(v for v in row if not (isinstance(v, str) and "T" in v and ":" in v
+                                          and v[:2] == "20")) for row in out]
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """JSON chunks of a few entities, so that small files make many chunks and batches."""
+    monkeypatch.setattr("store.batches.CHUNK_BYTES", 3000)
+
+
+def test_json_chunks_hold_whole_lines_and_skip_committed_ones(tmp_path, small_chunks):
+    from store.batches import Job, json_chunks
+    for newline in ("\n", "\r\n"):
+        src = _json_dump(tmp_path / "d.json", 60, newline=newline)
+        lines = src.read_bytes().split(b"\n")
+        for skip in (0, 1, 2, 7, 30, 61, 62, 70):
+            chunks = list(json_chunks(Job(path=src, format="wikidata-json", source_id=1,
+                                          filters=Filters(), skip=skip)))
+            assert len(chunks) > 3 or skip > 50
+            got, expected_first = [], max(skip, 1) + 1
+            for chunk in chunks:
+                assert chunk.first_line == expected_first
+                assert chunk.in_file and chunk.detached().lines(src) == chunk.data
+                piece = chunk.data.split(b"\n")
+                if chunk.data.endswith(b"\n"):
+                    piece.pop()
+                got += piece
+                expected_first += len(piece)
+            assert got == lines[max(skip, 1):len(lines) - 1]
+
+
+def test_json_dump_without_final_newline(tmp_path):
+    src = _json_dump(tmp_path / "d.json", 3)
+    src.write_bytes(src.read_bytes().rstrip(b"\n"))
+    with Mirror(tmp_path / "m.sqlite", create=True) as m:
+        report = load(m, src)
+    assert report.entities == 3 and report.errors == 0 and report.records == 5
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_json_load_in_chunks_is_exact(tmp_path, small_chunks, parallel):
+    src = _json_dump(tmp_path / "d.json", 120)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        report = load(m, src, parallel=parallel)
+    assert (report.entities, report.statements, report.qualifiers, report.references,
+            report.terms, report.records) == (120, 240, 120, 120, 360, 122)
+    base = MirrorKB(db)
+    (inst,) = base.statements("Q77", "P31")
+    assert inst.id == "Q77$a" and inst.value.value == "Q5"
+    assert [(q.property, q.value.value, q.value.details["precision"])
+            for q in inst.qualifiers] == [("P580", "1990-01-01T00:00:00Z", 9)]
+    assert [r.snaks[0].value.value for r in inst.references] == ["Q3"]       # 77 % 3 + 1
+    assert base.search("thing 77")[0].id == "Q77"
+    assert base.search("item number 120")[0].id == "Q120"
+
+
+def test_json_serial_and_parallel_loads_agree(tmp_path, small_chunks):
+    src = _json_dump(tmp_path / "d.json", 90, broken={10, 45})
+    results = []
+    for parallel in (False, True):
+        db = tmp_path / f"m{parallel}.sqlite"
+        with Mirror(db, create=True) as m:
+            report = load(m, src, parallel=parallel)
+            load(m, shared_file("wikidata/entity-Q42.json"), parallel=parallel)
+        results.append((report.errors, report.entities, _rows(db)))
+    assert results[0] == results[1]
+    assert results[0][:2] == (2, 88)
+
+
+def test_a_malformed_entity_leaves_no_rows(tmp_path):
+    src = _json_dump(tmp_path / "d.json", 3, broken={2})
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        report = load(m, src)
+    assert report.errors == 1 and "entity Q2: malformed record" in report.error_samples[0]
+    with Mirror(db) as m:
+        assert m.query("SELECT DISTINCT subject FROM statements ORDER BY 1") == [("Q1",),
+                                                                                  ("Q3",)]
+        assert m.query("SELECT COUNT(*) FROM terms WHERE entity = 'Q2'") == [(0,)]
+        assert m.query("SELECT COUNT(*) FROM qualifiers") == [(2,)]
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_interrupted_json_load_resumes_to_the_same_result(tmp_path, monkeypatch, small_chunks,
+                                                          parallel):
+    src = _json_dump(tmp_path / "d.json", 150)
+    clean = tmp_path / "clean.sqlite"
+    with Mirror(clean, create=True) as m:
+        load(m, src, parallel=False)
+    real_write = ingest.write_batch
+    calls = {"n": 0}
+
+    def crash_on_fifth(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real_write(*args, **kwargs)
+
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        monkeypatch.setattr(ingest, "write_batch", crash_on_fifth)
+        with pytest.raises(KeyboardInterrupt):
+            load(m, src, parallel=parallel)
+        partial = m.stats()
+        assert 0 < partial["statements"] < 300 and partial["sources"][0]["status"] == "loading"
+        assert MirrorKB(db).search("thing 1")[0].id == "Q1"   # the label index is in step
+        monkeypatch.setattr(ingest, "write_batch", real_write)
+        resumed = load(m, src, parallel=parallel)
+    assert resumed.status == "resumed"
+    assert _rows(db) == _rows(clean)
+
+
+def test_the_worker_pool_reads_a_bounded_number_of_chunks_ahead(tmp_path, monkeypatch,
+                                                                small_chunks):
+    import store.batches as batches
+    from store.batches import Job
+    src = _json_dump(tmp_path / "d.json", 400)
+    read = {"n": 0}
+    real_chunks = batches.json_chunks
+
+    def counted(job):
+        for chunk in real_chunks(job):
+            read["n"] += 1
+            yield chunk
+
+    monkeypatch.setattr(ingest, "json_chunks", counted)
+    job = Job(path=src, format="wikidata-json", source_id=1, filters=Filters(), bulk=True)
+    stream = ingest._parallel_batches(job)
+    first = next(stream)
+    time.sleep(0.5)                   # the feeder would read the whole file by now
+    ahead = read["n"]
+    stream.close()                    # ends the pool, also with chunks in flight
+    assert first.position > 1
+    assert ahead <= 2 * max(2, min(4, os.cpu_count() or 2)) + 2
+    assert len(list(real_chunks(job))) > 40
+
+
+def test_strict_json_load_in_parallel_stops_at_the_first_error(tmp_path, small_chunks):
+    src = _json_dump(tmp_path / "d.json", 200, broken={150})
+    db = tmp_path / "m.sqlite"
+    started = time.perf_counter()
+    with Mirror(db, create=True) as m:
+        with pytest.raises(LoadError, match="entity Q150: malformed record"):
+            load(m, src, strict=True, parallel=True)
+    assert time.perf_counter() - started < 30
+    assert counts(db)["entities"] == 149
+
+
+def _die_on_a_late_chunk(job, chunk):
+    if chunk.first_line > 100:
+        os._exit(3)                   # as if the kernel killed the worker
+    from store.batches import parse_json_chunk
+    return parse_json_chunk(job, chunk)
+
+
+def test_a_dead_parser_process_fails_the_load_instead_of_hanging(tmp_path, monkeypatch,
+                                                                 small_chunks):
+    src = _json_dump(tmp_path / "d.json", 200)
+    monkeypatch.setattr(ingest, "parse_json_chunk", _die_on_a_late_chunk)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        with pytest.raises(LoadError, match="a parser process died"):
+            load(m, src, parallel=True)
+        position = m.sources()[0]["position"]
+        assert 0 < position < 150 and m.sources()[0]["status"] == "loading"
+        monkeypatch.undo()
+        assert load(m, src, parallel=True).status == "resumed"
+    assert counts(db)["entities"] == 200 and counts(db)["statements"] == 400
+
+
+#: Linux lists a process's children under /proc (CONFIG_PROC_CHILDREN)
+HAS_PROC_CHILDREN = Path(f"/proc/self/task/{os.getpid()}/children").exists()
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in (Path("/proc") / str(pid) / "task").glob("*"):
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().split(") ")[1][0] in "ZX"
+    except OSError:
+        return True
+
+
+_SLOW_JSON_LOAD = """
+import sys, time
+import store.batches as batches, store.ingest as ingest
+from store.mirror import Mirror
+real = batches.parse_json_chunk
+def slow(job, chunk):
+    time.sleep(0.2)
+    return real(job, chunk)
+ingest.parse_json_chunk = slow
+batches.CHUNK_BYTES = 4000
+with Mirror(sys.argv[2], create=True) as m:
+    ingest.load(m, sys.argv[1], parallel=True)
+"""
+
+
+@pytest.mark.skipif(not HAS_PROC_CHILDREN, reason="needs /proc/PID/task/TID/children (Linux)")
+def test_parser_processes_end_when_the_loader_is_killed(tmp_path):
+    src = _json_dump(tmp_path / "d.json", 400)
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_JSON_LOAD, str(src),
+                             str(tmp_path / "m.sqlite")])
+    try:
+        deadline = time.monotonic() + 20
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, "the load should have started its parser processes"
+        time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while not all(map(_gone, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(map(_gone, workers)), "orphaned parser processes"
