@@ -110,7 +110,9 @@ def add_statements(entity: dict, properties: set[str] | None, src: int,
     its index being its position in ``statements``; qualifier rows are (index, ord,
     property, *value_row) and reference rows (index, ord, hash, snaks_json), ``index``
     naming their statement. Truthy follows Wikidata: within a property, the preferred
-    statements if there are any, else the normal ones; deprecated never.
+    statements if there are any, else the normal ones; deprecated never. Since ``wdt:``
+    triples are a set, only the first truthy statement with a given value is marked (two
+    P166 statements for the same prize, won twice, make one triple).
 
     ``ref_json`` caches a reference's snaks JSON by its hash: Wikibase derives the hash
     from the snaks, and most references recur on many statements.
@@ -122,10 +124,14 @@ def add_statements(entity: dict, properties: set[str] | None, src: int,
             continue
         ranks = [RANKS.get(c.get("rank", "normal"), 1) for c in claims]
         best = max(ranks, default=1)
+        truthy_values: set[tuple] = set()
         for claim, rank in zip(claims, ranks):
-            statements.append((local, claim.get("id") or "", eid, pid, rank,
-                               int(rank == best and rank > 0))
-                              + snak_value(claim["mainsnak"]) + (src,))
+            value = snak_value(claim["mainsnak"])
+            truthy = rank == best and rank > 0 and value[:4] not in truthy_values
+            if truthy:
+                truthy_values.add(value[:4])
+            statements.append((local, claim.get("id") or "", eid, pid, rank, int(truthy))
+                              + value + (src,))
             quals = claim.get("qualifiers")
             if quals:
                 i = 0

@@ -378,3 +378,16 @@ def test_blank_nodes_in_patterns_act_as_variables(kb):
     r = both(kb, "SELECT ?x WHERE { ?x wdt:P26 [] }")
     assert len(r) > 0
     assert Variable("__bnode") not in r.vars
+
+
+def test_wdt_triples_are_a_set_even_when_statements_repeat_a_value(demo_mirror_path):
+    """John Bardeen won the Nobel Prize in Physics twice: two P166 statements, one triple."""
+    from kb.mirror import MirrorKB
+    base = MirrorKB(demo_mirror_path)
+    assert [s.value.value for s in base.statements("Q949", "P166")].count("Q38104") == 2
+    for engine_query in ("SELECT ?p WHERE { ?p wdt:P166 wd:Q38104 }",
+                         "SELECT ?p WHERE { ?p wdt:P166 wd:Q38104 OPTIONAL { ?p wdt:P31 ?t } }"):
+        winners = [str(v) for v in base.sparql(engine_query).values("p")]
+        assert winners.count("http://www.wikidata.org/entity/Q949") == 1
+    assert base.sparql("SELECT (COUNT(*) AS ?n) WHERE { wd:Q949 wdt:P166 wd:Q38104 }"
+                       ).rows[0]["n"].toPython() == 1
