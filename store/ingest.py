@@ -42,7 +42,6 @@ from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, 
                            json_chunks, open_input, parse_json_chunk, read_batches)
 from store.errors import LoadError
 from store.mirror import MMAP_BYTES, Mirror, executemany
-from store.normalize import normalize
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
 __all__ = ["Filters", "LoadReport", "detect_format", "load"]
@@ -285,7 +284,6 @@ def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
         except BaseException as exc:  # noqa: BLE001 - re-raised by the writing thread
             hand_over(exc)
 
-    normalize("\u00e9")    # builds the normalizer's table once, here: forked workers share it
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_pool_worker,
                                initargs=(os.getpid(),))
     pool.submit(os.getpid)  # forks the workers now, from this thread, before others start

@@ -8,10 +8,8 @@ Other scripts keep their letters and marks (Devanagari vowel signs are part of a
 
 from __future__ import annotations
 
-import functools
 import re
 import string
-import sys
 import unicodedata
 
 #: bump when ``normalize`` changes: mirrors store it and must be reindexed to match
@@ -22,13 +20,23 @@ _ASCII_PUNCT = str.maketrans({c: "" if c in _DROPPED else " " for c in string.pu
 _DIACRITICS = re.compile("[\u0300-\u036f]+")
 
 
-@functools.cache
-def _separators() -> dict[int, str]:
-    """Translate table: every BMP punctuation, symbol, separator or control → space."""
-    table = {cp: " " for cp in range(min(sys.maxunicode, 0xFFFF) + 1)
-             if unicodedata.category(chr(cp))[0] in "PSZC"}
-    table.update({ord(c): None for c in _DROPPED})
-    return table
+class _Separators(dict):
+    """Translate table: punctuation, symbols, separators and controls → space, apostrophes
+    and periods → nothing, everything else → itself. Filled as characters are met: the
+    whole table costs 10 ms to build, a cost every load and search would pay up front."""
+
+    def __missing__(self, cp: int) -> str | int | None:
+        if chr(cp) in _DROPPED:
+            out = None
+        elif cp <= 0xFFFF and unicodedata.category(chr(cp))[0] in "PSZC":   # BMP only
+            out = " "
+        else:
+            out = cp
+        self[cp] = out
+        return out
+
+
+_SEPARATORS = _Separators()
 
 
 def normalize(text: str) -> str:
@@ -37,4 +45,4 @@ def normalize(text: str) -> str:
         return " ".join(text.lower().translate(_ASCII_PUNCT).split())
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     stripped = _DIACRITICS.sub("", decomposed)
-    return " ".join(stripped.translate(_separators()).split())
+    return " ".join(stripped.translate(_SEPARATORS).split())
