@@ -35,8 +35,13 @@ def resolve_db(db: str | None) -> str:
     if chosen:
         return chosen
     path = default_db()
+    from store.demo import build_demo_mirror, stale_demo_mirror
+    if path.exists() and stale_demo_mirror(path):
+        click.echo(f"The demo mirror at {path} was built by another kgground version: "
+                   "building it again.", err=True)
+        for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            leftover.unlink(missing_ok=True)
     if not path.exists():
-        from store.demo import build_demo_mirror
         click.echo(f"No mirror configured: building the demo KB (Nobel laureates) at {path}. "
                    "Use --db or KGGROUND_DB to choose another mirror.", err=True)
         build_demo_mirror(path, progress=sys.stderr.isatty())

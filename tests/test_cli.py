@@ -36,6 +36,35 @@ def test_first_use_builds_the_demo_mirror(run, tmp_path):
     assert "building the demo KB" not in again.output
 
 
+def _set_meta(db, key: str, value: str) -> None:
+    import sqlite3
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+
+
+def test_a_demo_mirror_from_another_version_is_built_again(run, tmp_path):
+    default = tmp_path / "cache" / "mirror.sqlite"
+    run("entity", "Q937")
+    _set_meta(default, "schema_version", "0")
+    result = run("entity", "Q937")
+    assert result.exit_code == 0, result.output
+    assert "built by another kgground version: building it again" in result.stderr
+    assert "Albert Einstein" in result.stdout
+    assert "another kgground version" not in run("entity", "Q937").stderr
+
+
+def test_an_old_default_mirror_holding_more_than_the_demo_is_left_alone(run, tmp_path):
+    default = tmp_path / "cache" / "mirror.sqlite"
+    run("entity", "Q937")
+    data = tmp_path / "mine.nt"
+    data.write_text(f'<{WD}Q31> <http://www.w3.org/2000/01/rdf-schema#label> "Belgium"@en .\n')
+    assert run("mirror", "load", str(data)).exit_code == 0      # into the default mirror
+    _set_meta(default, "schema_version", "0")
+    result = run("entity", "Q31")
+    assert result.exit_code == 1 and "has mirror schema 0" in result.output
+    assert "building it again" not in result.output
+
+
 def test_search_and_triples_json(run):
     first = run("search", "marie curie", "--json")        # builds the demo mirror first
     assert "building the demo KB" in first.stderr       # progress talk goes to stderr
