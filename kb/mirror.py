@@ -22,7 +22,7 @@ from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
 from store.normalize import normalize
 from store.vocab import DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, check_id, check_property
-from store.wikidata_json import snak_value
+from store.wikidata_json import decode_snaks, snak_value
 
 _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, lang, "
                    "datatype, details, source_id FROM statements")
@@ -163,9 +163,10 @@ class MirrorKB:
         refs: dict[int, list[Reference]] = {}
         for sid, rhash, snaks in self.mirror.query(
                 "SELECT statement_id, hash, snaks FROM statement_references "
+                "JOIN reference_snaks USING (hash) "
                 f"WHERE statement_id IN ({marks}) ORDER BY statement_id, ord", ids):
             parsed = [Snak(pid, _value(*snak_value(snak)))
-                      for pid, group in orjson.loads(snaks).items() for snak in group]
+                      for pid, group in decode_snaks(snaks).items() for snak in group]
             refs.setdefault(sid, []).append(Reference(tuple(parsed), rhash))
         return quals, refs
 

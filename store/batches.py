@@ -16,9 +16,9 @@ import io
 import lzma
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Iterator
 
-import orjson
+import msgspec
 
 from store import wikidata_json as wj
 from store.errors import LoadError
@@ -74,6 +74,7 @@ class Batch:
     statements: list[tuple] = field(default_factory=list)
     qualifiers: list[tuple] = field(default_factory=list)
     references: list[tuple] = field(default_factory=list)
+    reference_snaks: list[tuple[str, str]] = field(default_factory=list)   # (hash, snaks)
     filtered: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -119,7 +120,7 @@ class _Builder:
         self._subject: tuple[str, str, bool] = ("", "", False)
         self._predicates: dict[str, str] = {}
         self._norms: dict[str, str] = {}        # label-index keys of JSON terms, by text
-        self._ref_json: dict[str, str] = {}     # snaks JSON of JSON references, by hash
+        self._known_refs: set[str] = set()      # hashes of the references whose snaks are queued
         self.bnode_prefix = f"_:s{job.source_id}"   # blank nodes are scoped to their source
 
     def take(self, position: int) -> Batch:
@@ -200,17 +201,15 @@ class _Builder:
         b.subjects.add(subject)
 
     # -- JSON entities ----------------------------------------------------------------------
-    def repeats(self, entity: Any) -> bool:
+    def repeats(self, entity: wj.Entity) -> bool:
         """Whether the current batch already holds this entity: its replacement must then
         go into the next batch, after the first record is written."""
-        return isinstance(entity, dict) and entity.get("id") in self._batch_ids
+        return entity.id in self._batch_ids
 
-    def entity(self, entity: Any) -> str | None:
+    def entity(self, entity: wj.Entity) -> str | None:
         """Queue one Wikidata JSON entity (the writer replaces what the mirror holds about
         it). Returns why it was not taken, if it was not."""
-        if not isinstance(entity, dict) or not isinstance(entity.get("id"), str):
-            return "expected a Wikidata entity object with an 'id'"
-        eid = entity["id"]
+        eid = entity.id
         if entity_kind(eid) == "resource":
             return f"entity id {eid!r} is not a Wikidata ID (Q…, P…, L…)"
         f = self.filters
@@ -218,14 +217,16 @@ class _Builder:
             self.batch.filtered += 1
             return None
         b, src = self.batch, self.src
-        marks = (len(b.terms), len(b.statements), len(b.qualifiers), len(b.references))
+        parts = (b.terms, b.statements, b.qualifiers, b.references, b.reference_snaks)
+        marks = [len(rows) for rows in parts]
         try:
             row = wj.entity_row(entity)
             wj.add_terms(entity, f.languages, src, b.terms, self._norms)
             wj.add_statements(entity, f.properties, src, b.statements, b.qualifiers,
-                              b.references, self._ref_json)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            for rows, mark in zip((b.terms, b.statements, b.qualifiers, b.references), marks):
+                              b.references, b.reference_snaks, self._known_refs)
+        except (KeyError, TypeError, ValueError, AttributeError, msgspec.DecodeError) as exc:
+            self._known_refs.difference_update(h for h, _ in b.reference_snaks[marks[-1]:])
+            for rows, mark in zip(parts, marks):
                 del rows[mark:]
             return f"entity {eid}: malformed record ({type(exc).__name__}: {exc})"
         b.terms_normalized = True
@@ -301,12 +302,14 @@ class JsonChunk:
 
 
 CHUNK_BYTES = 1 << 20
+FIRST_CHUNK_BYTES = 128 << 10
 
 
 def json_chunks(job: Job) -> Iterator[JsonChunk]:
     """Cut a Wikidata JSON file into chunks of about a MiB of whole entity lines. Cheap:
     blocks of bytes, cut at a line end, and newlines counted, so that parsing, the costly
-    part, can be spread over processes (``parse_json_chunk``)."""
+    part, can be spread over processes (``parse_json_chunk``). The first chunks are
+    smaller (128 KiB, doubling), so that the writer has a batch to write sooner."""
     stream, raw = open_input(job.path)
     with raw:
         first = stream.readline()
@@ -314,8 +317,10 @@ def json_chunks(job: Job) -> Iterator[JsonChunk]:
             yield JsonChunk(1, first + stream.read(), raw.tell(), document=True)
             return
         lineno, offset = 2, len(first)  # the line and byte the next block starts with
+        size = FIRST_CHUNK_BYTES
         while True:
-            data = stream.read(CHUNK_BYTES)
+            data = stream.read(min(size, CHUNK_BYTES))
+            size *= 2
             if not data:
                 return
             if data[-1:] != b"\n":
@@ -346,33 +351,29 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
 
     if chunk.document:
         try:
-            entities = list(wj.iter_api_entities(orjson.loads(chunk.data)))
-        except (orjson.JSONDecodeError, ValueError) as exc:
+            records = [(1, record) for record in wj.api_entities(chunk.data)]
+        except (msgspec.DecodeError, ValueError) as exc:
             builder.error(1, f"not valid JSON: {exc}")
-            entities = []
-        for entity in entities:
-            if builder.repeats(entity):
-                take(0)
-            problem = builder.entity(entity)
-            if problem and builder.error(1, problem):
-                break
-        take(1)
-        return out
-    data = chunk.lines(job.path)
-    lines = data.split(b"\n")
-    if data.endswith(b"\n"):
-        lines.pop()                     # the empty piece after the last line end
-    loads, lineno = orjson.loads, chunk.first_line - 1
-    for lineno, line in enumerate(lines, chunk.first_line):
+            records = []
+        last = 1
+    else:
+        data = chunk.lines(job.path)
+        lines = data.split(b"\n")
+        if data.endswith(b"\n"):
+            lines.pop()                     # the empty piece after the last line end
+        records = enumerate(lines, chunk.first_line)
+        last = chunk.first_line - 1 + len(lines)
+    decode = wj.decode_entity
+    for lineno, line in records:
         line = line.rstrip()
         if line.endswith(b","):
             line = line[:-1]
         if not line or line == b"]":
             continue
         try:
-            entity = loads(line)
-        except orjson.JSONDecodeError as exc:
-            problem = f"not valid JSON: {exc}"
+            entity = decode(line)
+        except msgspec.DecodeError as exc:
+            problem = wj.entity_problem(line, exc)
         else:
             if builder.repeats(entity):
                 take(lineno - 1)
@@ -380,7 +381,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         if problem and builder.error(lineno, problem):
             take(lineno - 1)
             return out
-    take(lineno)
+    take(last)
     return out
 
 

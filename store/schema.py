@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Index, Integer, MetaData, String, Table, Text, text
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 metadata = MetaData()
 
@@ -91,6 +91,8 @@ statements = Table(
           sqlite_where=text("sid != ''"), postgresql_where=text("sid != ''")),
 )
 
+#: a statement's qualifiers in order; clustered by statement (no rowid: rows are looked up
+#: by statement only, and a separate key index would be written for nothing)
 qualifiers = Table(
     "qualifiers", metadata,
     Column("statement_id", Integer, primary_key=True),
@@ -102,14 +104,25 @@ qualifiers = Table(
     Column("datatype", Text, nullable=False, server_default=""),
     Column("details", Text),
     Index("ix_qualifiers_pv", "property", "value"),
+    sqlite_with_rowid=False,
 )
 
-#: one row per reference of a statement; ``snaks`` is the reference's snaks as JSON
-#: (``{"P248": [value, ...]}`` in the same value layout as statements)
+#: one row per reference of a statement, naming its snaks by hash
 references = Table(
     "statement_references", metadata,
     Column("statement_id", Integer, primary_key=True),
     Column("ord", Integer, primary_key=True),
-    Column("hash", String(64)),
+    Column("hash", String(64), nullable=False),
+    sqlite_with_rowid=False,
+)
+
+#: a reference's snaks as JSON (``{"P248": [snak, ...]}`` as Wikidata spells them), keyed by
+#: the hash Wikibase derives from them: stored once however many statements cite it (in
+#: real dumps a reference recurs on five statements on average). Rows are never deleted
+#: with their statements: another statement may cite the same reference later.
+reference_snaks = Table(
+    "reference_snaks", metadata,
+    Column("hash", String(64), primary_key=True),
     Column("snaks", Text, nullable=False),
+    sqlite_with_rowid=False,
 )

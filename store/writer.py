@@ -27,8 +27,10 @@ _INSERT_STATEMENTS = ("INSERT INTO statements (id, sid, subject, property, rank,
                       "VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_QUALIFIERS = ("INSERT INTO qualifiers (statement_id, ord, property, value_kind, value, "
                       "lang, datatype, details) VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?)")
-_INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash, snaks) "
-                      "VALUES (? + {base}, ?, ?, ?)")
+_INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash) "
+                      "VALUES (? + {base}, ?, ?)")
+_INSERT_REFERENCE_SNAKS = ("INSERT INTO reference_snaks (hash, snaks) VALUES (?, ?) "
+                           "ON CONFLICT DO NOTHING")
 _INSERT_SUBJECTS = ("INSERT INTO entities (id, kind, source_id) VALUES (?, ?, ?) "
                     "ON CONFLICT DO NOTHING")
 _UPSERT_ENTITIES = (
@@ -67,6 +69,7 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id:
                                                b.statements)
         added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS.format(base=base),
                                           b.qualifiers) if b.qualifiers else 0
+        executemany(m, _INSERT_REFERENCE_SNAKS, b.reference_snaks)
         added["references"] = executemany(m, _INSERT_REFERENCES.format(base=base),
                                           b.references) if b.references else 0
         if m.is_sqlite:

@@ -401,7 +401,8 @@ def _rows(db) -> list[tuple]:
     import sqlite3
     with sqlite3.connect(db) as conn:
         out = []
-        for table in ("entities", "terms", "statements", "qualifiers", "statement_references"):
+        for table in ("entities", "terms", "statements", "qualifiers", "statement_references",
+                      "reference_snaks"):
             out += [(table,) + row for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
         out += conn.execute("SELECT rowid FROM terms_fts WHERE terms_fts MATCH 'thing' "
                             "ORDER BY 1").fetchall()
@@ -486,6 +487,42 @@ def test_a_malformed_entity_leaves_no_rows(tmp_path):
                                                                                   ("Q3",)]
         assert m.query("SELECT COUNT(*) FROM terms WHERE entity = 'Q2'") == [(0,)]
         assert m.query("SELECT COUNT(*) FROM qualifiers") == [(2,)]
+
+
+def test_a_reference_is_stored_once_however_many_statements_cite_it(tmp_path):
+    src = _json_dump(tmp_path / "d.json", 30)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        report = load(m, src)
+        assert report.references == 30
+        assert m.query("SELECT hash FROM reference_snaks ORDER BY 1") == [("r0",), ("r1",),
+                                                                            ("r2",)]
+    cited = [MirrorKB(db).statements(f"Q{i}", "P31")[0].references[0] for i in (3, 4, 29)]
+    assert [(r.hash, r.snaks[0].value.value) for r in cited] == [("r0", "Q1"), ("r1", "Q2"),
+                                                                 ("r2", "Q3")]
+
+
+def test_a_malformed_entity_does_not_take_a_shared_reference_with_it(tmp_path):
+    """Q2 is the first to cite reference r2 and is rejected after its P31 statement was
+    read: Q5, citing r2 too, must still find r2's snaks."""
+    src = _json_dump(tmp_path / "d.json", 6, broken={2})
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        assert load(m, src).errors == 1
+    (st,) = MirrorKB(db).statements("Q5", "P31")
+    assert [(r.hash, r.snaks[0].value.value) for r in st.references] == [("r2", "Q3")]
+
+
+def test_a_reference_without_a_hash_is_keyed_by_its_snaks(tmp_path):
+    entity = _json_entity(1)
+    del entity["claims"]["P31"][0]["references"][0]["hash"]
+    src = tmp_path / "q1.json"
+    src.write_text(json.dumps(entity))
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        load(m, src)
+    (ref,) = MirrorKB(db).statements("Q1", "P31")[0].references
+    assert len(ref.hash) == 40 and ref.snaks[0].value.value == "Q2"
 
 
 @pytest.mark.parametrize("parallel", [False, True])
