@@ -79,9 +79,17 @@ class Batch:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     error: LoadError | None = None            # strict mode: the load stops after this batch
+    added: dict[str, int] | None = None       # rows added per kind, once it is written
 
     def size(self) -> int:
         return len(self.terms) + len(self.triples) + len(self.statements) + len(self.entities)
+
+    def drop_rows(self) -> None:
+        """Forget the rows (once written), keeping what a load report needs."""
+        for rows in (self.entity_ids, self.entities, self.datatypes, self.terms, self.triples,
+                     self.statements, self.qualifiers, self.references, self.reference_snaks):
+            rows.clear()
+        self.subjects.clear()
 
 
 def open_input(path: Path) -> tuple[IO[bytes], IO[bytes]]:

@@ -9,19 +9,19 @@ record replaces what the mirror held about it (its terms and all its statements)
 Malformed records are reported with file and line and skipped; ``strict=True`` stops at
 the first one, after committing everything before it.
 
-Big files are parsed in other processes while this one writes: parsing is Python and
-writing is mostly SQLite, so the cores all work. N-Triples go through one parser process
-(its duplicate filter must see every line); JSON dumps, whose entities are independent,
-through a pool of them, fed by a reader thread (decompression lets go of the GIL). The
-writer is the critical path: the parsers run at a lower priority, and this process does
-only what must be serial (SQLite, the label index, the index builds at the end).
+Big files are parsed in other processes, so that the cores all work. N-Triples go through
+one parser process (its duplicate filter must see every line) while this one writes.
+JSON dumps, whose entities are independent, go through a pool of processes fed by a
+reader thread (decompression lets go of the GIL); each worker parses its chunk and then,
+in its turn, writes it through its own connection, so that the chunks reach the mirror in
+file order and rows never cross between processes (sending them cost as much as writing
+them). Writing is serial either way; this process then builds the indexes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import functools
 import gc
 import hashlib
 import multiprocessing as mp
@@ -38,8 +38,9 @@ from typing import Any, Iterator
 
 import orjson
 
-from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, base_suffix,
-                           json_chunks, open_input, parse_json_chunk, read_batches)
+from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, JsonChunk,
+                           base_suffix, json_chunks, open_input, parse_json_chunk,
+                           read_batches)
 from store.errors import LoadError
 from store.mirror import MMAP_BYTES, Mirror, executemany
 from store.writer import begin_bulk, end_bulk, finish, write_batch
@@ -152,7 +153,6 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
         "SELECT 1 FROM statements UNION ALL SELECT 1 FROM terms LIMIT 1")
     job = Job(path=path, format=fmt, source_id=source_id, filters=filters or Filters(),
               skip=skip, strict=strict, bulk=bulk)
-    next_statement_id = mirror.query("SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0]
     if parallel is None:
         parallel = path.stat().st_size >= PARALLEL_BYTES
     parallel = parallel and "fork" in mp.get_all_start_methods()
@@ -161,19 +161,16 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     if mirror.is_sqlite:   # mapped pages of the file would count in the loader's RSS
         mirror.query("PRAGMA mmap_size = 0")
     bar = _progress_bar(path, progress)
-    batches = _parallel_batches(job) if parallel else read_batches(job)
+    batches = _parallel_batches(job, mirror.url) if parallel else read_batches(job)
     # The rows in flight are acyclic tuples and strings, freed by reference counting: the
     # cyclic collector would only re-scan them, again and again (a sixth of a JSON load).
     collecting = gc.isenabled()
     gc.disable()
     try:
         for batch in batches:
-            # A JSON record replaces what the mirror held about its entity. A fresh mirror
-            # holds nothing, and a dump lists each entity once: no deletes in bulk mode.
-            added = write_batch(mirror, batch, source_id, first_statement_id=next_statement_id,
-                                replace=[] if bulk else batch.entity_ids)
-            next_statement_id += len(batch.statements)
-            for key, n in added.items():
+            if batch.added is None:         # not written by a worker process
+                _write(mirror, batch, job)
+            for key, n in batch.added.items():
                 setattr(report, key, getattr(report, key) + n)
             report.records = batch.position
             report.filtered += batch.filtered
@@ -215,16 +212,24 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     return report
 
 
-def _parallel_batches(job: Job) -> Iterator[Batch]:
+def _write(mirror: Mirror, batch: Batch, job: Job) -> None:
+    """Write ``batch``; the rows added go to ``batch.added``."""
+    # A JSON record replaces what the mirror held about its entity. A fresh mirror holds
+    # nothing, and a dump lists each entity once: no deletes in bulk mode.
+    batch.added = write_batch(mirror, batch, job.source_id,
+                              replace=[] if job.bulk else batch.entity_ids)
+
+
+def _parallel_batches(job: Job, location: str) -> Iterator[Batch]:
     """The batches of ``job``, in file order, parsed in other processes: JSON chunks by a
-    pool of workers (entities are independent), N-Triples by one worker (its duplicate
-    filter must see every line)."""
+    pool of workers that also write them into the mirror at ``location`` (entities are
+    independent), N-Triples by one worker (its duplicate filter must see every line)."""
     # fork, not spawn: spawn re-imports the caller's __main__, which breaks scripts that
     # call load() without a __main__ guard. Workers only parse: they never touch the
     # parent's database connections, and they end with os._exit.
     ctx = mp.get_context("fork")
     if job.format == "wikidata-json":
-        yield from _pool_batches(job, ctx)
+        yield from _pool_batches(job, ctx, location)
         return
     out = ctx.Queue(maxsize=3)
     proc = ctx.Process(target=_worker, args=(job, out, os.getpid()), name="kgground-parser",
@@ -251,18 +256,85 @@ def _parallel_batches(job: Job) -> Iterator[Batch]:
         proc.join()
 
 
-def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
-    """JSON chunks parsed by a pool of worker processes, their batches in file order.
+class _Turns:
+    """Whose turn it is to write, shared by the processes of a load: chunks are numbered
+    in file order, parsed in parallel and written one at a time, in that order. A writer
+    that fails, or stops at a strict-mode error, stops the turns: nothing after it is
+    written."""
 
-    A reader thread reads (and decompresses: bz2 and zlib let go of the GIL) the file
-    and hands the chunks to the pool while this thread writes. At most ``ahead`` chunks
-    are read and not yet taken, so memory stays bounded however slow the writer is. A
-    worker that dies (killed, out of memory) fails the load instead of hanging it."""
+    def __init__(self, ctx: Any):
+        self._cond = ctx.Condition()
+        self._next = ctx.RawValue("q", 0)       # guarded by the condition's lock
+        self._stopped = ctx.RawValue("b", 0)
+
+    def wait(self, seq: int) -> bool:
+        """Block until chunk ``seq`` may be written; False if the load is stopping."""
+        with self._cond:
+            while self._next.value != seq and not self._stopped.value:
+                self._cond.wait(0.5)
+            return not self._stopped.value
+
+    def done(self, seq: int, *, stop: bool = False) -> None:
+        """Chunk ``seq`` is written (or, with ``stop``, the load ends here)."""
+        with self._cond:
+            self._next.value = seq + 1
+            self._stopped.value = self._stopped.value or stop
+            self._cond.notify_all()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped.value = 1
+            self._cond.notify_all()
+
+
+#: in a pool worker: its own connection to the mirror, and the turns it shares
+_pool_worker: dict[str, Any] = {}
+
+
+def _init_pool_worker(parent: int, location: str, turns: _Turns) -> None:
+    """Open the worker's own connection to the mirror; end the worker if the loader is
+    killed."""
+    _end_with_parent(parent)
+    mirror = Mirror(location)
+    if mirror.is_sqlite:
+        mirror.query("PRAGMA mmap_size = 0")
+    _pool_worker.update(mirror=mirror, turns=turns)
+
+
+def _parse_and_write(job: Job, seq: int, chunk: JsonChunk) -> list[Batch]:
+    """In a pool worker: parse chunk number ``seq``, wait for its turn, write its batches.
+    Returns them written, without their rows (none written if the load is stopping)."""
+    batches = parse_json_chunk(job, chunk)
+    turns: _Turns = _pool_worker["turns"]
+    if not turns.wait(seq):
+        return []
+    failed = True
+    try:
+        for batch in batches:
+            _write(_pool_worker["mirror"], batch, job)
+            batch.drop_rows()
+        failed = any(batch.error is not None for batch in batches)
+        return batches
+    finally:
+        turns.done(seq, stop=failed)
+
+
+def _pool_batches(job: Job, ctx: Any, location: str) -> Iterator[Batch]:
+    """JSON chunks parsed and written by a pool of worker processes, their batches (written)
+    in file order.
+
+    The workers take turns to write (``_Turns``), so the mirror gets the chunks in file
+    order, as a serial load writes them, while parsing runs in parallel; rows never cross
+    between processes. A reader thread reads (and decompresses: bz2 and zlib let go of the
+    GIL) the file and hands the chunks to the pool. The first chunk (a small one) is
+    parsed and written here, while the workers start. At most ``ahead`` chunks are read
+    and not yet taken, so memory stays bounded however slow writing is. A worker that
+    dies (killed, out of memory) fails the load instead of hanging it."""
     workers = max(2, min(4, os.cpu_count() or 2))
     ahead = 2 * workers
-    pending: queue.Queue = queue.Queue(maxsize=ahead)    # futures in file order, then None
+    pending: queue.Queue = queue.Queue(maxsize=ahead)  # the first chunk, futures, None
     stop = threading.Event()
-    parse = functools.partial(parse_json_chunk, job)
+    turns = _Turns(ctx)
 
     def hand_over(item: Any) -> bool:
         while not stop.is_set():
@@ -276,16 +348,24 @@ def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
     def read(pool: ProcessPoolExecutor) -> None:
         try:
             with contextlib.closing(json_chunks(job)) as chunks:
-                for chunk in chunks:
+                first = next(chunks, None)
+                for seq, chunk in enumerate(chunks, 1):
                     # a plain file's bytes are read by the worker: cheaper than a pipe
-                    if not hand_over(pool.submit(parse, chunk.detached())):
+                    future = pool.submit(_parse_and_write, job, seq, chunk.detached())
+                    # the first chunk goes to the writing thread once a worker has work
+                    if first is not None and not hand_over(first):
                         return
+                    first = None
+                    if not hand_over(future):
+                        return
+            if first is not None and not hand_over(first):
+                return
             hand_over(None)
         except BaseException as exc:  # noqa: BLE001 - re-raised by the writing thread
             hand_over(exc)
 
     pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_pool_worker,
-                               initargs=(os.getpid(),))
+                               initargs=(os.getpid(), location, turns))
     pool.submit(os.getpid)  # forks the workers now, from this thread, before others start
     reader = threading.Thread(target=read, args=(pool,), name="kgground-reader", daemon=True)
     reader.start()
@@ -294,9 +374,13 @@ def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
             item = pending.get()
             if item is None:
                 return
+            if isinstance(item, BaseException):
+                raise item
+            if isinstance(item, JsonChunk):      # chunk 0: written by the caller
+                yield from parse_json_chunk(job, item)
+                turns.done(0)
+                continue
             try:
-                if isinstance(item, BaseException):
-                    raise item
                 batches = item.result()
             except BrokenProcessPool:
                 raise LoadError("a parser process died", path=str(job.path),
@@ -304,15 +388,9 @@ def _pool_batches(job: Job, ctx: Any) -> Iterator[Batch]:
             yield from batches
     finally:
         stop.set()
+        turns.stop()
         reader.join()
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _init_pool_worker(parent: int) -> None:
-    """Pool workers parse at a lower priority: the writer is the critical path, and the
-    workers fill the CPU time it leaves. They end if the loader is killed."""
-    os.nice(10)
-    _end_with_parent(parent)
 
 
 def _end_with_parent(parent: int) -> None:

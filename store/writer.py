@@ -41,14 +41,15 @@ _UPSERT_ENTITIES = (
     "modified = excluded.modified, source_id = excluded.source_id")
 
 
-def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id: int = 1,
+def write_batch(mirror: Mirror, b: Batch, source_id: int, *,
                 replace: list[str] = ()) -> dict[str, int]:
     """Write one batch and the source's new position in one transaction; return the
     numbers of rows added per kind.
 
     ``replace``: entities whose rows in the mirror are deleted first (a JSON record
-    replaces what was known about its entity). The batch's JSON statements get row ids
-    from ``first_statement_id`` on, in order; the caller keeps ids unique.
+    replaces what was known about its entity). The batch's JSON statements get the row
+    ids after the highest in the mirror, in order. Several processes may write batches,
+    one at a time.
     """
     conn, m = mirror.raw, mirror
     try:
@@ -62,9 +63,10 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *, first_statement_id:
         executemany(m, "UPDATE entities SET datatype = ? WHERE id = ?", b.datatypes)
         added["terms"] = executemany(
             m, _INSERT_TERMS, b.terms if b.terms_normalized else _with_norms(b.terms))
-        base = int(first_statement_id)
         added["statements"] = executemany(m, _INSERT_TRIPLES, b.triples)
+        base = 0
         if b.statements:
+            base = int(m.query("SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0])
             added["statements"] += executemany(m, _INSERT_STATEMENTS.format(base=base),
                                                b.statements)
         added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS.format(base=base),

@@ -570,11 +570,13 @@ def test_the_worker_pool_reads_a_bounded_number_of_chunks_ahead(tmp_path, monkey
 
     monkeypatch.setattr(ingest, "json_chunks", counted)
     job = Job(path=src, format="wikidata-json", source_id=1, filters=Filters(), bulk=True)
-    stream = ingest._parallel_batches(job)
+    mirror = Mirror(tmp_path / "m.sqlite", create=True)
+    stream = ingest._parallel_batches(job, mirror.url)
     first = next(stream)
     time.sleep(0.5)                   # the feeder would read the whole file by now
     ahead = read["n"]
     stream.close()                    # ends the pool, also with chunks in flight
+    mirror.close()
     assert first.position > 1
     assert ahead <= 2 * max(2, min(4, os.cpu_count() or 2)) + 2
     assert len(list(real_chunks(job))) > 40
