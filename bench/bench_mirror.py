@@ -113,7 +113,7 @@ def machine_info() -> dict[str, Any]:
             if line.startswith("MemTotal:"):
                 ram = round(int(line.split()[1]) / 1024 / 1024, 1)
     versions = {}
-    for mod in ("orjson", "sqlalchemy", "pyoxigraph", "rdflib", "qwikidata"):
+    for mod in ("orjson", "msgspec", "sqlalchemy", "pyoxigraph", "rdflib", "qwikidata"):
         try:
             from importlib.metadata import version
             versions[mod] = version(mod)
