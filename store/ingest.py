@@ -225,8 +225,8 @@ def _parallel_batches(job: Job, location: str) -> Iterator[Batch]:
     pool of workers that also write them into the mirror at ``location`` (entities are
     independent), N-Triples by one worker (its duplicate filter must see every line)."""
     # fork, not spawn: spawn re-imports the caller's __main__, which breaks scripts that
-    # call load() without a __main__ guard. Workers only parse: they never touch the
-    # parent's database connections, and they end with os._exit.
+    # call load() without a __main__ guard. Workers never touch the parent's database
+    # connections (JSON workers open their own), and they end with os._exit.
     ctx = mp.get_context("fork")
     if job.format == "wikidata-json":
         yield from _pool_batches(job, ctx, location)

@@ -4,7 +4,8 @@ Handles items, properties and lexemes as the dumps and the API spell them. Entit
 decoded with msgspec into the typed structs below, which name only the fields the mirror
 keeps: everything else (sitelink titles, snak hashes, forms and senses) is skipped without
 building objects for it, and a datavalue's JSON is kept as the bytes it was written in.
-That makes decoding plus row building about twice as fast as generic JSON decoding.
+Decoding plus row building runs about 1.4 times as fast as over generic JSON decoding
+(bench/RESULTS.md).
 
 Values are mapped the way Wikidata's own RDF maps them, so SPARQL over the mirror sees the
 same terms as SPARQL over query.wikidata.org: times become xsd:dateTime (month/day 00 →
