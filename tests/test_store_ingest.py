@@ -154,19 +154,26 @@ def test_json_record_replaces_what_the_mirror_held(tmp_path):
     assert base.search("Belgium") == [] or base.search("Belgium")[0].match != "label"
 
 
+def _interrupted_on_call(n: int, write):
+    """``write``, except that its n-th call (in each process) raises KeyboardInterrupt, as
+    if the user pressed Ctrl-C mid-load."""
+    calls = {"n": 0}
+
+    def interrupted(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == n:
+            raise KeyboardInterrupt
+        return write(*args, **kwargs)
+    return interrupted
+
+
 def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
     lines = [f'<{WD}Q{i}> <{LABEL}> "entity {i}"@en .' for i in range(1, 10001)]
     lines += [f'<{WD}Q{i}> <{WDT}P31> <{WD}Q5> .' for i in range(1, 10001)]
     src = write(tmp_path / "big.nt.gz", nt(*lines), gz=True)
     monkeypatch.setattr("store.batches.BATCH_ROWS", 1000)
     real_write = ingest.write_batch
-    calls = {"n": 0}
-
-    def crash_on_third(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt      # as if the user pressed Ctrl-C mid-load
-        return real_write(*args, **kwargs)
+    crash_on_third = _interrupted_on_call(3, real_write)
 
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
@@ -533,13 +540,7 @@ def test_interrupted_json_load_resumes_to_the_same_result(tmp_path, monkeypatch,
     with Mirror(clean, create=True) as m:
         load(m, src, parallel=False)
     real_write = ingest.write_batch
-    calls = {"n": 0}
-
-    def crash_on_fifth(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 5:
-            raise KeyboardInterrupt
-        return real_write(*args, **kwargs)
+    crash_on_fifth = _interrupted_on_call(5, real_write)
 
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
