@@ -41,6 +41,7 @@ import orjson
 from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, JsonChunk,
                            base_suffix, json_chunks, open_input, parse_json_chunk,
                            read_batches)
+from store.checkpoints import Checkpointer, defer_checkpoints
 from store.errors import LoadError
 from store.mirror import MMAP_BYTES, Mirror, executemany
 from store.writer import begin_bulk, end_bulk, finish, write_batch
@@ -161,6 +162,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     if mirror.is_sqlite:   # mapped pages of the file would count in the loader's RSS
         mirror.query("PRAGMA mmap_size = 0")
     bar = _progress_bar(path, progress)
+    checkpointer = Checkpointer(mirror)
     batches = _parallel_batches(job, mirror.url) if parallel else read_batches(job)
     # The rows in flight are acyclic tuples and strings, freed by reference counting: the
     # cyclic collector would only re-scan them, again and again (a sixth of a JSON load).
@@ -168,6 +170,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     gc.disable()
     try:
         for batch in batches:
+            # not before the first batch: the parser processes fork when it is asked for
+            checkpointer.start()
             if batch.added is None:         # not written by a worker process
                 _write(mirror, batch, job)
             for key, n in batch.added.items():
@@ -202,6 +206,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                 gc.enable()
             if mirror.is_sqlite:
                 mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
+            checkpointer.close()     # the last checkpoint: all of the load is in the file
 
     report.seconds = round(time.perf_counter() - started, 3)
     counts = {k: v for k, v in report.as_dict().items()
@@ -295,9 +300,10 @@ def _init_pool_worker(parent: int, location: str, turns: _Turns) -> None:
     """Open the worker's own connection to the mirror; end the worker if the loader is
     killed."""
     _end_with_parent(parent)
-    mirror = Mirror(location)
+    mirror = Mirror(location, verified=True)
     if mirror.is_sqlite:
         mirror.query("PRAGMA mmap_size = 0")
+    defer_checkpoints(mirror)           # the loader's Checkpointer does them
     _pool_worker.update(mirror=mirror, turns=turns)
 
 

@@ -46,9 +46,12 @@ class Mirror:
     ``Mirror(location)`` opens an existing mirror and raises MirrorError when there is none;
     ``Mirror(location, create=True)`` creates it (and its folder) when missing.
     ``location`` is a file path (SQLite) or a SQLAlchemy URL (``postgresql://…``).
+    ``verified=True`` skips checking the schema, for a process that opens a mirror its
+    parent has just opened (a load's worker processes).
     """
 
-    def __init__(self, location: str | Path, *, create: bool = False):
+    def __init__(self, location: str | Path, *, create: bool = False,
+                 verified: bool = False):
         self.url, self.path = _url_for(location)
         self.location = str(self.path) if self.path else self.url
         if self.path is not None:
@@ -66,6 +69,9 @@ class Mirror:
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _set_pragmas)
         self._local = threading.local()
+        self.stale_label_index = False
+        if verified:
+            return
         try:
             self._ensure_schema(create)
         except sa.exc.DatabaseError as exc:

@@ -1,0 +1,84 @@
+"""The load's background checkpoints: the log is copied while writing, stays bounded, and
+the mirror's own settings come back afterwards."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+import store.checkpoints as checkpoints
+from store.checkpoints import Checkpointer
+from store.ingest import load
+from store.mirror import Mirror
+
+WD = "http://www.wikidata.org/entity/"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+
+def _log_state(path) -> tuple[int, int, int]:
+    """(busy, pages in the log, pages already copied), from a connection of its own."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    finally:
+        conn.close()
+
+
+def _checkpoint_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "kgground-checkpoints"]
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_load_ends_with_its_log_copied_and_the_setting_restored(tmp_path, parallel):
+    lines = [f"<{WD}Q{i}> <{LABEL}> \"entity number {i} with a longer label\"@en ."
+             for i in range(1, 30_001)]
+    src = tmp_path / "labels.nt"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        before = m.query("PRAGMA wal_autocheckpoint")[0][0]
+        report = load(m, src, parallel=parallel)
+        assert report.terms == 30_000
+        assert m.query("PRAGMA wal_autocheckpoint")[0][0] == before
+        assert not _checkpoint_threads()
+        busy, pages, copied = _log_state(db)
+        assert busy == 0 and pages == copied      # nothing left only in the log
+        assert m.query("SELECT COUNT(*) FROM terms")[0][0] == 30_000
+
+
+def test_the_log_stays_bounded_while_a_writer_keeps_committing(tmp_path, monkeypatch):
+    monkeypatch.setattr(checkpoints, "LOAD_AUTOCHECKPOINT", 64)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        cp = Checkpointer(m, interval=0.001)
+        cp.start()
+        biggest = 0
+        text = "x" * 3000
+        for n in range(400):               # ~1 page per row, 10 rows per commit
+            m.raw.executemany("INSERT INTO terms (entity, kind, lang, text, norm, source_id)"
+                              " VALUES (?, 0, 'en', ?, NULL, NULL)",
+                              [(f"Q{n}", f"{text}{n}-{i}") for i in range(10)])
+            m.raw.commit()
+            biggest = max(biggest, (db.parent / (db.name + "-wal")).stat().st_size)
+        cp.close()
+        assert m.query("SELECT COUNT(*) FROM terms")[0][0] == 4000
+    # 4,000 pages were written: without checkpoints the log would hold them all
+    assert biggest < 400 * 4096
+    busy, pages, copied = _log_state(db)
+    assert busy == 0 and pages == copied
+
+
+def test_an_error_in_the_thread_is_raised_by_close(tmp_path, monkeypatch):
+    with Mirror(tmp_path / "m.sqlite", create=True) as m:
+        cp = Checkpointer(m)
+
+        def broken() -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+        monkeypatch.setattr(m.engine, "raw_connection", broken)
+        cp.start()
+        with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+            cp.close()
+        assert m.query("PRAGMA wal_autocheckpoint")[0][0] == 1000
+        cp.close()                          # once raised, closing again is quiet
