@@ -15,12 +15,11 @@ from typing import Any
 import orjson
 
 from kb.base import check_triplet_query, property_info_from
-from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior
+from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
                       SparqlResult, Statement, Value)
 from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
-from store.normalize import normalize
 from store.vocab import DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, check_id, check_property
 from store.wikidata_json import decode_snaks, snak_value
 
@@ -182,10 +181,8 @@ class MirrorKB:
 
     # -- search -----------------------------------------------------------------------------
     def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
-        if not isinstance(text, str):
-            raise TypeError(f"search text must be a string, got {type(text).__name__}")
-        norm = normalize(text)
-        if not norm or limit < 1:
+        norm = search_key(text, limit)
+        if norm is None:
             return []
         q = self.mirror.query
         max_links, max_degree = self._prior_scale()

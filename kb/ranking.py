@@ -9,9 +9,21 @@ from __future__ import annotations
 
 import math
 
+from store.normalize import normalize
+
 MATCH_SCORES = {"label": 1.0, "alias": 0.9, "label-other": 0.85, "alias-other": 0.8,
                 "prefix": 0.6, "token": 0.4}
 PRIOR_WEIGHT = 0.25
+
+
+def search_key(text: str, limit: int) -> str | None:
+    """The normalized form of a search's ``text`` that adapters look up; None when nothing
+    can match (nothing left after normalizing, or ``limit`` < 1). Raises TypeError when
+    ``text`` is not a string."""
+    if not isinstance(text, str):
+        raise TypeError(f"search text must be a string, got {type(text).__name__}")
+    norm = normalize(text)
+    return norm if norm and limit >= 1 else None
 
 
 def exact_kind(is_label: bool, term_lang: str, lang: str) -> str:

@@ -24,7 +24,7 @@ from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query, property_info_from
 from kb.mirror_sparql import result_from_rdflib
-from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior
+from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.sparql_check import prepare
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
 from store.batches import RDF_FORMATS, base_suffix, exact_literals, open_input
@@ -186,10 +186,8 @@ class RdfGraphKB:
         return self._index
 
     def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
-        if not isinstance(text, str):
-            raise TypeError(f"search text must be a string, got {type(text).__name__}")
-        norm = normalize(text)
-        if not norm or limit < 1:
+        norm = search_key(text, limit)
+        if norm is None:
             return []
         exact, norms, tokens, degree = self._search_index()
         log_max_degree = math.log1p(max(degree.values(), default=0))

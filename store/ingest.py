@@ -15,7 +15,9 @@ JSON dumps, whose entities are independent, go through a pool of processes fed b
 reader thread (decompression lets go of the GIL); each worker parses its chunk and then,
 in its turn, writes it through its own connection, so that the chunks reach the mirror in
 file order and rows never cross between processes (sending them cost as much as writing
-them). Writing is serial either way; this process then builds the indexes.
+them). Writing is serial either way; this process then builds the indexes. Meanwhile a
+thread copies the write-ahead log into the database file (``store.checkpoints``), which
+the writers would otherwise stop to do.
 """
 
 from __future__ import annotations

@@ -119,6 +119,42 @@ def _value_match(o: Any, col: str = "") -> tuple[list[str], list[Any]] | None:
     return None
 
 
+class _Where:
+    """The WHERE clause of a triple pattern's query: conditions joined by AND and their
+    parameters. A term bound in the pattern adds its condition, an unbound one (None)
+    adds nothing, and a term no row can match sets ``impossible``."""
+
+    def __init__(self, *conditions: str):
+        self.conditions = list(conditions)
+        self.params: list[Any] = []
+        self.impossible = False
+
+    def __str__(self) -> str:
+        return " AND ".join(self.conditions)
+
+    def equals(self, column: str, value: Any) -> None:
+        if value is not None:
+            self.conditions.append(f"{column} = ?")
+            self.params.append(value)
+
+    def statement_node(self, term: Any, column: str = "sid") -> None:
+        """``term`` (when bound) must be the IRI of a statement node."""
+        if term is not None:
+            sid = sid_from_iri(str(term)) if isinstance(term, URIRef) else None
+            self.impossible = self.impossible or sid is None
+            self.equals(column, sid)
+
+    def value(self, term: Any, col: str = "") -> None:
+        """``term`` (when bound) must be the statement's or qualifier's value."""
+        if term is not None:
+            match = _value_match(term, col)
+            if match is None:
+                self.impossible = True
+            else:
+                self.conditions += match[0]
+                self.params += match[1]
+
+
 class MirrorStore(Store):
     """A read-only rdflib Store over a mirror (see the module docstring).
 
@@ -219,22 +255,15 @@ class MirrorStore(Store):
 
     def _statements(self, s: Any, subject: str | None, prop: str | None,
                     o: Any) -> Iterator[tuple]:
-        where, params = ["truthy = 1", "value_kind != 'novalue'"], []
-        if subject is not None:
-            where.append("subject = ?")
-            params.append(subject)
-        if prop is not None:
-            where.append("property = ?")
-            params.append(prop)
-        if o is not None:
-            match = _value_match(o)
-            if match is None:
-                return
-            where += match[0]
-            params += match[1]
+        where = _Where("truthy = 1", "value_kind != 'novalue'")
+        where.equals("subject", subject)
+        where.equals("property", prop)
+        where.value(o)
+        if where.impossible:
+            return
         for subj, pr, kind, value, lang, datatype in self._query(
                 "SELECT subject, property, value_kind, value, lang, datatype FROM statements "
-                f"WHERE {' AND '.join(where)}", params):
+                f"WHERE {where}", where.params):
             obj = o if o is not None else to_term(kind, value, lang, datatype)
             pred = URIRef(WDT + pr) if PROPERTY_ID.match(pr) else URIRef(pr)
             yield (s if s is not None else node_term(subj), pred, obj)
@@ -242,91 +271,59 @@ class MirrorStore(Store):
     def _statement_nodes(self, s: Any, subject: str | None, prop: str | None,
                          o: Any) -> Iterator[tuple]:
         """``subject p:P… statement-node``."""
-        where, params = ["sid != ''"], []
-        if subject is not None:
-            where.append("subject = ?")
-            params.append(subject)
-        if prop is not None:
-            where.append("property = ?")
-            params.append(prop)
-        if o is not None:
-            sid = sid_from_iri(str(o)) if isinstance(o, URIRef) else None
-            if sid is None:
-                return
-            where.append("sid = ?")
-            params.append(sid)
+        where = _Where("sid != ''")
+        where.equals("subject", subject)
+        where.equals("property", prop)
+        where.statement_node(o)
+        if where.impossible:
+            return
         for subj, pr, sid in self._query(
-                f"SELECT subject, property, sid FROM statements WHERE {' AND '.join(where)}",
-                params):
+                f"SELECT subject, property, sid FROM statements WHERE {where}", where.params):
             if PROPERTY_ID.match(pr):
                 yield (s if s is not None else node_term(subj), URIRef(P + pr),
                        URIRef(statement_iri(sid)))
 
     def _statement_values(self, s: Any, prop: str | None, o: Any) -> Iterator[tuple]:
         """``statement-node ps:P… value``."""
-        where, params = ["sid != ''", "value_kind != 'novalue'"], []
-        if s is not None:
-            sid = sid_from_iri(str(s)) if isinstance(s, URIRef) else None
-            if sid is None:
-                return
-            where.append("sid = ?")
-            params.append(sid)
-        if prop is not None:
-            where.append("property = ?")
-            params.append(prop)
-        if o is not None:
-            match = _value_match(o)
-            if match is None:
-                return
-            where += match[0]
-            params += match[1]
+        where = _Where("sid != ''", "value_kind != 'novalue'")
+        where.statement_node(s)
+        where.equals("property", prop)
+        where.value(o)
+        if where.impossible:
+            return
         for sid, pr, kind, value, lang, datatype in self._query(
                 "SELECT sid, property, value_kind, value, lang, datatype FROM statements "
-                f"WHERE {' AND '.join(where)}", params):
+                f"WHERE {where}", where.params):
             yield (URIRef(statement_iri(sid)), URIRef(PS + pr),
                    o if o is not None else to_term(kind, value, lang, datatype))
 
     def _qualifiers(self, s: Any, prop: str | None, o: Any) -> Iterator[tuple]:
         """``statement-node pq:P… qualifier-value``."""
-        where, params = ["st.sid != ''", "q.value_kind != 'novalue'"], []
-        if s is not None:
-            sid = sid_from_iri(str(s)) if isinstance(s, URIRef) else None
-            if sid is None:
-                return
-            where.append("st.sid = ?")
-            params.append(sid)
-        if prop is not None:
-            where.append("q.property = ?")
-            params.append(prop)
-        if o is not None:
-            match = _value_match(o, "q.")
-            if match is None:
-                return
-            where += match[0]
-            params += match[1]
+        where = _Where("st.sid != ''", "q.value_kind != 'novalue'")
+        where.statement_node(s, "st.sid")
+        where.equals("q.property", prop)
+        where.value(o, "q.")
+        if where.impossible:
+            return
         for sid, pr, kind, value, lang, datatype in self._query(
                 "SELECT st.sid, q.property, q.value_kind, q.value, q.lang, q.datatype "
                 "FROM qualifiers q JOIN statements st ON st.id = q.statement_id "
-                f"WHERE {' AND '.join(where)}", params):
+                f"WHERE {where}", where.params):
             yield (URIRef(statement_iri(sid)), URIRef(PQ + pr),
                    o if o is not None else to_term(kind, value, lang, datatype))
 
     def _ranks(self, s: Any, o: Any) -> Iterator[tuple]:
         """``statement-node wikibase:rank wikibase:…Rank``."""
-        where, params = ["sid != ''"], []
-        if s is not None:
-            sid = sid_from_iri(str(s)) if isinstance(s, URIRef) else None
-            if sid is None:
-                return
-            where.append("sid = ?")
-            params.append(sid)
+        where = _Where("sid != ''")
+        where.statement_node(s)
         if o is not None:
             if str(o) not in RANK_IRIS:
                 return
-            where.append("rank = ?")
-            params.append(RANK_IRIS.index(str(o)))
+            where.equals("rank", RANK_IRIS.index(str(o)))
+        if where.impossible:
+            return
         for sid, rank in self._query(
-                f"SELECT sid, rank FROM statements WHERE {' AND '.join(where)}", params):
+                f"SELECT sid, rank FROM statements WHERE {where}", where.params):
             yield URIRef(statement_iri(sid)), URIRef(RANK), URIRef(RANK_IRIS[rank])
 
     def __len__(self, context: Any = None) -> int:

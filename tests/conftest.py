@@ -66,3 +66,19 @@ def virtuoso() -> tuple[str, str]:
         pytest.skip("no Virtuoso running (start one: bash .ci/virtuoso.sh start DIR FILE, "
                     "then source DIR/env)")
     return url, os.environ.get("KGGROUND_VIRTUOSO_GRAPH", "http://kgground.test/slice")
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """``run("entity", "Q42")``: the kgground command line, in-process, with neither
+    KGGROUND_DB nor the user's default mirror: the default lives under ``tmp_path``."""
+    from click.testing import CliRunner
+
+    from reasoning.cli import cli
+    monkeypatch.setenv("KGGROUND_DEFAULT_DB", str(tmp_path / "cache" / "mirror.sqlite"))
+    monkeypatch.delenv("KGGROUND_DB", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(cli, list(args), catch_exceptions=False)
+    return invoke

@@ -6,23 +6,9 @@ import json
 import subprocess
 import sys
 
-import pytest
-from click.testing import CliRunner
 
-from reasoning.cli import cli
 
 WD = "http://www.wikidata.org/entity/"
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.setenv("KGGROUND_DEFAULT_DB", str(tmp_path / "cache" / "mirror.sqlite"))
-    monkeypatch.delenv("KGGROUND_DB", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-    return invoke
 
 
 def test_first_use_builds_the_demo_mirror(run, tmp_path):

@@ -25,17 +25,6 @@ def demo_copy(demo_mirror_path, tmp_path):
     return path
 
 
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.setenv("KGGROUND_DEFAULT_DB", str(tmp_path / "cache" / "mirror.sqlite"))
-    monkeypatch.delenv("KGGROUND_DB", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str):
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-    return invoke
-
-
 # -- the command ----------------------------------------------------------------------------------
 
 def test_link_text_as_table_and_json(run, demo_copy):
