@@ -186,52 +186,66 @@ class MirrorKB:
             return []
         q = self.mirror.query
         max_links, max_degree = self._prior_scale()
-        # entity → (match score, prior, how, matched text, its language)
-        best: dict[str, tuple[float, float, str, str, str]] = {}
+        # entity → (match score, prior, how, (matched text, its language)); a prefix match
+        # holds its term's row id instead, read for the winners only
+        best: dict[str, tuple[float, float, str, tuple[str, str] | int]] = {}
 
-        def consider(rows: list[tuple], how: str | None) -> None:
-            for entity, kind, tlang, ttext, tnorm, links, degree in rows:
-                if how is None:      # an exact match: of a label or an alias, in lang or not
-                    how_ = exact_kind(kind == LABEL, tlang, lang)
-                elif how == "prefix" and tnorm == norm:
-                    continue
-                else:
-                    how_ = how
-                score = match_score(how_, norm, tnorm)
-                if score > best.get(entity, (-1.0,))[0]:
-                    best[entity] = (score, prior(links, degree, max_links, max_degree), how_,
-                                    ttext, tlang)
+        def consider(entity: str, how: str, tnorm: str, links: int | None,
+                     degree: int | None, matched: tuple[str, str] | int) -> None:
+            score = match_score(how, norm, tnorm)
+            if score > best.get(entity, (-1.0,))[0]:
+                best[entity] = (score, prior(links, degree, max_links, max_degree), how, matched)
 
         # Candidates with their popularity; exact matches most popular first.
         cols = ("SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.sitelinks, e.degree "
                 "FROM terms t LEFT JOIN entities e ON e.id = t.entity")
-        consider(q(f"{cols} WHERE t.norm = ? ORDER BY e.sitelinks DESC, e.degree DESC "
-                   "LIMIT ?", (norm, 20 * limit)), None)
+        for entity, kind, tlang, ttext, tnorm, links, degree in q(
+                f"{cols} WHERE t.norm = ? ORDER BY e.sitelinks DESC, e.degree DESC LIMIT ?",
+                (norm, 20 * limit)):
+            consider(entity, exact_kind(kind == LABEL, tlang, lang), tnorm, links, degree,
+                     (ttext, tlang))
         if len(best) < limit:
-            consider(q(f"{cols} WHERE t.norm > ? AND t.norm < ? LIMIT ?",
-                       (norm, norm + "\U0010ffff", 3 * limit)), "prefix")
+            # read from the (norm, entity) index alone: the terms rows are scattered
+            score = match_score("prefix", norm, norm)      # the same for every prefix
+            for entity, row, links, degree in q(
+                    "SELECT t.entity, t.id, e.sitelinks, e.degree FROM terms t "
+                    "LEFT JOIN entities e ON e.id = t.entity WHERE t.norm > ? AND t.norm < ? "
+                    "LIMIT ?", (norm, norm + "\U0010ffff", 3 * limit)):
+                if score > best.get(entity, (-1.0,))[0]:
+                    best[entity] = (score, prior(links, degree, max_links, max_degree),
+                                    "prefix", row)
         # Word matches only when nothing matched whole: they cost as much as the rest.
         if not best and self.mirror.is_sqlite:
             # whole words only: an FTS prefix query ("adams"*) costs twice as much, and
             # prefixes of whole labels are covered by the range query above
             match = " ".join(f'"{t}"' for t in norm.split())
-            consider(q(f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
-                       "LIMIT ?", (match, 5 * limit)), "token")
+            for entity, kind, tlang, ttext, tnorm, links, degree in q(
+                    f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
+                    "LIMIT ?", (match, 5 * limit)):
+                consider(entity, "token", tnorm, links, degree, (ttext, tlang))
         if not best:
             return []
         top = sorted(best, key=lambda e: (-(best[e][0] + PRIOR_WEIGHT * best[e][1]), e))[:limit]
+        rows = [m for m in (best[e][3] for e in top) if isinstance(m, int)]
+        matched_by_row = {row: (ttext, tlang) for row, ttext, tlang in q(
+            f"SELECT id, text, lang FROM terms WHERE id IN ({','.join('?' * len(rows))})",
+            rows)} if rows else {}
         names: dict[str, dict[int, dict[str, str]]] = {}
+        # a range of kinds (aliases, ALIAS, come after it): with "kind IN (…)" SQLite reads
+        # every term of each entity
         for eid, kind, tlang, ttext in q(
                 f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
-                f"({','.join('?' * len(top))}) AND kind IN ({LABEL}, {DESCRIPTION})", top):
+                f"({','.join('?' * len(top))}) AND kind BETWEEN {LABEL} AND {DESCRIPTION}",
+                top):
             names.setdefault(eid, {}).setdefault(kind, {}).setdefault(tlang, ttext)
         out = []
         for eid in top:
-            score, pop, how, matched, mlang = best[eid]
+            score, pop, how, matched = best[eid]
+            matched_text, mlang = matched_by_row[matched] if isinstance(matched, int) else matched
             entity = Entity(eid, names.get(eid, {}).get(LABEL, {}),
                             names.get(eid, {}).get(DESCRIPTION, {}))
             out.append(Candidate(eid, entity.label(lang), score + PRIOR_WEIGHT * pop, pop,
-                                 matched, how.replace("-other", ""), mlang,
+                                 matched_text, how.replace("-other", ""), mlang,
                                  entity.description(lang), {"match": score, "prior": pop}))
         return out
 

@@ -135,6 +135,11 @@ class KnowledgeBaseConformance:
         assert kb.search("爱因斯坦", lang="zh")[0].id == "Q937"
         assert kb.search("Mensch", lang="de")[0].id == "Q5"
 
+    def test_search_finds_the_beginning_of_a_name(self, kb):
+        found = kb.search("Douglas Ad")
+        assert found and found[0].id == "Q42"
+        assert (found[0].match, found[0].matched) == ("prefix", "Douglas Adams")
+
     def test_search_label_in_language_outranks_other_languages(self, kb):
         found = kb.search("道格拉斯·亚当斯", lang="zh")
         assert found[0].id == "Q42" and found[0].label == "道格拉斯·亚当斯"

@@ -254,3 +254,7 @@ class TestEndpointKBConformance(KnowledgeBaseConformance):
     @pytest.mark.xfail(reason=FUZZY, strict=True)
     def test_search_ignores_case_accents_and_punctuation(self, kb):
         super().test_search_ignores_case_accents_and_punctuation(kb)
+
+    @pytest.mark.xfail(reason=FUZZY, strict=True)
+    def test_search_finds_the_beginning_of_a_name(self, kb):
+        super().test_search_finds_the_beginning_of_a_name(kb)
