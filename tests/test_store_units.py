@@ -64,3 +64,31 @@ def test_ids():
 def test_normalize(text, key):
     assert normalize(text) == key
     assert normalize(key) == key
+
+
+def test_multi_row_insert_sql():
+    from store.mirror import _multi_row
+    sql = "INSERT INTO t (a, b) VALUES (? + 5, lower(?)) ON CONFLICT DO NOTHING"
+    assert _multi_row(sql, 3) == ("INSERT INTO t (a, b) VALUES (? + 5, lower(?)), "
+                                  "(? + 5, lower(?)), (? + 5, lower(?)) ON CONFLICT DO NOTHING")
+    assert _multi_row("UPDATE t SET a = ? WHERE b = ?", 3) is None
+    assert _multi_row("INSERT INTO t SELECT * FROM u", 3) is None
+
+
+def test_executemany_runs_rows_in_order_in_multi_row_statements(tmp_path):
+    from store.mirror import MULTI_ROWS, Mirror, executemany
+    with Mirror(tmp_path / "m.sqlite", create=True) as m:
+        m.query("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT, n INTEGER DEFAULT 0)")
+        n = 2 * MULTI_ROWS + 5                      # whole statements and a remainder
+        rows = ((i % (n - 3), f"v{i}") for i in range(n))   # a generator; 3 repeated keys
+        added = executemany(m, "INSERT INTO t (k, v) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                            rows)
+        assert added == n - 3
+        assert m.query("SELECT v FROM t WHERE k IN (0, 2, 7) ORDER BY k") == [
+            ("v0",), ("v2",), ("v7",)]                    # the first of each key kept
+        upsert = ("INSERT INTO t (k, v) VALUES (?, ?) "
+                  "ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = t.n + 1")
+        executemany(m, upsert, [(1, "a"), (1, "b")] * MULTI_ROWS)   # one key, in one statement
+        assert m.query("SELECT v, n FROM t WHERE k = 1") == [("b", 2 * MULTI_ROWS)]
+        assert executemany(m, "INSERT INTO t (k, v) VALUES (?, ?)", []) == 0
+        m.raw.commit()
