@@ -21,6 +21,9 @@ Sections, each printed as a table (and written with everything else to ``--json`
 
 Every measured system runs in its own fresh child process (this script re-invoked with
 ``--child``), so that RSS numbers are per system and one system's heap never affects the next.
+Within the JSON and query children the measurements are interleaved in rounds (each system
+or query set once per round; medians reported), and a fixed probe between rounds shows how
+fast the machine ran: this host has slow phases of seconds that no wait counter shows.
 Data is read from ``--data`` (default: ../shared/data next to the repository) and never copied
 into the repository; scratch files go to a temporary folder that is removed at the end.
 """
@@ -519,6 +522,58 @@ def _latency(ns: list[int]) -> dict[str, Any]:
             "mean_us": round(statistics.fmean(us), 2)}
 
 
+def _probe_once() -> float:
+    """ms for a fixed piece of pure-Python work (~8 ms on this machine at full speed)."""
+    t = time.perf_counter()
+    total = 0
+    for i in range(200_000):
+        total += i * i
+    return (time.perf_counter() - t) * 1000
+
+
+class SpeedProbe:
+    """How fast the machine ran while a child measured: the same small piece of work, timed
+    between rounds (never during one). This machine shares its host: for seconds at a time
+    the same code runs up to 70 % slower, while our process waits for no CPU (so neither
+    the run-queue wait nor the pressure numbers show it); the probe does."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+
+    def __call__(self) -> None:
+        self.ms.append(_probe_once())
+
+    def summary(self) -> dict[str, Any]:
+        if not self.ms:
+            return {}
+        best, med = min(self.ms), statistics.median(self.ms)
+        return {"probes": len(self.ms), "best_ms": round(best, 2), "median_ms": round(med, 2),
+                "slow_probes": sum(1 for m in self.ms if m > 1.3 * best)}
+
+
+def run_rounds(items: dict[str, Any], rounds: int, probe: SpeedProbe) -> dict[str, Any]:
+    """Time each of ``items`` (name → fn; fn returns its seconds, or None to be timed
+    here, and a result) once per round, the items interleaved, so that a slow phase of the
+    machine falls on all of them alike. Returns name → {"times": [...], "last": result} or
+    {"error": ...} for an item that raised (it is dropped from later rounds)."""
+    out: dict[str, Any] = {name: {"times": []} for name in items}
+    live = dict(items)
+    for _ in range(rounds):
+        probe()
+        for name, fn in list(live.items()):
+            t = time.perf_counter()
+            try:
+                seconds, result = fn()
+            except Exception as exc:  # noqa: BLE001 - one broken item must not hide the others
+                out[name] = {"error": f"{type(exc).__name__}: {exc}"}
+                del live[name]
+                continue
+            out[name]["times"].append(time.perf_counter() - t if seconds is None else seconds)
+            out[name]["last"] = result
+    probe()
+    return out
+
+
 def child_rdflib(a: dict[str, Any]) -> dict[str, Any]:
     import rdflib
     rss_before = _self_rss_now_mb()
@@ -548,34 +603,10 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
     bz, plain, repeat = Path(a["bz2"]), Path(a["plain"]), a["repeat"]
     scratch = Path(a["scratch"])
     out: dict[str, Any] = {"rows": []}
-
-    def best_and_median(fn: Any, n: int) -> tuple[float, float, Any]:
-        times, last = [], None
-        for _ in range(n):
-            t = time.perf_counter()
-            last = fn()
-            times.append(time.perf_counter() - t)
-        return min(times), statistics.median(times), last
-
     data = bz2.decompress(bz.read_bytes())
     size = len(data)
     out["json_bytes"] = size
     out["bz2_bytes"] = bz.stat().st_size
-
-    def measure(name: str, fn: Any, n: int, **extra: Any) -> Any:
-        """Time fn n times; add a row (an error row if it raises); return its last result."""
-        try:
-            best, med, last = best_and_median(fn, n)
-        except Exception as exc:  # noqa: BLE001 - one broken row must not hide the others
-            out["rows"].append({"name": name, "error": f"{type(exc).__name__}: {exc}"})
-            return None
-        out["rows"].append({"name": name, "best_s": round(best, 4), "median_s": round(med, 4),
-                            "mb_s": round(size / 1e6 / med, 1),
-                            "mb_s_best": round(size / 1e6 / best, 1), **extra})
-        return last
-
-    measure("bz2 decompression alone (bz2.decompress)",
-            lambda: bz2.decompress(bz.read_bytes()), repeat)
 
     lines = _json_lines(data)
     ref: Counter = Counter()     # reference counts, straight from the JSON
@@ -589,12 +620,18 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
                 ref["references"] += len(st.get("references") or [])
     out["expected_counts"] = dict(ref)
 
+    def untimed(fn: Any) -> Any:
+        """An item timed by run_rounds as a whole."""
+        return lambda: (None, fn())
+
+    def t_bz2() -> int:
+        return len(bz2.decompress(bz.read_bytes()))
+
     def t_orjson() -> int:
         loads = orjson.loads
         for line in lines:
             loads(line)
         return len(lines)
-    measure("orjson.loads of every line (in memory)", t_orjson, repeat * 3)
 
     def t_orjson_bz2() -> int:
         n = 0
@@ -607,7 +644,6 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
                     orjson.loads(line)
                     n += 1
         return n
-    measure("orjson.loads, streaming from the .bz2", t_orjson_bz2, repeat)
 
     def qw_classes() -> dict[str, Any]:
         from qwikidata.entity import WikidataItem, WikidataLexeme, WikidataProperty
@@ -634,10 +670,6 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
             d = orjson.loads(line)
             touch(classes[d["type"]](d), c)
         return c
-    c = measure("qwikidata object model (orjson + WikidataItem, all claims)", t_qwikidata,
-                repeat)
-    if c is not None:
-        out["rows"][-1]["counts"] = dict(c)
 
     def t_qwikidata_dump() -> Counter:
         from qwikidata.json_dump import WikidataJsonDump
@@ -645,66 +677,76 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
         for d in WikidataJsonDump(str(bz)):
             touch(classes[d["type"]](d), c)
         return c
-    measure("qwikidata WikidataJsonDump(.bz2) (bz2 + json) + WikidataItem", t_qwikidata_dump,
-            repeat)
 
     def t_parse_only() -> int:
         from store.batches import Filters, Job, read_batches
         job = Job(path=plain, format="wikidata-json", source_id=1, filters=Filters(),
                   bulk=True)
         return sum(len(b.statements) for b in read_batches(job))
-    measure("kgground parser only (read_batches, serial, no database)", t_parse_only, repeat)
 
+    items: dict[str, Any] = {
+        "bz2 decompression alone (bz2.decompress)": untimed(t_bz2),
+        "orjson.loads of every line (in memory)": untimed(t_orjson),
+        "orjson.loads, streaming from the .bz2": untimed(t_orjson_bz2),
+        "qwikidata object model (orjson + WikidataItem, all claims)": untimed(t_qwikidata),
+        "qwikidata WikidataJsonDump(.bz2) (bz2 + json) + WikidataItem":
+            untimed(t_qwikidata_dump),
+        "kgground parser only (read_batches, serial, no database)": untimed(t_parse_only),
+    }
+    loads: list[str] = []
     try:
-        from store.ingest import load
+        from store.ingest import PARALLEL_BYTES, load
         from store.mirror import Mirror
-        try:
-            from store.ingest import PARALLEL_BYTES
-        except ImportError:
-            PARALLEL_BYTES = None
     except ImportError as exc:
         out["rows"].append({"name": "kgground load()", "error": str(exc)})
-        return out
-    k = 0
-    for label, path in ((".bz2 file", bz), ("plain JSON", plain)):
-        default_parallel = (None if PARALLEL_BYTES is None
-                            else path.stat().st_size >= PARALLEL_BYTES)
-        for parallel in (False, True):
-            last: dict[str, Any] = {}
+    else:
+        k = 0
 
-            def t_load() -> None:
+        def loader(path: Path, parallel: bool) -> Any:
+            def t_load() -> tuple[float, Any]:
                 nonlocal k
                 k += 1
                 db = scratch / f"json-{k}.sqlite"
                 m = Mirror(db, create=True)      # not timed: only the load is
                 t = time.perf_counter()
-                last["report"] = load(m, path, parallel=parallel)
-                last["seconds"] = time.perf_counter() - t
-                last["stats"] = m.stats()
+                report = load(m, path, parallel=parallel)
+                seconds = time.perf_counter() - t
+                stats = m.stats()
                 m.close()
                 for f in scratch.glob(db.name + "*"):
                     f.unlink()
-            mode = "parser processes" if parallel else "serial"
-            tag = " [default]" if parallel == default_parallel else ""
-            name = f"kgground load() from {label}, {mode}{tag}"
-            times = []
-            try:
-                for _ in range(repeat):
-                    t_load()
-                    times.append(last["seconds"])
-            except Exception as exc:  # noqa: BLE001
-                out["rows"].append({"name": name, "error": f"{type(exc).__name__}: {exc}"})
-                continue
-            best, med = min(times), statistics.median(times)
-            report, stats = last["report"], last["stats"]
-            out["rows"].append({
-                "name": name, "best_s": round(best, 4), "median_s": round(med, 4),
-                "mb_s": round(size / 1e6 / med, 1), "mb_s_best": round(size / 1e6 / best, 1),
-                "counts": {key: getattr(report, key, None) for key in
-                           ("records", "entities", "statements", "qualifiers", "references",
-                            "terms", "errors")},
-                "mirror": {key: stats.get(key) for key in
-                           ("entities", "statements", "qualifiers", "references", "terms")}})
+                return seconds, (report, stats)
+            return t_load
+
+        for label, path in ((".bz2 file", bz), ("plain JSON", plain)):
+            default_parallel = path.stat().st_size >= PARALLEL_BYTES
+            for parallel in (False, True):
+                mode = "parser processes" if parallel else "serial"
+                tag = " [default]" if parallel == default_parallel else ""
+                name = f"kgground load() from {label}, {mode}{tag}"
+                items[name] = loader(path, parallel)
+                loads.append(name)
+
+    probe = SpeedProbe()
+    measured = run_rounds(items, repeat, probe)
+    out["speed_probe"] = probe.summary()
+    for name, m in measured.items():
+        if "error" in m:
+            out["rows"].append({"name": name, "error": m["error"]})
+            continue
+        best, med = min(m["times"]), statistics.median(m["times"])
+        row = {"name": name, "best_s": round(best, 4), "median_s": round(med, 4),
+               "mb_s": round(size / 1e6 / med, 1), "mb_s_best": round(size / 1e6 / best, 1)}
+        if name in loads:
+            report, stats = m["last"]
+            row["counts"] = {key: getattr(report, key, None) for key in
+                             ("records", "entities", "statements", "qualifiers", "references",
+                              "terms", "errors")}
+            row["mirror"] = {key: stats.get(key) for key in
+                             ("entities", "statements", "qualifiers", "references", "terms")}
+        elif name.startswith("qwikidata object model"):
+            row["counts"] = dict(m["last"])
+        out["rows"].append(row)
     return out
 
 
@@ -715,25 +757,12 @@ def child_query(a: dict[str, Any]) -> dict[str, Any]:
     gold = a["gold"]
     out: dict[str, Any] = {}
 
-    # -- triplet query
+    # -- triplet query and search, in interleaved rounds (a slow phase of the machine falls
+    # on all of them alike): per round one pass over the pairs, then each search set for at
+    # least its share of --min-search-s
     statements = kb.statements
     for s, p in pairs:
         statements(subject=s, property=p)
-    lat = []
-    for _ in range(a["passes"]):
-        for s, p in pairs:
-            t = time.perf_counter_ns()
-            statements(subject=s, property=p)
-            lat.append(time.perf_counter_ns() - t)
-    results = [statements(subject=s, property=p) for s, p in pairs]
-    out["statements"] = _latency(lat) | {
-        "pairs": len(pairs), "distinct_pairs": len(set(pairs)),
-        "non_empty": sum(1 for r in results if r),
-        "gold_answers_found": sum(1 for r, g in zip(results, gold)
-                                  if set(g) <= {st.value.value for st in r}),
-        "mean_rows": round(statistics.fmean(len(r) for r in results), 2)}
-
-    # -- search sets
     subjects = sorted({s for s, _ in pairs})
     q = kb.mirror.query
     label_of: dict[str, str] = {}
@@ -759,36 +788,58 @@ def child_query(a: dict[str, Any]) -> dict[str, Any]:
                    "sample": [t for t, _ in label_queries[:5]]},
         "common_words": {"queries": len(words), "source": f"most common first words of {source}",
                          "sample": words[:12]}}
-
-    def bench_search(texts: list[str]) -> dict[str, Any]:
-        search = kb.search
-        for t in texts:          # warm
+    sets = {"labels": [t for t, _ in label_queries], "common_words": words}
+    search = kb.search
+    for texts in sets.values():           # warm
+        for t in texts:
             search(t)
-        lat: list[int] = []
-        results = 0
-        t_start = time.perf_counter()
-        while True:
-            for t in texts:
-                t0 = time.perf_counter_ns()
-                r = search(t)
-                lat.append(time.perf_counter_ns() - t0)
-                results += len(r)
-            elapsed = time.perf_counter() - t_start
-            if elapsed >= a["min_search_s"]:
-                break
-        return {"qps": round(len(lat) / elapsed, 1), "elapsed_s": round(elapsed, 3),
-                "mean_results": round(results / len(lat), 2)} | _latency(lat)
-
-    out["statements_sql"] = sql_profile(kb, lambda: [statements(subject=s, property=p)
-                                                     for s, p in pairs], len(pairs))
-    out["search_labels"] = bench_search([t for t, _ in label_queries])
+    lat: list[int] = []
+    search_lat: dict[str, list[int]] = {name: [] for name in sets}
+    round_qps: dict[str, list[float]] = {name: [] for name in sets}
+    rounds, share = a["passes"], a["min_search_s"] / a["passes"]
+    probe = SpeedProbe()
+    for _ in range(rounds):
+        probe()
+        for s, p in pairs:
+            t = time.perf_counter_ns()
+            statements(subject=s, property=p)
+            lat.append(time.perf_counter_ns() - t)
+        for name, texts in sets.items():
+            n, t_start = 0, time.perf_counter()
+            while True:
+                for text in texts:
+                    t0 = time.perf_counter_ns()
+                    search(text)
+                    search_lat[name].append(time.perf_counter_ns() - t0)
+                n += len(texts)
+                elapsed = time.perf_counter() - t_start
+                if elapsed >= share:
+                    break
+            round_qps[name].append(n / elapsed)
+    probe()
+    out["speed_probe"] = probe.summary()
+    results = [statements(subject=s, property=p) for s, p in pairs]
+    out["statements"] = _latency(lat) | {
+        "pairs": len(pairs), "distinct_pairs": len(set(pairs)), "rounds": rounds,
+        "non_empty": sum(1 for r in results if r),
+        "gold_answers_found": sum(1 for r, g in zip(results, gold)
+                                  if set(g) <= {st.value.value for st in r}),
+        "mean_rows": round(statistics.fmean(len(r) for r in results), 2)}
+    for name, texts in sets.items():
+        found = [search(t) for t in texts]
+        out[f"search_{name}"] = _latency(search_lat[name]) | {
+            "qps": round(statistics.median(round_qps[name]), 1),
+            "qps_rounds": [round(x, 1) for x in round_qps[name]],
+            "mean_results": round(statistics.fmean(len(r) for r in found), 2)}
     hit1 = hit10 = 0
     for text, s in label_queries:
         ids = [c.id for c in kb.search(text)]
         hit1 += bool(ids) and ids[0] == s
         hit10 += s in ids
     out["search_labels"] |= {"subject_at_1": hit1, "subject_in_top10": hit10}
-    out["search_common_words"] = bench_search(words)
+
+    out["statements_sql"] = sql_profile(kb, lambda: [statements(subject=s, property=p)
+                                                     for s, p in pairs], len(pairs))
     out["search_labels_sql"] = sql_profile(
         kb, lambda: [kb.search(t) for t, _ in label_queries], len(label_queries))
     out["search_common_words_sql"] = sql_profile(kb, lambda: [kb.search(w) for w in words],
@@ -1060,8 +1111,9 @@ def verdict(ok: bool | None) -> str:
     return "-" if ok is None else ("PASS" if ok else "FAIL")
 
 
-def noise(r: dict[str, Any] | None) -> str:
-    """How much other work got in the way of one measured child process."""
+def noise(r: dict[str, Any] | None, scope: str = "") -> str:
+    """How much other work got in the way of one measured child process (``scope``: what
+    the child measured, when it is more than one section)."""
     if not r or "process_wall_s" not in r:
         return ""
     ps = r.get("pressure_stall_s") or {}
@@ -1069,7 +1121,17 @@ def noise(r: dict[str, Any] | None) -> str:
             f"{r.get('runqueue_wait_s', 0):.1f} s for a CPU; machine-wide CPU pressure "
             f"(some) {ps.get('cpu_some_s', '?')} s, IO pressure {ps.get('io_some_s', '?')} s; "
             f"load average after {r.get('loadavg_after')}; the RSS sampler used "
-            f"{r.get('sampler_cpu_s')} s CPU")
+            f"{r.get('sampler_cpu_s')} s CPU{scope}" + speed_note((r.get("result") or {})
+                                                          .get("speed_probe")))
+
+
+def speed_note(sp: dict[str, Any] | None) -> str:
+    """The speed probe's summary: how fast the machine ran during the rounds."""
+    if not sp:
+        return ""
+    return (f"\n   machine speed: a fixed probe between rounds took {sp['median_ms']} ms "
+            f"(median), {sp['best_ms']} ms at best; {sp['slow_probes']} of {sp['probes']} "
+            "probes were over 30 % slower than the best")
 
 
 def profile_line(what: str, prof: dict[str, Any] | None) -> str:
@@ -1290,7 +1352,7 @@ def report(res: dict[str, Any]) -> str:
                           f"{oq['gold_answers_found']}"])
         p(table(["system", "median µs", "p90 µs", "p99 µs", "mean µs", "calls", "notes"], qrows))
         p(profile_line("statements()", q.get("statements_sql")))
-        p(noise(res.get("query")) + " (sections 3 and 4)")
+        p(noise(res.get("query"), " (sections 3 and 4)"))
         p(f"   {s['distinct_pairs']:,} distinct pairs, {s['mean_rows']} rows per answer on "
           f"average. verdict: {verdict(s['median_us'] <= TARGETS['statements_median_us'])}")
     else:
@@ -1308,6 +1370,9 @@ def report(res: dict[str, Any]) -> str:
                   ", ".join(sets["common_words"]["sample"][:8])]]
         p(table(["query set", "queries/s", "median µs", "p90 µs", "p99 µs", "results", "notes"],
                 srows))
+        p(f"   queries/s: the median over {len(sl.get('qps_rounds', []))} rounds (labels "
+          f"{', '.join(f'{x:,.0f}' for x in sl.get('qps_rounds', []))}; common words "
+          f"{', '.join(f'{x:,.0f}' for x in sc.get('qps_rounds', []))})")
         p(profile_line("search(label)", q.get("search_labels_sql")))
         p(profile_line("search(common word)", q.get("search_common_words_sql")))
         p(f"   common words: {sets['common_words']['source']}; "
@@ -1345,11 +1410,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1,
                     help="kgground slice loads to run (each into a fresh mirror) [1]")
     ap.add_argument("--json-repeat", type=int, default=3,
-                    help="repetitions of each JSON ingest measurement (median reported) [3]")
+                    help="rounds of the JSON ingest measurements, each measured once per "
+                         "round, interleaved (median reported) [3]")
     ap.add_argument("--passes", type=int, default=5,
-                    help="timed passes over the QA pairs for triplet queries [5]")
+                    help="rounds of the query measurements: each round one timed pass over "
+                         "the QA pairs for triplet queries, then each search set [5]")
     ap.add_argument("--min-search-s", type=float, default=2.0,
-                    help="time each search set for at least this long [2.0]")
+                    help="time each search set for at least this long, in all rounds "
+                         "together (queries/s is the median over the rounds) [2.0]")
     ap.add_argument("--virtuoso-http-port", type=int,
                     default=int(os.environ.get("VIRTUOSO_HTTP_PORT", 18892)))
     ap.add_argument("--virtuoso-sql-port", type=int,
