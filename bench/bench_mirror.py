@@ -850,7 +850,9 @@ def child_query(a: dict[str, Any]) -> dict[str, Any]:
 def _sql_kind(sql: str) -> str:
     s = " ".join(sql.split())
     for needle, name in (("t.norm = ?", "exact label match"), ("t.norm > ?", "prefix range"),
-                         ("MATCH ?", "FTS5 token match"), ("kind IN", "labels/descriptions"),
+                         ("MATCH ?", "FTS5 token match"),
+                         ("kind BETWEEN", "labels/descriptions"),
+                         ("FROM terms WHERE id IN", "matched texts by row id"),
                          ("FROM statements WHERE", "statements lookup"),
                          ("FROM qualifiers", "qualifiers"),
                          ("FROM statement_references", "references")):
