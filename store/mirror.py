@@ -47,7 +47,9 @@ class Mirror:
 
     ``Mirror(location)`` opens an existing mirror and raises MirrorError when there is none;
     ``Mirror(location, create=True)`` creates it (and its folder) when missing.
-    ``location`` is a file path (SQLite) or a SQLAlchemy URL (``postgresql://…``).
+    ``location`` is a file path (SQLite) or a SQLAlchemy URL (``postgresql://…``, with
+    ``pip install 'kgground[postgres]'``; SPARQL over such a mirror runs on rdflib's
+    evaluator, and search has no word matches: both need SQLite).
     ``verified=True`` skips checking the schema, for a process that opens a mirror its
     parent has just opened (a load's worker processes).
     """
@@ -66,7 +68,19 @@ class Mirror:
             elif self.path.is_dir():
                 raise MirrorError(f"{self.path} is a folder, not a mirror file",
                                   fix="pass the path of a .sqlite file")
-        self.engine = sa.create_engine(self.url)
+        try:
+            self.engine = sa.create_engine(self.url)
+        except ImportError as exc:     # the URL's database driver is not installed
+            extra = "postgres" if self.url.startswith("postgres") else None
+            raise MirrorError(
+                f"{self.url.split(':', 1)[0]} mirrors need a database driver that is not "
+                f"installed ({exc})",
+                fix=(f"pip install 'kgground[{extra}]'" if extra else
+                     "install the SQLAlchemy driver the URL names")) from exc
+        except sa.exc.ArgumentError as exc:
+            raise MirrorError(f"{location} is not a database URL SQLAlchemy knows ({exc})",
+                              fix="pass a mirror file path, or a URL such as "
+                                  "postgresql://user@host/dbname") from exc
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _set_pragmas)
@@ -88,6 +102,10 @@ class Mirror:
                 if not create and sa.inspect(conn).get_table_names():
                     raise MirrorError(f"{self.location} is a database, but not a kgground mirror",
                                       fix="use a new path for the mirror")
+                if not create:       # an empty database (a file would not exist)
+                    raise MirrorError(
+                        f"there is no mirror in {self.location} (the database is empty)",
+                        fix=f"build one with: kgground mirror load FILE --db {self.location}")
                 schema.metadata.create_all(conn)
                 conn.execute(schema.meta.insert(), [
                     {"key": "schema_version", "value": schema.SCHEMA_VERSION},
@@ -141,7 +159,7 @@ class Mirror:
         cur = self.raw.cursor()
         try:
             cur.execute(sql, params)
-            return cur.fetchall()
+            return cur.fetchall() if cur.description is not None else []
         finally:
             cur.close()
 
