@@ -1,4 +1,5 @@
-"""Shared fixtures: real mirrors on disk, the shared data folder, the Virtuoso endpoint.
+"""Shared fixtures: real mirrors on disk, the shared data folder, the Virtuoso endpoint,
+a PostgreSQL server.
 
 Data from ../shared/data is never copied into the project; tests that need it skip with a
 reason when it is absent. Mirrors built from it are built once per test session.
@@ -66,6 +67,40 @@ def virtuoso() -> tuple[str, str]:
         pytest.skip("no Virtuoso running (start one: bash .ci/virtuoso.sh start DIR FILE, "
                     "then source DIR/env)")
     return url, os.environ.get("KGGROUND_VIRTUOSO_GRAPH", "http://kgground.test/slice")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """URL of the PostgreSQL server .ci/run starts (a maintenance database on it). In CI
+    its absence is a failure; elsewhere a skip (start one: bash .ci/postgres.sh)."""
+    url = os.environ.get("KGGROUND_POSTGRES_URL")
+    if not url:
+        if os.environ.get("CI") and not os.environ.get("KGGROUND_NO_POSTGRES"):
+            pytest.fail("KGGROUND_POSTGRES_URL is not set: .ci/run should have started "
+                        "PostgreSQL")
+        pytest.skip("no PostgreSQL running (start one: bash .ci/postgres.sh start DIR, "
+                    "then source DIR/env)")
+    pytest.importorskip("psycopg", reason="the PostgreSQL driver is not installed: "
+                                          "pip install 'kgground[postgres]'")
+    return url
+
+
+@pytest.fixture
+def postgres_database(postgres_server: str):
+    """URL of a fresh, empty database on the test server, dropped afterwards."""
+    import uuid
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+    name = f"kgground_test_{uuid.uuid4().hex[:12]}"
+    admin = make_url(postgres_server)
+    with psycopg.connect(host=admin.host, port=admin.port, user=admin.username,
+                         dbname=admin.database, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield admin.set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(host=admin.host, port=admin.port, user=admin.username,
+                         dbname=admin.database, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
