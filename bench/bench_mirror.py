@@ -627,6 +627,11 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
     def t_bz2() -> int:
         return len(bz2.decompress(bz.read_bytes()))
 
+    def t_indexed_bzip2() -> int:
+        import indexed_bzip2
+        with indexed_bzip2.open(str(bz), parallelization=os.cpu_count() or 1) as f:
+            return len(f.read())
+
     def t_orjson() -> int:
         loads = orjson.loads
         for line in lines:
@@ -686,6 +691,8 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
 
     items: dict[str, Any] = {
         "bz2 decompression alone (bz2.decompress)": untimed(t_bz2),
+        f"indexed_bzip2 decompression alone ({os.cpu_count()} threads)":
+            untimed(t_indexed_bzip2),
         "orjson.loads of every line (in memory)": untimed(t_orjson),
         "orjson.loads, streaming from the .bz2": untimed(t_orjson_bz2),
         "qwikidata object model (orjson + WikidataItem, all claims)": untimed(t_qwikidata),
@@ -695,7 +702,7 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
     }
     loads: list[str] = []
     try:
-        from store.ingest import PARALLEL_BYTES, load
+        from store.ingest import load, parses_in_processes
         from store.mirror import Mirror
     except ImportError as exc:
         out["rows"].append({"name": "kgground load()", "error": str(exc)})
@@ -719,7 +726,7 @@ def child_json(a: dict[str, Any]) -> dict[str, Any]:
             return t_load
 
         for label, path in ((".bz2 file", bz), ("plain JSON", plain)):
-            default_parallel = path.stat().st_size >= PARALLEL_BYTES
+            default_parallel = parses_in_processes(path)
             for parallel in (False, True):
                 mode = "parser processes" if parallel else "serial"
                 tag = " [default]" if parallel == default_parallel else ""

@@ -12,7 +12,8 @@ the first one, after committing everything before it.
 Big files are parsed in other processes, so that the cores all work. N-Triples go through
 one parser process (its duplicate filter must see every line) while this one writes.
 JSON dumps, whose entities are independent, go through a pool of processes fed by a
-reader thread (decompression lets go of the GIL); each worker parses its chunk and then,
+reader thread (decompression lets go of the GIL; .bz2 files decompress on threads of
+their own, with indexed_bzip2); each worker parses its chunk and then,
 in its turn, writes it through its own connection, so that the chunks reach the mirror in
 file order and rows never cross between processes (sending them cost as much as writing
 them). Writing is serial either way; this process then builds the indexes. Meanwhile a
@@ -41,8 +42,8 @@ from typing import Any, Iterator
 import orjson
 
 from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, JsonChunk,
-                           base_suffix, json_chunks, open_input, parse_json_chunk,
-                           read_batches)
+                           base_suffix, decompresses_on_threads, json_chunks, open_input,
+                           parse_json_chunk, read_batches)
 from store.checkpoints import Checkpointer, defer_checkpoints
 from store.errors import LoadError
 from store.mirror import MMAP_BYTES, Mirror, executemany
@@ -126,8 +127,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
 
     Raises LoadError when the file is missing or unreadable, or (``strict``) at its first
     malformed record; everything committed before the error stays in the mirror, and
-    loading the same file again resumes where it stopped. ``parallel`` (default: for files
-    of 512 KiB and more) parses in worker processes.
+    loading the same file again resumes where it stopped. ``parallel`` parses in worker
+    processes (default: ``parses_in_processes``).
     """
     path = Path(path)
     if not path.is_file():
@@ -157,7 +158,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     job = Job(path=path, format=fmt, source_id=source_id, filters=filters or Filters(),
               skip=skip, strict=strict, bulk=bulk)
     if parallel is None:
-        parallel = path.stat().st_size >= PARALLEL_BYTES
+        parallel = parses_in_processes(path)
     parallel = parallel and "fork" in mp.get_all_start_methods()
     if bulk:
         begin_bulk(mirror)
@@ -217,6 +218,15 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                         "WHERE id = ?", [(_now(), orjson.dumps(counts).decode(), source_id)])
     mirror.raw.commit()
     return report
+
+
+def parses_in_processes(path: Path) -> bool:
+    """Whether ``load`` parses ``path`` in worker processes when not told: for files of
+    ``PARALLEL_BYTES`` or more, when there are cores for the workers beside the loader.
+    A .bz2 file's decompression threads take about one: on two cores the dump sample
+    loads in 364 ms in one process against 388 ms with parser processes."""
+    spare = (os.cpu_count() or 1) - decompresses_on_threads(path)
+    return path.stat().st_size >= PARALLEL_BYTES and spare >= 2
 
 
 def _write(mirror: Mirror, batch: Batch, job: Job) -> None:

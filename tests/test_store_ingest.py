@@ -288,6 +288,77 @@ def test_truncated_gzip_keeps_what_was_read(tmp_path, monkeypatch):
     assert MirrorKB(db).search("entity 1")[0].id == "Q1"     # the mirror is usable
 
 
+@pytest.fixture(params=["indexed_bzip2", "bz2 module"])
+def bz2_decoder(request, monkeypatch):
+    """Both .bz2 decoders: indexed_bzip2's threads, and the standard library without it."""
+    if request.param == "bz2 module":
+        monkeypatch.setattr("store.batches.indexed_bzip2", None)
+    return request.param
+
+
+def test_multistream_bz2_loads_like_the_plain_file(tmp_path, bz2_decoder):
+    import bz2
+    plain = shared_file("wikidata/dump-sample-100.json.bz2")
+    text = bz2.decompress(plain.read_bytes())
+    half = text.index(b"\n", len(text) // 2) + 1
+    two = tmp_path / "two-streams.json.bz2"          # as parallel compressors write them
+    two.write_bytes(bz2.compress(text[:half]) + bz2.compress(text[half:]))
+    with Mirror(tmp_path / "m.sqlite", create=True) as m:
+        report = load(m, two, parallel=False)
+    assert (report.entities, report.statements, report.qualifiers, report.references) == (
+        100, 12_599, 6_948, 5_708)
+
+
+def test_truncated_bz2_keeps_what_was_read(tmp_path, monkeypatch, bz2_decoder):
+    import bz2
+    # 7 MB of N-Triples: several bz2 blocks (900 kB each), and more than indexed_bzip2
+    # hands over at once (4 MiB), so that some is readable before the cut
+    lines = [f'<{WD}Q{i}> <{LABEL}> "entity {i} {i * 7919 % 10007}"@en .'
+             for i in range(1, 120_001)]
+    data = bz2.compress(nt(*lines).encode())
+    cut = tmp_path / "cut.nt.bz2"
+    cut.write_bytes(data[: len(data) * 4 // 5])
+    monkeypatch.setattr("store.batches.BATCH_ROWS", 2000)
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        with pytest.raises(LoadError, match="truncated"):
+            load(m, cut, parallel=False)
+    assert 0 < counts(db)["terms"] < 120_000
+    assert MirrorKB(db).search("entity 1 7919")[0].id == "Q1"      # the mirror is usable
+
+
+def test_parser_processes_only_with_cores_to_spare(tmp_path, monkeypatch):
+    import bz2
+    from store.ingest import PARALLEL_BYTES, parses_in_processes
+    big = tmp_path / "big.json"
+    big.write_bytes(b"x" * PARALLEL_BYTES)
+    big_bz2 = tmp_path / "big.json.bz2"
+    big_bz2.write_bytes(bz2.compress(os.urandom(PARALLEL_BYTES)))   # stays big compressed
+    small = write(tmp_path / "small.nt", SMALL_NT)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert parses_in_processes(big) and not parses_in_processes(small)
+    assert not parses_in_processes(big_bz2)      # its decompression threads take a core
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert parses_in_processes(big_bz2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert not parses_in_processes(big)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr("store.batches.indexed_bzip2", None)      # the bz2 module: one thread
+    assert parses_in_processes(big_bz2)
+
+
+def test_progress_reaches_the_end_of_a_bz2_file(tmp_path, bz2_decoder):
+    from store.batches import open_input
+    sample = shared_file("wikidata/dump-sample-100.json.bz2")
+    stream, raw = open_input(sample)
+    seen = []
+    with raw:
+        while stream.read(1 << 20):
+            seen.append(raw.tell())
+        assert raw.tell() == sample.stat().st_size
+    assert seen == sorted(seen) and 0 < seen[0] < sample.stat().st_size
+
+
 def test_not_a_mirror(tmp_path):
     with pytest.raises(MirrorError, match="there is no mirror"):
         Mirror(tmp_path / "absent.sqlite")
