@@ -249,7 +249,7 @@ def executemany(mirror: Mirror, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         changed = 0
         if whole:
             flat = list(itertools.chain.from_iterable(rows[:whole]))
-            step = len(flat) // (whole // MULTI_ROWS)
+            step = MULTI_ROWS * len(rows[0])            # parameters per statement
             cur.executemany(multi, [flat[i:i + step] for i in range(0, len(flat), step)])
             changed += max(cur.rowcount, 0)
         if whole < len(rows):

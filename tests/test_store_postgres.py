@@ -66,6 +66,8 @@ def test_missing_driver_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "psycopg", None)    # import psycopg → ImportError
     with pytest.raises(MirrorError, match=r"pip install 'kgground\[postgres\]'"):
         Mirror("postgresql://nobody@127.0.0.1:1/none")
+    with pytest.raises(MirrorError, match="not a database URL SQLAlchemy knows"):
+        Mirror("nosuchdb://somewhere/x")
 
 
 def test_an_empty_database_is_not_opened_as_a_mirror(postgres_database):
