@@ -84,6 +84,9 @@ def wikidata_url(id: str, statement_id: str | None = None) -> str:
     kind = entity_kind(id)
     if kind == "resource":
         return id
+    if kind in ("form", "sense"):                # on its lexeme's page
+        return f"https://www.wikidata.org/wiki/Lexeme:{id.partition('-')[0]}#" + (
+            statement_id or id)
     page = {"item": id, "property": f"Property:{id}", "lexeme": f"Lexeme:{id}"}[kind]
     url = f"https://www.wikidata.org/wiki/{page}"
     return f"{url}#{statement_id}" if statement_id else url
@@ -159,7 +162,7 @@ class Entity:
     labels: Mapping[str, str] = field(default_factory=dict)
     descriptions: Mapping[str, str] = field(default_factory=dict)
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    kind: str = "item"                 # item | property | lexeme | resource
+    kind: str = "item"                 # item | property | lexeme | form | sense | resource
     datatype: str | None = None        # properties: wikibase-item, time, ...
     sitelinks: int = 0
 

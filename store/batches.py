@@ -278,20 +278,24 @@ class _Builder:
         b, src = self.batch, self.src
         parts = (b.terms, b.statements, b.qualifiers, b.references, b.reference_snaks)
         marks = [len(rows) for rows in parts]
+        entities = [entity] + wj.lexeme_parts(entity) if entity.type == "lexeme" else [entity]
         try:
-            row = wj.entity_row(entity)
-            wj.add_terms(entity, f.languages, src, b.terms, self._norms)
-            wj.add_statements(entity, f.properties, src, b.statements, b.qualifiers,
-                              b.references, b.reference_snaks, self._known_refs)
+            rows = []
+            for one in entities:
+                rows.append(wj.entity_row(one))
+                wj.add_terms(one, f.languages, src, b.terms, self._norms)
+                wj.add_statements(one, f.properties, src, b.statements, b.qualifiers,
+                                  b.references, b.reference_snaks, self._known_refs)
         except (KeyError, TypeError, ValueError, AttributeError, msgspec.DecodeError) as exc:
             self._known_refs.difference_update(h for h, _ in b.reference_snaks[marks[-1]:])
-            for rows, mark in zip(parts, marks):
-                del rows[mark:]
+            for part, mark in zip(parts, marks):
+                del part[mark:]
             return f"entity {eid}: malformed record ({type(exc).__name__}: {exc})"
         b.terms_normalized = True
-        self._batch_ids.add(eid)
-        b.entity_ids.append(eid)
-        b.entities.append(row + (src,))
+        for row in rows:
+            self._batch_ids.add(row[0])
+            b.entity_ids.append(row[0])
+            b.entities.append(row + (src,))
         return None
 
 

@@ -37,7 +37,7 @@ sources = Table(
     Column("counts", Text),                         # JSON summary
 )
 
-#: kinds: item | property | lexeme | resource (a custom KB's IRI)
+#: kinds: item | property | lexeme | form | sense | resource (a custom KB's IRI)
 entities = Table(
     "entities", metadata,
     Column("id", String(255), primary_key=True),

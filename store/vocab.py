@@ -59,9 +59,13 @@ DATATYPE_BY_IRI = {
 
 
 def entity_kind(id: str) -> str:
-    """'item', 'property', 'lexeme' for Wikidata IDs, 'resource' for any other IRI."""
-    return {"Q": "item", "P": "property", "L": "lexeme"}.get(id[:1], "resource") \
-        if ENTITY_ID.match(id) or LEXEME_ID.match(id) else "resource"
+    """'item', 'property', 'lexeme', 'form' or 'sense' for Wikidata IDs (``L1-F2`` is a
+    form, ``L1-S2`` a sense), 'resource' for any other IRI."""
+    if ENTITY_ID.match(id):
+        return {"Q": "item", "P": "property", "L": "lexeme"}[id[0]]
+    if LEXEME_ID.match(id):
+        return "form" if "-F" in id else "sense"
+    return "resource"
 
 
 def iri_to_id(iri: str) -> str:

@@ -13,7 +13,7 @@ from store import schema
 from store.batches import Batch
 from store.mirror import Mirror, executemany
 from store.normalize import normalize
-from store.vocab import DESCRIPTION, entity_kind
+from store.vocab import DESCRIPTION, LEXEME_ID, entity_kind
 
 _INSERT_TERMS = ("INSERT INTO terms (entity, kind, lang, text, norm, source_id) "
                  "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
@@ -104,8 +104,15 @@ def _with_norms(terms: list[tuple]) -> list[tuple]:
 
 
 def delete_entities(m: Mirror, ids: list[str]) -> None:
-    """Remove what the mirror holds about ``ids``: terms, statements and their parts."""
-    rows = [(i,) for i in ids]
+    """Remove what the mirror holds about ``ids``: terms, statements and their parts. A
+    lexeme's forms and senses go entirely, entity rows too: the record that replaces the
+    lexeme brings back those it still has."""
+    parts = [part for i in ids if LEXEME_ID.match(i) and "-" not in i
+             for (part,) in m.query("SELECT id FROM entities WHERE id > ? AND id < ?",
+                                    (i + "-", i + "."))]          # L1-F1, L1-S2, …
+    if parts:
+        executemany(m, "DELETE FROM entities WHERE id = ?", [(p,) for p in parts])
+    rows = [(i,) for i in sorted({*ids, *parts})]     # each once: FTS deletes are not idempotent
     if m.is_sqlite:
         upto = int(m.get_meta("fts_upto", "0"))
         executemany(m, "INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, "

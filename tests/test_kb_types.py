@@ -24,6 +24,9 @@ def test_urls_and_citations():
     assert wikidata_url("Q42") == "https://www.wikidata.org/wiki/Q42"
     assert wikidata_url("P31") == "https://www.wikidata.org/wiki/Property:P31"
     assert wikidata_url("L3354") == "https://www.wikidata.org/wiki/Lexeme:L3354"
+    assert wikidata_url("L3354-F1") == "https://www.wikidata.org/wiki/Lexeme:L3354#L3354-F1"
+    assert wikidata_url("L3354-S1", "L3354-S1$ab") == (
+        "https://www.wikidata.org/wiki/Lexeme:L3354#L3354-S1$ab")
     assert wikidata_url("http://example.org/x") == "http://example.org/x"
     c = Citation("Q42", "P69", Value("entity", "Q691283"), "mirror:/tmp/m.sqlite",
                  statement_id="Q42$abc")

@@ -120,6 +120,46 @@ def test_single_entity_json_with_qualifiers_and_references(tmp_path):
     assert base.entity("L3354").labels["en"] == "bank"
 
 
+def test_lexeme_forms_and_senses_are_entities(tmp_path):
+    import json
+    from store.errors import EntityNotFound
+    source = shared_file("wikidata/entity-L3354.json")
+    path = tmp_path / "l.sqlite"
+    with Mirror(path, create=True) as m:
+        report = load(m, source)
+        assert m.stats()["entities_by_kind"] == {"lexeme": 1, "form": 2, "sense": 3}
+    assert report.entities == 6 and report.errors == 0
+    base = MirrorKB(path)
+    form, sense = base.entity("L3354-F1"), base.entity("L3354-S1")
+    assert (form.kind, form.labels) == ("form", {"en": "bank"})          # representations
+    assert sense.kind == "sense"
+    assert sense.descriptions["en"] == "financial institution"           # glosses
+    item = base.statements("L3354-S1", "P5137")                          # item for this sense
+    assert [s.value.value for s in item] == ["Q22687"]
+    assert item[0].citation.url == (
+        "https://www.wikidata.org/wiki/Lexeme:L3354#L3354-S1$79e6e103-44ac-67ae-faa6-79d83aaec0a9")
+    assert base.sparql("SELECT ?i WHERE { wd:L3354-S1 wdt:P5137 ?i }").rows[0]["i"].endswith(
+        "/Q22687")
+    base.close()
+
+    # A newer record without the third sense replaces the lexeme: the sense is gone.
+    record = json.loads(source.read_text())
+    lexeme = record["entities"]["L3354"] if "entities" in record else record
+    dropped = lexeme["senses"].pop()["id"]
+    lexeme["lastrevid"] += 1
+    newer = tmp_path / "L3354-newer.json"
+    newer.write_text(json.dumps(record))
+    with Mirror(path) as m:
+        load(m, newer)
+        assert m.stats()["entities_by_kind"] == {"lexeme": 1, "form": 2, "sense": 2}
+    base = MirrorKB(path)
+    with pytest.raises(EntityNotFound):
+        base.entity(dropped)
+    assert base.statements(dropped) == []
+    assert base.entity("L3354-S1").descriptions["en"] == "financial institution"
+    base.close()
+
+
 # -- idempotency and resumption --------------------------------------------------------------
 
 def test_loading_the_same_file_twice_does_not_duplicate(tmp_path):

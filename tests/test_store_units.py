@@ -7,7 +7,8 @@ import pytest
 from store.errors import InvalidId
 from store.normalize import normalize
 from store.ntriples import parse_line
-from store.vocab import check_id, check_property, id_to_iri, iri_to_id, property_from_iri
+from store.vocab import (check_id, check_property, entity_kind, id_to_iri, iri_to_id,
+                         property_from_iri)
 
 WD = "http://www.wikidata.org/entity/"
 
@@ -54,6 +55,8 @@ def test_ids():
     assert iri_to_id(f"{WD}Q5") == "Q5" and iri_to_id(f"{WD}statement/x") == f"{WD}statement/x"
     assert id_to_iri("P31") == f"{WD}P31" and id_to_iri("http://x/y") == "http://x/y"
     assert property_from_iri("http://www.wikidata.org/prop/direct/P31") == "P31"
+    assert [entity_kind(i) for i in ("Q1", "P2", "L3", "L3-F1", "L3-S12", f"{WD}Q1")] == [
+        "item", "property", "lexeme", "form", "sense", "resource"]
 
 
 @pytest.mark.parametrize("text, key", [
