@@ -34,6 +34,8 @@ WIKIDATA_PREFIXES = {
     "owl": "http://www.w3.org/2002/07/owl#",
     "prov": "http://www.w3.org/ns/prov#",
     "geo": "http://www.opengis.net/ont/geosparql#",
+    "ontolex": "http://www.w3.org/ns/lemon/ontolex#",
+    "dct": "http://purl.org/dc/terms/",
 }
 
 

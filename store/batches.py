@@ -276,9 +276,11 @@ class _Builder:
             self.batch.filtered += 1
             return None
         b, src = self.batch, self.src
-        parts = (b.terms, b.statements, b.qualifiers, b.references, b.reference_snaks)
+        parts = (b.terms, b.triples, b.statements, b.qualifiers, b.references,
+                 b.reference_snaks)
         marks = [len(rows) for rows in parts]
-        entities = [entity] + wj.lexeme_parts(entity) if entity.type == "lexeme" else [entity]
+        lexeme = entity.type == "lexeme"
+        entities = [entity, *wj.lexeme_parts(entity)] if lexeme else [entity]
         try:
             rows = []
             for one in entities:
@@ -286,6 +288,9 @@ class _Builder:
                 wj.add_terms(one, f.languages, src, b.terms, self._norms)
                 wj.add_statements(one, f.properties, src, b.statements, b.qualifiers,
                                   b.references, b.reference_snaks, self._known_refs)
+            if lexeme:
+                b.triples.extend(t for t in wj.lexeme_triples(entity, src)
+                                 if f.properties is None or t[1] in f.properties)
         except (KeyError, TypeError, ValueError, AttributeError, msgspec.DecodeError) as exc:
             self._known_refs.difference_update(h for h, _ in b.reference_snaks[marks[-1]:])
             for part, mark in zip(parts, marks):

@@ -138,8 +138,12 @@ def test_lexeme_forms_and_senses_are_entities(tmp_path):
     assert [s.value.value for s in item] == ["Q22687"]
     assert item[0].citation.url == (
         "https://www.wikidata.org/wiki/Lexeme:L3354#L3354-S1$79e6e103-44ac-67ae-faa6-79d83aaec0a9")
-    assert base.sparql("SELECT ?i WHERE { wd:L3354-S1 wdt:P5137 ?i }").rows[0]["i"].endswith(
-        "/Q22687")
+    # the lexeme's own triples, in Wikidata's RDF vocabulary
+    words = base.sparql("SELECT ?l ?s WHERE { ?l ontolex:sense ?s ; dct:language wd:Q1860 ; "
+                        "wikibase:lexicalCategory wd:Q1084 . ?s wdt:P5137 wd:Q22687 }")
+    assert [(str(r["l"]), str(r["s"])) for r in words.rows] == [(f"{WD}L3354", f"{WD}L3354-S1")]
+    features = base.statements("L3354-F1", "http://wikiba.se/ontology#grammaticalFeature")
+    assert [s.value.value for s in features] == ["Q110786"]
     base.close()
 
     # A newer record without the third sense replaces the lexeme: the sense is gone.
@@ -156,6 +160,8 @@ def test_lexeme_forms_and_senses_are_entities(tmp_path):
     with pytest.raises(EntityNotFound):
         base.entity(dropped)
     assert base.statements(dropped) == []
+    assert {s.value.value for s in base.statements(
+        "L3354", "http://www.w3.org/ns/lemon/ontolex#sense")} == {"L3354-S1", "L3354-S2"}
     assert base.entity("L3354-S1").descriptions["en"] == "financial institution"
     base.close()
 
