@@ -3,8 +3,8 @@
 Handles items, properties and lexemes (with their forms and senses) as the dumps and the
 API spell them. Entities are decoded with msgspec into the typed structs below, which name
 only the fields the mirror keeps: everything else (sitelink titles, snak hashes) is
-skipped without building objects for it, and a datavalue's JSON is kept as the bytes it was written in.
-Decoding plus row building runs about 1.4 times as fast as over generic JSON decoding
+skipped without building objects for it, and a datavalue's JSON is kept as the bytes it
+was written in. Decoding plus row building runs about 1.4 times as fast as over generic JSON decoding
 (bench/RESULTS.md).
 
 Values are mapped the way Wikidata's own RDF maps them, so SPARQL over the mirror sees the
