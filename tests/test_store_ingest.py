@@ -200,17 +200,24 @@ def test_json_record_replaces_what_the_mirror_held(tmp_path):
     assert base.search("Belgium") == [] or base.search("Belgium")[0].match != "label"
 
 
-def _interrupted_on_call(n: int, write):
-    """``write``, except that its n-th call (in each process) raises KeyboardInterrupt, as
-    if the user pressed Ctrl-C mid-load."""
-    calls = {"n": 0}
+def _load_interrupted(monkeypatch, mirror, src, *, on_write: int, parallel: bool) -> dict:
+    """Load ``src`` with the ``on_write``-th batch write (in each process) raising
+    KeyboardInterrupt, as if the user pressed Ctrl-C mid-load; return the mirror's stats
+    after it. Later loads write normally."""
+    write, calls = ingest.write_batch, {"n": 0}
 
     def interrupted(*args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == n:
+        if calls["n"] == on_write:
             raise KeyboardInterrupt
         return write(*args, **kwargs)
-    return interrupted
+    monkeypatch.setattr(ingest, "write_batch", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            load(mirror, src, parallel=parallel)
+    finally:
+        monkeypatch.setattr(ingest, "write_batch", write)
+    return mirror.stats()
 
 
 def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
@@ -218,18 +225,11 @@ def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
     lines += [f'<{WD}Q{i}> <{WDT}P31> <{WD}Q5> .' for i in range(1, 10001)]
     src = write(tmp_path / "big.nt.gz", nt(*lines), gz=True)
     monkeypatch.setattr("store.batches.BATCH_ROWS", 1000)
-    real_write = ingest.write_batch
-    crash_on_third = _interrupted_on_call(3, real_write)
-
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
-        monkeypatch.setattr(ingest, "write_batch", crash_on_third)
-        with pytest.raises(KeyboardInterrupt):
-            load(m, src, parallel=False)
-        partial = m.stats()
+        partial = _load_interrupted(monkeypatch, m, src, on_write=3, parallel=False)
         assert 0 < partial["terms"] + partial["statements"] < 20000    # two batches are in
         assert partial["sources"][0]["status"] == "loading"
-        monkeypatch.setattr(ingest, "write_batch", real_write)
         resumed = load(m, src, parallel=False)
     assert resumed.status == "resumed"
     assert counts(db)["terms"] == 10000 and counts(db)["statements"] == 10000
@@ -656,18 +656,11 @@ def test_interrupted_json_load_resumes_to_the_same_result(tmp_path, monkeypatch,
     clean = tmp_path / "clean.sqlite"
     with Mirror(clean, create=True) as m:
         load(m, src, parallel=False)
-    real_write = ingest.write_batch
-    crash_on_fifth = _interrupted_on_call(5, real_write)
-
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
-        monkeypatch.setattr(ingest, "write_batch", crash_on_fifth)
-        with pytest.raises(KeyboardInterrupt):
-            load(m, src, parallel=parallel)
-        partial = m.stats()
+        partial = _load_interrupted(monkeypatch, m, src, on_write=5, parallel=parallel)
         assert 0 < partial["statements"] < 300 and partial["sources"][0]["status"] == "loading"
         assert MirrorKB(db).search("thing 1")[0].id == "Q1"   # the label index is in step
-        monkeypatch.setattr(ingest, "write_batch", real_write)
         resumed = load(m, src, parallel=parallel)
     assert resumed.status == "resumed"
     assert _rows(db) == _rows(clean)
