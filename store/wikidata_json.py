@@ -4,8 +4,8 @@ Handles items, properties and lexemes (with their forms and senses) as the dumps
 API spell them. Entities are decoded with msgspec into the typed structs below, which name
 only the fields the mirror keeps: everything else (sitelink titles, snak hashes) is
 skipped without building objects for it, and a datavalue's JSON is kept as the bytes it
-was written in. Decoding plus row building runs about 1.4 times as fast as over generic JSON decoding
-(bench/RESULTS.md).
+was written in. Decoding plus row building runs about 1.4 times as fast as over generic
+JSON decoding (bench/RESULTS.md).
 
 Values are mapped the way Wikidata's own RDF maps them, so SPARQL over the mirror sees the
 same terms as SPARQL over query.wikidata.org: times become xsd:dateTime (month/day 00 →
@@ -83,7 +83,7 @@ class Sense(Struct):
     claims: dict[str, list[Claim]] | list = {}
 
 
-class Entity(Struct):
+class Entity(Struct, rename={"lexical_category": "lexicalCategory"}):
     id: str
     type: str = "item"
     datatype: str | None = None
@@ -97,7 +97,7 @@ class Entity(Struct):
     modified: str | None = None
     forms: list[Form] = []
     senses: list[Sense] = []
-    lexicalCategory: str | None = None
+    lexical_category: str | None = None
     language: str | None = None
 
 
@@ -289,7 +289,7 @@ def lexeme_triples(lexeme: Entity, src: int) -> list[tuple]:
     (``ontolex:lexicalForm``) and senses (``ontolex:sense``), and each form's grammatical
     features (``wikibase:grammaticalFeature``)."""
     lid = lexeme.id
-    pairs = [(lid, WIKIBASE + "lexicalCategory", lexeme.lexicalCategory),
+    pairs = [(lid, WIKIBASE + "lexicalCategory", lexeme.lexical_category),
              (lid, DCT_LANGUAGE, lexeme.language)]
     pairs += [(lid, ONTOLEX + "lexicalForm", form.id) for form in lexeme.forms]
     pairs += [(lid, ONTOLEX + "sense", sense.id) for sense in lexeme.senses]
