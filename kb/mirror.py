@@ -17,7 +17,7 @@ import orjson
 from kb.base import check_triplet_query, property_info_from
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
-                      SparqlResult, Statement, Value)
+                      SparqlResult, Statement, Value, pick_text)
 from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
 from store.vocab import DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, check_id, check_property
@@ -219,7 +219,7 @@ class MirrorKB:
             # whole words only: an FTS prefix query ("adams"*) costs twice as much, and
             # prefixes of whole labels are covered by the range query above
             match = " ".join(f'"{t}"' for t in norm.split())
-            for entity, kind, tlang, ttext, tnorm, links, degree in q(
+            for entity, _kind, tlang, ttext, tnorm, links, degree in q(
                     f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
                     "LIMIT ?", (match, 5 * limit)):
                 consider(entity, "token", tnorm, links, degree, (ttext, tlang))
@@ -242,11 +242,12 @@ class MirrorKB:
         for eid in top:
             score, pop, how, matched = best[eid]
             matched_text, mlang = matched_by_row[matched] if isinstance(matched, int) else matched
-            entity = Entity(eid, names.get(eid, {}).get(LABEL, {}),
-                            names.get(eid, {}).get(DESCRIPTION, {}))
-            out.append(Candidate(eid, entity.label(lang), score + PRIOR_WEIGHT * pop, pop,
-                                 matched_text, how.replace("-other", ""), mlang,
-                                 entity.description(lang), {"match": score, "prior": pop}))
+            terms = names.get(eid, {})      # picked as Entity.label/description pick them
+            out.append(Candidate(eid, pick_text(terms.get(LABEL, {}), lang) or eid,
+                                 score + PRIOR_WEIGHT * pop, pop, matched_text,
+                                 how.replace("-other", ""), mlang,
+                                 pick_text(terms.get(DESCRIPTION, {}), lang),
+                                 {"match": score, "prior": pop}))
         return out
 
     def _prior_scale(self) -> tuple[float, float]:

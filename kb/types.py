@@ -145,9 +145,9 @@ class Statement:
                 "citation": self.citation.as_dict() if self.citation else None}
 
 
-def _pick(texts: Mapping[str, Any], lang: str) -> Any:
+def pick_text(texts: Mapping[str, Any], lang: str) -> Any:
     """``texts[lang]``, else the base language (``de`` for ``de-ch``), else English, else
-    any — Wikidata's own fallback order, simplified."""
+    any (None if there is none) — Wikidata's own fallback order, simplified."""
     for key in (lang, lang.split("-")[0], "en", "mul"):
         if key in texts:
             return texts[key]
@@ -168,10 +168,10 @@ class Entity:
 
     def label(self, lang: str = "en") -> str:
         """The label in ``lang`` with fallback; the ID when there is none."""
-        return _pick(self.labels, lang) or self.id
+        return pick_text(self.labels, lang) or self.id
 
     def description(self, lang: str = "en") -> str | None:
-        return _pick(self.descriptions, lang)
+        return pick_text(self.descriptions, lang)
 
     @property
     def iri(self) -> str:
