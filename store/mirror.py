@@ -229,31 +229,43 @@ def _set_pragmas(dbapi_conn: Any, _record: Any) -> None:
 MULTI_ROWS = 64
 
 
-def executemany(mirror: Mirror, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+def executemany(mirror: Mirror, sql: str, rows: Iterable[Sequence[Any]], *,
+                base: int = 0) -> int:
     """Run ``sql`` (``?`` placeholders) for every row on this thread's connection;
     return the number of rows changed. The caller owns the transaction.
+
+    ``{base}`` in ``sql`` stands for ``base``, one number for all the rows (a batch's first
+    row id), and must come before the first ``?``. SQLite gets it as a parameter, so that
+    the statement's text, by which sqlite3 caches its compiled form, is the same from
+    batch to batch (compiling the statements anew for each batch was 3 % of a JSON load).
 
     On SQLite an ``INSERT … VALUES (…)`` runs ``MULTI_ROWS`` rows per statement (the same
     effect, row by row in order): the driver's per-row work costs more than SQLite's
     insert itself."""
-    if not mirror.is_sqlite:
-        sql = sql.replace("?", "%s")
     cur = mirror.raw.cursor()
     try:
-        multi = _multi_row(sql, MULTI_ROWS) if mirror.is_sqlite else None
-        if multi is None:
-            cur.executemany(sql, rows)
+        if not mirror.is_sqlite:
+            cur.executemany(sql.replace("{base}", str(int(base))).replace("?", "%s"), rows)
             return max(cur.rowcount, 0)
+        shared: list[Any] = []
+        if "{base}" in sql:
+            if sql.index("{base}") > sql.find("?") >= 0:
+                raise ValueError("{base} must come before the first ? in " + sql)
+            # ?1 before any plain ?: the plain ones are numbered 2, 3, … after it
+            sql, shared = sql.replace("{base}", "?1"), [base]
         rows = rows if isinstance(rows, list) else list(rows)
-        whole = len(rows) - len(rows) % MULTI_ROWS
+        multi = _multi_row(sql, MULTI_ROWS)
+        whole = len(rows) - len(rows) % MULTI_ROWS if multi is not None else 0
         changed = 0
         if whole:
             flat = list(itertools.chain.from_iterable(rows[:whole]))
             step = MULTI_ROWS * len(rows[0])            # parameters per statement
-            cur.executemany(multi, [flat[i:i + step] for i in range(0, len(flat), step)])
+            cur.executemany(multi, [shared + flat[i:i + step]
+                                    for i in range(0, len(flat), step)])
             changed += max(cur.rowcount, 0)
         if whole < len(rows):
-            cur.executemany(sql, rows[whole:])
+            rest = rows[whole:]
+            cur.executemany(sql, [(*shared, *row) for row in rest] if shared else rest)
             changed += max(cur.rowcount, 0)
         return changed
     finally:

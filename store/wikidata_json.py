@@ -38,27 +38,27 @@ _EMPTY = Raw(b"{}")
 # which reads as empty.
 
 
-class Term(Struct):
+class Term(Struct, gc=False):
     value: str
 
 
-class DataValue(Struct):
+class DataValue(Struct, gc=False):
     type: str
     value: Raw                  # decoded by ``snak_value`` according to ``type``
 
 
-class Snak(Struct):
+class Snak(Struct, gc=False):
     snaktype: str = "value"
     datatype: str | None = None
     datavalue: DataValue | None = None
 
 
-class Reference(Struct):
+class Reference(Struct, gc=False):
     snaks: Raw = _EMPTY
     hash: str | None = None
 
 
-class Claim(Struct, rename={"qualifiers_order": "qualifiers-order"}):
+class Claim(Struct, gc=False, rename={"qualifiers_order": "qualifiers-order"}):
     mainsnak: Snak
     id: str = ""
     rank: str = "normal"
@@ -67,7 +67,7 @@ class Claim(Struct, rename={"qualifiers_order": "qualifiers-order"}):
     references: list[Reference] = []
 
 
-class Form(Struct, rename={"grammatical_features": "grammaticalFeatures"}):
+class Form(Struct, gc=False, rename={"grammatical_features": "grammaticalFeatures"}):
     """A lexeme's form (``L3354-F1``): its spellings by language, its grammatical features
     (items), and its statements."""
     id: str
@@ -76,14 +76,14 @@ class Form(Struct, rename={"grammatical_features": "grammaticalFeatures"}):
     claims: dict[str, list[Claim]] | list = {}
 
 
-class Sense(Struct):
+class Sense(Struct, gc=False):
     """A lexeme's sense (``L3354-S1``): its glosses by language, and its statements."""
     id: str
     glosses: dict[str, Term] | list = {}
     claims: dict[str, list[Claim]] | list = {}
 
 
-class Entity(Struct, rename={"lexical_category": "lexicalCategory"}):
+class Entity(Struct, gc=False, rename={"lexical_category": "lexicalCategory"}):
     id: str
     type: str = "item"
     datatype: str | None = None
@@ -101,26 +101,26 @@ class Entity(Struct, rename={"lexical_category": "lexicalCategory"}):
     language: str | None = None
 
 
-class _EntityId(Struct, rename="kebab"):
+class _EntityId(Struct, gc=False, rename="kebab"):
     id: str | None = None
     entity_type: str = "item"
     numeric_id: int | None = None
 
 
-class _Time(Struct):
+class _Time(Struct, gc=False):
     time: str
 
 
-class _Quantity(Struct):
+class _Quantity(Struct, gc=False):
     amount: str
 
 
-class _Text(Struct):
+class _Text(Struct, gc=False):
     text: str
     language: str
 
 
-class _Coordinate(Struct):
+class _Coordinate(Struct, gc=False):
     latitude: float | int
     longitude: float | int
 
@@ -326,7 +326,7 @@ def api_entities(document: bytes) -> list[bytes]:
     return [msgspec.json.encode(item) for item in parsed]
 
 
-class _Id(Struct):
+class _Id(Struct, gc=False):
     id: str | None = None
 
 

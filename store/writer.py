@@ -24,11 +24,11 @@ _INSERT_TRIPLES = ("INSERT INTO statements (subject, property, value_kind, value
 # added by SQLite ({base}) rather than by rebuilding every row in Python
 _INSERT_STATEMENTS = ("INSERT INTO statements (id, sid, subject, property, rank, truthy, "
                       "value_kind, value, lang, datatype, details, source_id) "
-                      "VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                      "VALUES ({base} + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_QUALIFIERS = ("INSERT INTO qualifiers (statement_id, ord, property, value_kind, value, "
-                      "lang, datatype, details) VALUES (? + {base}, ?, ?, ?, ?, ?, ?, ?)")
+                      "lang, datatype, details) VALUES ({base} + ?, ?, ?, ?, ?, ?, ?, ?)")
 _INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash) "
-                      "VALUES (? + {base}, ?, ?)")
+                      "VALUES ({base} + ?, ?, ?)")
 _INSERT_REFERENCE_SNAKS = ("INSERT INTO reference_snaks (hash, snaks) VALUES (?, ?) "
                            "ON CONFLICT DO NOTHING")
 _INSERT_SUBJECTS = ("INSERT INTO entities (id, kind, source_id) VALUES (?, ?, ?) "
@@ -67,13 +67,13 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *,
         base = 0
         if b.statements:
             base = int(m.query("SELECT COALESCE(MAX(id), 0) + 1 FROM statements")[0][0])
-            added["statements"] += executemany(m, _INSERT_STATEMENTS.format(base=base),
-                                               b.statements)
-        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS.format(base=base),
-                                          b.qualifiers) if b.qualifiers else 0
+            added["statements"] += executemany(m, _INSERT_STATEMENTS, b.statements,
+                                               base=base)
+        added["qualifiers"] = executemany(m, _INSERT_QUALIFIERS, b.qualifiers,
+                                          base=base) if b.qualifiers else 0
         executemany(m, _INSERT_REFERENCE_SNAKS, b.reference_snaks)
-        added["references"] = executemany(m, _INSERT_REFERENCES.format(base=base),
-                                          b.references) if b.references else 0
+        added["references"] = executemany(m, _INSERT_REFERENCES, b.references,
+                                          base=base) if b.references else 0
         if m.is_sqlite:
             index_new_terms(m)
         executemany(m, "UPDATE sources SET position = ? WHERE id = ?", [(b.position, source_id)])

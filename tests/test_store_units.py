@@ -78,6 +78,21 @@ def test_multi_row_insert_sql():
     assert _multi_row("INSERT INTO t SELECT * FROM u", 3) is None
 
 
+def test_executemany_binds_base_once_per_statement(tmp_path):
+    from store.mirror import MULTI_ROWS, Mirror, executemany
+    with Mirror(tmp_path / "m.sqlite", create=True) as m:
+        m.query("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        rows = [(i, f"v{i}") for i in range(MULTI_ROWS + 3)]   # a whole statement and a rest
+        sql = "INSERT INTO t (k, v) VALUES ({base} + ?, ?)"
+        assert executemany(m, sql, rows, base=1000) == len(rows)
+        assert executemany(m, sql, [(0, "w")], base=5000) == 1  # the same text, a new base
+        got = m.query("SELECT k, v FROM t ORDER BY k")
+        assert got == [(1000 + i, f"v{i}") for i in range(len(rows))] + [(5000, "w")]
+        with pytest.raises(ValueError, match="before the first"):
+            executemany(m, "INSERT INTO t (k, v) VALUES (?, {base} + ?)", rows, base=1)
+        m.raw.rollback()
+
+
 def test_executemany_runs_rows_in_order_in_multi_row_statements(tmp_path):
     from store.mirror import MULTI_ROWS, Mirror, executemany
     with Mirror(tmp_path / "m.sqlite", create=True) as m:
