@@ -279,7 +279,7 @@ def _multi_row(sql: str, n: int) -> str | None:
     if not sql.startswith("INSERT") or start < 0:
         return None
     depth, end = 0, start + len("VALUES ")
-    for end in range(end, len(sql)):
+    for end in range(start + len("VALUES "), len(sql)):  # noqa: B007 - read after the loop
         depth += {"(": 1, ")": -1}.get(sql[end], 0)
         if depth == 0:
             break
