@@ -393,7 +393,7 @@ def json_chunks(job: Job) -> Iterator[JsonChunk]:
                 return
             if data[-1:] != b"\n":
                 data += stream.readline()
-            start, lines, at = lineno, data.count(b"\n") + (data[-1:] != b"\n"), offset
+            start, lines, at = lineno, _count_lines(data), offset
             lineno, offset = lineno + lines, offset + len(data)
             if lineno - 1 <= job.skip:  # every line of the block is already committed
                 continue
@@ -403,6 +403,32 @@ def json_chunks(job: Job) -> Iterator[JsonChunk]:
                     cut = data.index(b"\n", cut + 1)
                 data, start, at = data[cut + 1:], job.skip + 1, at + cut + 1
             yield JsonChunk(start, data, raw.tell(), offset=at, in_file=stream is raw)
+
+
+def _count_lines(data: bytes) -> int:
+    """The lines in ``data``, the last one with or without its line end. ``find`` runs on
+    memchr; ``bytes.count`` looks at each byte (a twentieth of a JSON load, with ``split``)."""
+    n, at = 0, data.find(b"\n")
+    while at >= 0:
+        n += 1
+        at = data.find(b"\n", at + 1)
+    return n + (data[-1:] not in (b"\n", b""))
+
+
+def _records(data: bytes, first_line: int) -> Iterator[tuple[int, memoryview]]:
+    """(line number, line) for each line of a dump's ``data``, the line without its trailing
+    whitespace and comma: views into ``data``, not copies."""
+    view, start, size, lineno = memoryview(data), 0, len(data), first_line
+    while start < size:
+        end = data.find(b"\n", start)
+        end = size if end < 0 else end
+        stop = end
+        while stop > start and data[stop - 1] in b" \t\r\x0b\x0c":
+            stop -= 1
+        if stop > start and data[stop - 1] == 0x2C:       # ','
+            stop -= 1
+        yield lineno, view[start:stop]
+        start, lineno = end + 1, lineno + 1
 
 
 def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
@@ -426,16 +452,10 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         last = 1
     else:
         data = chunk.lines(job.path)
-        lines = data.split(b"\n")
-        if data.endswith(b"\n"):
-            lines.pop()                     # the empty piece after the last line end
-        records = enumerate(lines, chunk.first_line)
-        last = chunk.first_line - 1 + len(lines)
+        records = _records(data, chunk.first_line)
+        last = chunk.first_line - 1 + _count_lines(data)
     decode = wj.decode_entity
     for lineno, line in records:
-        line = line.rstrip()
-        if line.endswith(b","):
-            line = line[:-1]
         if not line or line == b"]":
             continue
         try:

@@ -110,3 +110,18 @@ def test_executemany_runs_rows_in_order_in_multi_row_statements(tmp_path):
         assert m.query("SELECT v, n FROM t WHERE k = 1") == [("b", 2 * MULTI_ROWS)]
         assert executemany(m, "INSERT INTO t (k, v) VALUES (?, ?)", []) == 0
         m.raw.commit()
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"", []),
+    (b"[\n", [b"["]),
+    (b'{"a":1},\n{"b":2},\r\n{"c":3}  \n]', [b'{"a":1}', b'{"b":2}', b'{"c":3}', b"]"]),
+    (b"x,\n\n  \ny", [b"x", b"", b"", b"y"]),       # blank lines, no line end at the end
+    (b"a , \n", [b"a "]),                           # whitespace, then one comma, go
+])
+def test_dump_records_are_lines_without_line_end_and_comma(data, lines):
+    from store.batches import _count_lines, _records
+    got = list(_records(data, 7))
+    assert [bytes(line) for _, line in got] == lines
+    assert [n for n, _ in got] == list(range(7, 7 + len(lines)))
+    assert _count_lines(data) == len(lines) == len(data.splitlines())
