@@ -27,8 +27,9 @@ from store.vocab import (ALIAS, COMMONS_FILE, DCT_LANGUAGE, DESCRIPTION, GEO_WKT
                          ONTOLEX, WIKIBASE, XSD)
 
 #: (value_kind, value, lang, datatype, details) — the value layout shared by statements,
-#: qualifiers and reference snaks
-ValueRow = tuple[str, str, str, str, "str | None"]
+#: qualifiers and reference snaks; ``details`` is the datavalue's JSON, or '' when the
+#: other four say it all ('', not None: see ``store.writer``)
+ValueRow = tuple[str, str, str, str, str]
 
 RANKS = {"deprecated": 0, "normal": 1, "preferred": 2}
 XSD_DATETIME, XSD_DECIMAL = XSD + "dateTime", XSD + "decimal"
@@ -157,7 +158,7 @@ def snak_value(snak: Snak) -> ValueRow:
     """The value of a main snak, qualifier snak or reference snak. Raises ValueError or
     msgspec.ValidationError when the snak is malformed."""
     if snak.snaktype != "value":
-        return (snak.snaktype, "", "", "", None)          # somevalue | novalue
+        return (snak.snaktype, "", "", "", "")          # somevalue | novalue
     dv = snak.datavalue
     if dv is None:
         raise ValueError("a value snak without a datavalue")
@@ -168,23 +169,23 @@ def snak_value(snak: Snak) -> ValueRow:
         if v.id is None:
             if v.numeric_id is None:
                 raise ValueError("an entity value without 'id' or 'numeric-id'")
-            return ("entity", _ID_PREFIX[v.entity_type] + str(v.numeric_id), "", "", None)
-        return ("entity", v.id, "", "", None)
+            return ("entity", _ID_PREFIX[v.entity_type] + str(v.numeric_id), "", "", "")
+        return ("entity", v.id, "", "", "")
     if t == "time":
         return ("literal", _time(_time_value(raw).time), "", XSD_DATETIME, bytes(raw).decode())
     if t == "string":
         text = _string(raw)
         if snak.datatype == "url":
-            return ("iri", text, "", "", None)
+            return ("iri", text, "", "", "")
         if snak.datatype == "commonsMedia":
-            return ("iri", COMMONS_FILE + quote(text.replace(" ", "_")), "", "", None)
-        return ("literal", text, "", "", None)
+            return ("iri", COMMONS_FILE + quote(text.replace(" ", "_")), "", "", "")
+        return ("literal", text, "", "", "")
     if t == "quantity":
         return ("literal", _quantity(raw).amount.lstrip("+"), "", XSD_DECIMAL,
                 bytes(raw).decode())
     if t == "monolingualtext":
         v = _text(raw)
-        return ("literal", v.text, v.language.lower(), "", None)
+        return ("literal", v.text, v.language.lower(), "", "")
     if t == "globecoordinate":
         v = _coordinate(raw)
         return ("literal", f"Point({v.longitude} {v.latitude})", "", GEO_WKT,
