@@ -28,7 +28,8 @@ _INSERT_STATEMENTS = ("INSERT INTO statements (id, sid, subject, property, rank,
                       "value_kind, value, lang, datatype, details, source_id) "
                       "VALUES ({base} + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''), ?)")
 _INSERT_QUALIFIERS = ("INSERT INTO qualifiers (statement_id, ord, property, value_kind, value, "
-                      "lang, datatype, details) VALUES ({base} + ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''))")
+                      "lang, datatype, details) "
+                      "VALUES ({base} + ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''))")
 _INSERT_REFERENCES = ("INSERT INTO statement_references (statement_id, ord, hash) "
                       "VALUES ({base} + ?, ?, ?)")
 _INSERT_REFERENCE_SNAKS = ("INSERT INTO reference_snaks (hash, snaks) VALUES (?, ?) "
