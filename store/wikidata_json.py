@@ -252,19 +252,25 @@ def add_statements(entity: Entity, properties: set[str] | None, src: int,
             continue
         ranks = [RANKS.get(c.rank, 1) for c in claims]
         best = max(ranks, default=1)
-        truthy_values: set[tuple] = set()
+        # values already made truthy; not needed for the one statement most properties have
+        seen: set[tuple] | None = set() if len(claims) > 1 else None
         for claim, rank in zip(claims, ranks):
-            value = snak_value(claim.mainsnak)
-            truthy = rank == best and rank > 0 and value[:4] not in truthy_values
-            if truthy:
-                truthy_values.add(value[:4])
-            statements.append((local, claim.id, eid, pid, rank, int(truthy)) + value + (src,))
+            kind, value, lang, datatype, details = snak_value(claim.mainsnak)
+            truthy = 0
+            if rank == best and rank > 0:
+                if seen is None:
+                    truthy = 1
+                elif (kind, value, lang, datatype) not in seen:
+                    seen.add((kind, value, lang, datatype))
+                    truthy = 1
+            statements.append((local, claim.id, eid, pid, rank, truthy, kind, value, lang,
+                               datatype, details, src))
             quals = claim.qualifiers
             if quals:
                 i = 0
                 for qpid in claim.qualifiers_order or list(quals):
                     for qsnak in quals.get(qpid, ()):
-                        qualifiers.append((local, i, qpid) + snak_value(qsnak))
+                        qualifiers.append((local, i, qpid, *snak_value(qsnak)))
                         i += 1
             for i, ref in enumerate(claim.references):
                 rhash = ref.hash or hashlib.sha1(ref.snaks).hexdigest()
