@@ -253,9 +253,12 @@ def executemany(mirror: Mirror, sql: str, rows: Iterable[Sequence[Any]], *,
                 raise ValueError("{base} must come before the first ? in " + sql)
             # ?1 before any plain ?: the plain ones are numbered 2, 3, … after it
             sql, shared = sql.replace("{base}", "?1"), [base]
-        rows = rows if isinstance(rows, list) else list(rows)
         multi = _multi_row(sql, MULTI_ROWS)
-        whole = len(rows) - len(rows) % MULTI_ROWS if multi is not None else 0
+        if multi is None:       # rows stream through, as the caller gives them
+            cur.executemany(sql, ((*shared, *row) for row in rows) if shared else rows)
+            return max(cur.rowcount, 0)
+        rows = rows if isinstance(rows, list) else list(rows)
+        whole = len(rows) - len(rows) % MULTI_ROWS
         changed = 0
         if whole:
             flat = list(itertools.chain.from_iterable(rows[:whole]))
