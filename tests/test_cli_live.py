@@ -1,5 +1,5 @@
-"""The --endpoint/--offline/--no-cache options (reasoning.cli_live), on a command built the
-way the read commands of reasoning/cli.py use them."""
+"""The --endpoint/--offline/--no-cache options (reasoning.cli.common), on a command built the
+way the read commands of reasoning/cli/read.py use them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from kb.endpoint import SparqlEndpointKB
 from kb.fallback import FallbackKB
 from kb.mirror import MirrorKB
-from reasoning.cli import db_option, fail_clearly
-from reasoning.cli_live import endpoint_url, live_options, open_kb_with
+from reasoning.cli.common import db_option, endpoint_url, fail_clearly, live_options
+from reasoning.cli.common import open_kb as open_kb_with
 
 
 @click.command()

@@ -96,9 +96,13 @@ def test_errors_are_clear(run, query, message):
     assert "Traceback" not in result.output
 
 
-def test_db_and_endpoint_together_is_a_usage_error(run):
-    result = run(EDUCATED, "--endpoint", "http://127.0.0.1:9/sparql")
-    assert result.exit_code == 2 and "not both" in result.output
+def test_db_and_endpoint_put_the_endpoint_behind_the_mirror(run):
+    """--db with --endpoint is a FallbackKB, as for every command: with --offline the mirror
+    answers alone (the endpoint on port 9 would refuse)."""
+    result = run(EDUCATED, "--endpoint", "http://127.0.0.1:9/sparql", "--offline")
+    assert result.exit_code == 0, result.output
+    assert [line.strip() for line in result.stdout.splitlines()[2:]] == \
+        ["wd:Q11942", "wd:Q206702"]
 
 
 def test_help_documents_every_option():

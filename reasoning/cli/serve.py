@@ -1,7 +1,4 @@
 """``kgground serve``: a read-only SPARQL 1.1 endpoint over a mirror (``kb.sparql_server``).
-
-This module does not import ``reasoning.cli`` at import time (that module registers this
-command at its end, so either may be imported first).
 """
 
 from __future__ import annotations
@@ -13,11 +10,11 @@ from typing import Any
 import click
 
 from kb.errors import KGGroundError
+from reasoning.cli.common import db_option, open_kb
 
 
 @click.command("serve")
-@click.option("--db", metavar="PATH", help="Mirror file or database URL "
-              "[default: $KGGROUND_DB, else the demo mirror in the cache folder].")
+@db_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but a loopback address exposes the "
                    "mirror to the network.")
@@ -42,7 +39,6 @@ def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int, w
     SPARQLWrapper and rdflib's SPARQLStore can use it. Ctrl-C stops it.
     """
     from kb.sparql_server import SparqlServer
-    from reasoning.cli import open_kb
 
     try:
         base = open_kb(db)

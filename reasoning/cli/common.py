@@ -1,0 +1,165 @@
+"""What every ``kgground`` command shares: settings read from the environment (in this one
+place), the common options, opening the KB they describe, and turning errors into messages.
+
+Settings (each flag beats its environment variable):
+
+- ``--db PATH`` / ``$KGGROUND_DB``: the mirror file or database URL; with neither, the demo
+  mirror at ``$KGGROUND_DEFAULT_DB`` (default: ``mirror.sqlite`` in the user cache folder),
+  built from the bundled demo KB on first use.
+- ``--endpoint URL`` / ``$KGGROUND_ENDPOINT``: a live SPARQL endpoint (``wikidata`` is short
+  for https://query.wikidata.org/sparql). With a mirror, the endpoint answers what the mirror
+  does not know and its answers are written back (``FallbackKB``); with no mirror named, the
+  endpoint alone answers (``SparqlEndpointKB``). ``--offline`` keeps the live side off.
+- ``$KGGROUND_CONTACT``: the e-mail or URL sent in the User-Agent to live endpoints (read by
+  ``kb.sparql_http``, where requests are made).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+import platformdirs
+
+from kb.errors import KGGroundError
+
+DEFAULT_DB = Path(platformdirs.user_cache_dir("kgground")) / "mirror.sqlite"
+ENDPOINT_ALIASES = {"wikidata": "https://query.wikidata.org/sparql",
+                    "wdqs": "https://query.wikidata.org/sparql"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The environment's say in what a command opens, read once per call."""
+    db: str | None            # $KGGROUND_DB
+    default_db: Path          # $KGGROUND_DEFAULT_DB, else DEFAULT_DB
+    endpoint: str | None      # $KGGROUND_ENDPOINT
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(db=env.get("KGGROUND_DB") or None,
+                   default_db=Path(env.get("KGGROUND_DEFAULT_DB") or DEFAULT_DB),
+                   endpoint=env.get("KGGROUND_ENDPOINT") or None)
+
+
+def default_db() -> Path:
+    """The mirror used when neither --db nor $KGGROUND_DB says which."""
+    return Settings.from_env().default_db
+
+
+def chosen_db(db: str | None) -> str | None:
+    """The mirror the user named: --db, else $KGGROUND_DB; None when neither is set."""
+    return db or Settings.from_env().db
+
+
+def target_db(db: str | None) -> str:
+    """The mirror a command writes into: the one named, else the default mirror path
+    (created by the caller; the demo KB is not built into it)."""
+    return chosen_db(db) or str(default_db())
+
+
+def resolve_db(db: str | None) -> str:
+    """The mirror a command reads: the one named, else the default mirror, built from the
+    demo KB when it is missing or was built by another kgground version."""
+    named = chosen_db(db)
+    if named:
+        return named
+    path = default_db()
+    from store.demo import build_demo_mirror, stale_demo_mirror
+    if path.exists() and stale_demo_mirror(path):
+        click.echo(f"The demo mirror at {path} was built by another kgground version: "
+                   "building it again.", err=True)
+        for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            leftover.unlink(missing_ok=True)
+    if not path.exists():
+        click.echo(f"No mirror configured: building the demo KB (Nobel laureates) at {path}. "
+                   "Use --db or KGGROUND_DB to choose another mirror.", err=True)
+        build_demo_mirror(path, progress=sys.stderr.isatty())
+    return str(path)
+
+
+def endpoint_url(endpoint: str) -> str:
+    """An --endpoint value → the endpoint URL (aliases expanded, the scheme checked)."""
+    url = ENDPOINT_ALIASES.get(endpoint.strip().lower(), endpoint.strip())
+    if not url.lower().startswith(("http://", "https://")):
+        raise click.BadParameter(f"{endpoint!r} is not an http(s) URL "
+                                 f"(or one of: {', '.join(ENDPOINT_ALIASES)})",
+                                 param_hint="--endpoint")
+    return url
+
+
+def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
+            no_cache: bool = False) -> Any:
+    """The KB that --db/--endpoint/--offline/--no-cache describe (see the module docstring).
+
+    ``endpoint`` is what the user gave (``--endpoint`` or ``$KGGROUND_ENDPOINT``, which
+    click fills in); None reads the mirror alone."""
+    import kb
+
+    if not endpoint:
+        return kb.open(resolve_db(db))
+    from kb.endpoint import SparqlEndpointKB
+
+    live = SparqlEndpointKB(endpoint_url(endpoint), no_cache=no_cache)
+    mirror = chosen_db(db)
+    if not mirror:
+        if offline:
+            raise click.UsageError("--offline with --endpoint and no mirror leaves nothing "
+                                   "to answer: pass --db PATH (or drop --offline)")
+        return live
+    return kb.open(mirror, live=live, offline=offline)
+
+
+def fail_clearly(fn: Callable) -> Callable:
+    """Turn kgground errors into 'Error: …' on stderr and exit code 1."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except KGGroundError as exc:
+            raise click.ClickException(str(exc)) from exc
+    return wrapper
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def csv_set(value: str | None) -> set[str] | None:
+    """'a, b,c' → {'a', 'b', 'c'}; None or '' → None."""
+    return {v.strip() for v in value.split(",") if v.strip()} if value else None
+
+
+# -- options ------------------------------------------------------------------------------------
+
+db_option = click.option("--db", metavar="PATH", help="Mirror file or database URL "
+                         "[default: $KGGROUND_DB, else the demo mirror in the cache folder].")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+endpoint_option = click.option(
+    "--endpoint", metavar="URL", envvar="KGGROUND_ENDPOINT",
+    help="Live SPARQL endpoint to ask when the mirror does not know the answer ('wikidata' "
+         "for query.wikidata.org); with no --db or $KGGROUND_DB, ask it directly "
+         "[default: $KGGROUND_ENDPOINT].")
+offline_option = click.option(
+    "--offline", is_flag=True, help="Never contact a live endpoint: answer from the mirror.")
+no_cache_option = click.option(
+    "--no-cache", "no_cache", is_flag=True,
+    help="Do not use (or fill) the on-disk cache of endpoint answers.")
+
+
+def live_options(fn: Callable) -> Callable:
+    """Add --endpoint, --offline and --no-cache to a click command."""
+    return endpoint_option(offline_option(no_cache_option(fn)))
+
+
+def kb_options(fn: Callable) -> Callable:
+    """Add --db and the live options (--endpoint, --offline, --no-cache): every command that
+    reads a KB takes these, and passes them to ``open_kb``."""
+    return db_option(live_options(fn))

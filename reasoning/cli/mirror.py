@@ -1,0 +1,129 @@
+"""``kgground mirror``: build and inspect a local mirror (load, stats, reindex)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reasoning.cli.common import (csv_set, db_option, emit_json, fail_clearly, json_option,
+                                  resolve_db, target_db)
+
+
+@click.group()
+def mirror() -> None:
+    """Build and inspect a local mirror."""
+
+
+@mirror.command("load")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--db", metavar="PATH", help="Mirror to load into (created if missing) "
+              "[default: $KGGROUND_DB, else the default mirror in the cache folder].")
+@click.option("--languages", metavar="CODES", help="Keep only these languages, e.g. en,de,fr.")
+@click.option("--properties", metavar="PIDS", help="Keep only statements of these "
+              "properties, e.g. P31,P69,P108.")
+@click.option("--entities", "entity_file", type=click.Path(exists=True, dir_okay=False),
+              help="Keep only the entities listed in this file (one ID per line).")
+@click.option("--strict", is_flag=True, help="Stop at the first malformed record "
+              "(what came before it stays loaded).")
+@click.option("--force", is_flag=True, help="Load again files already loaded.")
+@click.option("--dump-date", metavar="YYYY-MM-DD", help="The dump's date, for citations "
+              "[default: from the file name when it has one].")
+@json_option
+@fail_clearly
+def mirror_load(files: tuple[str, ...], db: str | None, languages: str | None,
+                properties: str | None, entity_file: str | None, strict: bool, force: bool,
+                dump_date: str | None, as_json: bool) -> None:
+    """Load Wikidata JSON dumps, N-Triples or other RDF FILES into a mirror.
+
+    Files may be plain or compressed (.gz, .bz2, .xz). Loading is idempotent and
+    resumable: a file already loaded is skipped, and an interrupted load continues where
+    it stopped when the same command is run again.
+    """
+    from store.ingest import Filters, load
+    from store.mirror import Mirror
+    from store.vocab import check_id
+
+    entity_ids = None
+    if entity_file:
+        entity_ids = {check_id(line.strip(), allow_iri=False)
+                      for line in Path(entity_file).read_text().splitlines() if line.strip()}
+    props = csv_set(properties)
+    for pid in props or ():
+        check_id(pid, kinds="P", allow_iri=False, what="a property ID")
+    filters = Filters(languages=csv_set(languages), properties=props, entities=entity_ids)
+    target = target_db(db)
+    reports = []
+    with Mirror(target, create=True) as m:
+        for file in files:
+            try:
+                report = load(m, file, filters=filters, strict=strict, force=force,
+                              progress=sys.stderr.isatty() and not as_json,
+                              dump_date=dump_date)
+            except KeyboardInterrupt:
+                raise click.ClickException(
+                    f"interrupted while loading {file}; what was committed is kept. "
+                    "Run the same command again to resume.") from None
+            reports.append(report.as_dict())
+            if not as_json:
+                _print_load_report(report)
+    if as_json:
+        emit_json({"mirror": target, "loads": reports})
+
+
+def _print_load_report(r: Any) -> None:
+    if r.status == "already loaded":
+        click.echo(f"{r.path}: already loaded (use --force to load it again)")
+        return
+    click.echo(f"{r.path}: {r.status} as {r.format} in {r.seconds:.1f} s — "
+               f"{r.records:,} records, {r.entities:,} entities, {r.statements:,} statements, "
+               f"{r.terms:,} labels/aliases/descriptions, {r.qualifiers:,} qualifiers, "
+               f"{r.references:,} references"
+               + (f", {r.filtered:,} filtered out" if r.filtered else ""))
+    if r.errors:
+        click.echo(f"  {r.errors:,} malformed records skipped; the first ones:", err=True)
+        for sample in r.error_samples[:10]:
+            click.echo(f"  {sample}", err=True)
+
+
+@mirror.command("stats")
+@db_option
+@json_option
+@fail_clearly
+def mirror_stats(db: str | None, as_json: bool) -> None:
+    """Counts of entities, statements, labels and properties, and the loaded sources."""
+    from store.mirror import Mirror
+
+    with Mirror(resolve_db(db)) as m:
+        stats = m.stats()
+    if as_json:
+        emit_json(stats)
+        return
+    click.echo(f"mirror      {stats['mirror']}")
+    click.echo(f"entities    {stats['entities']:,}  "
+               + ", ".join(f"{k} {v:,}" for k, v in sorted(stats["entities_by_kind"].items())))
+    click.echo(f"statements  {stats['statements']:,}  (qualifiers {stats['qualifiers']:,}, "
+               f"references {stats['references']:,})")
+    click.echo(f"terms       {stats['terms']:,}  "
+               + ", ".join(f"{k} {v:,}" for k, v in sorted(stats["terms_by_kind"].items()))
+               + f"  in {stats['languages']} languages")
+    click.echo(f"properties  {stats['properties']:,}  "
+               f"({stats['properties_with_datatype']:,} with a datatype)")
+    for s in stats["sources"]:
+        click.echo(f"source      {s['location']} [{s['format']}, {s['status']}, "
+                   f"loaded {s['loaded_at']}" + (f", dump {s['dump_date']}" if s["dump_date"]
+                                                 else "") + "]")
+
+
+@mirror.command("reindex")
+@db_option
+@fail_clearly
+def mirror_reindex(db: str | None) -> None:
+    """Rebuild the label index (after an upgrade changed how labels are normalized)."""
+    from store.mirror import Mirror
+
+    with Mirror(resolve_db(db)) as m:
+        n = m.reindex_labels()
+    click.echo(f"reindexed {n:,} labels and aliases")
