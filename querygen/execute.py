@@ -15,13 +15,14 @@ it true.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kb.types import Citation, Statement, Value
 from querygen.plan import entity_term, property_term, with_prefixes
 from querygen.types import GeneratedQuery
-from store.vocab import iri_to_id, property_from_iri
+from querygen.solve import Unsolvable, solve
+from store.vocab import ENTITY_ID, iri_to_id, property_from_iri
 
 #: answers cited per query (the rest are listed without citations)
 CITE_LIMIT = 20
@@ -53,6 +54,8 @@ class QueryResult:
     count: int | None = None
     boolean: bool | None = None
     source: str = ""
+    #: how it ran: 'statements' (triplet queries) or 'sparql'
+    engine: str = ""
     elapsed: float = 0.0
     support: tuple[Citation, ...] = field(default=())
 
@@ -71,6 +74,7 @@ class QueryResult:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"query": self.query.as_dict(), "source": self.source,
+                               "engine": self.engine,
                                "elapsed_ms": round(self.elapsed * 1000, 3),
                                "answers": [a.as_dict() for a in self.answers]}
         if self.count is not None:
@@ -82,33 +86,90 @@ class QueryResult:
 
 
 def run(query: GeneratedQuery, kb: Any, *, limit: int = 100, lang: str = "en",
-        cite: bool = True, timeout: float | None = None) -> QueryResult:
-    """Run ``query`` on ``kb`` (see the module docstring); at most ``limit`` answers."""
+        cite: bool = True, timeout: float | None = None,
+        engine: str = "auto") -> QueryResult:
+    """Run ``query`` on ``kb`` (see the module docstring); at most ``limit`` answers.
+
+    ``engine``: 'auto' answers a triplet query, and a SPARQL query that is only its triple
+    patterns (no ORDER BY or LIMIT), by triplet queries (``querygen.solve``; each answer
+    cited by the statements that matched) and anything else by ``kb.sparql``; 'sparql'
+    always runs the SPARQL text."""
+    if engine not in ("auto", "sparql"):
+        raise ValueError(f"engine must be 'auto' or 'sparql', got {engine!r}")
     t0 = time.perf_counter()
-    if query.kind == "triplet" and query.triple is not None:
+    if engine == "auto" and query.kind == "triplet" and query.triple is not None:
         answers, source = _run_triplet(query, kb, limit, lang)
-        return QueryResult(query, answers, source=source,
+        return QueryResult(query, answers, source=source, engine="statements",
+                           elapsed=time.perf_counter() - t0)
+    if engine == "auto" and _plain(query):
+        try:
+            solutions = solve(kb, query.patterns)
+        except Unsolvable:
+            pass
+        else:
+            return replace(_from_solutions(query, kb, solutions, limit, lang, cite),
                            elapsed=time.perf_counter() - t0)
     result = kb.sparql(query.text, timeout=timeout)
     if query.form == "ask":
-        support = _witness_citations(query, kb, None) if cite and result.boolean else ()
+        support = _witness_citations(query, kb, None) if cite and result.boolean else {}
         return QueryResult(query, boolean=bool(result.boolean), source=result.source,
-                           support=tuple(c for cs in support.values() for c in cs)
-                           if isinstance(support, dict) else (),
-                           elapsed=time.perf_counter() - t0)
+                           support=tuple(c for cs in support.values() for c in cs),
+                           engine="sparql", elapsed=time.perf_counter() - t0)
     if query.form == "count":
         values = result.values(result.vars[0]) if result.vars and result.rows else []
         count = int(values[0]) if values else 0
         cited = _witness_citations(query, kb, None) if cite and count else {}
         answers = tuple(_answer(kb, v, lang, cited.get(v, ())) for v in list(cited)[:limit])
         return QueryResult(query, answers, count=count, source=result.source,
-                           elapsed=time.perf_counter() - t0)
+                           engine="sparql", elapsed=time.perf_counter() - t0)
     var = query.answer_var or (result.vars[0] if result.vars else "")
     values = list(dict.fromkeys(_value(t) for t in result.values(var)))[:limit]
     cited = _witness_citations(query, kb, {v.value for v in values[:CITE_LIMIT]}) \
         if cite and values else {}
     answers = tuple(_answer(kb, v, lang, cited.get(v.value, ())) for v in values)
-    return QueryResult(query, answers, source=result.source, elapsed=time.perf_counter() - t0)
+    return QueryResult(query, answers, source=result.source, engine="sparql",
+                       elapsed=time.perf_counter() - t0)
+
+
+def _plain(query: GeneratedQuery) -> bool:
+    """Whether the query is exactly its triple patterns in its form (no ordering, no
+    limit, no filters): then solving the patterns answers it."""
+    if not query.patterns or query.strategy != "rules":
+        return False
+    upper = query.text.upper()
+    return not any(k in upper for k in (" ORDER BY", " LIMIT ", "FILTER", "OPTIONAL",
+                                        "UNION", "MINUS", "VALUES", "BIND", "SERVICE"))
+
+
+def _from_solutions(query: GeneratedQuery, kb: Any, solutions: list, limit: int,
+                    lang: str, cite: bool) -> QueryResult:
+    source = next((st.citation.source for _, sts in solutions for st in sts
+                   if st.citation is not None), getattr(kb, "name", ""))
+    if query.form == "ask":
+        support = tuple(_citation(st) for st in solutions[0][1]) if solutions and cite else ()
+        return QueryResult(query, boolean=bool(solutions), source=source, support=support,
+                           engine="statements")
+    var = query.answer_var
+    grouped: dict[str, list[Citation]] = {}
+    kinds: dict[str, Value] = {}
+    for binding, statements in solutions:
+        value = binding.get(var)
+        if value is None:
+            continue
+        if value not in kinds:
+            kinds[value] = next((st.value for st in statements if st.value.value == value),
+                                _plain_value(value))
+        cites = grouped.setdefault(value, [])
+        if cite and len(grouped) <= CITE_LIMIT and not cites:
+            cites.extend(_citation(st) for st in statements)
+    values = list(grouped)
+    answers = tuple(_answer(kb, kinds[v], lang, grouped[v]) for v in values[:limit])
+    count = len(values) if query.form == "count" else None
+    return QueryResult(query, answers, count=count, source=source, engine="statements")
+
+
+def _plain_value(v: str) -> Value:
+    return Value("entity", v) if ENTITY_ID.match(v) or "://" in v else Value("literal", v)
 
 
 def _run_triplet(query: GeneratedQuery, kb: Any, limit: int, lang: str
@@ -199,7 +260,7 @@ def _first_var(query: GeneratedQuery) -> str:
 
 
 def _term(t: str, predicate: bool) -> str:
-    if t.startswith("?") or t.startswith('"'):
+    if t.startswith(("?", '"', "<", "wdt:", "wd:")):     # variables, literals, paths
         return t
     return property_term(t) if predicate else entity_term(t)
 

@@ -93,7 +93,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
     "made up": ("has part", "consists of"), "ties": ("relation",),
     "class": ("subclass of", "instance of"), "kind": ("instance of",),
-    "type": ("instance of",), "sort": ("instance of",), "founded": ("founding", "formation", "inception", "founder"),
+    "type": ("instance of",), "sort": ("instance of",),
+    "founded": ("founding", "formation", "inception", "founder"),
     "founder": ("founded by",), "established": ("inception", "founded"),
     "formed": ("formation",), "form": ("formation",), "created": ("creator", "inception"),
     "employ": ("employer",), "employs": ("employer",), "employed": ("employer",),
@@ -152,3 +153,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "competed": ("participating teams",), "participated": ("participating teams",),
     "teams": ("participating teams",),
 }
+
+#: words that ask how two things are related without naming the relation
+GENERIC_RELATION_WORDS = frozenset("""
+related relation relations relationship relationships connection connections connected
+connect connects link links linked relate relates tie ties between
+""".split())

@@ -42,7 +42,17 @@ class Literal:
     sparql: str
 
 
-Node = "Var | LinkingDecision | Literal"
+@dataclass(frozen=True, slots=True)
+class Path:
+    """A property path of fixed properties: ``wdt:P31/wdt:P279*`` (``star``: the last
+    step repeats zero or more times). Its properties are fixed by the rules, not linked
+    from words, so the label-level form writes them as IDs too."""
+    steps: tuple[LinkingDecision, ...]
+    star: bool = False
+
+    def render(self) -> str:
+        out = "/".join(property_term(s.id) for s in self.steps)
+        return out + "*" if self.star else out
 
 
 def escape_label(label: str) -> str:
@@ -75,6 +85,8 @@ def _node(node: object, grounded: bool) -> str:
 def _predicate(node: object, grounded: bool) -> str:
     if isinstance(node, Var):
         return str(node)
+    if isinstance(node, Path):
+        return node.render()
     if isinstance(node, LinkingDecision):
         if grounded:
             return property_term(node.id)
@@ -85,6 +97,8 @@ def _predicate(node: object, grounded: bool) -> str:
 def _ground_id(node: object) -> str:
     if isinstance(node, Var):
         return str(node)
+    if isinstance(node, Path):
+        return node.render()
     if isinstance(node, Literal):
         return node.sparql
     assert isinstance(node, LinkingDecision)
@@ -121,7 +135,9 @@ class QueryPlan:
         """Every linking decision of the plan, in order of appearance, each once."""
         seen: dict[int, LinkingDecision] = {}
         for e in self.edges:
-            for part in (e.subject, e.predicate, e.object):
+            parts = [e.subject, e.object]
+            parts += list(e.predicate.steps) if isinstance(e.predicate, Path) else [e.predicate]
+            for part in parts:
                 if isinstance(part, LinkingDecision):
                     seen.setdefault(id(part), part)
         return tuple(seen.values())
@@ -134,6 +150,11 @@ class QueryPlan:
         e = self.edges[0]
         unknown = [p for p in (e.subject, e.predicate, e.object) if isinstance(p, Var)]
         return len(unknown) == 1 and unknown[0].name == self.answer
+
+    def patterns(self) -> tuple[tuple[str, str, str], ...]:
+        """The grounded triple patterns (see ``GeneratedQuery.patterns``)."""
+        return tuple((_ground_id(e.subject), _ground_id(e.predicate), _ground_id(e.object))
+                     for e in self.edges)
 
     # -- rendering ----------------------------------------------------------------------------
     def body(self, grounded: bool) -> str:
@@ -161,8 +182,7 @@ class QueryPlan:
         """This plan as a GeneratedQuery (see ``querygen.types``)."""
         grounded_sparql = self.sparql(True)
         text = with_prefixes(grounded_sparql)
-        patterns = tuple((_ground_id(e.subject), _ground_id(e.predicate), _ground_id(e.object))
-                         for e in self.edges)
+        patterns = self.patterns()
         if self.is_triplet:
             e = self.edges[0]
             triple = tuple(None if isinstance(p, Var) else _ground_id(p)
