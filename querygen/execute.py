@@ -3,13 +3,16 @@
     result = run(query, kb)
     result.answers[0].label, result.answers[0].citations[0].url
 
-A triplet query runs as the triplet query it is (``kb.statements``), so every answer comes
-with its statement's ``Citation``. A SPARQL query runs through ``kb.sparql``; its answers
-are then cited edge by edge: the query's triple patterns (``GeneratedQuery.patterns``) are
-solved once more with every variable selected, and each pattern, filled in with a
-solution that yields the answer, is looked up as a statement. A count is cited by the
-statements it counted (the first ``cite_limit``), a true ASK by the statements that make
-it true.
+A triplet query runs as the triplet query it is (``kb.statements``, narrowed to truthy
+statements as ``wdt:`` reads them: preferred ones where a subject has any), so every
+answer comes with its statement's ``Citation``. A rule-made SPARQL query that is only its
+triple patterns is solved by triplet queries too (``querygen.solve``), each answer cited
+by the statements that matched. Any other SPARQL query runs through ``kb.sparql``; its
+answers are then cited edge by edge: the query's triple patterns
+(``GeneratedQuery.patterns``) are solved once more with every variable selected, and each
+pattern, filled in with a solution that yields the answer, is looked up as a statement.
+A count is cited by the statements it counted (the first ``CITE_LIMIT``), a true ASK by
+the statements that make it true.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 from kb.types import Citation, Statement, Value
 from querygen.plan import entity_term, property_term, with_prefixes
 from querygen.types import GeneratedQuery
-from querygen.solve import Unsolvable, solve
+from querygen.solve import Unsolvable, solve, truthy
 from store.vocab import ENTITY_ID, iri_to_id, property_from_iri
 
 #: answers cited per query (the rest are listed without citations)
@@ -48,7 +51,8 @@ class AnswerItem:
 @dataclass(frozen=True, slots=True)
 class QueryResult:
     """What running one query gave: ``answers`` for a SELECT, ``count`` for a count
-    (its answers are the counted items), ``boolean`` for an ASK."""
+    (its answers are the counted items, when run with ``cite``), ``boolean`` for an ASK
+    (``support``: the statements that make it true)."""
     query: GeneratedQuery
     answers: tuple[AnswerItem, ...] = ()
     count: int | None = None
@@ -163,8 +167,10 @@ def _from_solutions(query: GeneratedQuery, kb: Any, solutions: list, limit: int,
         if cite and len(grouped) <= CITE_LIMIT and not cites:
             cites.extend(_citation(st) for st in statements)
     values = list(grouped)
-    answers = tuple(_answer(kb, kinds[v], lang, grouped[v]) for v in values[:limit])
     count = len(values) if query.form == "count" else None
+    if count is not None and not cite:         # a count lists what it counted when citing
+        values = []
+    answers = tuple(_answer(kb, kinds[v], lang, grouped[v]) for v in values[:limit])
     return QueryResult(query, answers, count=count, source=source, engine="statements")
 
 
@@ -175,7 +181,7 @@ def _plain_value(v: str) -> Value:
 def _run_triplet(query: GeneratedQuery, kb: Any, limit: int, lang: str
                  ) -> tuple[tuple[AnswerItem, ...], str]:
     s, p, o = query.triple  # type: ignore[misc]
-    statements = kb.statements(s, p, o, limit=limit)
+    statements = truthy(kb).statements(s, p, o, limit=limit)
     grouped: dict[tuple[str, str], tuple[Value, list[Citation]]] = {}
     for st in statements:
         if s is None:
@@ -200,7 +206,9 @@ def _value(term: Any) -> Value:
     from rdflib import Literal, URIRef
 
     if isinstance(term, URIRef):
-        return Value("entity", iri_to_id(str(term)))
+        text = str(term)
+        short = property_from_iri(text)        # wdt:P26 → P26 (an (s, ?, o) answer)
+        return Value("entity", short if short != text else iri_to_id(text))
     if isinstance(term, Literal):
         return Value("literal", str(term), term.language or "",
                      str(term.datatype) if term.datatype else "")

@@ -37,6 +37,9 @@ from querygen.lexicon import FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
 RELATED_WEIGHT = 0.92
+#: a fuzzy-only property match below this (0.85 × similarity) is taken at half its score:
+#: spelling slips score higher than different words ("birthplace" ~ "deathplace": 0.68)
+FUZZY_TRUSTED = 0.75
 #: weight of the share of the relation's content words a property's names cover
 COVERAGE = 0.3
 #: a property whose fit (name score + coverage) is below this does not name the relation
@@ -116,7 +119,10 @@ class RelationFit:
         best: dict[str, tuple[float, Candidate]] = {}
         for phrase, weight in phrases:
             for c in _link_property(self.props, phrase):
-                s = weight * (c.features.get("name", 0.0) + c.features.get("prior", 0.0))
+                name = c.features.get("name", 0.0)
+                if c.match == "fuzzy" and name < FUZZY_TRUSTED:
+                    name *= 0.5            # "birthplace" is no misspelling of "deathplace"
+                s = weight * (name + c.features.get("prior", 0.0))
                 if s > best.get(c.id, (0.0,))[0]:
                     best[c.id] = (s, c)
         return best
@@ -199,7 +205,7 @@ class RelationFit:
                          description=getattr(info, "description", None))
 
 
-def chunks(a: Analysis, span: tuple[int, int]) -> list[list[Word]]:
+def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     """The relation words around the mention ``span``, split where a chained relation
     joins ("of", "where", "whose", …), innermost first. The question's frame (its
     question word, the noun of "which N", a superlative) is no piece: "which country"
@@ -208,12 +214,19 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[Word]]:
     Order: a piece after the mention that a relative word introduces ("… where X was
     born") is X's own relation; then the pieces before the mention, nearest first; a
     piece after the mention that no relative word introduces ("Where was the wife of X
-    born?") is the main verb, outermost. Only pieces with content words are kept."""
+    born?") is the main verb, outermost. Only pieces with content words are kept.
+
+    Returns the possible segmentations: one, except after a possessive ("X's spouse
+    born"), where each split of the words that follow is offered."""
     before: list[list[Word]] = [[]]
     after: list[list[Word]] = [[]]
     relative_before_mention = False
+    possessive = bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]]))
     for w in a.words:
         if span[0] <= w.start < span[1]:
+            if w.end > span[1]:            # "Curie's": a possessive joins what follows
+                after.append([])
+                possessive = True
             continue
         if w.start in a.frame:         # the question word, "which N", a superlative
             continue
@@ -232,8 +245,14 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[Word]]:
     after = [c for c in after if content(c)]
     ordered = list(reversed(before))
     if relative_before_mention:
-        return after + ordered
-    return ordered + after
+        return [after + ordered]
+    out = [ordered + after]
+    if possessive and after and len(after[0]) > 1:
+        # "X's spouse born": the possessed noun, then the rest; where the noun ends is
+        # not written, so every split is offered (the KB keeps the ones it holds)
+        first = after[0]
+        out += [ordered + [first[:k], first[k:]] + after[1:] for k in range(1, len(first))]
+    return out
 
 
 def content(words: Sequence[Word]) -> list[str]:

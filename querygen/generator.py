@@ -32,6 +32,8 @@ from querygen.types import GeneratedQuery
 from store.errors import KGGroundError
 
 STRATEGIES = ("rules", "llm", "model")
+#: longer inputs are not one question (and would cost time quadratic in their length)
+MAX_WORDS = 80
 
 _linkers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -52,6 +54,11 @@ def generate(question: str, kb: Any, *, strategy: str = "rules", llm: Any = None
     if not isinstance(question, str) or not question.strip():
         raise QueryGenerationError("a question is needed", expected="a non-empty string",
                                    got=repr(question))
+    words = len(question.split())
+    if words > MAX_WORDS:
+        raise QueryGenerationError(f"the question is {words} words long", expected=f"one "
+                                   f"question of at most {MAX_WORDS} words",
+                                   fix="ask one question at a time")
     if strategy not in STRATEGIES:
         raise QueryGenerationError(f"unknown strategy {strategy!r}",
                                    expected=" | ".join(STRATEGIES), got=strategy,

@@ -48,6 +48,11 @@ from querygen.types import GeneratedQuery, LinkingDecision
 WEAK_PLAN = 1.9
 #: the inverse reading (the entity is the value) needs to fit better to win
 INVERSE_PENALTY = 0.05
+#: how much "the R of X" says about the direction of R
+DIRECTION_FIT = 0.15
+#: how much better a quantity property ("number of children") answers "how many" than a
+#: count of statements does
+QUANTITY_FIT = 0.5
 #: per hop beyond the first: a chain must explain more words than one hop to win
 CHAIN_PENALTY = 0.15
 #: values followed per hop when a chain is searched
@@ -155,6 +160,7 @@ class RuleGenerator:
             contents = [c for c in contents if c] or [[]]
             cands = mention.candidates[:ENTITY_CANDIDATES]
             roles = self.props.roles([c.id for c in cands])
+            of_mention = _of_before(a, mention)
             for cand in cands:
                 out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
                 for pid in out_props | in_props:
@@ -164,6 +170,11 @@ class RuleGenerator:
                     for forward in ((True, False) if pid in out_props and pid in in_props
                                     else (pid in out_props,)):
                         total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
+                        if of_mention:        # "the R of X": X is R's subject, unless
+                            # the property is itself named "R of" ("a member of X")
+                            inverse_named = (fit[1].matched or "").lower().endswith(" of")
+                            total += DIRECTION_FIT if forward != inverse_named \
+                                else -DIRECTION_FIT
                         entity = _entity(mention, cand)
                         prop = _property(fit[1])
                         x = Var("x")
@@ -179,13 +190,14 @@ class RuleGenerator:
         KB holds from a linked entity."""
         plans = []
         for mention in mentions:
-            pieces = chunks(a, mention.span)
-            if not 2 <= len(pieces) <= 3:
-                continue
-            piece_scores = [self.fit.name_scores(self.fit.chunk_phrases(p)) for p in pieces]
-            piece_words = [content(p) for p in pieces]
-            for cand in mention.candidates[:3]:
-                plans += self._follow(a, mention, cand, piece_scores, piece_words)
+            for pieces in chunks(a, mention.span):
+                if not 2 <= len(pieces) <= 3:
+                    continue
+                piece_scores = [self.fit.name_scores(self.fit.chunk_phrases(p))
+                                for p in pieces]
+                piece_words = [content(p) for p in pieces]
+                for cand in mention.candidates[:3]:
+                    plans += self._follow(a, mention, cand, piece_scores, piece_words)
         return plans
 
     def _follow(self, a: Analysis, mention: Mention, cand: Candidate,
@@ -468,7 +480,8 @@ class RuleGenerator:
         last = plan.edges[-1]
         if isinstance(last.predicate, LinkingDecision) and \
                 self.fit.datatype(last.predicate.id) == "quantity":
-            return plan
+            return replace(plan, score=plan.score + QUANTITY_FIT,
+                           notes=(*plan.notes, "a number the KB states"))
         return replace(plan, form="count", notes=(*plan.notes, "count"))
 
 
@@ -489,6 +502,13 @@ def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:
 
 def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
+
+
+def _of_before(a: Analysis, mention: Mention) -> bool:
+    """Whether "of" (perhaps with an article) directly precedes the mention."""
+    before = [w.low for w in a.words if w.end <= mention.start][-2:]
+    before = [w for w in before if w not in ("the", "a", "an")]
+    return bool(before) and before[-1] == "of"
 
 
 def _pairs_of(mentions: list[Mention]) -> list[tuple[Mention, Mention]]:

@@ -7,6 +7,11 @@ statements that matched it, which are the citations of its answer. It is the fas
 of ``querygen.execute.run`` (which falls back to ``kb.sparql``) and how the rules check a
 reading against the KB while they rank readings.
 
+Like ``wdt:`` in SPARQL, a pattern matches *truthy* statements only: of a subject's
+statements for a property, the preferred ones when there are any, else the normal ones
+(``kb.statements`` returns both). An inverse lookup (``?s P31 wd:Q5``) therefore checks, for
+every normal-rank statement it finds, whether its subject has a preferred one.
+
 Patterns are (subject, predicate, object) strings as in ``GeneratedQuery.patterns``:
 ``?name`` variables, entity and property IDs, and the one path the rules write,
 ``wdt:P31/wdt:P279*`` (instance of a class or of any of its subclasses). Anything else
@@ -45,8 +50,46 @@ def solve(kb: Any, patterns: Sequence[tuple[str, str, str]], *, limit: int = 100
             if i != 1 and t == TYPE_PATH:
                 raise Unsolvable("a path outside the predicate")
     out: list[Solution] = []
-    _extend(kb, list(patterns), {}, {}, out, limit, fanout)
+    _extend(_Truthy(kb), list(patterns), {}, {}, out, limit, fanout)
     return out
+
+
+def truthy(kb: Any) -> Any:
+    """``kb`` with ``statements`` narrowed to truthy statements (``wdt:`` semantics)."""
+    return _Truthy(kb)
+
+
+class _Truthy:
+    """``statements`` narrowed to truthy statements (see the module docstring)."""
+
+    def __init__(self, kb: Any):
+        self.kb = kb
+        self._preferred: dict[tuple[str, str], bool] = {}
+
+    def statements(self, s: str | None = None, p: str | None = None, o: str | None = None,
+                   *, limit: int = 100) -> list[Statement]:
+        found = self.kb.statements(s, p, o, limit=limit)
+        if len(found) >= limit:
+            return found                       # the caller gives up on this lookup
+        if s is not None and o is None:        # all of s's statements (for p): exact
+            best: dict[str, str] = {}
+            for st in found:
+                if st.rank == "preferred":
+                    best[st.property] = "preferred"
+            return [st for st in found if best.get(st.property, "normal") == st.rank
+                    or st.rank == "preferred"]
+        out = []
+        for st in found:
+            if st.rank == "preferred" or not self._has_preferred(st.subject, st.property):
+                out.append(st)
+        return out
+
+    def _has_preferred(self, s: str, p: str) -> bool:
+        key = (s, p)
+        if key not in self._preferred:
+            self._preferred[key] = any(st.rank == "preferred"
+                                       for st in self.kb.statements(s, p, limit=500))
+        return self._preferred[key]
 
 
 def _extend(kb: Any, todo: list[tuple[str, str, str]], binding: Binding,

@@ -10,6 +10,8 @@ Settings (each flag beats its environment variable):
   for https://query.wikidata.org/sparql). With a mirror, the endpoint answers what the mirror
   does not know and its answers are written back (``FallbackKB``); with no mirror named, the
   endpoint alone answers (``SparqlEndpointKB``). ``--offline`` keeps the live side off.
+- ``--llm SPEC`` / ``$KGGROUND_LLM``: the LLM of commands that use one
+  (``reasoning.llm.spec``: ``openai:MODEL``, ``hf:PATH``, ``scripted:FILE``, …).
 - ``$KGGROUND_CONTACT``: the e-mail or URL sent in the User-Agent to live endpoints (read by
   ``kb.sparql_http``, where requests are made).
 """
@@ -152,6 +154,12 @@ offline_option = click.option(
 no_cache_option = click.option(
     "--no-cache", "no_cache", is_flag=True,
     help="Do not use (or fill) the on-disk cache of endpoint answers.")
+
+
+llm_option = click.option(
+    "--llm", "llm_spec", metavar="SPEC", envvar="KGGROUND_LLM",
+    help="The LLM: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY), hf:PATH, "
+         "scripted:FILE, simulated[:SEED] [default: $KGGROUND_LLM].")
 
 
 def live_options(fn: Callable) -> Callable:
