@@ -49,9 +49,10 @@ def build_evidence(question: str, kb: Any, linker: Any = None, *, hops: int = 2,
     """
     _check_bounds(hops, top)
     started = time.perf_counter()
+    warnings = []
     if linker is None:
-        from linking import EntityLinker
-        linker = EntityLinker(kb)
+        linker, warning = default_linker(kb, needed=not entities)
+        warnings += [warning] if warning else []
     seeds = (seeds_from_ids(kb, entities, lang) if entities
              else link_seeds(linker, question, lang))
     if not seeds:
@@ -84,6 +85,8 @@ def build_evidence(question: str, kb: Any, linker: Any = None, *, hops: int = 2,
     graph.stats = {"kb_calls": nb.calls, "chains_scored": len(ranked),
                    "link_ms": _ms(started, linked), "search_ms": _ms(linked, searched),
                    "label_ms": _ms(searched, time.perf_counter())}
+    if warnings:
+        graph.stats["warnings"] = "; ".join(warnings)
     return graph
 
 
@@ -135,6 +138,29 @@ def expand_entity(kb: Any, entity: str, *, hops: int = 2, lang: str = "en",
 
 
 # -- seeds --------------------------------------------------------------------------------------
+
+class _NoLinker:
+    """No mentions, no property linking: chains from given entities, ranked by structure."""
+    properties = None
+
+    def link(self, text: str, *, lang: str = "en") -> Any:
+        raise KGGroundError("this KB cannot be linked", fix="give the entities by ID")
+
+
+def default_linker(kb: Any, *, needed: bool = True) -> tuple[Any, str | None]:
+    """(linking's EntityLinker for ``kb``, None). When the KB cannot be linked and linking
+    is not ``needed`` (the question's entities are given), (a linker without property
+    linking, a warning saying so); when it is needed, the linking error, with a fix."""
+    from linking import EntityLinker
+    try:
+        return EntityLinker(kb), None
+    except KGGroundError as exc:
+        if needed:
+            raise KGGroundError(f"the question cannot be linked: {exc.what}",
+                                fix="name the question's entity by ID (entities=[...], "
+                                    f"--entity ID); or {exc.fix}") from exc
+        return _NoLinker(), (f"{exc.what}: chains are ranked without property linking")
+
 
 def link_seeds(linker: Any, question: str, lang: str = "en") -> list[Seed]:
     """Question entities from linking: each mention's best candidate, and runners-up

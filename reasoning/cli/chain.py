@@ -54,11 +54,11 @@ def chain_cmd(question: str | None, source: str | None, target: str | None,
     go to the files named; the page shows the graph with the chains highlighted, and
     clicking a node or an edge shows its statements, qualifiers and citations.
     """
+    if target is not None and source is None:
+        raise click.UsageError("--to needs --from: kgground chain --from ID --to ID")
     if question is None and source is None:
         raise click.UsageError("give a QUESTION, or --from ID (with --to ID for chains "
                                "between two entities)")
-    if target is not None and source is None:
-        raise click.UsageError("--to needs --from: kgground chain --from ID --to ID")
     if question is not None and source is not None:
         raise click.UsageError("give either a QUESTION or --from/--to, not both "
                                "(to start a question's chains from an entity: --entity ID)")
@@ -79,8 +79,10 @@ def _chain(question: str | None, source: str | None, target: str | None,
     elif source is not None:
         evidence = chains.expand_entity(kb, source, hops=hops or 1, lang=lang)
     else:
-        evidence = chains.build_evidence(question, kb, _linker(kb, entities), hops=hops or 2,
+        evidence = chains.build_evidence(question, kb, hops=hops or 2,
                                          top=top, lang=lang, entities=entities or None)
+    if evidence.stats.get("warnings"):
+        click.echo(f"note: {evidence.stats['warnings']}", err=True)
     written = _export(evidence, html_file, graphml_file, dot_file, open_page)
     if as_json:
         emit_json(evidence.as_dict())
@@ -88,28 +90,6 @@ def _chain(question: str | None, source: str | None, target: str | None,
         _print(evidence, source, target)
     for kind, path in written:
         click.echo(f"wrote {kind}: {path}", err=as_json)
-
-
-def _linker(kb: Any, entities: list[str]) -> Any:
-    """linking's EntityLinker for ``kb``; with --entity, the chains can do without one (no
-    property relevance then) when the KB cannot be linked yet."""
-    from linking import EntityLinker
-    from store.errors import KGGroundError
-    try:
-        return EntityLinker(kb)
-    except KGGroundError as exc:
-        if not entities:
-            raise KGGroundError(f"{exc.what}: the question cannot be linked",
-                                fix="name the question's entity with --entity ID (its "
-                                    f"chains are then ranked without property linking); "
-                                    f"or {exc.fix}") from exc
-        click.echo(f"note: {exc.what}; chains are ranked without property linking", err=True)
-        return _NoLinker()
-
-
-class _NoLinker:
-    """Stands in for a linker when the KB cannot be linked: no mentions, no properties."""
-    properties = None
 
 
 def _export(evidence: Any, html_file: str | None, graphml_file: str | None,
