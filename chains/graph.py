@@ -148,7 +148,7 @@ class EvidenceGraph:
                     numbers[ekey] = len(self.citations)
                 cited.append(numbers[ekey])
             done.append(_replace(chain, text=self.sentence(chain, cited),
-                                 citations=tuple(cited)))
+                                 numbers=tuple(cited)))
         self.chains = done
         for chain in done:
             if chain.kind == "answer" and chain.end in self.graph:

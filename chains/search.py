@@ -67,6 +67,8 @@ QUALIFIER = 0.3
 RELEVANT = 0.5
 #: numbers in a question, matched against qualifier values
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+#: nodes a connection search may read when it has to go from one side only
+CONNECT_BUDGET = 600
 #: a bound on the paths a connection search reconstructs
 MAX_PATHS = 500
 
@@ -249,18 +251,32 @@ def shortlist(chains: list[Chain], top: int, *, per_end: int = 1) -> list[Chain]
 
 # -- connecting two entities ----------------------------------------------------------------
 
-def connect(nb: Neighbourhood, source: str, target: str, *,
-            hops: int) -> list[list[tuple[Statement, bool]]]:
+def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
+            budget: int = CONNECT_BUDGET) -> list[list[tuple[Statement, bool]]]:
     """Walks (statement, forward) from ``source`` to ``target`` of at most ``hops`` steps,
-    shortest first (at most ``MAX_PATHS``), by bidirectional breadth-first search."""
+    shortest first (at most ``MAX_PATHS``), by bidirectional breadth-first search.
+
+    A hub endpoint (one whose statements were cut at ``Neighbourhood.fetch``: "human",
+    a country) is not searched from — its list is incomplete — so the other side goes
+    all the way; ``budget`` bounds the nodes read then (beyond it the search gives up with
+    what it found)."""
     if source == target:
         return []
     sides = ({source: []}, {target: []})        # node → [(previous node, statement, fwd)]
     frontiers = ([source], [target])
     depths = [0, 0]
+    nb.around(source), nb.around(target)
+    closed = [nb.is_hub(source) and not nb.is_hub(target),
+              nb.is_hub(target) and not nb.is_hub(source)]
+    reads = 0
     meeting: set[str] = set()
     while depths[0] + depths[1] < hops and all(frontiers):
         side = 0 if len(frontiers[0]) <= len(frontiers[1]) else 1
+        if closed[side]:
+            side = 1 - side
+        if reads + len(frontiers[side]) > budget and reads:
+            break
+        reads += len(frontiers[side])
         seen, new = sides[side], {}
         for node in frontiers[side]:
             for statement, forward in nb.around(node):

@@ -58,15 +58,16 @@ class Chain:
     ``kind`` is 'answer' (``end`` is a candidate answer) or 'connection' (``end`` is
     another question entity: the chain links two things the question names). ``features``
     are the parts of ``score`` (see ``chains.search``). ``text`` is the chain as a sentence
-    with citation numbers, e.g. "Marie Curie — place of birth → Warsaw [1]"; ``citations``
-    are those numbers, one per step, into ``EvidenceGraph.citations`` (1-based).
+    with citation numbers, e.g. "Marie Curie — place of birth → Warsaw [1]"; ``numbers``
+    are those numbers, one per step, into ``EvidenceGraph.citations`` (1-based), and
+    ``citations`` the steps' ``kb.Citation`` objects themselves.
     """
     steps: tuple[Step, ...]
     score: float
     kind: ChainKind = "answer"
     features: Mapping[str, float] = field(default_factory=dict, compare=False)
     text: str = field(default="", compare=False)
-    citations: tuple[int, ...] = field(default=(), compare=False)
+    numbers: tuple[int, ...] = field(default=(), compare=False)
 
     @property
     def start(self) -> str:
@@ -88,11 +89,17 @@ class Chain:
     def statements(self) -> tuple[Statement, ...]:
         return tuple(s.statement for s in self.steps)
 
+    @property
+    def citations(self) -> tuple[Citation | None, ...]:
+        """The citation of each step's statement (None where the KB gave none)."""
+        return tuple(s.citation for s in self.steps)
+
     def as_dict(self) -> dict[str, Any]:
-        """The chain as data; ``edge`` names each step's edge in ``EvidenceGraph.as_dict``."""
+        """The chain as data; ``edge`` names each step's edge in ``EvidenceGraph.as_dict``,
+        ``citations`` holds the citation numbers (``numbers``)."""
         return {"kind": self.kind, "score": round(self.score, 6), "start": self.start,
                 "end": self.end, "hops": self.hops, "text": self.text,
-                "citations": list(self.citations),
+                "citations": list(self.numbers),
                 "features": {k: round(v, 6) for k, v in self.features.items()},
                 "steps": [{"edge": edge_id(s.source if s.forward else s.target,
                                            s.target if s.forward else s.source, s.key),

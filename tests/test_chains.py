@@ -57,8 +57,8 @@ def check_invariants(ev: EvidenceGraph) -> None:
     for chain in ev.chains:
         assert chain.start in seeds
         assert len(set(chain.nodes)) == len(chain.nodes), "a chain never revisits a node"
-        assert len(chain.citations) == chain.hops
-        for step, number in zip(chain.steps, chain.citations):
+        assert len(chain.numbers) == len(chain.citations) == chain.hops
+        for step, number in zip(chain.steps, chain.numbers):
             u, v = (step.source, step.target) if step.forward else (step.target, step.source)
             assert g.edges[u, v, step.key]["statement"] == step.statement
             assert ev.citations[number - 1] == step.citation
