@@ -6,8 +6,9 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (emit_json, fail_clearly, json_option, kb_options, llm_option,
-                                  open_kb)
+from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_option,
+                                  kb_options, llm_cache_option, llm_option, open_kb, open_llms,
+                                  replay_option)
 
 
 @click.command("query")
@@ -17,6 +18,9 @@ from reasoning.cli.common import (emit_json, fail_clearly, json_option, kb_optio
               show_default=True, help="rules: offline, no LLM; llm: an LLM writes the query "
               "from examples (needs --llm); model: a trained generator (needs --model).")
 @llm_option
+@llm_cache_option
+@replay_option
+@catalog_option
 @click.option("--model", "model_dir", metavar="DIR", type=click.Path(file_okay=False),
               help="A trained query generator (written by kgground querygen train), for "
                    "--strategy model.")
@@ -26,8 +30,9 @@ from reasoning.cli.common import (emit_json, fail_clearly, json_option, kb_optio
               help="Run the best query on the KB and print its answers with citations.")
 @json_option
 def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool,
-              no_cache: bool, strategy: str, llm_spec: str | None, model_dir: str | None,
-              limit: int, run_it: bool, as_json: bool) -> None:
+              no_cache: bool, strategy: str, llm_spec: str | None, llm_cache: str | None,
+              replay: bool, catalog: str | None, model_dir: str | None, limit: int,
+              run_it: bool, as_json: bool) -> None:
     """Turn QUESTION into queries over the KB, best first: triplet queries (s, p, ?),
     (?, p, o), (s, ?, o) and SPARQL, each label-level (as Chain of Knowledge writes them,
     wd:/Marie Curie/ wdt:/place of birth/ ?x) and grounded to IDs.
@@ -41,16 +46,19 @@ def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool
     Exit status: 0 with at least one query, 1 when none could be generated (nothing in
     the question could be linked to the KB) or on an error.
     """
-    fail_clearly(_query)(question, db, endpoint, offline, no_cache, strategy, llm_spec,
+    llm = None
+    if strategy == "llm":
+        llm = fail_clearly(open_llms)(llm_spec, llm_cache=llm_cache, replay=replay,
+                                      catalog=catalog)[0]
+    fail_clearly(_query)(question, db, endpoint, offline, no_cache, strategy, llm,
                          model_dir, limit, run_it, as_json)
 
 
 def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
-           no_cache: bool, strategy: str, llm_spec: str | None, model_dir: str | None,
+           no_cache: bool, strategy: str, llm: Any, model_dir: str | None,
            limit: int, run_it: bool, as_json: bool) -> None:
     from querygen import generate, run
 
-    llm = _llm(llm_spec) if strategy == "llm" else None
     if strategy == "llm" and llm is None:
         raise click.UsageError("--strategy llm needs --llm SPEC (e.g. openai:MODEL, "
                                "hf:PATH, scripted:FILE) or $KGGROUND_LLM")
@@ -72,13 +80,6 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
             f"no query could be generated for {question!r}: nothing in it could be linked to "
             "an entity and a property of the KB. Check the names (kgground link "
             "QUESTION shows what is linked), or try --strategy llm")
-
-
-def _llm(spec: str | None) -> Any:
-    if not spec:
-        return None
-    from reasoning.llm.spec import llm_from_spec
-    return llm_from_spec(spec)
 
 
 def _print(queries: list, result: Any) -> None:
