@@ -313,10 +313,24 @@ def test_errors_are_not_cached(stub, tmp_path):
     assert len(stub.requests) == 2
 
 
-def test_every_endpoint_error_is_an_endpoint_error():
-    for cls in (EndpointTimeout, RateLimited, EndpointHTTPError, MalformedResult,
-                EndpointUnreachable):
-        assert issubclass(cls, EndpointError)
+@pytest.mark.parametrize("failure,error", [
+    (status(500, b"internal error"), EndpointHTTPError),
+    (status(429, **{"Retry-After": "0.01"}), RateLimited),
+    (("hang", 10), EndpointTimeout),
+    (("reply", 200, {"Content-Type": JSON}, b"{oops"), MalformedResult),
+])
+def test_every_failure_is_an_endpoint_error_and_a_clear_cli_message(stub, tmp_path, run,
+                                                                    failure, error):
+    stub.script(failure)
+    with pytest.raises(EndpointError) as err:
+        endpoint(stub, tmp_path, retries=0, timeout=0.3).statements("Q42", "P108")
+    assert type(err.value) is error and stub.url in str(err.value)
+    if failure[0] == "hang":
+        return                           # the command line has no timeout option to shorten
+    stub.script(failure)
+    result = run("triples", "-s", "Q42", "-p", "P108", "--endpoint", stub.url, "--no-cache")
+    assert result.exit_code == 1 and result.output.startswith("Error: ")
+    assert stub.url in result.output
 
 
 # -- the concurrency cap ------------------------------------------------------------------------
@@ -347,15 +361,37 @@ def test_at_most_five_queries_in_flight_per_endpoint(stub, tmp_path):
     assert elapsed >= 3 * 0.2                         # 12 queries in waves of at most 5
 
 
+def wait_for(condition, timeout: float = 10.0) -> bool:
+    """Poll ``condition()`` until it holds (True) or ``timeout`` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_waiting_too_long_for_a_slot_is_a_timeout(stub, tmp_path):
     stub.script(("hang", 10))
-    kb = endpoint(stub, tmp_path, cache=False, timeout=0.5, max_concurrency=1)
-    holder = threading.Thread(target=lambda: pytest.raises(EndpointTimeout, kb.sparql, Q))
+    kb = endpoint(stub, tmp_path, cache=False, timeout=1.0, max_concurrency=1)
+    outcome: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            kb.sparql(Q)
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            outcome.append(exc)
+    holder = threading.Thread(target=hold)
     holder.start()
-    time.sleep(0.1)
-    with pytest.raises(EndpointTimeout, match="no free query slot|no answer"):
+    assert wait_for(lambda: len(stub.requests) == 1), "the first query was never sent"
+    started = time.monotonic()
+    with pytest.raises(EndpointTimeout, match="no free query slot within 0.2 s"):
         SparqlEndpointKB(stub.url, cache=False, timeout=0.2).sparql(Q + " LIMIT 1")
-    holder.join()
+    assert 0.2 <= time.monotonic() - started < 1.0        # it waited for the slot, then gave up
+    holder.join(10)
+    assert len(stub.requests) == 1                          # the second query was never sent
+    assert len(outcome) == 1 and isinstance(outcome[0], EndpointTimeout)
+    assert "no free query slot" not in str(outcome[0])      # the holder timed out on the wire
 
 
 # -- failures behind a FallbackKB lose nothing --------------------------------------------------

@@ -237,13 +237,30 @@ def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
     assert base.search("entity 9999")[0].id == "Q9999"
 
 
+def _committed_position(db: Path, proc: subprocess.Popen, timeout: float = 60.0) -> int:
+    """Poll the mirror ``proc`` is loading until a batch is committed (the source's
+    position moved past 0); return that position, or 0 if none came within ``timeout``."""
+    import sqlite3
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        with contextlib.suppress(sqlite3.Error):
+            with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True,
+                                                    timeout=1)) as conn:
+                row = conn.execute("SELECT MAX(position) FROM sources").fetchone()
+            if row and row[0]:
+                return row[0]
+        time.sleep(0.05)
+    return 0
+
+
+@pytest.mark.timeout(300)
 def test_killed_load_of_the_slice_resumes(tmp_path):
     """A real interruption: the loader process is killed mid-file, then run again."""
     src = shared_file("wikidata/trex-slice.nt.gz")
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "reasoning", "mirror", "load", str(src), "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(4.0)
+    assert _committed_position(db, proc) > 0, "the loader committed nothing"
     parser = _children(proc.pid) if HAS_PROC_CHILDREN else set()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
