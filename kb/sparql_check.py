@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterable
 
+from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
 
@@ -94,4 +95,5 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
                                expected="SERVICE only to allowed endpoints",
                                fix="remove the SERVICE clause, or allow that endpoint")
     prepared.algebra = label_service.rewrite(prepared.algebra)
+    values_scope(prepared.algebra)     # an rdflib bug (kb.rdflib_fixes)
     return prepared

@@ -181,6 +181,94 @@ def test_loading_the_same_file_twice_does_not_duplicate(tmp_path):
     assert counts(db)["statements"] == 3 and counts(db)["terms"] == 3
 
 
+def _claim(pid: str, value: dict | None, rank: str, n: int, *, snaktype: str = "value",
+           datatype: str = "wikibase-item", qualifiers: dict | None = None) -> dict:
+    snak = {"snaktype": snaktype, "property": pid, "datatype": datatype}
+    if value is not None:
+        snak["datavalue"] = value
+    claim = {"mainsnak": snak, "type": "statement", "id": f"Q1${pid}-{n}", "rank": rank}
+    if qualifiers:
+        claim["qualifiers"] = qualifiers
+        claim["qualifiers-order"] = list(qualifiers)
+    return claim
+
+
+def _item(qid: str) -> dict:
+    return {"type": "wikibase-entityid", "value": {"entity-type": "item", "id": qid}}
+
+
+def test_ranks_truthiness_and_values_as_wikidata_rdf_has_them(tmp_path):
+    """Every rank combination and value kind the loader maps, checked against the
+    independent reading (tests/wikidata_rdf.py) rather than against expectations written
+    from the loader: truthy = the best non-deprecated rank of a property, never
+    'novalue'; a property whose statements are all deprecated has no truthy triple."""
+    wikidata_rdf = pytest.importorskip("tests.wikidata_rdf", reason="needs pyoxigraph")
+    from rdflib import BNode, Graph, URIRef
+
+    from store.rdf_store import MirrorStore
+    claims = {
+        "P31": [_claim("P31", _item("Q5"), "normal", 1),
+                _claim("P31", _item("Q6"), "normal", 2)],
+        "P36": [_claim("P36", _item("Q64"), "preferred", 1),      # preferred wins
+                _claim("P36", _item("Q586"), "normal", 2),
+                _claim("P36", _item("Q1"), "deprecated", 3)],
+        "P17": [_claim("P17", _item("Q30"), "deprecated", 1),     # all deprecated
+                _claim("P17", _item("Q31"), "deprecated", 2)],
+        "P166": [_claim("P166", _item("Q38104"), "normal", 1),    # won twice: one triple
+                 _claim("P166", _item("Q38104"), "normal", 2)],
+        "P26": [_claim("P26", None, "normal", 1, snaktype="novalue")],
+        "P40": [_claim("P40", None, "preferred", 1, snaktype="somevalue"),
+                _claim("P40", _item("Q9"), "normal", 2)],
+        "P1082": [_claim("P1082", {"type": "quantity", "value": {"amount": "+1208542",
+                                                                 "unit": "1"}},
+                         "preferred", 1, datatype="quantity", qualifiers={"P585": [
+                             {"snaktype": "value", "property": "P585", "datatype": "time",
+                              "hash": "h1", "datavalue": {"type": "time", "value": {
+                                  "time": "+2016-00-00T00:00:00Z", "precision": 9}}}],
+                             "P459": [{"snaktype": "novalue", "property": "P459",
+                                       "datatype": "wikibase-item", "hash": "h2"}]})],
+        "P18": [_claim("P18", {"type": "string", "value": "Flag of X (civil).svg"}, "normal",
+                       1, datatype="commonsMedia")],
+        "P3896": [_claim("P3896", {"type": "string", "value": "Data:Belgium map.map"},
+                         "normal", 1, datatype="geo-shape")],
+        "P1448": [_claim("P1448", {"type": "monolingualtext", "value": {
+            "text": "Königreich", "language": "de"}}, "normal", 1,
+            datatype="monolingualtext")],
+        "P625": [_claim("P625", {"type": "globecoordinate", "value": {
+            "latitude": 50.8, "longitude": 4.35, "globe": "http://www.wikidata.org/entity/Q2"}},
+            "normal", 1, datatype="globe-coordinate")],
+    }
+    record = {"type": "item", "id": "Q1", "labels": {"en": {"language": "en", "value": "x"}},
+              "aliases": {"en": [{"language": "en", "value": "ex"}]},
+              "descriptions": {"fr": {"language": "fr", "value": "un x"}}, "claims": claims}
+    src = tmp_path / "q1.json"
+    src.write_text(json.dumps(record))
+    db = tmp_path / "m.sqlite"
+    with Mirror(db, create=True) as m:
+        assert load(m, src).errors == 0
+        graph = Graph(store=MirrorStore(m))
+
+        def canon(t):
+            if isinstance(t, BNode):
+                return "_"
+            return str(t) if isinstance(t, URIRef) else (str(t), t.language,
+                                                          str(t.datatype or ""))
+        mine = sorted(tuple(map(canon, t)) for t in graph)          # a set: no repeats
+
+    def canon_ox(t):
+        if isinstance(t, wikidata_rdf.ox.BlankNode):
+            return "_"
+        if isinstance(t, wikidata_rdf.ox.NamedNode):
+            return t.value
+        datatype = t.datatype.value if t.datatype and t.language is None else ""
+        return (t.value, t.language, "" if datatype.endswith("#string") else datatype)
+    theirs = sorted({tuple(map(canon_ox, t)) for t in wikidata_rdf.entity_triples(record)})
+    assert mine == theirs
+    wdt = {(p.rsplit("/", 1)[1], o) for _, p, o in mine if "/direct/" in p}
+    assert not any(p == "P17" for p, _ in wdt)                 # all deprecated: no triple
+    assert {o for p, o in wdt if p == "P36"} == {WD + "Q64"}
+
+
 def test_json_record_replaces_what_the_mirror_held(tmp_path):
     def entity(label: str, capital: str) -> str:
         return json.dumps({"type": "item", "id": "Q31",
