@@ -494,3 +494,37 @@ def test_cli_serves_and_stops_on_sigterm(demo_mirror_path: Path) -> None:
             proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_cli_options_reach_the_server(demo_mirror_path: Path) -> None:
+    """--timeout, --max-rows and --log as a user passes them, checked by their effects."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "from reasoning.cli import main; main()",
+                             "serve", "--db", str(demo_mirror_path), "--port", "0",
+                             "--timeout", "1", "--max-rows", "3", "--workers", "1",
+                             "--log"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "timeout 1 s, at most 3 rows" in line, line
+        url = line.split()[2]
+        for _ in range(5):     # a new process's first parse can take a busy machine 1 s
+            if request(url, query="ASK { wd:Q937 ?p ?o }")[0] == 200:
+                break
+        status, headers, body = request(url, query="SELECT ?s WHERE { ?s wdt:P31 wd:Q5 }")
+        assert status == 200 and headers["X-SPARQL-MaxRows"] == "3"
+        assert len(json.loads(body)["results"]["bindings"]) == 3
+        started = time.monotonic()
+        status, _, body = request(url, query=SLOW)
+        assert status == 500 and b"1 s timeout" in body
+        assert time.monotonic() - started < 5
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    logged = [ln for ln in err.splitlines() if '"GET /sparql?' in ln]
+    assert len(logged) >= 3 and " 200 " in logged[-2] and " 500 " in logged[-1]
