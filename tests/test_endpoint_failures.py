@@ -24,8 +24,8 @@ from kb.fallback import FallbackKB
 from kb.mirror import MirrorKB
 from kb.sparql_http import parse_retry_after
 from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,
-                          EndpointUnreachable, EntityNotFound, MalformedResult, QueryRefused,
-                          RateLimited)
+                          EndpointUnreachable, EntityNotFound, InvalidId, MalformedResult,
+                          QueryRefused, RateLimited)
 from store.ingest import load
 from store.mirror import Mirror
 
@@ -311,6 +311,31 @@ def test_errors_are_not_cached(stub, tmp_path):
     assert kb.sparql(Q).engine == "endpoint"
     assert kb.sparql(Q).engine == "cache"
     assert len(stub.requests) == 2
+
+
+INJECTIONS = ['http://example.org/a> ?p ?o } INSERT DATA { <http://x/y> <http://x/z> "w"',
+              'http://example.org/a>}DROP{<x', 'http://example.org/"a"',
+              "http://example.org/a>{}", "Q42> } #"]
+
+
+@pytest.mark.parametrize("bad", INJECTIONS)
+def test_ids_that_could_inject_sparql_are_refused_before_sending(stub, tmp_path, bad):
+    kb = endpoint(stub, tmp_path, cache=False)
+    for call in (lambda: kb.entity(bad), lambda: kb.statements(bad),
+                 lambda: kb.statements("Q42", bad), lambda: kb.statements(value=bad),
+                 lambda: kb.property_info(bad)):
+        with pytest.raises(InvalidId):
+            call()
+    assert stub.requests == []
+
+
+def test_search_text_is_sent_as_an_escaped_literal(stub, tmp_path):
+    stub.script(ok({"head": {"vars": ["item"]}, "results": {"bindings": []}}))
+    kb = endpoint(stub, tmp_path, cache=False)
+    assert kb.search('Belgium" } INSERT DATA { <a> <b> <c> } #') == []
+    sent = " ".join(r["params"]["query"][0] for r in stub.requests)
+    assert '"Belgium\\" } INSERT DATA { <a> <b> <c> } #"' in sent
+    assert sent.count("INSERT DATA") == sent.count('\\" } INSERT DATA')
 
 
 @pytest.mark.parametrize("failure,error", [

@@ -308,18 +308,26 @@ def _load_interrupted(monkeypatch, mirror, src, *, on_write: int, parallel: bool
     return mirror.stats()
 
 
-def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch):
-    lines = [f'<{WD}Q{i}> <{LABEL}> "entity {i}"@en .' for i in range(1, 10001)]
+@pytest.mark.parametrize("parallel", [False, True])
+def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch, parallel):
+    lines = ["not a triple ."]            # reported by the first attempt, not by the resume
+    lines += [f'<{WD}Q{i}> <{LABEL}> "entity {i}"@en .' for i in range(1, 10001)]
     lines += [f'<{WD}Q{i}> <{WDT}P31> <{WD}Q5> .' for i in range(1, 10001)]
     src = write(tmp_path / "big.nt.gz", nt(*lines), gz=True)
     monkeypatch.setattr("store.batches.BATCH_ROWS", 1000)
     db = tmp_path / "m.sqlite"
     with Mirror(db, create=True) as m:
-        partial = _load_interrupted(monkeypatch, m, src, on_write=3, parallel=False)
+        partial = _load_interrupted(monkeypatch, m, src, on_write=3, parallel=parallel)
         assert 0 < partial["terms"] + partial["statements"] < 20000    # two batches are in
-        assert partial["sources"][0]["status"] == "loading"
-        resumed = load(m, src, parallel=False)
+        (source,) = partial["sources"]
+        assert source["status"] == "loading" and 1 < source["position"] < 20001
+        resumed = load(m, src, parallel=parallel)
     assert resumed.status == "resumed"
+    # the resume starts after the committed lines: it neither meets the bad first line
+    # again nor adds rows that were in
+    assert resumed.errors == 0 and resumed.error_samples == []
+    assert resumed.terms + resumed.statements == \
+        20000 - partial["terms"] - partial["statements"]
     assert counts(db)["terms"] == 10000 and counts(db)["statements"] == 10000
     base = MirrorKB(db)
     assert base.search("entity 9999")[0].id == "Q9999"
