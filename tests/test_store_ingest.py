@@ -788,7 +788,9 @@ def test_the_worker_pool_reads_a_bounded_number_of_chunks_ahead(tmp_path, monkey
     stream.close()                    # ends the pool, also with chunks in flight
     mirror.close()
     assert first.position > 1
-    assert ahead <= 2 * max(2, min(4, os.cpu_count() or 2)) + 2
+    # the bound the docstring promises, whatever the cores: 2-4 workers with 2 chunks each
+    # read ahead, the first chunk, and one in the reader's hand
+    assert ahead <= 2 * 4 + 2
     assert len(list(real_chunks(job))) > 40
 
 
