@@ -72,6 +72,9 @@ PLACE_CHECKED, PLACE_FIT = 6, 0.25
 #: coordinates, capital, …) or that only places are the value of (born in, headquarters, …)
 PLACE_OUT = frozenset("P17 P131 P30 P625 P47 P36 P706 P1376 P150 P190 P37 P276".split())
 PLACE_IN = frozenset("P19 P20 P131 P17 P159 P740 P276 P937 P551 P36 P1376 P47".split())
+#: Wikidata properties that say where something lies: a yes/no question about a place
+#: holds through them ("born in Germany": born in Ulm, which lies in Germany)
+CONTAINMENT = frozenset("P131 P17 P30 P361 P276 P706".split())
 #: bonus of a yes/no reading whose statement the KB holds
 ASK_TRUE_BONUS = 0.3
 
@@ -304,17 +307,26 @@ class RuleGenerator:
                 prop = _property(fit[1])
                 plans.append(QueryPlan((Edge(subject, prop, obj),), form="ask",
                                        score=base + fit[0], notes=("yes/no",)))
-                # … true through one intermediate ("born in Germany": a city in Germany)
+                # … true through one place that lies in o ("born in Germany": in Ulm)
                 for mid in self._values([s.id], pid, True)[:10]:
-                    if self.kb.statements(mid, None, o.id, limit=1):
-                        via = self.kb.statements(mid, None, o.id, limit=1)[0].property
+                    inside = [st.property for st in self.kb.statements(mid, None, o.id,
+                                                                       limit=5)
+                              if self._containment(st.property)]
+                    if inside:
                         plans.append(QueryPlan(
                             (Edge(subject, prop, Var("m")),
-                             Edge(Var("m"), _property(self.fit.candidate(via, 0.0)), obj)),
+                             Edge(Var("m"), _property(self.fit.candidate(inside[0], 0.0)),
+                                  obj)),
                             form="ask", score=base + fit[0] + ASK_TRUE_BONUS - CHAIN_PENALTY,
-                            notes=("yes/no, held through one intermediate",)))
+                            notes=("yes/no, held through a place inside the other",)))
                         break
         return plans
+
+    def _containment(self, pid: str) -> bool:
+        """Whether ``pid`` says where something lies (located in, country, part of, …)."""
+        return pid in CONTAINMENT or bool(
+            self.fit.name_words(pid) & {"located", "country", "continent", "part",
+                                        "administrative", "territorial"})
 
     def _ask_fit(self, pid: str, scores: dict, words: list[str]
                  ) -> tuple[float, Candidate] | None:
@@ -343,7 +355,7 @@ class RuleGenerator:
             n_all = self._count_answers(plan)
             if n_all < 2:
                 continue
-            inverse = plan.edges[0].subject == Var("x")
+            inverse = plan.edges[0].subject == Var("x") and not _forward_too(plan, plans)
             for cls in classes[:2]:
                 member = self._member_edge(cls)
                 if member is None:
@@ -502,6 +514,16 @@ def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:
 
 def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
+
+
+def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:
+    """Whether the inverse one-hop ``plan`` (?x p e) has a forward twin (e p ?x) among
+    ``plans``: a symmetric relation ("diplomatic relation", "shares border with")."""
+    edge = plan.edges[0]
+    return any(len(p.edges) == 1 and p.edges[0].subject == edge.object
+               and isinstance(p.edges[0].predicate, LinkingDecision)
+               and isinstance(edge.predicate, LinkingDecision)
+               and p.edges[0].predicate.id == edge.predicate.id for p in plans)
 
 
 def _of_before(a: Analysis, mention: Mention) -> bool:
