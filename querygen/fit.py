@@ -136,8 +136,8 @@ class RelationFit:
         counts); None when it does not fit at all."""
         name, cand = scores.get(pid, (0.0, None))
         cover = max((self.coverage(c, pid) for c in contents), default=0.0)
-        if not any(contents) and pid == TYPE_PROPERTY:
-            name = max(name, DEFAULT_TYPE_FIT)
+        if not any(contents) and pid == TYPE_PROPERTY and (a is None or a.wh != "who"):
+            name = max(name, DEFAULT_TYPE_FIT)   # "What is X?" (not "Who is X?")
         fit = name + COVERAGE * cover
         if fit < MIN_PROPERTY:
             return None

@@ -48,6 +48,10 @@ from querygen.types import GeneratedQuery, LinkingDecision
 WEAK_PLAN = 1.9
 #: the inverse reading (the entity is the value) needs to fit better to win
 INVERSE_PENALTY = 0.05
+#: how well "the members of a category" answers a question that names no property, and
+#: how much an indefinite article before the category ("a poet") adds; categories with
+#: fewer members than MIN_MEMBERS are not offered
+MEMBER_FIT, INDEFINITE_FIT, MIN_MEMBERS = 0.45, 0.35, 2
 #: how much "the R of X" says about the direction of R
 DIRECTION_FIT = 0.15
 #: how much better a quantity property ("number of children") answers "how many" than a
@@ -89,7 +93,7 @@ class RuleGenerator:
         self.finder = MentionFinder(kb, linker)
         self.fit = RelationFit(kb, linker.properties)
         self._lock = threading.Lock()
-        self._members: dict[str, tuple[str, int] | None] = {}
+        self._member_cache: dict[str, tuple[str, int] | None] = {}
 
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
@@ -123,6 +127,7 @@ class RuleGenerator:
             plans += self._one_hop(a, mentions)
             plans += self._chains(a, mentions)
             plans += self._pairs(a, mentions)
+            plans += self._members(a, mentions)
         if a.type_noun:
             plans = self._constrained(a, plans)
         if a.superlative:
@@ -254,14 +259,43 @@ class RuleGenerator:
                 break
         return list(out)[:CHAIN_FANOUT]
 
+    # -- members of a category ----------------------------------------------------------------
+    def _members(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """"Name a poet", "Who is an opera singer?", "artists signed to Verve": the
+        entities that point at a mentioned category, over the property the KB most often
+        uses for it (P106 for an occupation, P136 for a genre, P264 for a label, …). The
+        property need not be named: its fit to the relation words only adds to the score;
+        an indefinite article before the mention ("a poet") says a member is asked for."""
+        plans = []
+        all_spans = [m.span for m in mentions]
+        words = content(a.relation_words(all_spans))
+        scores = self.fit.name_scores(self.fit.phrases(a, all_spans, all_spans)) \
+            if words else {}
+        for mention in mentions:
+            indefinite = _article_before(a, mention)
+            for cand in mention.candidates[:2]:
+                member = self._membership(cand.id)
+                if member is None or member[1] < MIN_MEMBERS:
+                    continue
+                pid = member[0]
+                fit = self.fit.fit(None, pid, scores, [words]) if words else None
+                score = (cand.score + MEMBER_FIT + (fit[0] * 0.5 if fit else 0.0)
+                         + (INDEFINITE_FIT if indefinite else 0.0))
+                prop = _property(self.fit.candidate(pid, score))
+                plans.append(QueryPlan((Edge(Var("x"), prop, _entity(mention, cand)),),
+                                       score=score, notes=(f"members of {cand.id}",)))
+        return plans
+
     # -- pairs --------------------------------------------------------------------------------
     def _pairs(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
-        """(s, ?, o) for two entities and no relation words beyond "related", "relation"."""
+        """(s, ?, o) for two entities when the question asks how they are related
+        ("related", "relationship", "connection", "between") and names no relation."""
         if len(mentions) < 2:
             return []
         words = set(content(a.relation_words([m.span for m in mentions])))
-        if words - GENERIC_RELATION_WORDS:
-            return []
+        lows = {w.low for w in a.words}
+        if words - GENERIC_RELATION_WORDS or not lows & GENERIC_RELATION_WORDS:
+            return []                  # named relation words, or none asking how they relate
         plans = []
         for m1, m2 in _pairs_of(mentions):
             c1, c2 = m1.candidates[0], m2.candidates[0]
@@ -470,7 +504,7 @@ class RuleGenerator:
 
     def _membership(self, cls: str) -> tuple[str, int] | None:
         """(property, statements) that most often point at ``cls``; P31 wins ties."""
-        if cls not in self._members:
+        if cls not in self._member_cache:
             counts: dict[str, int] = {}
             try:
                 for st in self.kb.statements(None, None, cls, limit=500):
@@ -480,8 +514,8 @@ class RuleGenerator:
             best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == TYPE_PROPERTY),
                        default=None)
             with self._lock:
-                self._members[cls] = best
-        return self._members[cls]
+                self._member_cache[cls] = best
+        return self._member_cache[cls]
 
     # -- counts -------------------------------------------------------------------------------
     def _count(self, plan: QueryPlan) -> QueryPlan:
@@ -514,6 +548,12 @@ def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:
 
 def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
+
+
+def _article_before(a: Analysis, mention: Mention) -> bool:
+    """Whether "a"/"an" directly precedes the mention ("Name a poet")."""
+    before = [w.low for w in a.words if w.end <= mention.start][-1:]
+    return bool(before) and before[0] in ("a", "an")
 
 
 def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:
