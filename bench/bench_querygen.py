@@ -56,6 +56,7 @@ import kb  # noqa: E402
 from linking import EntityLinker  # noqa: E402
 from querygen import generate, run  # noqa: E402
 from querygen.execute import _value  # noqa: E402
+from querygen.plan import escape_label  # noqa: E402
 
 DEFAULT_DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
 OWN = REPO / "bench" / "querygen-own-questions.jsonl"
@@ -169,7 +170,7 @@ def measure_sq(path: Path, base: Any, linker: Any, limit: int | None) -> dict:
     return m
 
 
-# -- the few-shot path ------------------------------------------------------------------------------
+# -- the few-shot path ---------------------------------------------------------------------------
 
 def simulated_writer(rows: list[dict], base: Any, seed: int = 16):
     """A reply function: the gold label-level query of each dev question, misformatted
@@ -181,7 +182,7 @@ def simulated_writer(rows: list[dict], base: Any, seed: int = 16):
     for r in rows:
         subject = base.entity(r["subject"]).label("en")
         prop = base.property_info(r["property"]).label
-        body = f"wd:/{subject}/ wdt:/{prop}/ ?x"
+        body = f"wd:/{escape_label(subject)}/ wdt:/{escape_label(prop)}/ ?x"
         by_question[r["question"]] = (subject, body)
         plan[r["question"]] = rng.choice(["fence", "bare", "unclosed", "invented"])
 
