@@ -58,6 +58,12 @@ class MirrorKB:
         self.mirror = mirror
         self.name = f"mirror:{mirror.location}"
         if mirror.get_meta("indexed") == "0":
+            from store.locks import holder
+            pid = holder(mirror)
+            if pid is not None:
+                raise MirrorError(f"a load (pid {pid}) is building {mirror.location} now; "
+                                  "it can be read once the load has finished",
+                                  fix="wait for the load to finish")
             raise MirrorError(f"the last load into {mirror.location} did not finish",
                               fix="run the same `kgground mirror load` command again; "
                                   "it resumes where it stopped")

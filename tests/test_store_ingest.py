@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -243,7 +244,15 @@ def test_killed_load_of_the_slice_resumes(tmp_path):
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "reasoning", "mirror", "load", str(src), "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(4.0)
+    # kill it once some batches are committed (waiting a fixed time missed them on a
+    # loaded machine)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.5)
+        with contextlib.suppress(Exception), sqlite3.connect(f"file:{db}?mode=ro",
+                                                             uri=True) as conn:
+            if conn.execute("SELECT MAX(position) FROM sources").fetchone()[0] > 100_000:
+                break
     parser = _children(proc.pid) if HAS_PROC_CHILDREN else set()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
