@@ -57,7 +57,7 @@ def _service_iris(node: Any) -> Iterable[str]:
 
 #: rdflib's parser (pyparsing, with parse actions that keep state) gives wrong errors when
 #: two threads parse at once: one parse at a time
-_PARSING = threading.Lock()
+PARSE_LOCK = threading.Lock()
 
 #: SERVICE endpoints always allowed: emulated locally, never contacted
 EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
@@ -77,11 +77,11 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
         raise QuerySyntaxError("empty SPARQL query", expected="a SELECT, ASK, CONSTRUCT or "
                                "DESCRIBE query", fix="pass the query text")
     try:
-        with _PARSING:
+        with PARSE_LOCK:
             prepared = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
     except ParseException as exc:
         try:
-            with _PARSING:
+            with PARSE_LOCK:
                 parseUpdate(query)
         except ParseException:
             pass
