@@ -13,6 +13,7 @@ import functools
 import threading
 from typing import Any, Iterable
 
+from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
 from store.regex import compile_regex, regex_replace, regex_search
@@ -104,6 +105,7 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
     _use_re2(prepared.algebra)
     _clamp_slices(prepared.algebra)
     prepared.algebra = label_service.rewrite(prepared.algebra)
+    values_scope(prepared.algebra)     # an rdflib bug (kb.rdflib_fixes)
     return prepared
 
 
