@@ -39,7 +39,7 @@ from typing import Any
 
 from kb.types import SparqlResult
 from store.errors import QueryRefused, QuerySyntaxError, QueryTimeout, ServerBusy
-from store.limits import QueryLimits, limits, stop_check
+from store.limits import QueryLimits, enter, leave
 
 #: SQLite virtual-machine steps between two checks of a query's deadline
 PROGRESS_STEPS = 10_000
@@ -137,11 +137,11 @@ class QueryRunner:
                                    heavy_after=self.heavy_after,
                                    become_heavy=lambda: self._heavy.acquire(blocking=False))
         conn = self._sqlite_connection()
+        token = enter(query_limits)
         try:
-            with limits(query_limits):
-                if conn is not None:
-                    conn.set_progress_handler(stop_check(None), PROGRESS_STEPS)
-                result = self.kb.sparql(task.query, timeout=remaining)
+            if conn is not None:
+                conn.set_progress_handler(query_limits.check, PROGRESS_STEPS)
+            result = self.kb.sparql(task.query, timeout=remaining)
         except Exception as exc:  # handed to the caller, never swallowed
             if query_limits.tripped is not None and not isinstance(
                     exc, (QuerySyntaxError, QueryRefused)):
@@ -153,6 +153,7 @@ class QueryRunner:
         else:
             task.future.set_result(result)
         finally:
+            leave(token)
             if query_limits.heavy and not isinstance(query_limits.tripped, ServerBusy):
                 self._heavy.release()
             if conn is not None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -40,7 +39,7 @@ def memory_in_use() -> int | None:
         return None
 
 
-@dataclass
+@dataclass(slots=True)
 class QueryLimits:
     """The limits of one query (see the module docstring). ``timeout`` is what the deadline
     was made from, for messages; ``heavy_after`` seconds into the query,
@@ -56,7 +55,6 @@ class QueryLimits:
     tripped: Exception | None = None
     heavy: bool = False
     _memory_checked: float = 0.0
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def check(self) -> bool:
         """Whether the query must stop now (then ``tripped`` says why)."""
@@ -106,6 +104,15 @@ def limits(query_limits: QueryLimits) -> Iterator[QueryLimits]:
         yield query_limits
     finally:
         _current.reset(token)
+
+
+def enter(query_limits: QueryLimits) -> contextvars.Token:
+    """``limits()`` without a context manager, for hot paths: the token for ``leave``."""
+    return _current.set(query_limits)
+
+
+def leave(token: contextvars.Token) -> None:
+    _current.reset(token)
 
 
 def stop_check(timeout_deadline: float | None) -> Callable[[], Any] | None:

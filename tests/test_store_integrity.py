@@ -120,10 +120,10 @@ def test_the_label_index_after_a_fresh_load_a_resume_and_a_live_write_back(tmp_p
 
     with Mirror(db) as m:                           # a live answer written back
         write_back(m, endpoint="http://127.0.0.1:1/sparql", retrieved_at="2025-01-01T00:00:00",
-                   key="test", terms=[("Q9001", LABEL, "en", "Nonesuch Island"),
-                                      ("Q9001", DESCRIPTION, "en", "an island")])
+                   key="test", terms=[("Q20001", LABEL, "en", "Nonesuch Island"),
+                                      ("Q20001", DESCRIPTION, "en", "an island")])
     index_ok(db)
-    assert word_search(db, "Island Nonesuch") == ["Q9001"]
+    assert word_search(db, "Island Nonesuch") == ["Q20001"]
 
 
 # -- 2. one load per mirror at a time ----------------------------------------------------------
