@@ -210,11 +210,21 @@ def main() -> None:
     ap.add_argument("--seeds", default="1,2,3", help="SimulatedLLM seeds (verifier: +1000)")
     ap.add_argument("--similarity-limit", type=int, default=300,
                     help="questions for the MiniLM-checker variant (it is slower)")
+    ap.add_argument("--torch-threads", type=int, default=1,
+                    help="torch threads for MiniLM (0: torch's default). On the shared "
+                         "2-core machine two OpenMP threads starve under load: one is 10× "
+                         "faster there")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--skip-simulated", action="store_true")
     ap.add_argument("--json", type=Path, help="write all numbers here")
     args = ap.parse_args()
 
+    if args.torch_threads:
+        try:
+            import torch
+            torch.set_num_threads(args.torch_threads)
+        except ImportError:
+            pass
     report: dict = {"load": os.getloadavg(), "args": {k: str(v) for k, v in vars(args).items()}}
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.skip_latency:
