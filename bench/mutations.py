@@ -169,6 +169,17 @@ MUTATIONS = [
              "dump_date or _dump_date(path)", "dump_date",
              ("tests/test_cli.py::test_force_loads_again_and_the_dump_date_reaches_citations",),
              "a dump's date in its file name does not reach citations"),
+    # -- entity linking (linking/) ----------------------------------------------------------------
+    Mutation("linker-weights-ignored", "linking/ranking.py",
+             "return {k: getattr(self, k) * v for k, v in raw.items()}",
+             "return {k: getattr(DEFAULT_WEIGHTS, k) * v for k, v in raw.items()}",
+             ("tests/test_linking_weights.py",),
+             "a linker given custom Weights scores with the default ones"),
+    Mutation("linker-tie-break-reversed", "linking/linker.py",
+             "    return entity[:1], len(entity), entity",
+             "    return entity[:1], -len(entity), entity",
+             ("tests/test_linking_weights.py",),
+             "equal scores go to the newer item"),
     # -- the command line (reasoning/cli/) ------------------------------------------------------
     Mutation("cli-properties-unchecked", "reasoning/cli/mirror.py",
              '        check_id(pid, kinds="P", allow_iri=False, what="a property ID")',
