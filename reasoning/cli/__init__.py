@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from reasoning.cli import link, mirror, read, serve, sparql
+from reasoning.cli import validate as validate_cli
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,6 +23,7 @@ def cli() -> None:
 for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cmd,
                 sparql.sparql_cmd, link.link_cmd, serve.serve):
     cli.add_command(command)
+cli.add_command(validate_cli.validate_cmd)
 
 
 def main() -> None:
