@@ -25,7 +25,8 @@ Errors (``code`` in brackets):
   object, a literal-valued one with an entity;
 - [no-match] a required triple pattern with a bound entity that no statement of the KB
   matches (``wd:Q42 wdt:P19 ?x`` when the KB has no place of birth for Q42). For ASK and
-  aggregate queries this is a warning: "no" and 0 may be the right answers;
+  aggregates without GROUP BY (a count) this is a warning: "no" and 0 may be the right
+  answers;
 - [unbound] a projected variable that nothing in the pattern binds.
 
 Warnings: [cartesian] required patterns that share no variable (every combination is
@@ -439,11 +440,15 @@ class _Validator:
         triples = list(_triples(algebra, required=True))
         form = algebra.name if hasattr(algebra, "name") else ""
         aggregated = any(getattr(n, "name", None) == "AggregateJoin" for n in _walk(algebra))
+        # one row even when nothing matches: ASK (false) and aggregates without GROUP BY (0)
+        grouped = any(getattr(n, "name", None) == "Group" and n.get("expr")
+                      for n in _walk(algebra))
         if self.kb is not None:
             for triple, required in triples:
                 self.check_datatype(triple)
                 if required:
-                    self.check_match(triple, soft=form == "AskQuery" or aggregated)
+                    self.check_match(triple, soft=form == "AskQuery" or (aggregated
+                                                                         and not grouped))
         if form == "SelectQuery":
             self.check_bindings(algebra, triples)
             self.check_shape(algebra, [t for t, req in triples if req], aggregated)

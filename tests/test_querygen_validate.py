@@ -261,3 +261,9 @@ def test_cli_reads_stdin(demo_mirror_path):
     r = CliRunner().invoke(cli, ["validate", "-", "--db", str(demo_mirror_path)],
                            input="DELETE WHERE { ?s ?p ?o }")
     assert r.exit_code == 1 and "refused" in r.output
+
+
+def test_grouped_queries_with_no_match_are_errors(demo):
+    q = ("SELECT ?x WHERE { ?x wdt:P108 wd:Q7186 . ?x wdt:P31 ?t } GROUP BY ?x "
+         "ORDER BY DESC(COUNT(?t)) LIMIT 1")
+    assert codes(validate(q, demo)) == {"no-match"}
