@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from reasoning.cli import link, mirror, read, serve, sparql
+from reasoning.cli import querygen as querygen_cli
 from reasoning.cli import validate as validate_cli
 
 
@@ -24,6 +25,7 @@ for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cm
                 sparql.sparql_cmd, link.link_cmd, serve.serve):
     cli.add_command(command)
 cli.add_command(validate_cli.validate_cmd)
+cli.add_command(querygen_cli.querygen_group)
 
 
 def main() -> None:
