@@ -82,11 +82,13 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, as_json) 
 @click.option("--no-negatives", is_flag=True, help="Train on the correct query alone "
               "(plain fine-tuning, to compare with the contrastive objective).")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
+@click.option("--threads", type=click.IntRange(min=1), help="CPU threads for torch (1 is "
+              "often fastest on a busy machine) [default: torch's choice].")
 @json_option
 def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, size: str,
               epochs: float, max_steps: int | None, time_limit: float | None,
               batch_size: int, learning_rate: float, seed: int, no_negatives: bool,
-              resume: bool, as_json: bool) -> None:
+              resume: bool, threads: int | None, as_json: bool) -> None:
     """Train the query generator on DATA with the contrastive objective (loss on the query
     tokens only) and save it to OUT.
 
@@ -95,11 +97,11 @@ def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, s
     """
     fail_clearly(_train)(data, out, model_path, from_scratch, size, epochs, max_steps,
                          time_limit, batch_size, learning_rate, seed, no_negatives, resume,
-                         as_json)
+                         threads, as_json)
 
 
 def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_limit,
-           batch_size, learning_rate, seed, no_negatives, resume, as_json) -> None:
+           batch_size, learning_rate, seed, no_negatives, resume, threads, as_json) -> None:
     from querygen.dataset import read_examples
     from querygen.training import TrainOptions, train
 
@@ -109,7 +111,7 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
         raise click.ClickException(str(exc)) from None
     options = TrainOptions(epochs=epochs, max_steps=max_steps, time_limit=time_limit,
                            batch_size=batch_size, learning_rate=learning_rate, seed=seed,
-                           negatives=not no_negatives, size=size)
+                           negatives=not no_negatives, size=size, threads=threads)
     result = train(examples, out, model_path=model_path, from_scratch=from_scratch,
                    options=options, resume=resume, progress=sys.stderr.isatty())
     if as_json:
