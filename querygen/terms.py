@@ -156,7 +156,8 @@ def resolve(kb: Any, label: str, kind: str, *, lang: str = "en", limit: int = 10
     if not normalize(label):
         return []
     out = []
-    for c in kb.search(label, lang=lang, limit=limit if kind == "entity" else 3 * limit):
+    # properties share names with many items ("country"), which rank first by popularity
+    for c in kb.search(label, lang=lang, limit=limit if kind == "entity" else 100):
         if c.match not in EXACT_MATCHES or normalize(c.matched) != normalize(label):
             continue
         if (kind == "property") == bool(PROPERTY_ID.match(c.id)):
