@@ -66,11 +66,13 @@ class GrounderAnswerer:
                 self._grounders[lang] = self._factory(lang)
             return self._grounders[lang]
 
-    def warm_up(self, lang: str) -> None:
-        """Build the language's Grounder and its entity linker before the clock runs (the
-        linker's first use opens its index: seconds that are no question's latency)."""
-        grounder = self.grounder(lang)
-        getattr(grounder, "linker", None)
+    def warm_up(self, lang: str, question: str) -> None:
+        """Build the language's Grounder and link ``question`` once before the clock
+        runs: the linker's first use loads its indexes (seconds that are no question's
+        latency). No model is called."""
+        linker = getattr(self.grounder(lang), "linker", None)
+        if linker is not None:
+            linker.link(question, lang=lang)
 
     def answer(self, question: str, lang: str = "en") -> Prediction:
         return from_answer(self.grounder(lang).ask(question))

@@ -119,8 +119,10 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
 
 
 def group_table(groups: Mapping[str, Mapping[str, Any]], title: str,
-                limit: int | None = None) -> str:
+                limit: int | None = None, worst_first: bool = False) -> str:
     items = list(groups.items())
+    if worst_first:
+        items.sort(key=lambda kv: (kv[1]["macro_f1"], -kv[1]["questions"]))
     more = len(items) - limit if limit is not None and len(items) > limit else 0
     rows = [[name] + [str(f(t)) for _, f in GROUP_COLUMNS] for name, t in items[:limit]]
     text = table(rows, [title] + [c for c, _ in GROUP_COLUMNS])
@@ -155,5 +157,6 @@ def render_text(report: Mapping[str, Any], *, relations: int = 12) -> str:
     lines += ["", group_table(report["by_type"], "type"), "",
               group_table(report["by_language"], "language")]
     if report.get("by_relation"):
-        lines += ["", group_table(report["by_relation"], "relation", limit=relations)]
+        lines += ["", group_table(report["by_relation"], "relation (worst first)",
+                                  limit=relations, worst_first=True)]
     return "\n".join(lines)

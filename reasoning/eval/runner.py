@@ -203,8 +203,11 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     labels = LabelBook(kb)
     warm = getattr(answerer, "warm_up", None)
     if warm is not None and todo:
-        for lang in dict.fromkeys(item.lang for item in todo):
-            warm(lang)
+        firsts = {}
+        for item in todo:
+            firsts.setdefault(item.lang, item.question)
+        for lang, question in firsts.items():
+            warm(lang, question)
 
     def one(item: EvalItem) -> dict[str, Any]:
         gold = gold_of(item) if gold_of is not None else \
