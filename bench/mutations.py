@@ -137,6 +137,11 @@ MUTATIONS = [
              "if not self.slots.acquire(blocking=False):",
              ("tests/test_endpoint_failures.py::test_waiting_too_long_for_a_slot_is_a_timeout",),
              "a query finding every slot taken fails at once instead of waiting its timeout"),
+    Mutation("slot-timeout-ignored", "kb/sparql_http.py",
+             "if not self.slots.acquire(timeout=timeout):",
+             "if not self.slots.acquire():",
+             ("tests/test_endpoint_failures.py::test_waiting_too_long_for_a_slot_is_a_timeout",),
+             "a query finding every slot taken waits for one however long it takes"),
     # -- the live fallback's write-back (kb/fallback.py) ----------------------------------------
     Mutation("fallback-entity-not-written-back", "kb/fallback.py",
              'self._write(f"entity {id}", ', '(lambda *a, **k: None)(f"entity {id}", ',
