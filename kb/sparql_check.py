@@ -13,6 +13,7 @@ import functools
 import threading
 from typing import Any, Iterable
 
+from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
 
@@ -101,4 +102,5 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
                                expected="SERVICE only to allowed endpoints",
                                fix="remove the SERVICE clause, or allow that endpoint")
     prepared.algebra = label_service.rewrite(prepared.algebra)
+    values_scope(prepared.algebra)     # an rdflib bug (kb.rdflib_fixes)
     return prepared
