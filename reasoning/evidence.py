@@ -91,19 +91,19 @@ def statement_from_citation(c: Citation) -> Statement:
     return Statement(c.subject, c.property, c.value, id=c.statement_id, citation=c)
 
 
-def add_answer_chains(graph: EvidenceGraph, supports: Sequence[Sequence[Citation]],
+def add_answer_chains(graph: EvidenceGraph, supports: Sequence[Sequence[Statement]],
                       starts: Iterable[str], score: float) -> list[Chain]:
     """One chain per answer, through the statements that support it (``supports``: for
-    each answer, its citations), walked from one of ``starts`` (the query's entities)
+    each answer, its statements), walked from one of ``starts`` (the query's entities)
     where the statements allow, else in the order given. The statements become edges of
-    ``graph``; the chains are returned best first (in the order of ``supports``)."""
+    ``graph``; the chains are returned best first (in the order of ``supports``; an
+    answer without statements gets none)."""
     starts = list(starts)
     out = []
-    for citations in supports:
-        if not citations:
+    for statements in supports:
+        if not statements:
             continue
-        statements = [statement_from_citation(c) for c in citations]
-        steps = _walk(graph, statements, starts)
+        steps = _walk(graph, list(statements), starts)
         out.append(Chain(tuple(steps), score, "answer", features={"query": 1.0}))
     return out
 

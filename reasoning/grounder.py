@@ -22,7 +22,7 @@ citations, and a note on what an LLM would add.
 
 Every stage is recorded in ``Answer.trace`` (prompts, replies, scores, the decision,
 queries, sources, timings, LLM and KB calls). KB calls are counted through a
-``MeteredKB`` made for each ask, so concurrent asks keep their own counts.
+``MeteredKB`` whose counts are per thread, so concurrent asks keep their own.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 from chains.search import DEFAULT_LIMITS, Limits
 from reasoning import prompts
 from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
-from reasoning.consolidate import Consolidator
+from reasoning.consolidate import STRATEGIES, Consolidator
 from reasoning.evidence import Evidence
 from reasoning.gates import Decision, Gate, make_gate
 from reasoning.llm.base import LLM
@@ -71,7 +71,12 @@ class Grounder:
     (rowen-hybrid with a ``verifier``, else rowen-cl; ``always`` without an LLM);
     ``verifier``, ``checker``, ``judge`` and ``gate_options`` go to ``make_gate``.
     ``linker``: linking's ``EntityLinker`` for the KB (built on first use otherwise);
-    ``hops``, ``top``, ``limits``: the evidence chainer's bounds; ``max_rounds``: answers
+    ``strategy``: the query generator (``auto``: rules, then the LLM's few-shot queries
+    when no rule-made query answers; ``rules``; ``llm``; without an LLM always rules);
+    ``hops``, ``top``, ``limits``: the evidence chainer's bounds; ``chains``: run the
+    chainer always (True), or only when no query answered (False); ``auto``: always with
+    an LLM (the evidence it reads), only as the fallback without one (the KB-only answer
+    is the query's, its evidence the statements behind it); ``max_rounds``: answers
     written from evidence (the first and its revisions); ``decompose``: ask the model for
     sub-questions; ``lang``: the questions' language.
 
@@ -81,16 +86,25 @@ class Grounder:
     def __init__(self, kb: Any, llm: LLM | None = None, *, gate: str | Gate = "auto",
                  verifier: LLM | None = None, checker: Any = "llm", judge: LLM | None = None,
                  gate_options: dict[str, Any] | None = None, linker: Any = None,
-                 hops: int = 2, top: int = 5, limits: Limits = DEFAULT_LIMITS,
+                 strategy: str = "auto", hops: int = 2, top: int = 5,
+                 limits: Limits = DEFAULT_LIMITS, chains: bool | str = "auto",
                  max_rounds: int = 3, decompose: bool = True, lang: str = "en"):
         if isinstance(kb, (str, Path)):
             import kb as kb_module
             kb = kb_module.open(kb)
+        if strategy not in STRATEGIES:
+            raise LLMConfigError("unknown query strategy", backend="grounder",
+                                 expected=" | ".join(STRATEGIES), got=strategy)
         self.kb = kb
+        self.metered = MeteredKB(kb)
         self.llm = llm
+        self.strategy = "rules" if llm is None else strategy
         self.gate = self._gate(gate, llm, verifier, checker, judge, gate_options or {})
         self.policy = RulePolicy(max_rounds)
+        if chains not in (True, False, "auto"):
+            raise ValueError(f"chains must be True, False or 'auto', got {chains!r}")
         self.hops, self.top, self.limits = hops, top, limits
+        self.chains = (llm is not None) if chains == "auto" else chains
         self.decompose, self.lang = decompose, lang
         self._linker = linker
         self._lock = threading.Lock()
@@ -131,7 +145,7 @@ class Grounder:
         question that is not one (empty, too long), ``LLMError`` when a model call fails,
         the KB's typed errors when it fails (never turned into an empty answer)."""
         question = _check_question(question)
-        kb = MeteredKB(self.kb)
+        kb = self.metered
         rec = Recorder(kb.meter)
         memory = WorkingMemory(question, has_llm=self.llm is not None)
         steps = {Action.DRAFT: self._draft, Action.DECIDE: self._decide,
@@ -175,8 +189,10 @@ class Grounder:
             reply = rec.call("model", self.llm, messages)[0]
             m.sub_questions = parse_sub_questions(reply, m.question)
             details.update(decompose_prompt=messages, decompose_reply=reply)
-        consolidator = Consolidator(kb, self.linker, hops=self.hops, top=self.top,
-                                    lang=self.lang, limits=self.limits)
+        consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=self.llm,
+                                    hops=self.hops, top=self.top, lang=self.lang,
+                                    limits=self.limits, chains=self.chains,
+                                    full=self.llm is not None)
         m.evidence = consolidator.gather(m.question, m.sub_questions, log=details)
         return f"{len(m.evidence.statements)} numbered statements"
 

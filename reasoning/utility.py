@@ -15,8 +15,10 @@ its only line), citation markers removed; what it cites, from the markers of tha
   of the answer (question entities count only when nothing else is named); aliases of
   the evidence's entities are tried for what is left, when ``aliases`` is given;
 - what is left after removing those, the question's own words, the evidence's property
-  labels and function words: each remaining run of words (or number) is an **unsupported
-  claim** — something the evidence does not say.
+  labels and function words: each remaining run of words that names something — a
+  number, a capitalized word, or any word of a short answer (at most ``SHORT`` words) —
+  is an **unsupported claim**, something the evidence does not say. Other words of a
+  sentence ("her husband was …") describe the relation, not a value, and pass.
 
 An answer passes when it names at least one value, every value is held by a statement it
 cites, it makes no unsupported claim, cites no number outside the evidence, and does not
@@ -51,6 +53,9 @@ ABSTAIN = re.compile(r"\b(?:i\s+(?:do\s*n[o']?t|dont|cannot|can't|can\s*not)\s+"
                      r"(?:know|say|tell|answer|determine|find)|unknown|no\s+(?:answer|"
                      r"information|idea)|not\s+(?:known|sure|enough)|unable\s+to)\b",
                      re.IGNORECASE)
+#: an answer of at most this many words is all claim (a sentence's lowercase words are not)
+SHORT = 4
+POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 MONTHS = ("january february march april may june july august september october november "
           "december").split()
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -106,20 +111,21 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
     cited = tuple(prompts.cited_numbers(answer) or prompts.cited_numbers(reply))
     invalid = tuple(n for n in cited if evidence.get(n) is None)
     text = prompts.strip_citations(answer)
-    norm = prompts.normalize_answer(text)
+    norm = prompts.normalize_answer(POSSESSIVE.sub("", text))
     abstained = bool(ABSTAIN.search(text)) or not norm
+    naming = _naming_words(text)
 
     names = _names(evidence)
     matched, rest = _match(norm, names)
     allowed = _allowed_words(evidence, question)
-    chunks = _leftovers(rest, allowed)
+    chunks = _leftovers(rest, allowed, naming)
     if chunks and aliases is not None:
         alias_names = _alias_names(evidence, aliases)
         still = []
         for chunk in chunks:
             found, left = _match(chunk, alias_names)
             matched += found
-            still += _leftovers(left, allowed)
+            still += _leftovers(left, allowed, naming)
         chunks = still
 
     seeds = set(evidence.seeds)
@@ -212,9 +218,18 @@ def _match(norm: str, names: list[tuple[str, str]]) -> tuple[list[tuple[str, str
     return unique, text
 
 
+def _naming_words(text: str) -> set[str] | None:
+    """The words of ``text`` that may name something: all of a short answer (None), else
+    the capitalized ones (normalized)."""
+    words = re.findall(r"[\w'’.-]+", POSSESSIVE.sub("", text))
+    if len(words) <= SHORT:
+        return None
+    return {prompts.normalize_answer(w) for w in words if w[:1].isupper()}
+
+
 def _allowed_words(evidence: Evidence, question: str) -> set[str]:
     words = set(STOPWORDS) | FUNCTION_WORDS
-    words.update(prompts.normalize_answer(question).split())
+    words.update(prompts.normalize_answer(POSSESSIVE.sub("", question)).split())
     graph = evidence.graph
     if graph is not None:
         for _u, _v, data in graph.graph.edges(data=True):
@@ -222,11 +237,15 @@ def _allowed_words(evidence: Evidence, question: str) -> set[str]:
     return words
 
 
-def _leftovers(text: str, allowed: set[str]) -> list[str]:
-    """Runs of words the evidence did not name and that are not allowed filler."""
+def _leftovers(text: str, allowed: set[str], naming: set[str] | None) -> list[str]:
+    """Runs of words the evidence did not name that may name something (``naming``:
+    None for every word) and are not allowed filler."""
     chunks, run = [], []
     for word in text.split():
-        if word == "|" or (word in allowed and not NUMBER.fullmatch(word)):
+        number = bool(NUMBER.fullmatch(word))
+        names = number or naming is None or word in naming
+        if word == "|" or not names or (word in allowed and not number) \
+                or not any(c.isalnum() for c in word):
             if run:
                 chunks.append(" ".join(run))
             run = []
@@ -264,7 +283,7 @@ def _label(evidence: Evidence, node: str) -> str:
 
 def _content_words(text: str) -> list[str]:
     return [w for w in prompts.normalize_answer(text).split()
-            if w not in STOPWORDS and w not in FUNCTION_WORDS]
+            if w not in STOPWORDS and w not in FUNCTION_WORDS and any(c.isalnum() for c in w)]
 
 
 def knowledge_f1(answer: str, knowledge: str) -> float:

@@ -81,15 +81,29 @@ def test_without_an_llm_the_kb_answers_with_citations(demo, linker):
     assert "An LLM (--llm) would add" in a.note
     assert [s.name for s in a.trace.stages] == ["retrieve", "finish"]
     assert a.trace.n_llm_calls == 0 and a.trace.n_kb_calls > 0
-    assert a.trace.stage("retrieve").details["sources"] == {c.citation.source: len(a.evidence)}
+    details = a.trace.stage("retrieve").details
+    assert details["sources"] == {c.citation.source: len(a.evidence)}
+    assert details["answered_by"] == "query"
+    query = details["queries"][0]
+    assert query["label_level"] == "wd:/Marie Curie/ wdt:/place of birth/ ?x"
+    assert query["grounded"] == "wd:Q7186 wdt:P19 ?x" and query["strategy"] == "rules"
+    assert query["engine"] == "statements" and query["answers"] == 1
     json.dumps(a.as_dict())
 
 
 def test_without_an_llm_every_value_of_the_relation_is_answered(demo, linker):
+    a = Grounder(demo, linker=linker).ask("Where did Albert Einstein work?")
+    assert len(a.values) == 4 and len(a.citations) == 4 and a.grounded
+    assert [c.number for c in a.citations] == [1, 2, 3, 4]
+
+
+def test_a_year_the_query_does_not_use_narrows_its_answers_by_qualifier(demo, linker):
     a = Grounder(demo, linker=linker).ask("Who won the Nobel Prize in Physics in 1903?")
     assert set(a.ids) == {"Q7186", "Q37463", "Q41269"}        # the Curies and Becquerel
     assert [c.number for c in a.citations] == [1, 2, 3]
     assert all("point in time: 1903" in c.text for c in a.citations)
+    narrowed = a.trace.stage("retrieve").details["queries"][0]["narrowed"]
+    assert narrowed["numbers"] == ["1903"] and narrowed["kept"] == 3 and narrowed["of"] > 3
 
 
 def test_without_an_llm_a_question_the_kb_cannot_link(demo, linker):
@@ -202,8 +216,10 @@ def test_sub_questions_are_asked_for_and_recorded(demo, linker):
                  grounded=cite("Paris"))
     a = Grounder(demo, llm, gate="always", linker=linker).ask(
         "Where was Marie Curie's husband born?")
-    assert a.trace.stage("retrieve").details["sub_questions"] == [
-        "Who was Marie Curie's husband?", "Where was #1 born?"]
+    details = a.trace.stage("retrieve").details
+    assert details["sub_questions"] == ["Who was Marie Curie's husband?", "Where was #1 born?"]
+    asked = [r["question"] for r in details["queries"] if r.get("answers")]
+    assert "Where was Pierre Curie born?" in asked          # #1 filled in with the answer
     assert a.grounded and a.text.startswith("Paris [")
 
 

@@ -87,8 +87,10 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
     kb = open_kb(db, endpoint, offline, no_cache)
+    # the page shows the chainer's evidence too, so it runs even where a query answered
     grounder = Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
-                        hops=hops, top=top, max_rounds=rounds, lang=lang)
+                        hops=hops, top=top, max_rounds=rounds, lang=lang,
+                        chains=True if (html_file or open_page) else "auto")
     answer = grounder.ask(question)
     written = _page(answer, html_file, open_page)
     if as_json:
