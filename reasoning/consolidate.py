@@ -14,7 +14,9 @@ Steps, each written into ``log`` (a dict the caller keeps as the stage's trace d
    queries when no rule-made query has an answer). Grounding to IDs is the linker's work
    (each query carries its linking decisions). Queries an LLM or a model wrote, and
    SPARQL the rules wrote, are validated (``querygen``'s validator) before they run;
-   rule-made triplet queries run as triplet queries and need no validation. The best
+   rule-made triplet queries run as triplet queries and need no validation. A query
+   whose linking decisions leave out a name of the question (a capitalized word after
+   the first) is skipped: it answers another question. The best
    queries run in order (``querygen.run``) until one has an answer; every answer comes
    with the statements that support it. Those statements are read again whole (with
    their qualifiers and rank) when ``full`` is set (an LLM will read them) or the
@@ -54,10 +56,12 @@ import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
 from kb.types import Citation, Statement
+from reasoning import prompts
 from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
                                 statement_from_citation)
 from reasoning.prompt_engine import fill_in
+from reasoning.utility import POSSESSIVE
 from store.errors import KGGroundError
 
 STRATEGIES = ("auto", "rules", "llm")
@@ -69,6 +73,8 @@ QUERY_CHAIN_SCORE = 2.0
 NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 #: statements read at once for a triplet query's answers
 FETCH_LIMIT = 1000
+#: a capitalized word (a name, or part of one)
+NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
 #: question entities handed to the chainer from generated queries
 MAX_SEEDS = 3
 
@@ -190,8 +196,10 @@ class Consolidator:
             evidence.warnings.append(f"query generation ({strategy}): {exc.what}")
             return Asked(question)
         generated = time.perf_counter()
+        # seeds for the chainer: entities of readings that account for every name
         entities = tuple(dict.fromkeys(d.id for q in queries for d in q.decisions
-                                       if d.kind == "entity"))
+                                       if d.kind == "entity"
+                                       and not ignored_names(question, q)))
         for rank, query in enumerate(queries[:QUERIES_TRIED], 1):
             record: dict[str, Any] = {"question": question, "strategy": strategy,
                                       "rank": rank, "label_level": query.label_level,
@@ -203,10 +211,14 @@ class Consolidator:
             if sub_question is not None:
                 record["sub_question"] = sub_question
             records.append(record)
-            problems = self._validate(query)
-            if problems is not None:
-                record["diagnostics"] = problems
-                if problems:
+            ignored = ignored_names(question, query)
+            if ignored:
+                record["ignores"] = ignored
+                continue
+            checked = self._validate(query)
+            if checked is not None:
+                record["diagnostics"] = {"errors": checked[0], "warnings": checked[1]}
+                if checked[0]:
                     continue
             try:
                 result = run(query, self.kb, lang=self.lang)
@@ -268,13 +280,15 @@ class Consolidator:
             out.append(sts)
         return out
 
-    def _validate(self, query: Any) -> list[str] | None:
-        """The validator's errors for a query that will run as SPARQL text; None for a
-        rule-made triplet query (it runs as a triplet query)."""
+    def _validate(self, query: Any) -> tuple[list[str], list[str]] | None:
+        """The validator's (errors, warnings) (``querygen.validate``, each
+        'line:column: severity: message. Fix: ...') for a query that will run as SPARQL
+        text; None for a rule-made triplet query (it runs as a triplet query)."""
         if query.strategy == "rules" and query.kind == "triplet":
             return None
-        from querygen.fewshot import default_validator
-        return default_validator()(query.text, self.kb)
+        from querygen.validate import validate
+        diagnostics = validate(query.text, self.kb, lang=self.lang)
+        return [str(d) for d in diagnostics.errors], [str(d) for d in diagnostics.warnings]
 
     def _answer_chains(self, graph: EvidenceGraph, asked: Asked) -> list[Chain]:
         result = asked.result
@@ -308,6 +322,23 @@ class Consolidator:
         if error is not None:
             evidence.warnings.append(f"evidence chains: {error.what}")
         return None
+
+
+def ignored_names(question: str, query: Any) -> list[str]:
+    """Capitalized words of ``question`` (after its first word) that none of the query's
+    linking decisions covers: a reading that drops a name answers another question
+    ("What is the capital of Mars?" read as "which things are capitals")."""
+    spans = [(d.start, d.end) for d in query.decisions if d.start >= 0]
+    texts = [prompts.normalize_answer(t) for d in query.decisions
+             for t in (d.mention or "", d.label)]
+    out = []
+    for m in NAME.finditer(question):
+        if m.start() == 0 or any(s <= m.start() < e for s, e in spans):
+            continue
+        word = prompts.normalize_answer(POSSESSIVE.sub("", m.group()))
+        if word and not any(word in t.split() for t in texts):
+            out.append(m.group())
+    return out
 
 
 def _key(c: Citation) -> tuple:

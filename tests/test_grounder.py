@@ -262,3 +262,11 @@ def test_the_openai_backend_over_http(demo, linker):
     assert server.requests[1]["n"] == 5
     assert all(r["model"] == "test-model" for r in server.requests)
     assert a.trace.n_llm_calls == 4
+
+
+def test_rule_made_sparql_is_validated_before_it_runs(demo, linker):
+    a = Grounder(demo, linker=linker).ask("Was Marie Curie born in Warsaw?")
+    assert a.text == "yes [1]" and a.grounded
+    query = a.trace.stage("retrieve").details["queries"][0]
+    assert query["form"] == "ask" and query["diagnostics"] == {"errors": [], "warnings": []}
+    assert a.citations[0].citation.property == "P19"

@@ -39,6 +39,8 @@ FENCED = ("Sure, here is the query:\n```sparql\nSELECT ?x WHERE { wd:/Marie Curi
     ("ASK { wd:/Warsaw/ wdt:/country/ wd:/Poland/ } };", ["braces", "trailing", "prefixes"]),
     ("SELECT ?x WHERE { ?x wdt:/named after/ wd:/Marie Curie/ . FILTER(?x != “x”) }",
      ["quotes", "prefixes"]),
+    ("SELECT ?x WHERE { wd:/D'Angelo/ wdt:/instrument/ ?x . }", ["prefixes"]),
+    ("SELECT ?x WHERE { wd:/Texas Hold'em {King}/ wdt:/a \\/ b/ ?x", ["braces", "prefixes"]),
     ("PREFIX wd: <http://www.wikidata.org/entity/>\nPREFIX wdt: "
      "<http://www.wikidata.org/prop/direct/>\nSELECT ?x WHERE { wd:Q7186 wdt:P19 ?x }", []),
 ])
@@ -49,7 +51,7 @@ def test_replies_are_repaired_into_queries_that_parse(reply, repairs):
 
     query, steps = extract_query(reply)
     assert steps == repairs
-    prepare(re.sub(r"(wdt?):/[^/]*/", r"\1:P1", query))        # slots aside, it parses
+    prepare(re.sub(r"(wdt?):/(?:\\.|[^/\\])+/", r"\1:P1", query))   # slots aside, it parses
     assert ("LIMIT 3" in query) == ("LIMIT 3" in reply)
     assert not query.rstrip().endswith((";", "."))
 
