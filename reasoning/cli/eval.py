@@ -96,7 +96,6 @@ def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str 
     from reasoning.eval import GrounderAnswerer, evaluate, read_items, render_text
     from reasoning.eval.gold import GoldResolver
     from reasoning.eval.runner import file_digest
-    from store.errors import EvalError
 
     path = Path(file)
     if not path.is_file():
@@ -128,11 +127,7 @@ def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str 
               else None, "catalog": catalog_used}
 
     def grounder(lang: str) -> Any:
-        try:
-            from reasoning.grounder import Grounder
-        except ImportError as exc:        # until issue 18's Grounder lands in this checkout
-            raise EvalError("kgground eval answers with reasoning.Grounder, which this "
-                            "checkout does not have yet", fix="update kgground") from exc
+        from reasoning.grounder import Grounder
         return Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
                         lang=lang)
 
