@@ -131,9 +131,14 @@ def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str 
         return Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
                         lang=lang)
 
-    run = evaluate(items, GrounderAnswerer(grounder), kb, report=report, config=config,
-                   workers=workers, restart=restart, traces=not no_traces,
-                   progress=progress, gold_of=gold_of)
+    try:
+        run = evaluate(items, GrounderAnswerer(grounder), kb, report=report, config=config,
+                       workers=workers, restart=restart, traces=not no_traces,
+                       progress=progress, gold_of=gold_of)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: the answered questions are kept in {report} and its "
+                   "records; run the same command again to resume", err=True)
+        raise SystemExit(130) from None
     written = [run.report_path]
     if html_path:
         from reasoning.eval.html import write_html
