@@ -209,7 +209,8 @@ class Candidate:
     ``score`` orders candidates (higher is better; comparable within one result list);
     ``prior`` is the popularity prior in [0, 1] (from sitelinks, else graph degree);
     ``matched`` the label or alias that matched, ``match`` how (exact, alias, prefix,
-    token); ``features`` what decided the score, for explanations.
+    token); ``features`` what decided the score, for explanations. Linking adds
+    ``confidence``: the calibrated probability, in [0, 1], that this is the entity meant.
     """
     id: str
     label: str
@@ -220,12 +221,16 @@ class Candidate:
     lang: str = ""
     description: str | None = None
     features: Mapping[str, float] = field(default_factory=dict, compare=False)
+    confidence: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "score": round(self.score, 6),
-                "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
-                "lang": self.lang, "description": self.description,
-                "features": {k: round(v, 6) for k, v in self.features.items()}}
+        out = {"id": self.id, "label": self.label, "score": round(self.score, 6),
+               "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
+               "lang": self.lang, "description": self.description,
+               "features": {k: round(v, 6) for k, v in self.features.items()}}
+        if self.confidence is not None:
+            out["confidence"] = round(self.confidence, 6)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,24 +11,26 @@ e)])`` disambiguates given spans, still using the rest of the text as context (m
 found there count for coherence but are not returned). ``candidates(name)`` ranks the
 entities one name may stand for, without context.
 
-Works over a local mirror (``MirrorKB``, a ``Mirror``, or a mirror path). The first use
-of fuzzy matching or context opens the linking sidecar beside the mirror, building it when
-missing or stale (``linking.index``; 10–20 s for a 180k-entity mirror).
+Works over any knowledge base, through its ``kb.linking.LinkingKB`` view: a mirror
+(``MirrorKB``, a ``Mirror``, or a mirror path) is fast — the first use opens the linking
+sidecar beside it, building it when missing or stale (``store.link_index``; 10–20 s for a
+180k-entity mirror, reported to ``progress``); an ``RdfGraphKB`` (or an RDF file's path)
+links to its own IRIs; a ``SparqlEndpointKB`` asks the endpoint; a ``FallbackKB`` links
+from its mirror and asks the live endpoint for names the mirror lacks.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
+from linking.calibration import Calibration, candidate_features, default_calibration
 from linking.candidates import CandidateGenerator, Match
 from linking.context import GraphContext, Profile, text_words
-from linking.fuzzy import compact
-from linking.index import LinkIndex
 from linking.lexicon import STOPWORDS, US_STATES
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
@@ -37,7 +39,6 @@ from linking.types import LinkedMention, LinkResult, Mention
 from store.errors import KGGroundError
 from store.mirror import Mirror
 from store.normalize import normalize
-from store.vocab import DESCRIPTION, LABEL
 
 #: candidates kept per mention, best first by name and popularity
 POOL = 30
@@ -46,63 +47,65 @@ POOL = 30
 PROFILED = 10
 #: candidates of a context-only mention that count for coherence
 CONTEXT_CANDIDATES = 5
-#: detected mentions whose best candidate scores below this are dropped (an exact name of an
-#: entity known in few languages and few statements scores about 1.05; on the linking
-#: benchmarks end-to-end F1 peaked near this threshold)
-MIN_SCORE = 1.25
 
 
-def open_mirror(source: Any) -> Mirror:
-    """The Mirror behind ``source``: a Mirror, anything with a ``.mirror`` (MirrorKB), or a
-    path / database URL of a mirror."""
+def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
+    """(the KnowledgeBase, its LinkingKB) for ``source``: a KnowledgeBase, a ``Mirror``, a
+    path or URL ``kb.open`` understands (mirror, RDF file, endpoint), or a LinkingKB."""
+    import kb as kb_package
+
     if isinstance(source, Mirror):
-        return source
-    mirror = getattr(source, "mirror", None)
-    if isinstance(mirror, Mirror):
-        return mirror
-    if isinstance(source, (str, Path)):
-        return Mirror(source)
-    raise KGGroundError("entity linking needs a local mirror",
-                        expected="a MirrorKB, a store.mirror.Mirror, or a mirror path",
-                        got=type(source).__name__,
-                        fix="build a mirror of the KB (kgground mirror load FILE) and link "
-                            "against it")
+        from kb.mirror import MirrorKB
+        source = MirrorKB(mirror=source)
+    elif isinstance(source, (str, Path)):
+        source = kb_package.open(source)
+    if isinstance(source, LinkingKB) and not callable(getattr(source, "search", None)):
+        return getattr(source, "kb", None), source
+    return source, linking_view(source, **options)
 
 
 class EntityLinker:
-    """Links mentions to the entities of one mirror.
+    """Links mentions to the entities of one knowledge base (see the module docstring).
 
     ``fuzzy=False`` turns misspelling tolerance off; ``embeddings`` may be an
     ``linking.embeddings.Embedder`` or True (load all-MiniLM-L6-v2 from the
-    ``embeddings`` extra) to add semantic similarity.
-    ``index_path`` overrides where the sidecar lives. Thread-safe.
+    ``embeddings`` extra) to add semantic similarity. For a mirror, ``index_path``
+    overrides where the sidecar lives and ``progress`` (a callable taking a message)
+    hears about its build. Thread-safe.
     """
 
     def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = False,
-                 index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS):
-        self.mirror = open_mirror(source)
+                 index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS,
+                 progress: Any = None, calibration: Calibration | None = None):
+        options = {k: v for k, v in (("index_path", index_path), ("progress", progress))
+                   if v is not None}
+        self.kb, self.source = open_source(source, **options)
+        self.name = self.source.name
         self.weights = weights
-        self._index_path = index_path
-        self._index: LinkIndex | None = None
-        self._lock = threading.Lock()
-        self.generator = CandidateGenerator(self.mirror, index=lambda: self.index, fuzzy=fuzzy)
+        self.calibration = calibration or default_calibration()
+        self.generator = CandidateGenerator(self.source, fuzzy=fuzzy)
         if embeddings is True:
             from linking.embeddings import Embedder
             embeddings = Embedder()
         self.embedder = embeddings or None
-        self.detector = MentionDetector(self.mirror, lambda: self.index.fuzzy)
-        self.properties = PropertyLinker(self.mirror, roles=lambda ids: self.index.roles(ids),
-                                         embedder=self.embedder)
-        self.context = GraphContext(self.mirror, lambda ids: self.index.roles(ids))
+        self.detector = MentionDetector(self.source)
+        self.properties = PropertyLinker(self.source, embedder=self.embedder)
+        self.context = GraphContext(self.source)
 
     @property
-    def index(self) -> LinkIndex:
-        """The linking sidecar (opened, or built, on first use)."""
-        if self._index is None:
-            with self._lock:
-                if self._index is None:
-                    self._index = LinkIndex.for_mirror(self.mirror, path=self._index_path)
-        return self._index
+    def index(self) -> Any:
+        """The linking sidecar of a mirror (``store.link_index.LinkIndex``)."""
+        index = getattr(self.source, "index", None)
+        if index is None:
+            raise KGGroundError(f"{self.name} has no linking sidecar",
+                                expected="a mirror (MirrorKB or FallbackKB)")
+        return index
+
+    @property
+    def mirror(self) -> Mirror | None:
+        """The mirror behind the KB, if there is one (layers above kb should not need it)."""
+        kb = getattr(self.kb, "local", self.kb)
+        return getattr(kb, "mirror", None)
 
     # -- public API ---------------------------------------------------------------------------
     def candidates(self, name: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
@@ -111,8 +114,9 @@ class EntityLinker:
         matches = self.generator.generate(name, lang=lang)
         scored = [(self._prescored(m, name), m) for m in matches.values()]
         scored.sort(key=lambda x: (-x[0][0], id_order(x[1].entity)))
-        top = scored[:limit]
-        return self._candidates([(s, feats, m) for (s, feats), m in top], lang)
+        ranked = [(s, feats, m) for (s, feats), m in scored]
+        confidences, _nil = self._confidences(ranked, name, detected=False)
+        return self._candidates(ranked[:limit], lang, confidences)
 
     def closest(self, name: str, *, lang: str = "en", limit: int = 5) -> list[tuple[str, str]]:
         """(ID, label) of entities whose labels or aliases are nearest to ``name`` in
@@ -120,31 +124,34 @@ class EntityLinker:
         norm = normalize(name)
         if not norm:
             return []
-        near = self.index.fuzzy.search(norm, max_distance=max(2, len(compact(norm)) // 3),
-                                       limit=limit * 3)
-        norms = [n for m in near for n in m.norms][:limit * 3]
+        nearest = getattr(self.source, "nearest", None)
+        if nearest is not None:
+            norms = nearest(norm, max_distance=max(2, len(norm.replace(" ", "")) // 3),
+                            limit=limit * 3)[:limit * 3]
+        else:
+            norms = [n for n, _ in self.source.similar(norm, "words", limit=limit * 3)]
         if not norms:
             return []
         rank = {n: i for i, n in enumerate(norms)}
         found: dict[str, int] = {}
-        for entity, tnorm, ekind in self.mirror.query(
-                f"SELECT t.entity, t.norm, e.kind FROM terms t LEFT JOIN entities e "
-                f"ON e.id = t.entity WHERE t.norm IN ({','.join('?' * len(norms))}) "
-                "AND t.kind != 1", norms):
-            if ekind != "property" and rank[tnorm] < found.get(entity, len(norms)):
-                found[entity] = rank[tnorm]
+        for n in self.source.names(norms):
+            if rank[n.norm] < found.get(n.entity, len(norms)):
+                found[n.entity] = rank[n.norm]
         ids = sorted(found, key=lambda e: (found[e], e))[:limit]
         names = self._names(ids, lang)
         return [(i, names[i][0]) for i in ids]
 
     def link(self, text: str, *, lang: str = "en", top: int = 5,
              spans: Sequence[tuple[int, int]] | None = None,
-             min_score: float = MIN_SCORE) -> LinkResult:
-        """Mentions of ``text`` with their candidates (at most ``top`` each).
+             min_confidence: float = 0.0, min_score: float | None = None) -> LinkResult:
+        """Mentions of ``text`` with their candidates (at most ``top`` each), every
+        candidate with its calibrated ``confidence`` and every mention with its ``nil``.
 
-        Without ``spans`` the mentions are detected, and those whose best candidate scores
-        below ``min_score`` are dropped; with ``spans`` every span is returned, in the given
-        order, even when nothing matches it."""
+        Without ``spans`` the mentions are detected; every detected mention that has a
+        candidate is returned (callers threshold on confidence), unless its best
+        candidate's confidence is below ``min_confidence`` (or, the old way, its score
+        below ``min_score``). With ``spans`` every span is returned, in the given order,
+        even when nothing matches it."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {type(text).__name__}")
         if spans is not None:
@@ -155,11 +162,28 @@ class EntityLinker:
         ranked = self._rank(text, given, extra, lang)
         out = []
         for mention, scored in zip(given, ranked, strict=True):
-            cands = self._candidates(scored[:top], lang)
-            if spans is None and (not cands or cands[0].score < min_score):
+            confidences, nil = self._confidences(scored, mention.text, detected=spans is None)
+            cands = self._candidates(scored[:top], lang, confidences)
+            if spans is None and (not cands or cands[0].confidence < min_confidence or (
+                    min_score is not None and cands[0].score < min_score)):
                 continue
-            out.append(LinkedMention(mention, tuple(cands)))
+            out.append(LinkedMention(mention, tuple(cands), nil))
         return LinkResult(text, lang, tuple(out))
+
+    def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
+                     *, detected: bool) -> tuple[list[float], float]:
+        """Calibrated confidence of each ranked candidate, and the mention's nil."""
+        if not scored:
+            return [], 1.0
+        scores = [s for s, _, _ in scored]
+        rows = []
+        for rank, (score, feats, m) in enumerate(scored):
+            raw = {k: v / w for k, v in feats.items()
+                   if (w := getattr(self.weights, k, 0.0))}
+            rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
+                                           how=m.how, is_label=m.is_label,
+                                           detected=detected, mention=surface))
+        return self.calibration.confidences(rows)
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
@@ -231,9 +255,7 @@ class EntityLinker:
 
     def _named(self, norm: str) -> frozenset[str]:
         """The entities with ``norm`` as a normalized label or alias."""
-        return frozenset(e for (e,) in self.mirror.query(
-            f"SELECT DISTINCT entity FROM terms WHERE norm = ? AND kind != {DESCRIPTION}",
-            (norm,)))
+        return frozenset(n.entity for n in self.source.names([norm]))
 
     def _semantic(self, text: str, pools: list, profiles: dict[str, Profile]
                   ) -> dict[str, float] | None:
@@ -250,34 +272,19 @@ class EntityLinker:
     # -- output -------------------------------------------------------------------------------
     def _names(self, ids: list[str], lang: str) -> dict[str, tuple[str, str | None]]:
         """id → (label, description) in ``lang`` (else English, else any)."""
-        found: dict[str, dict[int, dict[str, str]]] = {}
-        for start in range(0, len(ids), 900):
-            chunk = ids[start:start + 900]
-            for eid, kind, tlang, ttext in self.mirror.query(
-                    f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
-                    f"({','.join('?' * len(chunk))}) AND kind IN ({LABEL}, {DESCRIPTION})",
-                    chunk):
-                found.setdefault(eid, {}).setdefault(kind, {}).setdefault(tlang, ttext)
-
-        def pick(texts: dict[str, str]) -> str | None:
-            for key in (lang, lang.split("-")[0], "en", "mul"):
-                if key in texts:
-                    return texts[key]
-            return next(iter(texts.values()), None)
-
-        return {i: (pick(found.get(i, {}).get(LABEL, {})) or i,
-                    pick(found.get(i, {}).get(DESCRIPTION, {}))) for i in ids}
+        return self.source.labels(ids, lang=lang) if ids else {}
 
     def _candidates(self, scored: list[tuple[float, dict[str, float], Match]],
-                    lang: str) -> list[Candidate]:
+                    lang: str, confidences: Sequence[float]) -> list[Candidate]:
         names = self._names([m.entity for *_, m in scored], lang) if scored else {}
         return [Candidate(m.entity, names[m.entity][0], score, m.prior, m.term, m.how,
-                          m.term_lang, names[m.entity][1], feats)
-                for score, feats, m in scored]
+                          m.term_lang, names[m.entity][1], feats, conf)
+                for (score, feats, m), conf in zip(scored, confidences)]
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
 
 
 def id_order(entity: str) -> tuple[str, int, str]:

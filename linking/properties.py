@@ -25,19 +25,17 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from rapidfuzz import fuzz, process
 
+from kb.linking import LinkingKB, PropertyNames
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, content_words, stem
-from store.mirror import Mirror
 from store.normalize import normalize
-from store.vocab import DESCRIPTION, LABEL
 
 EXACT_LABEL, EXACT_ALIAS, OTHER_LANGUAGE = 1.0, 0.95, 0.97
 FUZZY_MAX, NAME_WORDS_MAX, WORDS_MAX, PRIOR_WEIGHT = 0.85, 0.75, 0.5, 0.1
@@ -53,20 +51,7 @@ RESTRICT_MARGIN = 0.1
 FUZZY_CUTOFF = 70
 
 
-@dataclass
-class _Property:
-    id: str
-    datatype: str | None
-    labels: dict[str, str] = field(default_factory=dict)
-    descriptions: dict[str, str] = field(default_factory=dict)
-    usage: int = 0
-
-    def label(self, lang: str) -> str:
-        return self.labels.get(lang) or self.labels.get("en") or next(
-            iter(self.labels.values()), self.id)
-
-    def description(self, lang: str) -> str | None:
-        return self.descriptions.get(lang) or self.descriptions.get("en")
+LABEL, ALIAS = 0, 2
 
 
 def _sorted_words(norm: str) -> str:
@@ -74,20 +59,15 @@ def _sorted_words(norm: str) -> str:
 
 
 class PropertyLinker:
-    """Links relation phrases to the properties one mirror defines.
+    """Links relation phrases to the properties one KB defines or uses (its
+    ``kb.linking.LinkingKB``)."""
 
-    ``roles`` (optional) answers "which properties does this entity have, as subject and as
-    value" — the linking sidecar's ``LinkIndex.roles``; without it the mirror is asked.
-    """
-
-    def __init__(self, mirror: Mirror, *, roles: Callable[[Iterable[str]], dict] | None = None,
-                 embedder: Any = None):
-        self.mirror = mirror
-        self._roles = roles
+    def __init__(self, source: LinkingKB, *, embedder: Any = None):
+        self.source = source
         self.embedder = embedder
         self._prop_vectors: tuple[list[str], Any] | None = None
         self._lock = threading.Lock()
-        self._props: dict[str, _Property] | None = None
+        self._props: dict[str, PropertyNames] | None = None
         self._names: list[tuple[str, str, str, int]] = []     # (norm, pid, lang, kind)
         self._name_norms: list[str] = []
         self._name_sorted: list[str] = []                    # words in alphabetical order
@@ -99,32 +79,22 @@ class PropertyLinker:
         self._max_usage = 0.0
 
     # -- loading ------------------------------------------------------------------------------
-    def _load(self) -> dict[str, _Property]:
+    def _load(self) -> dict[str, PropertyNames]:
         with self._lock:
             if self._props is not None:
                 return self._props
-            props: dict[str, _Property] = {}
-            for pid, datatype in self.mirror.query(
-                    "SELECT id, datatype FROM entities WHERE kind = 'property'"):
-                props[pid] = _Property(pid, datatype)
-            for pid, kind, lang, text, norm in self.mirror.query(
-                    "SELECT t.entity, t.kind, t.lang, t.text, t.norm FROM terms t "
-                    "JOIN entities e ON e.id = t.entity WHERE e.kind = 'property'"):
-                p = props[pid]
-                if kind == DESCRIPTION:
-                    p.descriptions.setdefault(lang, text)
+            props = {p.id: p for p in self.source.properties()}
+            for pid, p in props.items():
+                for text in p.descriptions.values():
                     for w in {stem(w) for w in content_words(normalize(text))}:
                         self._desc_index.setdefault(w, set()).add(pid)
-                    continue
-                if kind == LABEL:
-                    p.labels.setdefault(lang, text)
-                if norm:
-                    self._names.append((norm, pid, lang, kind))
-                    self._exact.setdefault(norm, []).append((pid, lang, kind))
-            for pid, count in self.mirror.query(
-                    "SELECT property, COUNT(*) FROM statements GROUP BY property"):
-                if pid in props:
-                    props[pid].usage = count
+                terms = [(LABEL, lang, t) for lang, t in p.labels.items()]
+                terms += [(ALIAS, lang, t) for lang, ts in p.aliases.items() for t in ts]
+                for kind, lang, text in terms:
+                    norm = normalize(text)
+                    if norm:
+                        self._names.append((norm, pid, lang, kind))
+                        self._exact.setdefault(norm, []).append((pid, lang, kind))
             self._max_usage = math.log1p(max((p.usage for p in props.values()), default=0))
             self._name_norms = [n for n, *_ in self._names]
             self._name_sorted = [_sorted_words(n) for n in self._name_norms]
@@ -149,21 +119,11 @@ class PropertyLinker:
         return math.log1p(p.usage) / self._max_usage
 
     def roles(self, entities: Iterable[str]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
-        """entity → (properties it has as subject, properties it is the value of)."""
-        ids = list(dict.fromkeys(entities))
-        if self._roles is not None:
-            return self._roles(ids)
-        out: dict[str, tuple[set[str], set[str]]] = {}
-        marks = ",".join("?" * len(ids))
-        for s, p in self.mirror.query(
-                f"SELECT DISTINCT subject, property FROM statements WHERE subject IN ({marks})",
-                ids):
-            out.setdefault(s, (set(), set()))[0].add(p)
-        for v, p in self.mirror.query(
-                f"SELECT DISTINCT value, property FROM statements WHERE value IN ({marks}) "
-                "AND value_kind = 'entity'", ids):
-            out.setdefault(v, (set(), set()))[1].add(p)
-        return {e: (frozenset(a), frozenset(b)) for e, (a, b) in out.items()}
+        """entity → (properties it has as subject, properties it is the value of);
+        entities in no statement are left out."""
+        return {e: (p.subject_of, p.value_of)
+                for e, p in self.source.profiles(list(dict.fromkeys(entities))).items()
+                if p.subject_of or p.value_of}
 
     # -- cues for entity ranking -----------------------------------------------------------
     def cue_properties(self, words: Iterable[str]) -> dict[str, float]:
@@ -289,16 +249,13 @@ class PropertyLinker:
         return list(out.items())[:limit]
 
     def _linking(self, subject: str, value: str) -> frozenset[str]:
-        rows = self.mirror.query(
-            "SELECT DISTINCT property FROM statements WHERE subject = ? AND value = ?",
-            (subject, value))
-        return frozenset(p for (p,) in rows)
+        return self.source.connecting(subject, value)
 
     def labels(self, lang: str = "en") -> dict[str, str]:
         """Every property's label in ``lang`` (English, else any, as fallback)."""
         return {pid: p.label(lang) for pid, p in self._load().items()}
 
 
-def _describe(p: _Property) -> str:
+def _describe(p: PropertyNames) -> str:
     label, description = p.label("en"), p.description("en")
     return f"{label}: {description}" if description else label
