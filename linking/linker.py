@@ -170,11 +170,24 @@ class EntityLinker:
             out.append(LinkedMention(mention, tuple(cands), nil))
         return LinkResult(text, lang, tuple(out))
 
-    def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
-                     *, detected: bool) -> tuple[list[float], float]:
-        """Calibrated confidence of each ranked candidate, and the mention's nil."""
-        if not scored:
-            return [], 1.0
+    def feature_rows(self, text: str, *, lang: str = "en",
+                     spans: Sequence[tuple[int, int]] | None = None
+                     ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
+        """For each mention (detected, or the given ``spans``), its candidates' IDs with the
+        inputs of the confidence model — what ``bench/fit_calibration.py`` fits on."""
+        if spans is not None:
+            given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
+            extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
+        else:
+            given, extra = self.detector.detect(text), []
+        out = []
+        for mention, scored in zip(given, self._rank(text, given, extra, lang), strict=True):
+            rows = self._rows(scored, mention.text, detected=spans is None)
+            out.append((mention, [(m.entity, r) for (_, _, m), r in zip(scored, rows)]))
+        return out
+
+    def _rows(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
+              *, detected: bool) -> list[dict[str, float]]:
         scores = [s for s, _, _ in scored]
         rows = []
         for rank, (score, feats, m) in enumerate(scored):
@@ -183,7 +196,14 @@ class EntityLinker:
             rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
                                            how=m.how, is_label=m.is_label,
                                            detected=detected, mention=surface))
-        return self.calibration.confidences(rows)
+        return rows
+
+    def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
+                     *, detected: bool) -> tuple[list[float], float]:
+        """Calibrated confidence of each ranked candidate, and the mention's nil."""
+        if not scored:
+            return [], 1.0
+        return self.calibration.confidences(self._rows(scored, surface, detected=detected))
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -51,7 +52,8 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
     def progress(message: str) -> None:
         click.echo(message, err=True)
 
-    linker = EntityLinker(open_kb(db), embeddings=embeddings, progress=progress)
+    linker = EntityLinker(open_kb(db), embeddings=embeddings,
+                          progress=progress if sys.stderr.isatty() else None)
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
         if as_json:
