@@ -49,6 +49,10 @@ class MirrorLinking:
         """The ``norms`` some name written with a capital letter has (faster than names)."""
         return self.queries.capitalized(norms)
 
+    def concepts(self, norms: Sequence[str]) -> set[str]:
+        """The ``norms`` some name written all in lower case has (a concept's name)."""
+        return self.queries.capitalized(norms, lower=True)
+
     def similar(self, norm: str, how: str, *, limit: int = 20) -> list[tuple[str, float]]:
         if how in ("spacing", "qualified"):
             spaced, qualified = self.queries.spaced(norm)

@@ -8,15 +8,18 @@ cheap variants (possessive, plural, the nationality words of ``lexicon.DEMONYMS`
 query. A span qualifies when:
 
 - it neither ends with a stopword nor begins with one other than "the"
-  (all-capital words such as "US" are never stopwords);
+  (all-capital words such as "US" are never stopwords, and a capitalized stopword inside
+  a sentence may begin or end a longer name: "The Evil Within", "Garrett List");
 - in a text with capitals, it has a capitalized word (or a digit): "the civil war" is left
-  alone, "the Civil War" is not;
+  alone, "the Civil War" is not — unless a name of a concept is written in lower case
+  in the KB ("glycine", "fortified wine"; a single everyday word never);
 - in a text with capitals, no capitalized word continues it on either side: "Justin" of
   an unknown "Justin Bieber" is no mention (the sentence's first word aside);
 - in a text without capitals (typed questions), it must match some label or alias written
   with a capital (a name, not a concept such as "zip code"), and a single word must not
   be one of the everyday words in ``lexicon.COMMON_WORDS``.
 
+A name may carry its qualifier in brackets, as titles do ("Ken Ford (violinist)").
 Overlaps are resolved longest span first, then leftmost. In text with capitals, runs of two
 to four capitalized words that matched nothing are added too (a misspelled name, "Albert
 Einstien"), for the linker's fuzzy matching; the linker drops those it cannot link well.
@@ -35,13 +38,13 @@ from linking.types import Mention
 from store.normalize import normalize
 
 #: the longest mention looked up, in words (characters for Chinese and Japanese)
-MAX_WORDS = 6
+MAX_WORDS = 8
 _WORD = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"     # one CJK character
     r"|[^\W_]+(?:['\u2019.][^\W_]+)*")                            # a word: it's, U.S
 #: what may stand between the words of one mention ("Winston-Salem", "Tampa, FL", "AT&T",
 #: "玛丽·居里")
-_JOINERS = " -'\u2019.&,\u00b7\u30fb"
+_JOINERS = " -'\u2019.&,\u00b7\u30fb()"
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -54,6 +57,7 @@ class _Word:
     stop: bool
     capital: bool
     cjk: bool
+    soft: bool = False          # a capitalized stopword inside a sentence ("Within")
 
 
 def words(text: str) -> list[_Word]:
@@ -67,11 +71,17 @@ def words(text: str) -> list[_Word]:
             continue
         upper = w.isupper() and len(w) > 1
         initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
-        out.append(_Word(w, m.start(), m.end(), norm,
-                         stop=norm in STOPWORDS and not upper and not initial,
+        stop = norm in STOPWORDS and not upper and not initial
+        soft = (stop and len(w) > 1 and w[0].isupper()
+                and not _SENTENCE_START.search(text, 0, m.start()))
+        out.append(_Word(w, m.start(), m.end(), norm, stop=stop,
                          capital=w[0].isupper() or any(c.isdigit() for c in w) or upper,
-                         cjk=bool(_CJK.match(w))))
+                         cjk=bool(_CJK.match(w)), soft=soft))
     return out
+
+
+#: what comes before a sentence's first word: the text's start, or an end mark and space
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"\u201c]\s*|\s[-\u2013\u2014]\s*)\W*$")
 
 
 def _span_keys(span: Sequence[_Word]) -> list[str]:
@@ -105,22 +115,27 @@ class MentionDetector:
         cased = any(c.isupper() for c in text) and any(c.islower() for c in text)
         blocked = _blocked(ws, exclude)
         spans: dict[tuple[int, int], list[str]] = {}
+        lowered: set[tuple[int, int]] = set()     # lower-case spans of cased text
         for i in range(len(ws)):
             if blocked[i]:
                 continue
-            if ws[i].stop and ws[i].norm != "the":
+            if ws[i].stop and not ws[i].soft and ws[i].norm != "the":
                 continue
             limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
             for j in range(i, min(len(ws), i + limit)):
                 if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
-                    break        # a span does not cross brackets, slashes, sentence ends
-                span = ws[i:j + 1]
-                if span[-1].stop or (j > i and span[-1].cjk != span[0].cjk):
-                    continue
-                if cased and not any(w.capital and not w.stop for w in span):
-                    continue
+                    break        # a span does not cross slashes, quotes, sentence ends
                 if blocked[j]:
                     break
+                span = ws[i:j + 1]
+                if (span[-1].stop and not (span[-1].soft and j > i)) or (
+                        j > i and span[-1].cjk != span[0].cjk):
+                    continue
+                if cased and not any(w.capital and not w.stop for w in span):
+                    if any(w.capital for w in span) or (
+                            j == i and (ws[i].norm in COMMON_WORDS or len(ws[i].norm) < 4)):
+                        continue
+                    lowered.add((i, j))
                 spans[(i, j)] = _span_keys(span)
         if not spans:
             return []
@@ -128,6 +143,8 @@ class MentionDetector:
         hits = {ij for ij, keys in spans.items() if any(k in known for k in keys)}
         if not cased:
             hits = self._drop_concepts(text, ws, hits)
+        elif lowered & hits:
+            hits = self._keep_concepts(ws, hits, lowered & hits)
         owner = [-1] * len(ws)           # word → the chosen span covering it
         chosen: list[tuple[int, int]] = []
         for i, j in sorted(hits, key=lambda ij: (ij[0] - ij[1], ij[0])):
@@ -139,8 +156,27 @@ class MentionDetector:
             chosen = [ij for n, ij in enumerate(chosen)
                       if not _inside_longer_name(text, ws, ij, n, owner)]
             chosen += self._unmatched_names(text, ws, chosen, blocked)
-        return [Mention(text[ws[i].start:ws[j].end], ws[i].start, ws[j].end)
-                for i, j in sorted(chosen)]
+        out = []
+        for i, j in sorted(chosen):
+            start, end = ws[i].start, ws[j].end
+            if text[end:end + 1] == ")" and text.count("(", start, end) > text.count(
+                    ")", start, end):
+                end += 1                    # "Ken Ford (violinist)"
+            out.append(Mention(text[start:end], start, end))
+        return out
+
+    def _keep_concepts(self, ws: list[_Word], hits: set[tuple[int, int]],
+                       lowered: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Of the lower-case spans of cased text, keep those the KB has a name written in
+        lower case for: a concept ("glycine"), not a name typed carelessly."""
+        norms = {ij: " ".join(w.norm for w in ws[ij[0]:ij[1] + 1]) for ij in lowered}
+        concepts = getattr(self.source, "concepts", None)
+        if concepts is not None:
+            named = concepts(sorted(set(norms.values())))
+        else:
+            named = {n.norm for n in self.source.names(sorted(set(norms.values())))
+                     if n.text == n.text.lower()}
+        return (hits - lowered) | {ij for ij, n in norms.items() if n in named}
 
     @staticmethod
     def _unmatched_names(text: str, ws: list[_Word], chosen: list[tuple[int, int]],

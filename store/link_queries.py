@@ -103,13 +103,15 @@ class LinkQueries:
         found = self.index.fuzzy.known(sorted(by_key))
         return {n for key in found for n in by_key[key]}
 
-    def capitalized(self, norms: Sequence[str]) -> set[str]:
-        """The ``norms`` that some label or alias written with a capital letter has."""
+    def capitalized(self, norms: Sequence[str], *, lower: bool = False) -> set[str]:
+        """The ``norms`` that some label or alias written with a capital letter has (with
+        ``lower``: written all in lower case)."""
         out: set[str] = set()
+        test = "text = lower(text)" if lower else "text != lower(text)"
         for chunk in _chunks(sorted(set(norms))):
             out.update(n for (n,) in self.mirror.query(
                 f"SELECT DISTINCT norm FROM terms WHERE norm IN ({_marks(len(chunk))}) "
-                f"AND kind != {DESCRIPTION} AND text != lower(text)", chunk))
+                f"AND kind != {DESCRIPTION} AND {test}", chunk))
         return out
 
     def spaced(self, norm: str) -> tuple[list[str], list[str]]:
