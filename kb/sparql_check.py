@@ -10,8 +10,10 @@ emulation (``store.label_service``), so it is never fetched either.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any, Iterable
 
+from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
 
@@ -54,6 +56,10 @@ def _service_iris(node: Any) -> Iterable[str]:
             stack.extend(n)
 
 
+#: rdflib's parser (pyparsing, with parse actions that keep state) gives wrong errors when
+#: two threads parse at once: one parse at a time
+_PARSING = threading.Lock()
+
 #: SERVICE endpoints always allowed: emulated locally, never contacted
 EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
 
@@ -72,10 +78,12 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
         raise QuerySyntaxError("empty SPARQL query", expected="a SELECT, ASK, CONSTRUCT or "
                                "DESCRIBE query", fix="pass the query text")
     try:
-        prepared = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
+        with _PARSING:
+            prepared = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
     except ParseException as exc:
         try:
-            parseUpdate(query)
+            with _PARSING:
+                parseUpdate(query)
         except ParseException:
             pass
         else:
@@ -94,4 +102,5 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
                                expected="SERVICE only to allowed endpoints",
                                fix="remove the SERVICE clause, or allow that endpoint")
     prepared.algebra = label_service.rewrite(prepared.algebra)
+    values_scope(prepared.algebra)     # an rdflib bug (kb.rdflib_fixes)
     return prepared

@@ -298,7 +298,7 @@ class EntityLinker:
                     lang: str, confidences: Sequence[float]) -> list[Candidate]:
         names = self._names([m.entity for *_, m in scored], lang) if scored else {}
         return [Candidate(m.entity, names[m.entity][0], score, m.prior, m.term, m.how,
-                          m.term_lang, names[m.entity][1], feats, conf)
+                          m.term_lang, names[m.entity][1], feats, confidence=conf)
                 for (score, feats, m), conf in zip(scored, confidences)]
 
     def close(self) -> None:
