@@ -38,6 +38,7 @@ network again.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any, Callable, TypeVar
 
