@@ -16,7 +16,8 @@ KB itself, never from a list of question templates:
 ``answer``     the question's answer type fits what the property's values are: "where" a
                place, "who" a person or an organization, "when" a date, "which language"
                a language — compared with the labels of the property's commonest value
-               types (``PropertyNames.value_types``) and with its own label
+               types (``PropertyNames.value_types``) and with its own label; it tells
+               apart properties the words point at, and counts less the less they do
 ``semantic``   with an embedder (``linking.embeddings``): cosine similarity of the phrase
                and the property's label, aliases and description
 
@@ -48,8 +49,12 @@ from store.normalize import normalize
 
 EXACT_LABEL, EXACT_ALIAS, OTHER_LANGUAGE = 1.0, 0.95, 0.97
 FUZZY_MAX, WORDS_MAX, PRIOR_WEIGHT = 0.85, 0.8, 0.1
+#: of ``words``: the share from the whole vocabulary's coverage (the rest: the best name)
+COVER_SHARE = 0.6
 #: weight of the answer-type fit, and of the semantic similarity (with embeddings)
 ANSWER_WEIGHT, SEMANTIC_WEIGHT = 0.3, 0.5
+#: name evidence at which the answer-type fit counts fully (less evidence, less of it)
+ANSWER_BASIS = 0.4
 #: a property without statements in the KB scores this share of its evidence
 UNUSED_FACTOR = 0.6
 #: bonus for a property the subject has, as subject / only as value
@@ -100,28 +105,46 @@ def word_form(word: str) -> str:
     return stem(IRREGULAR.get(word, word))
 
 
+#: words that never carry a relation: articles, question words, auxiliaries, pronouns
+#: (unlike ``lexicon.STOPWORDS``, prepositions and verbs stay: "named after", "part of")
+FUNCTION_WORDS = frozenset("""a an the who whom whose what which when where why how is was
+are were be been being am do does did doing done has have had having it its this that
+these those he she they them his her their him i you we us our your my me there here
+any some one s t d ll m re ve nt can could would should will shall may might must also
+just very much many more most""".split())
+
+
 def content_forms(norm: str) -> list[str]:
-    """The compared forms of a normalized text's content words (no stopwords, numbers)."""
+    """The compared forms of a normalized text's words, without function words and
+    numbers."""
     return [word_form(w) for w in norm.split()
-            if (w not in STOPWORDS or w in IRREGULAR) and not w.isdigit() and len(w) > 1]
+            if w not in FUNCTION_WORDS and not w.isdigit() and len(w) > 1]
+
+
+#: endings that derive one English word from another ("own" → "owner", "form" → "formation")
+DERIVING = ("er", "ers", "or", "ors", "ed", "ing", "ion", "ation", "ations", "ment", "ship",
+            "al", "ity", "ive", "ance", "ence", "ant", "ent", "y", "ial", "ist", "ism", "ly")
 
 
 def _related(a: str, b: str) -> bool:
-    """Derived forms of one word: "formation" ~ "form", "employer" ~ "employ" (a shared
-    start of at least five letters, or the whole of a shorter word of three or four)."""
+    """Derived forms of one word: "formation" ~ "form", "employer" ~ "employ", "located" ~
+    "location" (the shorter plus a deriving ending, or a shared start of at least five
+    letters between words of six or more)."""
     if a == b:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) < 3:
         return False
-    if len(short) <= 4:
-        return long_.startswith(short) and len(long_) - len(short) <= 4
+    if long_.startswith(short) and long_[len(short):] in DERIVING:
+        return True
+    if len(short) < 5:
+        return False
     n = 0
     for x, y in zip(a, b):
         if x != y:
             break
         n += 1
-    return n >= 5 or (n >= len(short) - 1 and n >= 4)
+    return n >= 5 and len(long_) >= 6
 
 
 def answer_words(norm: str) -> tuple[set[str], str]:
@@ -167,6 +190,7 @@ class PropertyLinker:
         self._name_sorted: list[str] = []
         self._exact: dict[str, list[tuple[str, str, int]]] = {}
         self._vocab: dict[str, set[str]] = {}                # pid → name word forms
+        self._pid_names: dict[str, list[str]] = {}           # pid → normalized names
         self._desc: dict[str, set[str]] = {}                 # pid → description word forms
         self._by_word: dict[str, set[str]] = {}              # word form → pids (names+desc)
         self._idf: dict[str, float] = {}
@@ -190,6 +214,7 @@ class PropertyLinker:
                 for kind, lang, text in terms:
                     norm = normalize(text)
                     if norm:
+                        self._pid_names.setdefault(pid, []).append(norm)
                         self._names.append((norm, pid, lang, kind))
                         self._exact.setdefault(norm, []).append((pid, lang, kind))
                         vocab.update(content_forms(norm))
@@ -326,12 +351,15 @@ class PropertyLinker:
         total = sum(weights.values())
         if total:
             cover: dict[str, float] = {}
+            matched: dict[str, set[str]] = {}
             for w in words:
                 for pid, hit in self._word_matches(w).items():
                     cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
+                    matched.setdefault(pid, set()).add(w)
             for pid, c in cover.items():
-                p = props[pid]
-                offer(pid, WORDS_MAX * c / total, "words", p.label(lang), lang)
+                best, name = self._best_name(pid, words, weights)
+                offer(pid, WORDS_MAX * (COVER_SHARE * c / total + (1 - COVER_SHARE) * best),
+                      "words", name, lang)
         semantic = dict(self._semantic(phrase)) if self.embedder is not None else {}
         asked, _wh = answer_words(norm)
 
@@ -340,11 +368,6 @@ class PropertyLinker:
         anchor = subject if subject is not None else value
         candidates = set(scored) | set(semantic)
         fit = {pid: self._answer_fit(pid, asked) for pid in candidates} if asked else {}
-        if asked:                       # properties only the answer type points at
-            candidates |= {pid for pid in props if self._answer_fit(pid, asked) > 0.5
-                           and props[pid].usage}
-            fit.update({pid: self._answer_fit(pid, asked) for pid in candidates
-                        if pid not in fit})
         totals = {pid: self._total(pid, scored, semantic, fit) for pid in candidates}
         if anchor is not None:
             out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
@@ -367,8 +390,10 @@ class PropertyLinker:
             if pid in semantic and semantic[pid] * SEMANTIC_WEIGHT > name_score:
                 how = "semantic"
             prior = self.prior(pid)
+            evidence = name_score + SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
             feats = {"name": name_score, "prior": PRIOR_WEIGHT * prior,
-                     "answer": ANSWER_WEIGHT * fit.get(pid, 0.0)}
+                     "answer": ANSWER_WEIGHT * fit.get(pid, 0.0) * min(
+                         1.0, evidence / ANSWER_BASIS)}
             if semantic:
                 feats["semantic"] = SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
             if anchor is not None:
@@ -383,11 +408,29 @@ class PropertyLinker:
         out.sort(key=lambda c: (-c.score, c.id))
         return out[:limit]
 
+    def _best_name(self, pid: str, words: list[str],
+                   weights: dict[str, float]) -> tuple[float, str]:
+        """The one name of the property closest to the phrase's words (idf-weighted
+        Jaccard overlap, derived forms counting), and that name."""
+        best, best_name = 0.0, ""
+        phrase = set(words)
+        for norm in self._pid_names.get(pid, ()):
+            forms = set(content_forms(norm))
+            if not forms:
+                continue
+            shared = sum(weights[w] for w in phrase if any(_related(w, f) for f in forms))
+            extra = sum(self._idf.get(f, 1.0) for f in forms
+                        if not any(_related(w, f) for w in phrase))
+            score = shared / (sum(weights.values()) + extra)
+            if score > best:
+                best, best_name = score, norm
+        return best, best_name
+
     def _total(self, pid: str, scored: dict, semantic: dict[str, float],
                fit: dict[str, float]) -> float:
-        name = scored.get(pid, (0.0,))[0]
-        evidence = name + SEMANTIC_WEIGHT * semantic.get(pid, 0.0) + ANSWER_WEIGHT * fit.get(
-            pid, 0.0)
+        name = scored.get(pid, (0.0,))[0] + SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
+        # the answer type tells apart properties the words point at; alone it names none
+        evidence = name + ANSWER_WEIGHT * fit.get(pid, 0.0) * min(1.0, name / ANSWER_BASIS)
         if not self._props[pid].usage:
             evidence *= UNUSED_FACTOR
         return evidence + PRIOR_WEIGHT * self.prior(pid)
