@@ -114,6 +114,12 @@ any some one s t d ll m re ve nt can could would should will shall may might mus
 just very much many more most""".split())
 
 
+#: words that shape a relation ("part of", "born in") but never name one on their own
+PREPOSITIONS = frozenset("""in of at on by for from to with after before into as about under
+over between against during through within without near since off out up down per via
+upon onto toward towards across along among around behind beyond inside outside""".split())
+
+
 def content_forms(norm: str) -> list[str]:
     """The compared forms of a normalized text's words, without function words and
     numbers."""
@@ -357,6 +363,8 @@ class PropertyLinker:
                     cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
                     matched.setdefault(pid, set()).add(w)
             for pid, c in cover.items():
+                if matched[pid] <= PREPOSITIONS:
+                    continue                  # "in" alone names no relation
                 best, name = self._best_name(pid, words, weights)
                 offer(pid, WORDS_MAX * (COVER_SHARE * c / total + (1 - COVER_SHARE) * best),
                       "words", name, lang)
