@@ -26,7 +26,7 @@ NEWS = [
     "[[Madonna|Q1744]] will open her world tour in [[London|Q84]] in May.",
     "[[Lady Gaga|Q19848]] and [[Taylor Swift|Q26876]] led the nominations this year.",
     "[[John Adams|Q11806]] served as the second president; [[Adams|Q11806]] was born in "
-    "[[Braintree|Q49203]].",
+    "Braintree.",
     "[[Lionel Messi|Q615]] scored twice as [[Argentina|Q414]] beat [[Brazil|Q155]] in "
     "[[Rio de Janeiro|Q8678]].",
     "[[Serena Williams|Q11459]] announced her retirement after the [[US Open|Q123577]].",
@@ -89,7 +89,7 @@ SCIENCE = [
     "[[DNA|Q7430]] stores genetic information; [[proteins|Q8054]] carry out most cell "
     "functions.",
     "[[Oxygen|Q629]] makes up about a fifth of the air; [[nitrogen|Q627]] most of the rest.",
-    "The [[Sahara|Q6583]] expanded after the last [[ice age|Q11762356]].",
+    "The [[Sahara|Q6583]] expanded after the last [[ice age|Q49367]].",
     "[[Quantum mechanics|Q944]] explains the spectrum of [[hydrogen|Q556]].",
 ]
 

@@ -397,8 +397,8 @@ class GenericLinking:
             pid = property_from_iri(str(row["p"]))
             if pid in terms:
                 terms[pid]["types"][iri_to_id(str(row["t"]))] = int(row["n"].toPython())
-        unnamed = [p for p, e in terms.items() if not e["labels"] and not PROPERTY_ID.match(p)]
-        for pid in unnamed:                # a custom KB's predicate: its label, or its IRI
+        unnamed = [p for p, e in terms.items() if not e["labels"]]
+        for pid in unnamed:                # a predicate without wikibase:propertyType
             ent = self._entity(pid)
             e = terms[pid]
             if ent is not None and ent.labels:
@@ -406,8 +406,8 @@ class GenericLinking:
                 e["descriptions"].update(ent.descriptions)
                 for lang, texts in ent.aliases.items():
                     e["aliases"].setdefault(lang, []).extend(texts)
-            else:
-                e["labels"][""] = local_name_label(pid)
+            elif not PROPERTY_ID.match(pid):
+                e["labels"][""] = local_name_label(pid)      # named after its IRI
         out = []
         for pid, e in terms.items():
             entities = e["entity"]

@@ -29,6 +29,7 @@ class MirrorLinking:
         self.name = kb.name
         self.queries = LinkQueries(kb.mirror, index_path=index_path, progress=progress)
         self._props: list[PropertyNames] | None = None
+        self._spaced: dict[str, tuple[list[str], list[str]]] = {}   # both kinds, one query
 
     @property
     def index(self) -> Any:
@@ -55,7 +56,13 @@ class MirrorLinking:
 
     def similar(self, norm: str, how: str, *, limit: int = 20) -> list[tuple[str, float]]:
         if how in ("spacing", "qualified"):
-            spaced, qualified = self.queries.spaced(norm)
+            found = self._spaced.get(norm)
+            if found is None:
+                found = self.queries.spaced(norm)
+                if len(self._spaced) > 20_000:
+                    self._spaced.clear()
+                self._spaced[norm] = found
+            spaced, qualified = found
             return [(n, 1.0) for n in (spaced if how == "spacing" else qualified)][:limit]
         if how == "fuzzy":
             return [(n, sim) for n, sim, dist in self.queries.fuzzy(norm, limit=limit)

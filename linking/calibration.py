@@ -54,7 +54,7 @@ def candidate_features(raw: Mapping[str, float], *, score: float, scores: Sequen
 
 
 @dataclass(frozen=True)
-class Calibration:
+class Calibration:  # not slotted: ``_folded`` is cached on the instance
     """A fitted logistic model over ``FEATURES`` (standardized by ``mean`` and ``scale``)."""
     features: tuple[str, ...]
     mean: tuple[float, ...]
@@ -63,10 +63,19 @@ class Calibration:
     intercept: float
     fitted_on: str = ""
 
+    @functools.cached_property
+    def _folded(self) -> tuple[float, tuple[tuple[str, float], ...]]:
+        """The standardization folded into the weights: (intercept, (feature, weight))."""
+        weights = tuple((f, w / sd) for f, w, sd in zip(self.features, self.coef, self.scale))
+        return (self.intercept - sum(w * mu / sd for w, mu, sd in
+                                     zip(self.coef, self.mean, self.scale)), weights)
+
     def probability(self, x: Mapping[str, float]) -> float:
-        z = self.intercept
-        for name, mu, sd, w in zip(self.features, self.mean, self.scale, self.coef):
-            z += w * (x.get(name, 0.0) - mu) / sd
+        z, weights = self._folded
+        for name, w in weights:
+            v = x.get(name)
+            if v:
+                z += w * v
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def confidences(self, rows: Sequence[Mapping[str, float]]) -> tuple[list[float], float]:

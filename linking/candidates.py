@@ -106,9 +106,33 @@ class CandidateGenerator:
         self.use_fuzzy = fuzzy
         self.features = frozenset(getattr(source, "features", ()))
 
+    def prefetch(self, texts: list[str]) -> dict[str, list[Name]]:
+        """The names of every text's normalized form and its variants, in one lookup:
+        pass the result to ``generate(…, names=…)`` for each of them (a long text's
+        mentions then cost one query, not one each)."""
+        wanted: set[str] = set()
+        for text in texts:
+            norm = normalize(text)
+            if norm:
+                wanted.add(norm)
+                wanted.update(v.norm for v in variants(norm, text) if v.how != "part")
+        found: dict[str, list[Name]] = {n: [] for n in wanted}
+        for name in self.source.names(sorted(wanted)):
+            found.setdefault(name.norm, []).append(name)
+        return found
+
+    def _names(self, norms: list[str], known: dict[str, list[Name]] | None) -> list[Name]:
+        if not known:
+            return self.source.names(norms)
+        out = [n for norm in norms if norm in known for n in known[norm]]
+        rest = [norm for norm in norms if norm not in known]
+        return out + (self.source.names(rest) if rest else [])
+
     def generate(self, text: str, *, lang: str = "en", fuzzy: bool = True,
-                 partial: bool = True) -> dict[str, Match]:
-        """Every entity ``text`` may name, with its best match; {} when none."""
+                 partial: bool = True,
+                 names: dict[str, list[Name]] | None = None) -> dict[str, Match]:
+        """Every entity ``text`` may name, with its best match; {} when none. ``names``:
+        names already looked up (``prefetch``)."""
         norm = normalize(text)
         if not norm:
             return {}
@@ -135,7 +159,8 @@ class CandidateGenerator:
 
         forms = {v.norm: v for v in variants(norm, text)}
         parts = {n: v for n, v in forms.items() if v.how == "part"}
-        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, lang, offer)
+        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, lang, offer,
+                    names)
         if partial and not any(m.score >= STRONG for m in best.values()):
             self._partial(norm, lang, offer)
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
@@ -150,7 +175,8 @@ class CandidateGenerator:
             self._exact(None, parts, lang, offer)
         return best
 
-    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str, offer) -> None:
+    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str, offer,
+               known: dict[str, list[Name]] | None = None) -> None:
         """Exact matches of ``norm`` and of its variant ``forms``; where the KB can, also
         matches ignoring spaces and qualified labels ("Nirvana (band)")."""
         other: dict[str, tuple[str, float]] = {}     # spacing or qualified → (how, factor)
@@ -161,7 +187,7 @@ class CandidateGenerator:
             other.update((n, ("spacing", SPACING_FACTOR))
                          for n, _ in self.source.similar(norm, "spacing"))
         wanted = [*([norm] if norm else []), *forms]
-        names = self.source.names(wanted + [n for n in other if n != norm and n not in forms])
+        names = self._names(wanted + [n for n in other if n != norm and n not in forms], known)
         named = any(n.norm == norm for n in names)
         whole = any(n.norm not in forms or forms[n.norm].how not in DROPPING for n in names)
         for name in names:

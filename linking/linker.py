@@ -21,6 +21,7 @@ from its mirror and asks the live endpoint for names the mirror lacks.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +48,12 @@ POOL = 30
 PROFILED = 10
 #: candidates of a context-only mention that count for coherence
 CONTEXT_CANDIDATES = 5
+#: a mention's context: the text this many characters either side of it ...
+CONTEXT_CHARS = 300
+#: ... and this many mentions either side of it, for coherence
+COHERENCE_MENTIONS = 8
+#: the name match of a surname taken from a longer mention of the text ("John Adams")
+COREFERENCE_MATCH = 0.97
 
 
 def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
@@ -225,15 +232,28 @@ class EntityLinker:
 
     def _features(self, text: str, given: list[Mention], extra: list[Mention],
                   lang: str) -> list[list[tuple[Match, dict[str, float]]]]:
-        """For each given mention, its candidates' matches with raw features in [0, 1]."""
+        """For each given mention, its candidates' matches with raw features in [0, 1].
+
+        Linear in the text's length: a mention's context is the text within
+        ``CONTEXT_CHARS`` of it and the ``COHERENCE_MENTIONS`` mentions on either side;
+        a name met twice is looked up once."""
+        everyone = [*given, *extra]
         pools: list[list[tuple[float, Match]]] = []
-        for i, mention in enumerate([*given, *extra]):
+        looked_up: dict[tuple[str, bool], list[tuple[float, Match]]] = {}
+        names = (self.generator.prefetch(list({m.text for m in everyone}))
+                 if len(everyone) > 1 else None)
+        for i, mention in enumerate(everyone):
             is_given = i < len(given)
-            matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
-                                              partial=is_given)
-            pool = [(self._prescored(m, mention.text)[0], m) for m in matches.values()]
-            pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
-            pools.append(pool[:POOL if is_given else CONTEXT_CANDIDATES])
+            pool = looked_up.get((mention.text, is_given))
+            if pool is None:
+                matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
+                                                  partial=is_given, names=names)
+                pool = [(self._prescored(m, mention.text)[0], m) for m in matches.values()]
+                pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
+                pool = looked_up[(mention.text, is_given)] = pool[
+                    :POOL if is_given else CONTEXT_CANDIDATES]
+            pools.append(list(pool))
+        _corefer(everyone, pools, len(given), self._prescored)
         if not any(pools[:len(given)]):
             return [[] for _ in given]
         profiles = self.context.profiles(
@@ -241,15 +261,20 @@ class EntityLinker:
         edges = GraphContext.edges(profiles)
         shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
                   if pool and pool[0][0] > 0 else {} for pool in pools]
-        all_words = text_words(normalize(text))
+        order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
+        place = {k: n for n, k in enumerate(order)}
+        windows = _Windows(text)
         semantic = self._semantic(text, pools[:len(given)], profiles)
         cased_text = _is_cased(text)
         out = []
         for i, mention in enumerate(given):
             own = text_words(normalize(mention.text))
-            context = all_words - own
+            context = windows.words(mention.start - CONTEXT_CHARS,
+                                    mention.end + CONTEXT_CHARS) - own
             cues = self.properties.cue_properties(context)
-            others = [shares[j] for j in range(len(pools)) if j != i and shares[j]]
+            n = place[i]
+            near = order[max(0, n - COHERENCE_MENTIONS):n + COHERENCE_MENTIONS + 1]
+            others = [shares[j] for j in near if j != i and shares[j]]
             adjectival = _before_noun(text, mention)
             lowered = cased_text and mention.text == mention.text.lower()
             state = _address_state(text, mention)
@@ -331,6 +356,53 @@ def _base_features(m: Match, surface: str) -> dict[str, float]:
     cased = m.cased and surface != surface.lower()
     return {"match": m.score, "prior": m.prior, "langs": m.langs,
             "cased": 1.0 if cased else 0.0}
+
+
+class _Windows:
+    """The content words of any stretch of a text, from one pass over it."""
+
+    _WORD = re.compile(r"\w+")
+
+    def __init__(self, text: str):
+        self.starts: list[int] = []
+        self.forms: list[set[str]] = []
+        for m in self._WORD.finditer(text):
+            self.starts.append(m.start())
+            self.forms.append(text_words(normalize(m.group())))
+
+    def words(self, start: int, end: int) -> set[str]:
+        lo = bisect.bisect_left(self.starts, start)
+        hi = bisect.bisect_left(self.starts, end)
+        out: set[str] = set()
+        for forms in self.forms[lo:hi]:
+            out |= forms
+        return out
+
+
+def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], given: int,
+             prescored: Any) -> None:
+    """A one-word capitalized mention that ends (or starts) a longer mention of the same
+    text — "Adams" after "John Adams" — may name what the longer one names: that one's
+    best candidate joins its pool as a ``variant:coreference`` match."""
+    by_word: dict[str, list[int]] = {}
+    for j, m in enumerate(mentions):
+        parts = m.text.split()
+        if len(parts) > 1 and pools[j]:
+            for part in {parts[0], parts[-1]}:
+                by_word.setdefault(part, []).append(j)
+    for i in range(given):
+        text = mentions[i].text
+        if " " in text or not text[:1].isupper():
+            continue
+        for j in by_word.get(text, ())[:1]:
+            best = pools[j][0][1]
+            m = Match(best.entity, COREFERENCE_MATCH, "variant:coreference",
+                      mentions[j].text, best.term_lang, best.is_label, best.prior, True,
+                      False, best.langs)
+            pool = [(s, old) for s, old in pools[i] if old.entity != best.entity]
+            pool.append((prescored(m, text)[0], m))
+            pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
+            pools[i] = pool[:POOL]
 
 
 def _is_cased(text: str) -> bool:
