@@ -38,6 +38,8 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from store import label_service
 from store.errors import QueryTimeout, UnsupportedQuery
+from store.limits import current as current_limits
+from store.limits import stop_check
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
                              node_term, statement_iri, to_term)
 from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_FUNCTIONS, STMT, TEXT, ExprCompiler,
@@ -164,17 +166,25 @@ def _execute(mirror: Any, sql: str, functions: frozenset[str],
             nargs, fn = SQL_FUNCTIONS[name]
             conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
-    if timeout is not None:
-        deadline = time.monotonic() + timeout
-        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    # the timeout, and the running query's limits (store.limits), stop SQLite where it is
+    stop = stop_check(time.monotonic() + timeout if timeout is not None else None)
+    if stop is not None:
+        conn.set_progress_handler(stop, 10_000)
+    query_limits = current_limits()
     try:
-        return conn.execute(sql).fetchall()
+        cur = conn.execute(sql)
+        if query_limits is None or query_limits.max_rows is None:
+            return cur.fetchall()
+        return cur.fetchmany(query_limits.max_rows)     # rows past the cap: never built
     except sqlite3.OperationalError as exc:
-        if timeout is not None and "interrupted" in str(exc):
-            raise QueryTimeout(timeout) from None
+        if "interrupted" in str(exc):
+            if query_limits is not None and query_limits.tripped is not None:
+                raise query_limits.tripped from None
+            if timeout is not None:
+                raise QueryTimeout(timeout) from None
         raise
     finally:
-        if timeout is not None:
+        if stop is not None:
             conn.set_progress_handler(None, 0)
 
 
