@@ -12,6 +12,10 @@ import pytest
 from linking import EntityLinker
 from linking.variants import variants
 
+#: the first slice test builds the slice mirror and its linking sidecar (a minute or more
+#: on a busy machine)
+pytestmark = pytest.mark.timeout(600)
+
 
 @pytest.fixture(scope="module")
 def demo(demo_mirror_path, tmp_path_factory) -> EntityLinker:
