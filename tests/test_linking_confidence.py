@@ -109,20 +109,6 @@ def test_a_surname_after_the_full_name_links_to_the_same_person(slice_linker):
     assert result.mentions[1].best.match == "variant:coreference"
 
 
-def test_linking_time_grows_linearly_with_text_length(slice_linker):
-    import time
-    sentence = ("Angela Merkel met Vladimir Putin in Berlin, and Lionel Messi scored "
-                "for Argentina in Rio de Janeiro. ")
-    slice_linker.link(sentence)
-    times = []
-    for n in (20, 80):
-        t0 = time.perf_counter()
-        result = slice_linker.link(sentence * n)
-        times.append(time.perf_counter() - t0)
-        assert len(result.mentions) >= 5 * n
-    assert times[1] < 4 * times[0] * 3            # 4x the text: far from 16x
-
-
 # -- the sidecar when the mirror's folder cannot take it -----------------------------------------
 
 def test_sidecar_goes_to_the_user_cache_when_it_cannot_be_written_beside(
