@@ -178,3 +178,21 @@ def test_errors(demo, bench, tmp_path):
         evaluate(items, down, demo, report=report, config=CONFIG, workers=1, progress=False)
     kept = json.loads(report.read_text())
     assert kept["complete"] is False and {r["id"] for r in kept["questions"]} >= {"q1", "q2"}
+
+
+def test_gold_over_a_live_endpoint_does_not_warm_the_mirror(bench, tmp_path, demo_endpoint):
+    """Over a FallbackKB, gold queries and coverage lookups go to the endpoint directly:
+    an empty mirror would answer the gold query with nothing, and lookups through it would
+    be written back for the answerer to find."""
+    from kb.endpoint import SparqlEndpointKB
+    from store.mirror import Mirror
+
+    empty = tmp_path / "empty.sqlite"
+    Mirror(empty, create=True).close()
+    live = kb.open(str(empty), live=SparqlEndpointKB(demo_endpoint.url, no_cache=True))
+    run = evaluate(read_items(bench)[:2], ScriptedAnswerer(ANSWERS), live,
+                   report=tmp_path / "r.json", config=CONFIG, progress=False)
+    q1, q2 = run.records
+    assert q1["gold"] == [{"kind": "entity", "value": "Q270"}] and q1["covered"] is True
+    assert len(q2["gold"]) == 3 and q2["score"]["f1"] == pytest.approx(2 / 3, abs=1e-6)
+    assert kb.open(str(empty)).statements("Q7186") == []

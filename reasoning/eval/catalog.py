@@ -35,7 +35,7 @@ def catalog_rows(items: Sequence[EvalItem], gold_of: Callable[[EvalItem], GoldIn
     for item in items:
         if item.lang != "en" or not (item.subject and item.relation):
             continue
-        gold = gold_of(item).answers
+        gold = item.gold if item.gold is not None else gold_of(item).answers
         if not gold:
             continue
         answers = [g.value for g in gold]

@@ -16,6 +16,11 @@
     the value of a statement of one;
   - else (or yes/no questions without a query): unknown (None).
   ``coverage_how`` says which test decided.
+
+Over a mirror backed by a live endpoint (``FallbackKB``), gold queries and coverage
+lookups go to the endpoint directly (``lookup_kb``): the mirror would answer a gold query
+from whatever it happens to hold, and lookups through it would be written back, warming
+the mirror for the answerer being timed.
 """
 
 from __future__ import annotations
@@ -73,13 +78,22 @@ def resolve(item: EvalItem, kb: Any, *, timeout: float | None = 30.0,
     return GoldInfo(item.gold, "file", None, "nothing to test coverage with")
 
 
+def lookup_kb(kb: Any) -> Any:
+    """The KB gold answers and coverage are looked up in: a ``FallbackKB``'s live endpoint
+    when its live side is on, else ``kb`` itself."""
+    live = getattr(kb, "live", None)
+    if live is not None and not getattr(kb, "offline", False):
+        return live
+    return kb
+
+
 class GoldResolver:
     """``resolve`` with a memory: each item's gold is looked up once (thread-safe), so the
     simulated model's catalog and the run share the lookups."""
 
     def __init__(self, kb: Any, *, timeout: float | None = 30.0, hops: int = 2):
         import threading
-        self.kb, self.timeout, self.hops = kb, timeout, hops
+        self.kb, self.timeout, self.hops = lookup_kb(kb), timeout, hops
         self._memo: dict[str, GoldInfo] = {}
         self._lock = threading.Lock()
 

@@ -41,7 +41,7 @@ from typing import Any
 
 from reasoning.eval.answerer import Answerer, Prediction
 from reasoning.eval.answers import AnswerItem
-from reasoning.eval.gold import GoldInfo, resolve
+from reasoning.eval.gold import GoldInfo, GoldResolver
 from reasoning.eval.metrics import score, score_text
 from reasoning.eval.readers import EvalItem
 from store.errors import (EndpointUnreachable, KGGroundError, LLMError, MirrorError,
@@ -189,7 +189,8 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     """Evaluate ``answerer`` on ``items`` over ``kb`` (see the module docstring).
     ``config`` identifies the run (what must match to resume). ``progress``: a progress
     bar on stderr (None: when stderr is a terminal). ``gold_of(item)``: the gold answers
-    and coverage (default: ``gold.resolve`` on ``kb`` with ``gold_timeout``)."""
+    and coverage (default: ``gold.GoldResolver`` on ``kb`` with ``gold_timeout``), looked
+    up after the question is answered."""
     from reasoning.eval.report import build_report, write_json
 
     report_path = Path(report)
@@ -209,9 +210,9 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
         for lang, question in firsts.items():
             warm(lang, question)
 
+    gold_of = gold_of or GoldResolver(kb, timeout=gold_timeout)
+
     def one(item: EvalItem) -> dict[str, Any]:
-        gold = gold_of(item) if gold_of is not None else \
-            resolve(item, kb, timeout=gold_timeout)
         start = time.perf_counter()
         error = None
         try:
@@ -221,6 +222,7 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
         except KGGroundError as exc:
             prediction, error = Prediction(mode="error"), f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - start
+        gold = gold_of(item)          # after answering: its lookups warm no cache before
         record = build_record(item, gold, prediction, seconds, error, labels)
         if traces and prediction.trace is not None:
             path = traces_dir / trace_name(item.key)
