@@ -10,52 +10,56 @@ emulation (``store.label_service``), so it is never fetched either.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable
+import threading
+from typing import Any
 
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError
+from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
+from store.sparql_parse import ParsedQuery, parse
 
 #: well-known prefixes of Wikidata's endpoint, so pasted WDQS queries parse as they do there
-WIKIDATA_PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wds": "http://www.wikidata.org/entity/statement/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "pr": "http://www.wikidata.org/prop/reference/",
-    "wikibase": "http://wikiba.se/ontology#",
-    "bd": "http://www.bigdata.com/rdf#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "schema": "http://schema.org/",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-    "prov": "http://www.w3.org/ns/prov#",
-    "geo": "http://www.opengis.net/ont/geosparql#",
-    "ontolex": "http://www.w3.org/ns/lemon/ontolex#",
-    "dct": "http://purl.org/dc/terms/",
-}
-
-
-def _service_iris(node: Any) -> Iterable[str]:
-    """Every SERVICE endpoint IRI in an rdflib algebra tree."""
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, CompValue):
-            if n.name == "ServiceGraphPattern":
-                yield str(n.get("term"))
-            stack.extend(n.values())
-        elif isinstance(n, (list, tuple)):
-            stack.extend(n)
+WIKIDATA_PREFIXES = _WDQS_PREFIXES
 
 
 #: SERVICE endpoints always allowed: emulated locally, never contacted
 EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
+
+
+#: rdflib's parser (pyparsing) picks how to call each parse action on first use, which is
+#: not thread-safe (pyparsing issue #89): a process whose first parses ran concurrently
+#: kept failing on later ones. Every rdflib parse in kgground goes through this lock.
+RDFLIB_PARSE_LOCK = threading.Lock()
+
+
+def rdflib_query(text: str, prefixes: dict[str, str] | None = None) -> Any:
+    """``text`` parsed and translated by rdflib (``prepareQuery``), under the parse lock."""
+    from rdflib.plugins.sparql import prepareQuery
+
+    with RDFLIB_PARSE_LOCK:
+        return prepareQuery(text, initNs=WIKIDATA_PREFIXES if prefixes is None else prefixes)
+
+
+def check_services(parsed: ParsedQuery, allowed_services: frozenset[str]) -> None:
+    """QueryRefused for a SERVICE to an endpoint neither allowed nor emulated."""
+    for node, iri in parsed.services():
+        if iri not in allowed_services and iri not in EMULATED_SERVICES:
+            line, _ = parsed.position(node)
+            raise QueryRefused(f"SERVICE <{iri}> (line {line}) is not on the allow-list",
+                               expected="SERVICE only to allowed endpoints",
+                               fix="remove the SERVICE clause, or allow that endpoint")
+
+
+def parse_checked(query: str, allowed_services: frozenset[str] = frozenset()) -> ParsedQuery:
+    """``query`` parsed by ``store.sparql_parse`` (QuerySyntaxError with its position), and
+    refused (QueryRefused) if it is an update or calls a SERVICE not allowed."""
+    parsed = parse(query)
+    if parsed.form == "UPDATE":
+        raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
+                           "knowledge bases are read-only here",
+                           fix="send a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    check_services(parsed, allowed_services)
+    return parsed
 
 
 @functools.lru_cache(maxsize=1024)
@@ -63,35 +67,17 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
     """Parse ``query`` into an rdflib prepared query (cached by text), or raise
     QuerySyntaxError / QueryRefused. The label service is allowed and emulated (see the
     module docstring); other SERVICE endpoints must be in ``allowed_services``. A label
-    service body it does not understand raises UnsupportedQuery."""
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql import prepareQuery
-    from rdflib.plugins.sparql.parser import parseUpdate
+    service body it does not understand raises UnsupportedQuery.
 
-    if not isinstance(query, str) or not query.strip():
-        raise QuerySyntaxError("empty SPARQL query", expected="a SELECT, ASK, CONSTRUCT or "
-                               "DESCRIBE query", fix="pass the query text")
+    tree-sitter parses first (fast, positioned errors, WDQS syntax); rdflib then parses
+    the canonical text (``ParsedQuery.canonical``), under ``RDFLIB_PARSE_LOCK``. The
+    result's ``parsed`` attribute is the ``ParsedQuery``."""
+    parsed = parse_checked(query, allowed_services)
     try:
-        prepared = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
-    except ParseException as exc:
-        try:
-            parseUpdate(query)
-        except ParseException:
-            pass
-        else:
-            raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
-                               "knowledge bases are read-only here",
-                               fix="send a SELECT, ASK, CONSTRUCT or DESCRIBE query") from None
-        raise QuerySyntaxError(f"the SPARQL query does not parse: {exc.msg} "
-                               f"(line {exc.lineno}, column {exc.col})",
-                               got=exc.line, fix="correct the query at that position") from None
-    except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions for bad prefixes
+        prepared = rdflib_query(parsed.canonical(), parsed.prefixes)
+    except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions for bad terms
         raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
-                               fix="check its prefixes and terms") from None
-    for iri in _service_iris(prepared.algebra):
-        if iri not in allowed_services and iri not in EMULATED_SERVICES:
-            raise QueryRefused(f"SERVICE <{iri}> is not on the allow-list",
-                               expected="SERVICE only to allowed endpoints",
-                               fix="remove the SERVICE clause, or allow that endpoint")
+                               fix="check its terms") from None
+    prepared.parsed = parsed
     prepared.algebra = label_service.rewrite(prepared.algebra)
     return prepared
