@@ -2,14 +2,18 @@
 every layer can raise it). See that module's docstring for the tree."""
 
 from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,  # noqa: F401
-                          EndpointUnreachable, EntityNotFound, InvalidId, KGGroundError,
-                          LoadError, MalformedResult, MirrorError, MissingExtra, NotFound,
+                          EndpointUnreachable, EntityNotFound, InvalidId, InvalidRequest,
+                          KGGroundError, LLMBadReply, LLMCacheMiss, LLMConfigError, LLMError,
+                          LLMHTTPError, LLMRateLimited, LLMTimeout, LLMUnreachable, LoadError,
+                          MalformedResult, MirrorError, MissingExtra, NotFound,
                           PropertyNotFound, QueryError, QueryRefused, QuerySyntaxError,
                           QueryTimeout, RateLimited, ServerBusy, UnsupportedQuery,
                           require)
 
 __all__ = ["EndpointError", "EndpointHTTPError", "EndpointTimeout", "EndpointUnreachable",
-           "EntityNotFound", "InvalidId", "KGGroundError", "LoadError", "MalformedResult",
+           "EntityNotFound", "InvalidId", "InvalidRequest", "KGGroundError",
+           "LLMBadReply", "LLMCacheMiss", "LLMConfigError", "LLMError", "LLMHTTPError",
+           "LLMRateLimited", "LLMTimeout", "LLMUnreachable", "LoadError", "MalformedResult",
            "MirrorError", "MissingExtra", "NotFound", "PropertyNotFound", "QueryError",
            "QueryRefused", "QuerySyntaxError", "QueryTimeout", "RateLimited", "ServerBusy",
            "UnsupportedQuery", "require"]

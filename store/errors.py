@@ -23,6 +23,15 @@ what came, and how to fix it::
     │   ├── MalformedResult
     │   └── EndpointUnreachable
     ├── ServerBusy                the SPARQL server has too many queries (.retry_after)
+    ├── LLMError                  an LLM backend failed (.backend names it); never an empty reply
+    │   ├── InvalidRequest        a malformed call: messages, n, temperature (also a ValueError)
+    │   ├── LLMConfigError        a backend cannot be set up: spec, model, key, file
+    │   ├── LLMTimeout
+    │   ├── LLMRateLimited        429 after the retries (.retry_after, when the server said)
+    │   ├── LLMHTTPError          .status and .body (an excerpt)
+    │   ├── LLMUnreachable
+    │   ├── LLMBadReply           a reply without the completions asked for; a script out of replies
+    │   └── LLMCacheMiss          replay-only: the record/replay cache lacks this request
     └── MissingExtra              an optional dependency is not installed (also ImportError)
 """
 
@@ -175,6 +184,54 @@ class MalformedResult(EndpointError):
 
 class EndpointUnreachable(EndpointError):
     pass
+
+
+class LLMError(KGGroundError):
+    """An LLM backend failed. ``backend`` names it (e.g. ``openai:gpt-4o-mini@URL``)."""
+
+    def __init__(self, what: str, *, backend: str, **kw):
+        self.backend = backend
+        super().__init__(f"{backend}: {what}", **kw)
+
+
+class InvalidRequest(LLMError, ValueError):
+    """A call that no backend could answer: bad messages, n, temperature, max_tokens."""
+
+
+class LLMConfigError(LLMError):
+    """A backend that cannot be set up (unknown spec, missing model, key or file)."""
+
+
+class LLMTimeout(LLMError):
+    pass
+
+
+class LLMRateLimited(LLMError):
+    def __init__(self, what: str, *, backend: str, retry_after: float | None = None, **kw):
+        self.retry_after = retry_after
+        super().__init__(what, backend=backend, **kw)
+
+
+class LLMHTTPError(LLMError):
+    def __init__(self, what: str, *, backend: str, status: int, body: str = "", **kw):
+        self.status, self.body = status, body
+        super().__init__(what, backend=backend, **kw)
+
+
+class LLMUnreachable(LLMError):
+    pass
+
+
+class LLMBadReply(LLMError):
+    pass
+
+
+class LLMCacheMiss(LLMError):
+    """A replay-only cache was asked for a request it never recorded (``.key``)."""
+
+    def __init__(self, what: str, *, backend: str, key: str, **kw):
+        self.key = key
+        super().__init__(what, backend=backend, **kw)
 
 
 class MissingExtra(KGGroundError, ImportError):
