@@ -33,17 +33,17 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rdflib import BNode, Literal, URIRef, Variable
-from rdflib.paths import InvPath, Path, SequencePath
+from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from store import label_service
 from store.errors import QueryTimeout, UnsupportedQuery
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
-                             node_term, statement_iri, to_term)
+                             node_term, sid_from_iri, statement_iri, to_term)
 from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_FUNCTIONS, STMT, TEXT, ExprCompiler,
                                    Term, _get, match_constant, q, q_in, same_term)
 from store.vocab import (ALIAS, LABEL, PQ, PROPERTY_ID, PROPERTY_TYPE, PS, RDFS_LABEL, WD,
-                         WDT, P)
+                         WDT, P, iri_to_id, property_from_iri)
 
 _ALIAS_REF = re.compile(r"\b(a\d+)\.")
 _DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
@@ -242,10 +242,10 @@ class _Compiler:
         rel = self.pattern(node)
         if form == "AskQuery":
             return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+        first_seen = False
         if distinct and rel.order:
             wanted = set(projection)
-            if any(v not in wanted for v in _order_vars(node)):
-                raise UnsupportedQuery("DISTINCT with ORDER BY on a variable not selected")
+            first_seen = any(v not in wanted for v in _order_vars(node))
         columns: list[str] = []
         decoders = []
         for var in projection:
@@ -254,7 +254,10 @@ class _Compiler:
                 continue            # never bound: absent from every row
             decoders.append((str(var), len(columns), _DECODERS[term.cat]))
             columns.extend(term.columns)
-        sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
+        if first_seen and columns:
+            sql = _distinct_in_order(rel, columns, limit, offset)
+        else:
+            sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
         return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
                        frozenset(self.functions))
 
@@ -267,18 +270,41 @@ class _Compiler:
             raise UnsupportedQuery(_UNSUPPORTED.get(node.name, f"the construct {node.name}"))
         return method(node)
 
-    def p_BGP(self, node: CompValue) -> Rel:
-        triples = []
+    def p_BGP(self, node: CompValue, outer: Rel | None = None) -> Rel:
+        """A basic graph pattern. ``outer``: the pattern it will be joined to, whose
+        variables may seed its * and + paths (the join then applies it in full)."""
+        triples, later = [], []
         for s, p, o in _get(node, "triples") or []:
-            triples.extend(self.expand_path(_hide_bnode(s), p, _hide_bnode(o)))
+            for t in self.expand_path(_hide_bnode(s), p, _hide_bnode(o)):
+                (triples if isinstance(t[1], URIRef) else later).append(t)
         # qualifiers last, so that their statement row is already known
         triples.sort(key=lambda t: str(t[1]).startswith(PQ))
         rel = Rel()
         for s, p, o in triples:
             self.triple(rel, s, p, o)
+        # alternatives next (they bind like triples); closures last, seeded from what the
+        # rest of the pattern binds
+        later.sort(key=lambda t: isinstance(t[1], MulPath))
+        while later:
+            i = next((i for i, (s, p, o) in enumerate(later)
+                      if isinstance(p, AlternativePath) or self.anchored(rel, s, o, outer)),
+                     None)
+            if i is None:
+                raise UnsupportedQuery(f"the property path {later[0][1].n3()} between two "
+                                       "variables nothing else binds")
+            s, p, o = later.pop(i)
+            if isinstance(p, AlternativePath):
+                branches = [CompValue("BGP", triples=[(s, alt, o)]) for alt in p.args]
+                union = branches[0]
+                for b in branches[1:]:
+                    union = CompValue("Union", p1=union, p2=b)
+                rel = self.join(rel, self.p_Union(union, distinct=True))
+            else:
+                self.closure(rel, s, p, o, outer)
         return rel
 
     def expand_path(self, s: Any, p: Any, o: Any) -> list[tuple]:
+        """Triples whose predicate is an IRI, an AlternativePath or a MulPath."""
         if isinstance(p, URIRef):
             return [(s, p, o)]
         if isinstance(p, InvPath):
@@ -290,11 +316,76 @@ class _Compiler:
                 out.extend(self.expand_path(current, step, nxt))
                 current = nxt
             return out
+        if isinstance(p, (AlternativePath, MulPath)):
+            return [(s, p, o)]
         if isinstance(p, Variable):
             raise UnsupportedQuery("a variable in predicate position")
         if isinstance(p, Path):
-            raise UnsupportedQuery(f"the property path {p.n3()} (only / and ^ are compiled)")
+            raise UnsupportedQuery(f"the property path {p.n3()} (a negated property set)")
         raise UnsupportedQuery(f"the predicate {p!r}")
+
+    @staticmethod
+    def anchored(rel: Rel, s: Any, o: Any, outer: Rel | None = None) -> bool:
+        return any(not isinstance(x, Variable) or x in rel.vars or _seeds(outer, x)
+                   for x in (s, o))
+
+    def closure(self, rel: Rel, s: Any, path: MulPath, o: Any,
+                outer: Rel | None = None) -> None:
+        """``s path* o`` (also ``+``, ``?``) as a recursive CTE over the statements, seeded
+        with the constant or the values the pattern binds at one end and walking to the
+        other. UNION (not UNION ALL) keeps each (seed, node) pair once, so cycles end."""
+        steps = _closure_steps(path.path)
+        forward = not isinstance(s, Variable) or s in rel.vars or (
+            not (isinstance(o, Variable) and o in rel.vars) and _seeds(outer, s))
+        if not forward:
+            steps = [(pid, not inverse) for pid, inverse in steps]
+        start = s if forward else o
+        seed = self.seed(outer if isinstance(start, Variable) and start not in rel.vars
+                         else rel, start)
+
+        def hop(start: str, source: str) -> str:       # one step from each row of source
+            return " UNION ".join(
+                f"SELECT {start}, st.{'subject' if inverse else 'value'} FROM {source}, "
+                f"statements st WHERE st.{'value' if inverse else 'subject'} = r.node AND "
+                f"st.property = {q(pid)} AND st.truthy = 1 AND "
+                "st.value_kind IN ('entity', 'iri', 'bnode')" for pid, inverse in steps)
+
+        step, first = hop("r.seed", "r"), hop("r.node", "seeds r")
+        # a zero-length path matches a node of the graph only (as Oxigraph does)
+        zero = ("SELECT node, node FROM seeds WHERE "
+                "EXISTS (SELECT 1 FROM statements WHERE subject = node) OR "
+                "EXISTS (SELECT 1 FROM statements WHERE value = node "
+                "AND value_kind IN ('entity', 'iri', 'bnode')) OR "
+                "EXISTS (SELECT 1 FROM terms WHERE entity = node)")
+        if path.mod == "*":
+            start, recursive = zero, True
+        elif path.mod == "+":
+            start, recursive = first, True
+        else:                                         # ?: zero or one step
+            start, recursive = f"{zero} UNION {first}", False
+        body = f"{start} UNION {step}" if recursive else start
+        a = self.alias()
+        cte = (f"(WITH RECURSIVE seeds(node) AS ({seed}), r(seed, node) AS ({body}) "
+               f"SELECT seed, node FROM r) AS {a}")
+        rel.items.append(Item(a, cte))
+        start_term, end_term = Term(NODE, f"{a}.seed"), Term(NODE, f"{a}.node")
+        self.bind(rel, s, start_term if forward else end_term)
+        self.bind(rel, o, end_term if forward else start_term)
+
+    def seed(self, rel: Rel, node: Any) -> str:
+        """SQL: the distinct node IDs ``node`` (a constant, or a variable ``rel`` binds)
+        can be."""
+        if not isinstance(node, Variable):
+            if not isinstance(node, URIRef) or sid_from_iri(str(node)) is not None:
+                raise UnsupportedQuery(f"a property path from {node.n3()}")
+            return f"SELECT {q(iri_to_id(str(node)))}"
+        t = rel.vars[node]
+        probe = Rel(rel.items, list(rel.where), rel.vars)
+        if t.cat == OBJ:
+            probe.where.append(f"{t.k} IN ('entity', 'iri', 'bnode')")
+        elif t.cat != NODE:
+            raise UnsupportedQuery(f"a property path from ?{node}, which holds literals")
+        return probe.select([t.v], distinct=True)
 
     def triple(self, rel: Rel, s: Any, p: URIRef, o: Any) -> None:
         pred = str(p)
@@ -380,7 +471,10 @@ class _Compiler:
             rel.where.extend(match_constant(term, node))
 
     def p_Join(self, node: CompValue) -> Rel:
-        return self.join(self.pattern(_get(node, "p1")), self.pattern(_get(node, "p2")))
+        r1, p2 = self.pattern(_get(node, "p1")), _get(node, "p2")
+        if isinstance(p2, CompValue) and p2.name == "BGP":
+            return self.join(r1, self.p_BGP(p2, outer=r1))
+        return self.join(r1, self.pattern(p2))
 
     def join(self, r1: Rel, r2: Rel) -> Rel:
         r1.check_plain("a join")
@@ -423,7 +517,9 @@ class _Compiler:
         (rel.having if rel.group is not None else rel.where).append(cond)
         return rel
 
-    def p_Union(self, node: CompValue) -> Rel:
+    def p_Union(self, node: CompValue, distinct: bool = False) -> Rel:
+        """UNION: one subquery whose branches are cast to common shapes. ``distinct``:
+        each solution once (property path alternatives, as Oxigraph evaluates them)."""
         branches: list[Any] = []
         stack = [node]
         while stack:
@@ -455,7 +551,8 @@ class _Compiler:
                     values = list((term if term.cat == shape.cat else term.widened()).columns)
                 columns += [f"{v} AS c{len(columns) + i}" for i, v in enumerate(values)]
             selects.append(r.select(columns))
-        out = Rel([Item(alias, f"({' UNION ALL '.join(selects)}) AS {alias}")])
+        joiner = " UNION " if distinct else " UNION ALL "
+        out = Rel([Item(alias, f"({joiner.join(selects)}) AS {alias}")])
         i = 0
         for var in names:
             width = len(shapes[var].columns)
@@ -743,6 +840,49 @@ def _value_cells(value: Any, shape: str) -> list[str]:
         return [q(str(value)), "'literal'", q((value.language or "").lower()),
                 q(str(value.datatype) if value.datatype else "")]
     raise UnsupportedQuery(f"the VALUES entry {value!r}")
+
+
+def _distinct_in_order(rel: Rel, columns: list[str], limit: int | None,
+                       offset: int | None) -> str:
+    """SELECT DISTINCT ``columns`` in the order of ``rel``'s ORDER BY, which may sort on
+    columns not selected: each distinct row sits where it first occurs (as SPARQL's
+    DISTINCT over an ordered sequence, and Oxigraph, keep it)."""
+    names = [f"c{i}" for i in range(len(columns))]
+    order = ", ".join(rel.order)
+    inner = Rel(rel.items, rel.where, rel.vars, rel.group, rel.having)
+    inner_sql = inner.select([f"{c} AS {n}" for c, n in zip(columns, names)]
+                             + [f"ROW_NUMBER() OVER (ORDER BY {order}) AS kg_rn"])
+    sql = (f"SELECT {', '.join(names)} FROM ({inner_sql}) AS kg_ordered "
+           f"GROUP BY {', '.join(names)} ORDER BY MIN(kg_rn)")
+    if limit is not None or offset:
+        sql += f" LIMIT {limit if limit is not None else -1}"
+        if offset:
+            sql += f" OFFSET {offset}"
+    return sql
+
+
+def _seeds(outer: Rel | None, var: Any) -> bool:
+    """Whether ``outer`` binds ``var`` on every row (so it can seed a path closure)."""
+    if outer is None or not isinstance(var, Variable) or var not in outer.vars:
+        return False
+    return not outer.vars[var].nullable and outer.group is None and not outer.order
+
+
+def _closure_steps(path: Any) -> list[tuple[str, bool]]:
+    """(property, inverse?) of each alternative one step of a ``*``/``+``/``?`` path takes:
+    predicates held in the statements table, possibly inverted (``^``) or in ``|``."""
+    if isinstance(path, AlternativePath):
+        return [step for alt in path.args for step in _closure_steps(alt)]
+    if isinstance(path, InvPath):
+        return [(pid, not inverse) for pid, inverse in _closure_steps(path.arg)]
+    if isinstance(path, URIRef):
+        pred = str(path)
+        pid = property_from_iri(pred)
+        if pred in TERM_KINDS or pred in (PROPERTY_TYPE, RANK) or (
+                pred.startswith("http://www.wikidata.org/") and not PROPERTY_ID.match(pid)):
+            raise UnsupportedQuery(f"a * or + path over {path.n3()}")
+        return [(pid, False)]
+    raise UnsupportedQuery(f"the property path {path.n3()} under * or +")
 
 
 def _hide_bnode(node: Any) -> Any:
