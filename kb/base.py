@@ -77,5 +77,8 @@ def property_info_from(entity: Entity, pid: str, kb_name: str) -> PropertyInfo:
     KB holds neither a label nor a datatype for it."""
     if not entity.labels and entity.datatype is None:
         raise PropertyNotFound(pid, kb=kb_name)
-    return PropertyInfo(pid, entity.label("en"), entity.datatype, entity.description("en"),
-                        entity.aliases.get("en", ()))
+    label = entity.label("en")
+    lang = next((k for k, v in entity.labels.items() if v == label), "en")
+    source, retrieved_at = entity.term_source("label", lang, label)
+    return PropertyInfo(pid, label, entity.datatype, entity.description("en"),
+                        entity.aliases.get("en", ()), source, retrieved_at)

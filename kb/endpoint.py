@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -144,13 +143,6 @@ class SparqlEndpointKB:
         if allowed_services is None:
             allowed_services = WIKIDATA_SERVICES if url == WIKIDATA_SPARQL else ()
         self.allowed_services = frozenset(allowed_services)
-        self._last = threading.local()
-
-    @property
-    def last_retrieved_at(self) -> str | None:
-        """When this thread's last answer was fetched from the endpoint (ISO 8601 UTC; for
-        a cached answer, when it was first fetched): the retrieval time to cite."""
-        return getattr(self._last, "at", None)
 
     @property
     def cache(self) -> ResultCache | None:
@@ -188,14 +180,13 @@ class SparqlEndpointKB:
                         "allowed_services")
         result, fetched = self.client.run_timed(with_prefixes(query), kind=kind,
                                                 timeout=timeout)
-        self._last.at = iso_time(fetched)
-        return result, self._last.at
+        return result, iso_time(fetched)
 
     # -- entities ---------------------------------------------------------------------------
     def entity(self, id: str) -> Entity:
         id = check_id(id)
         iri = _iri(id)
-        result, _ = self._run(
+        result, fetched = self._run(
             "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
             f"wikibase:propertyType wikibase:sitelinks }} {iri} ?p ?o }}")
         if not result.rows and not self._run(
@@ -220,11 +211,12 @@ class SparqlEndpointKB:
                 elif str(obj) not in aliases.setdefault(lang, []):
                     aliases[lang].append(str(obj))
         return Entity(id, labels, descriptions, {k: tuple(v) for k, v in aliases.items()},
-                      kind=entity_kind(id), datatype=datatype, sitelinks=sitelinks)
+                      kind=entity_kind(id), datatype=datatype, sitelinks=sitelinks,
+                      source=self.name, retrieved_at=fetched)
 
     def property_info(self, pid: str) -> PropertyInfo:
         pid = check_property(pid)
-        result, _ = self._run(
+        result, fetched = self._run(
             "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
             f"wikibase:propertyType }} {_iri(pid)} ?p ?o . "
             'FILTER(?p = wikibase:propertyType || LANG(?o) = "en") }')
@@ -242,7 +234,8 @@ class SparqlEndpointKB:
                 description = description or str(obj)
             elif str(obj) not in aliases:
                 aliases.append(str(obj))
-        return PropertyInfo(pid, label or pid, datatype, description, tuple(aliases))
+        return PropertyInfo(pid, label or pid, datatype, description, tuple(aliases),
+                            self.name, fetched)
 
     # -- the triplet query ------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
@@ -294,7 +287,7 @@ class SparqlEndpointKB:
         literals = " ".join(Literal(v, lang=tag).n3() for v in variants for tag in langs)
         literals += " " + " ".join(Literal(v).n3() for v in variants)
         shown = ", ".join(f'"{tag}"' for tag in dict.fromkeys([lang, "en"]))
-        result, _ = self._run(
+        result, fetched = self._run(
             # One branch per predicate, each with its own VALUES and variable: a VALUES over
             # the predicate makes Virtuoso scan, and BIND inside UNION confuses its planner.
             "SELECT ?item ?label_match ?alias_match ?label ?description ?links WHERE { "
@@ -305,7 +298,7 @@ class SparqlEndpointKB:
             "OPTIONAL { ?item schema:description ?description . "
             f"FILTER(LANG(?description) IN ({shown})) }} "
             f"OPTIONAL {{ ?item wikibase:sitelinks ?links }} }} LIMIT {40 * limit}")
-        return _rank(result.rows, text, lang, limit)
+        return _rank(result.rows, text, lang, limit, self.name, fetched)
 
 
 @functools.lru_cache(maxsize=256)
@@ -322,7 +315,8 @@ def _node_id(term: Any) -> str | None:
     return iri_to_id(str(term))
 
 
-def _rank(rows: Any, text: str, lang: str, limit: int) -> list[Candidate]:
+def _rank(rows: Any, text: str, lang: str, limit: int, source: str,
+          retrieved_at: str) -> list[Candidate]:
     """Exact-match rows of ``search`` → candidates, best first."""
     import math
 
@@ -356,6 +350,6 @@ def _rank(rows: Any, text: str, lang: str, limit: int) -> list[Candidate]:
         out.append((-(score + 0.25 * prior), not exact_case, number, eid, Candidate(
             eid, entity.label(lang), score + 0.25 * prior, prior, matched,
             how.replace("-other", ""), mlang, entity.description(lang),
-            {"match": score, "prior": prior})))
+            {"match": score, "prior": prior}, source, retrieved_at)))
     out.sort(key=lambda t: t[:4])
     return [t[4] for t in out[:limit]]

@@ -22,8 +22,10 @@ Contract, per method:
 Every write-back is one transaction with a ``sources`` row (format ``live``, the endpoint,
 the retrieval time; see ``store.writeback``). Statements fetched live cite
 ``sparql:<endpoint>``; served later from the mirror they still cite the endpoint and the
-retrieval time, as that is the fact's origin. Which KB served the last call (in this
-thread) is ``last_served_by``: the mirror's name or the endpoint's.
+retrieval time, as that is the fact's origin. Provenance travels on the values returned,
+never in "last call" state: a statement's ``citation``, a candidate's, an entity's and a
+property's ``source``/``retrieved_at`` (and an entity's ``term_sources`` for terms an
+endpoint wrote back into the mirror), a SPARQL result's ``source``/``retrieved_at``.
 
 Failures of the endpoint are raised as its typed errors, never turned into empty answers;
 the mirror is unchanged by them. ``offline=True`` turns the live side off: misses are then
@@ -36,7 +38,6 @@ network again.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from typing import Any, Callable, TypeVar
 
@@ -66,7 +67,6 @@ class FallbackKB:
         self.retry_unreachable_after = retry_unreachable_after
         self.name = local.name + (f"+{live.name}" if live is not None else "")
         self._unreachable: tuple[float, EndpointUnreachable] | None = None
-        self._served = threading.local()
 
     def __repr__(self) -> str:
         return f"FallbackKB({self.local!r}, {self.live!r}, offline={self.offline})"
@@ -75,11 +75,6 @@ class FallbackKB:
         self.local.close()
         if self.live is not None:
             self.live.close()
-
-    @property
-    def last_served_by(self) -> str | None:
-        """The name of the KB that answered this thread's last call."""
-        return getattr(self._served, "name", None)
 
     def live_off_reason(self) -> str | None:
         """Why the live side is off right now, or None when it is on."""
@@ -95,10 +90,6 @@ class FallbackKB:
         return None
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _local(self, value: T) -> T:
-        self._served.name = self.local.name
-        return value
-
     def _ask_live(self, call: Callable[[], T]) -> T:
         """Run ``call`` against the endpoint; remember an unreachable endpoint."""
         assert self.live is not None
@@ -113,7 +104,6 @@ class FallbackKB:
             log.warning("%s; the live side is off for %g s: the mirror answers what it "
                         "holds, misses fail at once", exc, self.retry_unreachable_after)
             raise
-        self._served.name = self.live.name
         return out
 
     def _write(self, key: str, retrieved_at: str, **rows: Any) -> None:
@@ -127,11 +117,6 @@ class FallbackKB:
             log.warning("could not write the live answer to %r back into %s: %s",
                         key, self.local.name, exc)
 
-    def _retrieved(self) -> str:
-        """When the endpoint's last answer (in this thread) was retrieved."""
-        assert self.live is not None
-        return self.live.last_retrieved_at or _now()
-
     def _fetched(self, key: str) -> list[dict]:
         assert self.live is not None
         return was_fetched(self.local.mirror, f"{self.live.url} {key}")
@@ -144,7 +129,7 @@ class FallbackKB:
         except EntityNotFound:
             found = None
         if found is not None and (self.offline or self._known_locally(id)):
-            return self._local(found)
+            return found
         if self.offline:
             raise EntityNotFound(id, kb=self.name, fix=f"the live endpoint is off: "
                                  f"{self.live_off_reason()}; run without --offline to ask it")
@@ -152,9 +137,9 @@ class FallbackKB:
             ent = self._ask_live(lambda: self.live.entity(id))
         except EntityNotFound:
             if found is not None:
-                return self._local(found)
+                return found
             raise EntityNotFound(id, kb=self.name) from None
-        self._write(f"entity {id}", self._retrieved(), terms=_entity_terms(ent),
+        self._write(f"entity {id}", ent.retrieved_at or _now(), terms=_entity_terms(ent),
                     datatypes=[(id, ent.datatype)] if ent.datatype else [],
                     sitelinks=[(id, ent.sitelinks)] if ent.sitelinks else [])
         return ent
@@ -171,7 +156,7 @@ class FallbackKB:
 
     def property_info(self, pid: str) -> PropertyInfo:
         try:
-            return self._local(self.local.property_info(pid))
+            return self.local.property_info(pid)
         except PropertyNotFound:
             if self.offline:
                 raise PropertyNotFound(pid, kb=self.name, fix=f"the live endpoint is off: "
@@ -181,7 +166,7 @@ class FallbackKB:
         if info.description:
             terms.append((info.id, DESCRIPTION, "en", info.description))
         terms += [(info.id, ALIAS, "en", a) for a in info.aliases]
-        self._write(f"property_info {info.id}", self._retrieved(), terms=terms,
+        self._write(f"property_info {info.id}", info.retrieved_at or _now(), terms=terms,
                     datatypes=[(info.id, info.datatype)] if info.datatype else [])
         return info
 
@@ -193,19 +178,21 @@ class FallbackKB:
             if not found:
                 log.info("no local statements for %s; the live endpoint is off: %s",
                          (subject, property, value), self.live_off_reason())
-            return self._local(found)
+            return found
         live_name = self.live.name
         if any(s.citation is None or s.citation.source != live_name for s in found):
-            return self._local(found)        # the mirror's own data answers
+            return found                     # the mirror's own data answers
         key = " ".join(["statements", check_id(subject) if subject else "-",
                         check_property(property) if property else "-", _value_key(value)])
         for earlier in self._fetched(key):
             asked = earlier.get("limit", 0)
             if earlier.get("rows", 0) < asked or asked >= limit:
-                return self._local(found)    # asked before: all of it, or at least as much
+                return found                 # asked before: all of it, or at least as much
         got = self._ask_live(lambda: self.live.statements(subject, property, value,
                                                           limit=limit))
-        self._write(key, self._retrieved(), note={"limit": limit, "rows": len(got)},
+        retrieved = next((s.citation.retrieved_at for s in got
+                          if s.citation and s.citation.retrieved_at), None) or _now()
+        self._write(key, retrieved, note={"limit": limit, "rows": len(got)},
                     triples=[(s.subject, s.property, s.value.kind, s.value.value,
                               s.value.lang, s.value.datatype) for s in got])
         return got
@@ -214,10 +201,10 @@ class FallbackKB:
     def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
         found = self.local.search(text, lang=lang, limit=limit)
         if found or self.offline:
-            return self._local(found)
+            return found
         key = f"search {lang} {normalize(text)}"
         if self._fetched(key):
-            return self._local(found)
+            return found
         got = self._ask_live(lambda: self.live.search(text, lang=lang, limit=limit))
         terms = []
         for c in got:
@@ -228,13 +215,14 @@ class FallbackKB:
                     terms.append((c.id, LABEL, "en", c.label))
                 if c.description:
                     terms.append((c.id, DESCRIPTION, "en", c.description))
-        self._write(key, self._retrieved(), terms=terms)
+        self._write(key, next((c.retrieved_at for c in got if c.retrieved_at), None) or _now(),
+                    terms=terms)
         return got
 
     # -- SPARQL -----------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
         try:
-            return self._local(self.local.sparql(query, timeout=timeout))
+            return self.local.sparql(query, timeout=timeout)
         except UnsupportedQuery as exc:
             if self.offline:
                 raise UnsupportedQuery(f"{exc.what}; the live endpoint is off: "
@@ -244,7 +232,7 @@ class FallbackKB:
         return SparqlResult(vars=out.vars, rows=out.rows, boolean=out.boolean, graph=out.graph,
                             source=out.source, engine=out.engine,
                             explain=f"the mirror cannot answer this query ({why}); "
-                                    f"{out.explain}")
+                                    f"{out.explain}", retrieved_at=out.retrieved_at)
 
 
 def _entity_terms(ent: Entity) -> list[tuple[str, int, str, str]]:

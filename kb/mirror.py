@@ -17,10 +17,11 @@ import orjson
 from kb.base import check_triplet_query, property_info_from
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
-                      SparqlResult, Statement, Value, pick_text)
+                      SparqlResult, Statement, Value, is_live, pick_text)
 from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
-from store.vocab import DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, check_id, check_property
+from store.vocab import (DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, TERM_KIND_NAMES, check_id,
+                         check_property)
 from store.wikidata_json import decode_snaks, snak_value
 
 _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, lang, "
@@ -80,22 +81,30 @@ class MirrorKB:
         id = check_id(id)
         q = self.mirror.query
         row = q("SELECT kind, datatype, sitelinks FROM entities WHERE id = ?", (id,))
-        terms = q("SELECT kind, lang, text FROM terms WHERE entity = ? ORDER BY id", (id,))
+        terms = q("SELECT kind, lang, text, source_id FROM terms WHERE entity = ? ORDER BY id",
+                  (id,))
         if not row and not terms:
             raise EntityNotFound(id, kb=self.name)
         labels: dict[str, str] = {}
         descriptions: dict[str, str] = {}
         aliases: dict[str, list[str]] = {}
-        for kind, lang, text in terms:
+        live: dict[tuple[str, str, str], tuple[str, str | None]] = {}
+        for kind, lang, text, source_id in terms:
             if kind == LABEL:
-                labels.setdefault(lang, text)
+                if labels.setdefault(lang, text) != text:
+                    continue
             elif kind == DESCRIPTION:
-                descriptions.setdefault(lang, text)
+                if descriptions.setdefault(lang, text) != text:
+                    continue
             else:
                 aliases.setdefault(lang, []).append(text)
+            source, loaded_at, _ = self._source(source_id)
+            if is_live(source):          # written back from a live endpoint
+                live[(TERM_KIND_NAMES[kind], lang, text)] = (source, loaded_at)
         kind, datatype, sitelinks = row[0] if row else ("item", None, 0)
         return Entity(id, labels, descriptions, {k: tuple(v) for k, v in aliases.items()},
-                      kind=kind, datatype=datatype, sitelinks=sitelinks)
+                      kind=kind, datatype=datatype, sitelinks=sitelinks, source=self.name,
+                      term_sources=live)
 
     def property_info(self, pid: str) -> PropertyInfo:
         pid = check_property(pid)
@@ -186,24 +195,24 @@ class MirrorKB:
             return []
         q = self.mirror.query
         max_links, max_degree = self._prior_scale()
-        # entity → (match score, prior, how, (matched text, its language)); a prefix match
-        # holds its term's row id instead, read for the winners only
-        best: dict[str, tuple[float, float, str, tuple[str, str] | int]] = {}
+        # entity → (match score, prior, how, (matched text, its language, its source)); a
+        # prefix match holds its term's row id instead, read for the winners only
+        best: dict[str, tuple[float, float, str, tuple[str, str, int | None] | int]] = {}
 
         def consider(entity: str, how: str, tnorm: str, links: int | None,
-                     degree: int | None, matched: tuple[str, str] | int) -> None:
+                     degree: int | None, matched: tuple[str, str, int | None] | int) -> None:
             score = match_score(how, norm, tnorm)
             if score > best.get(entity, (-1.0,))[0]:
                 best[entity] = (score, prior(links, degree, max_links, max_degree), how, matched)
 
         # Candidates with their popularity; exact matches most popular first.
-        cols = ("SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.sitelinks, e.degree "
-                "FROM terms t LEFT JOIN entities e ON e.id = t.entity")
-        for entity, kind, tlang, ttext, tnorm, links, degree in q(
+        cols = ("SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.sitelinks, e.degree, "
+                "t.source_id FROM terms t LEFT JOIN entities e ON e.id = t.entity")
+        for entity, kind, tlang, ttext, tnorm, links, degree, src in q(
                 f"{cols} WHERE t.norm = ? ORDER BY e.sitelinks DESC, e.degree DESC LIMIT ?",
                 (norm, 20 * limit)):
             consider(entity, exact_kind(kind == LABEL, tlang, lang), tnorm, links, degree,
-                     (ttext, tlang))
+                     (ttext, tlang, src))
         if len(best) < limit:
             # read from the (norm, entity) index alone: the terms rows are scattered
             score = match_score("prefix", norm, norm)      # the same for every prefix
@@ -219,17 +228,17 @@ class MirrorKB:
             # whole words only: an FTS prefix query ("adams"*) costs twice as much, and
             # prefixes of whole labels are covered by the range query above
             match = " ".join(f'"{t}"' for t in norm.split())
-            for entity, _kind, tlang, ttext, tnorm, links, degree in q(
+            for entity, _kind, tlang, ttext, tnorm, links, degree, src in q(
                     f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
                     "LIMIT ?", (match, 5 * limit)):
-                consider(entity, "token", tnorm, links, degree, (ttext, tlang))
+                consider(entity, "token", tnorm, links, degree, (ttext, tlang, src))
         if not best:
             return []
         top = sorted(best, key=lambda e: (-(best[e][0] + PRIOR_WEIGHT * best[e][1]), e))[:limit]
         rows = [m for m in (best[e][3] for e in top) if isinstance(m, int)]
-        matched_by_row = {row: (ttext, tlang) for row, ttext, tlang in q(
-            f"SELECT id, text, lang FROM terms WHERE id IN ({','.join('?' * len(rows))})",
-            rows)} if rows else {}
+        matched_by_row = {row: (ttext, tlang, src) for row, ttext, tlang, src in q(
+            f"SELECT id, text, lang, source_id FROM terms WHERE id IN "
+            f"({','.join('?' * len(rows))})", rows)} if rows else {}
         names: dict[str, dict[int, dict[str, str]]] = {}
         # a range of kinds (aliases, ALIAS, come after it): with "kind IN (…)" SQLite reads
         # every term of each entity
@@ -241,13 +250,17 @@ class MirrorKB:
         out = []
         for eid in top:
             score, pop, how, matched = best[eid]
-            matched_text, mlang = matched_by_row[matched] if isinstance(matched, int) else matched
+            matched_text, mlang, src = (matched_by_row[matched] if isinstance(matched, int)
+                                        else matched)
+            source, retrieved_at, _ = self._source(src)
+            if not is_live(source):         # a loaded file's name: the mirror answers
+                source, retrieved_at = self.name, None
             terms = names.get(eid, {})      # picked as Entity.label/description pick them
             out.append(Candidate(eid, pick_text(terms.get(LABEL, {}), lang) or eid,
                                  score + PRIOR_WEIGHT * pop, pop, matched_text,
                                  how.replace("-other", ""), mlang,
                                  pick_text(terms.get(DESCRIPTION, {}), lang),
-                                 {"match": score, "prior": pop}))
+                                 {"match": score, "prior": pop}, source, retrieved_at))
         return out
 
     def _prior_scale(self) -> tuple[float, float]:

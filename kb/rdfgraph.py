@@ -128,7 +128,7 @@ class RdfGraphKB:
         eid = self._id(node)
         return Entity(eid, labels, descriptions,
                       {k: tuple(sorted(v)) for k, v in aliases.items()},
-                      kind=entity_kind(eid), datatype=datatype)
+                      kind=entity_kind(eid), datatype=datatype, source=self.name)
 
     def property_info(self, pid: str) -> PropertyInfo:
         pred = self._predicate(pid)
@@ -222,7 +222,7 @@ class RdfGraphKB:
             ent = self.entity(eid)
             out.append(Candidate(eid, ent.label(lang), score + PRIOR_WEIGHT * pop, pop, matched,
                                  how.replace("-other", ""), mlang, ent.description(lang),
-                                 {"match": score, "prior": pop}))
+                                 {"match": score, "prior": pop}, self.name))
         return out
 
     # -- SPARQL -------------------------------------------------------------------------------

@@ -184,9 +184,9 @@ class SparqlClient:
             hit = cache.get(key)
             if hit is not None:
                 out = decode(hit.body, hit.content_type, kind=kind, endpoint=self.url)
-                return _mark(out, self.url, "cache",
-                             f"cached answer of {self.url}, fetched {iso_time(hit.fetched_at)}, "
-                             f"expires {iso_time(hit.expires_at)}"), hit.fetched_at
+                explain = (f"cached answer of {self.url}, fetched {iso_time(hit.fetched_at)}, "
+                           f"expires {iso_time(hit.expires_at)}")
+                return _mark(out, self.url, "cache", explain, hit.fetched_at), hit.fetched_at
         body, ctype, fetched_at, max_rows = self._with_retries(query, fmt,
                                                                timeout or self.timeout)
         out = decode(body, ctype, kind=kind, endpoint=self.url)
@@ -198,7 +198,7 @@ class SparqlClient:
             log.warning("%s cut its answer at %s rows (X-SPARQL-MaxRows); add a LIMIT or "
                         "page with OFFSET", self.url, max_rows)
             explain += f"; truncated by the endpoint at {max_rows} rows (X-SPARQL-MaxRows)"
-        return _mark(out, self.url, "endpoint", explain), fetched_at
+        return _mark(out, self.url, "endpoint", explain, fetched_at), fetched_at
 
     def _with_retries(self, query: str, fmt: str, timeout: float
                       ) -> tuple[bytes, str, float, str | None]:
@@ -253,9 +253,11 @@ class SparqlClient:
             self.slots.release()
 
 
-def _mark(out: SparqlResult, url: str, engine: str, explain: str) -> SparqlResult:
+def _mark(out: SparqlResult, url: str, engine: str, explain: str,
+          fetched_at: float) -> SparqlResult:
     return SparqlResult(vars=out.vars, rows=out.rows, boolean=out.boolean, graph=out.graph,
-                        source=f"sparql:{url}", engine=engine, explain=explain)
+                        source=f"sparql:{url}", engine=engine, explain=explain,
+                        retrieved_at=iso_time(fetched_at))
 
 
 def _gave_up(exc: EndpointError, attempts: int, seconds: float) -> EndpointError:

@@ -119,6 +119,19 @@ class KnowledgeBaseConformance:
             assert c.source and ":" in c.source
             assert c.url.startswith("https://www.wikidata.org/wiki/Q42")
 
+    def test_values_carry_their_source(self, kb):
+        """Provenance travels on the values (never in "last call" state on the KB)."""
+        e = kb.entity("Q42")
+        assert e.source and ":" in e.source
+        for kind, lang, text in [("label", "en", "Douglas Adams"),
+                                 ("description", "en", "English writer and humorist")]:
+            source, _ = e.term_source(kind, lang, text)
+            assert source and ":" in source
+        found = kb.search("Douglas Adams")
+        assert found and all(c.source and ":" in c.source for c in found)
+        info = kb.property_info("P106")
+        assert info.source and ":" in info.source
+
     # -- search -------------------------------------------------------------------------------
     def test_search_exact_label_first(self, kb):
         found = kb.search("Douglas Adams")

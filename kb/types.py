@@ -92,6 +92,12 @@ def wikidata_url(id: str, statement_id: str | None = None) -> str:
     return f"{url}#{statement_id}" if statement_id else url
 
 
+def is_live(source: str) -> bool:
+    """Whether a ``source`` name (``sparql:<endpoint>``, ``mirror:<path>``, ``rdf:<file>``)
+    names a live endpoint."""
+    return source.startswith("sparql:")
+
+
 @dataclass(frozen=True, slots=True)
 class Citation:
     """Where a statement comes from, precisely enough to check it.
@@ -113,11 +119,17 @@ class Citation:
     def url(self) -> str:
         return wikidata_url(self.subject, self.statement_id)
 
+    @property
+    def live(self) -> bool:
+        """Whether the fact was read from a live endpoint (not from a loaded file)."""
+        return is_live(self.source)
+
     def as_dict(self) -> dict[str, Any]:
         return {"subject": self.subject, "property": self.property,
                 "value": self.value.as_dict(), "statement_id": self.statement_id,
                 "source": self.source, "retrieved_at": self.retrieved_at,
-                "dump_date": self.dump_date, "revision": self.revision, "url": self.url}
+                "live": self.live, "dump_date": self.dump_date, "revision": self.revision,
+                "url": self.url}
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +169,13 @@ def pick_text(texts: Mapping[str, Any], lang: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class Entity:
     """An entity's terms: labels and descriptions by language, aliases by language.
-    Statements are asked for separately (``KnowledgeBase.statements``)."""
+    Statements are asked for separately (``KnowledgeBase.statements``).
+
+    Provenance: ``source`` names the KB that answered (``mirror:<path>``,
+    ``sparql:<endpoint>``, ``rdf:<file>``) and ``retrieved_at`` when a live one was asked.
+    ``term_sources`` marks the terms that came from elsewhere than ``source``: in a
+    mirror, the terms a live endpoint wrote back — ``("label", "fr", "Douglas Adams")`` →
+    ``("sparql:<endpoint>", retrieved_at)``."""
     id: str
     labels: Mapping[str, str] = field(default_factory=dict)
     descriptions: Mapping[str, str] = field(default_factory=dict)
@@ -165,6 +183,10 @@ class Entity:
     kind: str = "item"                 # item | property | lexeme | form | sense | resource
     datatype: str | None = None        # properties: wikibase-item, time, ...
     sitelinks: int = 0
+    source: str = field(default="", compare=False)
+    retrieved_at: str | None = field(default=None, compare=False)
+    term_sources: Mapping[tuple[str, str, str], tuple[str, str | None]] = field(
+        default_factory=dict, compare=False)
 
     def label(self, lang: str = "en") -> str:
         """The label in ``lang`` with fallback; the ID when there is none."""
@@ -181,25 +203,50 @@ class Entity:
     def url(self) -> str:
         return wikidata_url(self.id)
 
+    def term_source(self, kind: str, lang: str, text: str) -> tuple[str, str | None]:
+        """(source, retrieved_at) of one term; ``kind`` is 'label', 'description' or
+        'alias'."""
+        return self.term_sources.get((kind, lang, text), (self.source, self.retrieved_at))
+
+    def live_terms(self) -> list[dict[str, Any]]:
+        """The terms read from a live endpoint, each with its endpoint and retrieval time."""
+        terms = [("label", lang, text) for lang, text in self.labels.items()]
+        terms += [("description", lang, text) for lang, text in self.descriptions.items()]
+        terms += [("alias", lang, text) for lang, texts in self.aliases.items()
+                  for text in texts]
+        out = []
+        for kind, lang, text in terms:
+            source, at = self.term_source(kind, lang, text)
+            if is_live(source):
+                out.append({"kind": kind, "lang": lang, "text": text, "source": source,
+                            "retrieved_at": at})
+        return out
+
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "labels": dict(self.labels),
                 "descriptions": dict(self.descriptions),
                 "aliases": {k: list(v) for k, v in self.aliases.items()},
-                "datatype": self.datatype, "sitelinks": self.sitelinks, "url": self.url}
+                "datatype": self.datatype, "sitelinks": self.sitelinks, "url": self.url,
+                "source": self.source, "retrieved_at": self.retrieved_at,
+                "live_terms": self.live_terms()}
 
 
 @dataclass(frozen=True, slots=True)
 class PropertyInfo:
-    """What a property is: label, description, aliases (in one language) and datatype."""
+    """What a property is: label, description, aliases (in one language) and datatype;
+    ``source``/``retrieved_at`` as for ``Entity``."""
     id: str
     label: str
     datatype: str | None = None
     description: str | None = None
     aliases: tuple[str, ...] = ()
+    source: str = field(default="", compare=False)
+    retrieved_at: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "datatype": self.datatype,
-                "description": self.description, "aliases": list(self.aliases)}
+                "description": self.description, "aliases": list(self.aliases),
+                "source": self.source, "retrieved_at": self.retrieved_at}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +256,10 @@ class Candidate:
     ``score`` orders candidates (higher is better; comparable within one result list);
     ``prior`` is the popularity prior in [0, 1] (from sitelinks, else graph degree);
     ``matched`` the label or alias that matched, ``match`` how (exact, alias, prefix,
-    token); ``features`` what decided the score, for explanations.
+    token); ``features`` what decided the score, for explanations. ``source`` is where the
+    matched name comes from (``mirror:<path>``, ``sparql:<endpoint>`` — also for a name a
+    live endpoint wrote back into a mirror — ``rdf:<file>``), ``retrieved_at`` when a live
+    endpoint gave it.
     """
     id: str
     label: str
@@ -220,12 +270,15 @@ class Candidate:
     lang: str = ""
     description: str | None = None
     features: Mapping[str, float] = field(default_factory=dict, compare=False)
+    source: str = field(default="", compare=False)
+    retrieved_at: str | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "score": round(self.score, 6),
                 "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
                 "lang": self.lang, "description": self.description,
-                "features": {k: round(v, 6) for k, v in self.features.items()}}
+                "features": {k: round(v, 6) for k, v in self.features.items()},
+                "source": self.source, "retrieved_at": self.retrieved_at}
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,8 +286,9 @@ class SparqlResult:
     """A SPARQL answer. SELECT: ``vars`` and ``rows`` (one dict per solution, variable →
     rdflib term; unbound variables are absent). ASK: ``boolean``. CONSTRUCT/DESCRIBE:
     ``graph`` (an rdflib Graph). ``source`` names who answered (``mirror:<path>``,
-    ``sparql:<endpoint>``); ``engine`` how (e.g. 'sql', 'rdflib', 'endpoint'), with
-    ``explain`` saying why or showing the compiled query."""
+    ``sparql:<endpoint>``) and ``retrieved_at`` when a live endpoint answered (for a
+    cached answer, when it was fetched); ``engine`` how (e.g. 'sql', 'rdflib', 'endpoint',
+    'cache'), with ``explain`` saying why or showing the compiled query."""
     vars: tuple[str, ...] = ()
     rows: tuple[Mapping[str, Any], ...] = ()
     boolean: bool | None = None
@@ -242,6 +296,7 @@ class SparqlResult:
     source: str = ""
     engine: str = ""
     explain: str = ""
+    retrieved_at: str | None = None
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -279,4 +334,4 @@ class SparqlResult:
 
 __all__ = ["Candidate", "Citation", "Entity", "PropertyInfo", "RANK_NAMES", "Rank",
            "Reference", "Snak", "SparqlResult", "Statement", "Value", "ValueKind", "WD",
-           "wikidata_url"]
+           "is_live", "wikidata_url"]

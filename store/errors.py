@@ -25,7 +25,7 @@ what came, and how to fix it::
     ├── ServerBusy                the SPARQL server has too many queries (.retry_after)
     ├── LLMError                  an LLM backend failed (.backend names it); never an empty reply
     │   ├── InvalidRequest        a malformed call: messages, n, temperature (also a ValueError)
-    │   ├── LLMConfigError        a backend cannot be set up: spec, model, key, file
+    │   ├── LLMConfigError        a backend or gate cannot be set up (also a ValueError)
     │   ├── LLMTimeout
     │   ├── LLMRateLimited        429 after the retries (.retry_after, when the server said)
     │   ├── LLMHTTPError          .status and .body (an excerpt)
@@ -198,8 +198,9 @@ class InvalidRequest(LLMError, ValueError):
     """A call that no backend could answer: bad messages, n, temperature, max_tokens."""
 
 
-class LLMConfigError(LLMError):
-    """A backend that cannot be set up (unknown spec, missing model, key or file)."""
+class LLMConfigError(LLMError, ValueError):
+    """A backend or gate that cannot be set up (unknown spec or name, missing model, key,
+    file or verifier)."""
 
 
 class LLMTimeout(LLMError):

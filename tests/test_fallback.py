@@ -53,37 +53,41 @@ def offline(path: Path) -> FallbackKB:
 
 def test_a_missing_entity_is_fetched_written_back_and_then_local(mirror_path, live):
     kb = FallbackKB(MirrorKB(mirror_path), live)
-    assert kb.entity("Q42").label() == "Douglas Adams"
-    assert kb.last_served_by == f"mirror:{mirror_path}"
+    douglas = kb.entity("Q42")
+    assert douglas.label() == "Douglas Adams"
+    assert douglas.source == f"mirror:{mirror_path}" and douglas.live_terms() == []
     assert live_sources(mirror_path) == []
 
     before = dt.datetime.now(dt.UTC).replace(microsecond=0)
     belgium = kb.entity("Q31")
-    assert belgium.label() == "Belgium" and kb.last_served_by == live.name
+    assert belgium.label() == "Belgium" and belgium.source == live.name
     (src,) = live_sources(mirror_path)
     assert src["location"] == live.url and src["status"] == "complete"
     assert dt.datetime.fromisoformat(src["loaded_at"]) >= before
+    assert belgium.retrieved_at == src["loaded_at"]
 
     local = offline(mirror_path)
     again = local.entity("Q31")
-    assert local.last_served_by == f"mirror:{mirror_path}"
+    assert again.source == f"mirror:{mirror_path}"
     assert again.labels == belgium.labels
     assert {k: set(v) for k, v in again.aliases.items()} == \
         {k: set(v) for k, v in belgium.aliases.items()}
+    # served by the mirror, every term still says the endpoint gave it, and when
+    assert {(t["source"], t["retrieved_at"]) for t in again.live_terms()} == \
+        {(live.name, src["loaded_at"])}
+    assert again.term_source("label", "en", "Belgium") == (live.name, src["loaded_at"])
     assert kb.entity("Q31").labels == belgium.labels       # no second fetch
-    assert kb.last_served_by == f"mirror:{mirror_path}"
     assert len(live_sources(mirror_path)) == 1
 
 
 def test_an_empty_triplet_query_is_fetched_and_cited(mirror_path, live):
     kb = FallbackKB(MirrorKB(mirror_path), live)
     (fetched,) = kb.statements("Q42", "P108")
-    assert fetched.value.value == "Q9531" and kb.last_served_by == live.name
+    assert fetched.value.value == "Q9531" and fetched.citation.live
     assert fetched.citation.source == f"sparql:{live.url}"
 
     local = offline(mirror_path)
     (again,) = local.statements("Q42", "P108")
-    assert local.last_served_by == f"mirror:{mirror_path}"
     assert again.triple == fetched.triple
     # served from the mirror, still cited to where the fact came from, when it was read
     (src,) = live_sources(mirror_path)
@@ -92,38 +96,43 @@ def test_an_empty_triplet_query_is_fetched_and_cited(mirror_path, live):
 
     # the mirror's own data answers a broader question by itself
     own = kb.statements("Q42")
-    assert {s.property for s in own} == {"P31", "P108"} and kb.last_served_by.startswith(
-        "mirror:")
+    assert {s.property for s in own} == {"P31", "P108"}
+    assert {s.property: s.citation.live for s in own} == {"P31": False, "P108": True}
 
 
 def test_a_partial_write_back_does_not_hide_the_rest(mirror_path, live):
     kb = FallbackKB(MirrorKB(mirror_path), live)
     assert [s.value.value for s in kb.statements("Q31", "P36")] == ["Q239"]
     everything = kb.statements("Q31")            # only live rows locally, never asked: fetch
-    assert kb.last_served_by == live.name and len(everything) > 1
-    assert kb.statements("Q31") and kb.last_served_by.startswith("mirror:")
-    assert len(kb.statements("Q31", limit=2)) == 2 and kb.last_served_by.startswith("mirror:")
+    assert len(everything) > 1 and len(live_sources(mirror_path)) == 2
+    assert kb.statements("Q31") and len(live_sources(mirror_path)) == 2     # now local
+    assert len(kb.statements("Q31", limit=2)) == 2 and len(live_sources(mirror_path)) == 2
+    assert all(s.citation.live for s in everything)
 
 
 def test_empty_live_answers_are_remembered(mirror_path, live):
     kb = FallbackKB(MirrorKB(mirror_path), live)
-    assert kb.statements("Q42", "P69") == [] and kb.last_served_by == live.name
-    assert kb.statements("Q42", "P69") == [] and kb.last_served_by.startswith("mirror:")
+    assert kb.statements("Q42", "P69") == [] and len(live_sources(mirror_path)) == 1
+    assert kb.statements("Q42", "P69") == [] and len(live_sources(mirror_path)) == 1
 
 
 def test_search_and_property_info_fall_back(mirror_path, live):
     kb = FallbackKB(MirrorKB(mirror_path), live)
     found = kb.search("Belgium")
-    assert found[0].id == "Q31" and kb.last_served_by == live.name
+    assert found[0].id == "Q31" and found[0].source == live.name and found[0].retrieved_at
     local = offline(mirror_path)
-    assert "Q31" in {c.id for c in local.search("belgium")}  # now in the mirror's label index
+    (belgium,) = [c for c in local.search("belgium") if c.id == "Q31"]  # now in the index
+    # the mirror answers, and the name it matched is still cited to the endpoint
+    assert (belgium.source, belgium.retrieved_at) == (live.name, found[0].retrieved_at)
+    assert local.search("Douglas Adams")[0].source == f"mirror:{mirror_path}"
     info = kb.property_info("P108")
     assert (info.label, info.datatype) == ("employer", "wikibase-item")
+    assert info.source == live.name
     assert local.property_info("P108").datatype == "wikibase-item"
-    assert local.last_served_by.startswith("mirror:")
+    assert local.property_info("P108").source == live.name     # its label came from there
     # a term-only write-back is not a whole entity: entity() still asks the endpoint
     whole = kb.entity("Q31")
-    assert kb.last_served_by == live.name and "Kingdom of Belgium" in whole.aliases["en"]
+    assert whole.source == live.name and "Kingdom of Belgium" in whole.aliases["en"]
 
 
 def test_unknown_everywhere(mirror_path, live):
@@ -159,8 +168,31 @@ def test_write_back_into_the_demo_mirror(demo_mirror_path, tmp_path, live):
     path = tmp_path / "demo-copy.sqlite"
     path.write_bytes(Path(demo_mirror_path).read_bytes())
     kb = FallbackKB(MirrorKB(path), live)
-    assert kb.entity("Q937").label() == "Albert Einstein"   # the demo KB holds Einstein
-    assert kb.last_served_by.startswith("mirror:")
+    einstein = kb.entity("Q937")
+    assert einstein.label() == "Albert Einstein"             # the demo KB holds Einstein
+    assert einstein.source.startswith("mirror:") and einstein.live_terms() == []
     (emp,) = kb.statements("Q42", "P108")
     assert emp.value.value == "Q9531"
     assert offline(path).statements("Q42", "P108")[0].value.value == "Q9531"
+
+
+def test_concurrent_callers_each_get_their_own_provenance(mirror_path, live):
+    """Provenance is on the values: threads asking the mirror and the endpoint at the same
+    time each get the source that answered them (no shared "last call" state)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    kb = FallbackKB(MirrorKB(mirror_path), live)
+    kb.sparql("ASK { ?s ?p ?o }")      # rdflib's parser is not thread-safe on first use
+    asks = [("Q42", "P31"), ("Q31", "P36"), ("Q771", "P36"), ("Q42", "P31"), ("Q54072", "P36")]
+
+    def ask(pair: tuple[str, str]) -> list[tuple[str, bool]]:
+        return [(s.value.value, s.citation.live) for s in kb.statements(*pair)]
+
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(ask, asks * 4))
+        entities = list(pool.map(kb.entity, ["Q42", "Q31", "Q42", "Q771", "Q42", "Q54072"]))
+    assert all(answers)
+    for pair, got in zip(asks * 4, answers):
+        assert all(live_fact == (pair != ("Q42", "P31")) for _, live_fact in got), (pair, got)
+    assert [e.source == live.name for e in entities] == [False, True, False, True, False, True]
+    assert [bool(e.retrieved_at) for e in entities] == [False, True, False, True, False, True]

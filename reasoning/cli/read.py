@@ -34,12 +34,25 @@ def entity_cmd(id: str, db: str | None, lang: str, as_json: bool, endpoint: str 
     if ent.datatype:
         click.echo(f"  datatype: {ent.datatype}")
     click.echo(f"  {ent.url}")
+    shown = {ent.label(lang), ent.description(lang), *ent.aliases.get(lang, ())}
+    for term in ent.live_terms():
+        if term["text"] in shown:
+            click.echo(f"  {term['kind']} {term['text']!r}@{term['lang']}: "
+                       f"{_live_mark(term['source'], term['retrieved_at'])}")
     for s in statements:
         click.echo(f"  {s.property} ({labels(s.property)}): {_show_value(s.value, labels)}"
-                   + (f"  [{s.rank}]" if s.rank != "normal" else ""))
+                   + (f"  [{s.rank}]" if s.rank != "normal" else "")
+                   + (f"  [{_live_mark(s.citation.source, s.citation.retrieved_at)}]"
+                      if s.citation is not None and s.citation.live else ""))
         for q in s.qualifiers:
             click.echo(f"      {q.property} ({labels(q.property)}): "
                        f"{_show_value(q.value, labels)}")
+
+
+def _live_mark(source: str, retrieved_at: str | None) -> str:
+    """How a fact read from a live endpoint is marked: where from, and when."""
+    return f"live, from {source.removeprefix('sparql:')}" + (
+        f" at {retrieved_at}" if retrieved_at else "")
 
 
 def _labeler(base: Any, lang: str) -> Callable[[str], str]:

@@ -1,0 +1,194 @@
+"""The gates: ``always``, ``never``, ``cok`` and Rowen's ``rowen-cl``/``-cm``/``-hybrid``.
+
+Scores are consistency in [0, 1] (``z_hybrid`` in [0, 1 + alpha]): high means the model
+answers the same way however asked, and the KB is consulted when the gate's score is below
+its threshold.
+
+**CoK** (Chain of Knowledge): ``n`` chain-of-thought samples (default 5, temperature 0.7)
+in one call; the answers (after 'Answer:') are normalized and counted; no answer with a
+majority of at least n/2 → consult. Score: the top answer's share (``agreement``); the
+threshold is ½. The majority answer is ``Decision.answer``.
+
+**Rowen**: ``k`` paraphrases of the question (one call, ``n=k``, temperature 1.0; the
+original question stands in for an empty paraphrase); then, concurrently, each paraphrase
+answered greedily by the model; for CL each paraphrase translated into
+``target_language`` (default Chinese) and the translation answered (two calls in a row);
+for CM each paraphrase answered by the ``verifier`` model; then the checks, concurrently:
+CL compares (paraphrase, answer) with (translation, its answer), CM compares (paraphrase,
+answer) with (paraphrase, verifier's answer). ``Z_CL`` and ``Z_CM`` are the shares of
+equivalent pairs; ``Z_hybrid = Z_CL + alpha·Z_CM``. Thresholds: 0.6 (CL), 0.8 (CM), and
+for hybrid the sum ``0.6 + alpha·0.8`` unless given (the paper does not fix it).
+Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge, k fewer
+per comparison with the similarity checker; with ``max_workers`` ≥ 3k every stage runs as
+one wave, so a hybrid decision takes about four model latencies.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from reasoning import prompts
+from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
+from reasoning.gates.checkers import QA, Checker, LLMJudge
+from reasoning.llm.base import LLM
+from store.errors import LLMConfigError
+
+
+class AlwaysGate:
+    """Consult the KB for every question (no LLM call)."""
+
+    name = "always"
+
+    def decide(self, question: str) -> Decision:
+        return Decision(self.name, True, "the 'always' policy consults the KB every time",
+                        timings={"total": 0.0})
+
+
+class NeverGate:
+    """Never consult the KB (the model answers alone; no LLM call)."""
+
+    name = "never"
+
+    def decide(self, question: str) -> Decision:
+        return Decision(self.name, False, "the 'never' policy answers without the KB",
+                        timings={"total": 0.0})
+
+
+class CoKGate:
+    """Chain of Knowledge's self-consistency gate (see the module docstring)."""
+
+    name = "cok"
+
+    def __init__(self, llm: LLM, *, n: int = 5, temperature: float = 0.7,
+                 max_tokens: int | None = 256):
+        if n < 1:
+            raise LLMConfigError("cok needs at least one sample", backend="gate cok",
+                                 expected="n >= 1", got=n)
+        self.llm, self.n, self.temperature, self.max_tokens = llm, n, temperature, max_tokens
+
+    def decide(self, question: str) -> Decision:
+        trace = Trace()
+        with trace.stage("sample"):
+            replies = trace.call("sample", "model", self.llm,
+                                 prompts.COT.render(question=question), n=self.n,
+                                 temperature=self.temperature, max_tokens=self.max_tokens)
+        answers = [prompts.extract_answer(r) for r in replies]
+        keys = [prompts.normalize_answer(a) for a in answers]
+        counts = Counter(k for k in keys if k)
+        top, votes = counts.most_common(1)[0] if counts else ("", 0)
+        agreement = votes / self.n
+        consult = votes < self.n / 2
+        majority = next((a for a, k in zip(answers, keys) if k == top), None) if votes else None
+        reason = (f"no answer reached a majority: the most frequent has {votes} of {self.n}"
+                  if consult else f"{votes} of {self.n} samples agree on {majority!r}")
+        return Decision(self.name, consult, reason, agreement, 0.5,
+                        {"agreement": agreement}, None if consult else majority,
+                        {"answers": answers, "votes": dict(counts)}, trace.calls,
+                        trace.finish())
+
+
+class RowenGate:
+    """Rowen's consistency gate: mode 'cl', 'cm' or 'hybrid' (see the module docstring)."""
+
+    DEFAULT_THRESHOLDS = {"cl": 0.6, "cm": 0.8}
+
+    def __init__(self, llm: LLM, *, mode: str = "hybrid", verifier: LLM | None = None,
+                 checker: Checker | None = None, k: int = 6, alpha: float = 1.0,
+                 threshold: float | None = None, target_language: str = "zh",
+                 paraphrase_temperature: float = 1.0, max_tokens: int | None = 64,
+                 max_workers: int = DEFAULT_MAX_WORKERS):
+        if mode not in ("cl", "cm", "hybrid"):
+            raise LLMConfigError("unknown Rowen mode", backend="gate rowen",
+                                 expected="'cl', 'cm' or 'hybrid'", got=mode)
+        if mode != "cl" and verifier is None:
+            raise LLMConfigError(f"rowen-{mode} compares two models but has one",
+                                 backend=f"gate rowen-{mode}",
+                                 fix="pass verifier=... (a second LLM; --verifier on the "
+                                     "command line), or use rowen-cl")
+        if k < 1:
+            raise LLMConfigError("Rowen needs at least one paraphrase",
+                                 backend=f"gate rowen-{mode}", expected="k >= 1", got=k)
+        self.llm, self.mode, self.verifier, self.k, self.alpha = llm, mode, verifier, k, alpha
+        self.checker = checker or LLMJudge(llm)
+        cl, cm = self.DEFAULT_THRESHOLDS["cl"], self.DEFAULT_THRESHOLDS["cm"]
+        self.threshold = threshold if threshold is not None else \
+            {"cl": cl, "cm": cm, "hybrid": cl + alpha * cm}[mode]
+        self.target_language = target_language
+        self.paraphrase_temperature = paraphrase_temperature
+        self.max_tokens, self.max_workers = max_tokens, max_workers
+        self.name = f"rowen-{mode}"
+
+    def decide(self, question: str) -> Decision:
+        trace = Trace()
+        use_cl, use_cm = self.mode in ("cl", "hybrid"), self.mode in ("cm", "hybrid")
+
+        with trace.stage("paraphrase"):
+            raw = trace.call("paraphrase", "model", self.llm,
+                             prompts.PARAPHRASE.render(question=question), n=self.k,
+                             temperature=self.paraphrase_temperature,
+                             max_tokens=self.max_tokens)
+        paraphrases = [prompts.clean_line(p) or question for p in raw]
+
+        def answer(stage: str, role: str, llm: LLM, q: str) -> str:
+            return trace.call(stage, role, llm, prompts.ANSWER.render(question=q),
+                              max_tokens=self.max_tokens)[0].strip()
+
+        language = prompts.language_name(self.target_language)
+
+        def translate_and_answer(q: str) -> tuple[str, str]:
+            reply = trace.call("translate", "model", self.llm,
+                               prompts.TRANSLATE.render(language=language, question=q),
+                               max_tokens=self.max_tokens * 2 if self.max_tokens else None)[0]
+            translated = prompts.clean_line(reply) or q
+            return translated, answer("answer-translated", "model", self.llm, translated)
+
+        tasks: list = [lambda q=q: answer("answer", "model", self.llm, q) for q in paraphrases]
+        if use_cl:
+            tasks += [lambda q=q: translate_and_answer(q) for q in paraphrases]
+        if use_cm:
+            tasks += [lambda q=q: answer("verify", "verifier", self.verifier, q)
+                      for q in paraphrases]
+        with trace.stage("answer"):
+            results = run_all(tasks, self.max_workers)
+        k = self.k
+        answers = results[:k]
+        translated = results[k:2 * k] if use_cl else []
+        verified = results[-k:] if use_cm else []
+
+        checks: list = []
+        if use_cl:
+            checks += [lambda i=i: self.checker.check(
+                QA(paraphrases[i], answers[i]), QA(*translated[i]), trace, "check-cl")
+                for i in range(k)]
+        if use_cm:
+            checks += [lambda i=i: self.checker.check(
+                QA(paraphrases[i], answers[i]), QA(paraphrases[i], verified[i]), trace,
+                "check-cm") for i in range(k)]
+        with trace.stage("check"):
+            verdicts = run_all(checks, self.max_workers)
+        cl_checks = verdicts[:k] if use_cl else []
+        cm_checks = verdicts[-k:] if use_cm else []
+
+        scores: dict[str, float] = {}
+        if use_cl:
+            scores["z_cl"] = sum(c.equivalent for c in cl_checks) / k
+        if use_cm:
+            scores["z_cm"] = sum(c.equivalent for c in cm_checks) / k
+        if self.mode == "hybrid":
+            scores["z_hybrid"] = scores["z_cl"] + self.alpha * scores["z_cm"]
+        score = scores[{"cl": "z_cl", "cm": "z_cm", "hybrid": "z_hybrid"}[self.mode]]
+        consult = score < self.threshold
+        label = {"cl": "Z_CL", "cm": "Z_CM", "hybrid": "Z_hybrid"}[self.mode]
+        reason = (f"{label} = {score:.3g} {'<' if consult else '>='} threshold "
+                  f"{self.threshold:.3g}: " +
+                  ("answers disagree across " + {"cl": "languages", "cm": "models",
+                                                 "hybrid": "languages and models"}[self.mode]
+                   if consult else "answers are consistent"))
+        details = {"paraphrases": paraphrases, "answers": answers,
+                   "translations": [t for t, _ in translated],
+                   "translated_answers": [a for _, a in translated],
+                   "verifier_answers": verified, "checker": self.checker.name,
+                   "cl_checks": cl_checks, "cm_checks": cm_checks,
+                   "unparsed_checks": sum(not c.parsed for c in verdicts)}
+        return Decision(self.name, consult, reason, score, self.threshold, scores, None,
+                        details, trace.calls, trace.finish())

@@ -1,0 +1,77 @@
+"""``CachedLLM``: record and replay any backend's calls, so evaluations rerun offline and
+deterministically.
+
+    llm = CachedLLM(OpenAIChatLLM("gpt-4o-mini"), "calls.sqlite")              # record
+    llm = CachedLLM(None, "calls.sqlite", mode="replay", model="gpt-4o-mini")  # offline
+
+A call is keyed by its whole request (``Request.key``: model, messages, n, temperature,
+max_tokens, stop), so sampled completions replay exactly as recorded. Modes:
+
+- ``"auto"`` (default): recorded → replayed; not recorded → the inner model is called and
+  its completions recorded.
+- ``"replay"``: recorded → replayed; not recorded → ``LLMCacheMiss`` (the inner model, which
+  may be None, is never called).
+- ``"record"``: always call the inner model and record (replacing earlier recordings).
+
+``hits`` and ``misses`` count how calls were served. Errors are never recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from reasoning.llm.base import LLM, BaseLLM, Generation, Request
+from store.errors import LLMCacheMiss, LLMConfigError
+from store.llm_calls import LLMCallLog
+
+MODES = ("auto", "replay", "record")
+
+
+class CachedLLM(BaseLLM):
+    def __init__(self, inner: LLM | None, path: str | Path, *, mode: str = "auto",
+                 model: str | None = None):
+        super().__init__()
+        if mode not in MODES:
+            raise LLMConfigError("unknown cache mode", backend="cache",
+                                 expected=" | ".join(MODES), got=mode)
+        if inner is None and mode != "replay":
+            raise LLMConfigError(f"mode {mode!r} needs a model to call", backend="cache",
+                                 fix="pass the backend, or use mode='replay'")
+        self.model = model or getattr(inner, "model", None) or "llm"
+        self.inner, self.mode = inner, mode
+        self.log = LLMCallLog(path)
+        self.hits = self.misses = 0
+        self._count_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"CachedLLM({self.inner!r}, {str(self.log.path)!r}, mode={self.mode!r})"
+
+    def _generate(self, request: Request) -> Generation:
+        key = request.key()
+        if self.mode != "record":
+            recorded = self.log.get(key)
+            if recorded is not None:
+                with self._count_lock:
+                    self.hits += 1
+                return Generation(recorded)
+            if self.mode == "replay":
+                raise LLMCacheMiss(
+                    f"no recorded reply for this request (n={request.n}, "
+                    f"temperature={request.temperature:g}): "
+                    f"{request.last_user[:120]!r}", backend=f"cache:{self.log.path}", key=key,
+                    fix="record it first (mode='auto' with the model), or check that the "
+                        "prompts and parameters match the recording")
+        with self._count_lock:
+            self.misses += 1
+        assert self.inner is not None
+        completions = self.inner.complete(request.message_dicts(), n=request.n,
+                                          temperature=request.temperature,
+                                          max_tokens=request.max_tokens,
+                                          stop=list(request.stop) or None)
+        self.log.put(key, model=self.model, request=request.as_dict(),
+                     completions=list(completions))
+        return Generation(list(completions))
+
+    def close(self) -> None:
+        self.log.close()

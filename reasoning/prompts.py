@@ -1,0 +1,185 @@
+"""The prompts reasoning sends to LLMs, and the parsers of their replies.
+
+Each ``Prompt`` is a task a real instruction-following model does from the text alone
+(answer, reason step by step, paraphrase, translate, judge two QA pairs). ``Prompt.render``
+builds the chat messages; ``Prompt.match`` recovers the fields from messages built by
+``render`` — which is how ``SimulatedLLM`` knows what it is asked, from the same prompts a
+real model gets (``identify`` tries every prompt).
+
+Reply parsers are lenient, as real replies are: ``extract_answer`` (the final answer of a
+chain of thought or a short reply), ``clean_line`` (a paraphrase or translation with its
+chatter removed), ``parse_bool`` (True/False in the many ways models say it), and
+``normalize_answer`` (the key answers are compared by).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+LANGUAGES = {"en": "English", "zh": "Chinese", "de": "German", "fr": "French",
+             "es": "Spanish", "ja": "Japanese", "ru": "Russian", "ar": "Arabic",
+             "it": "Italian", "pt": "Portuguese", "ko": "Korean", "hi": "Hindi"}
+
+
+def language_name(code: str) -> str:
+    """'zh' → 'Chinese'; an unknown code is returned as given (a name works too)."""
+    return LANGUAGES.get(code, code)
+
+
+def language_code(name: str) -> str:
+    """'Chinese' → 'zh' (case-insensitive); an unknown name is returned lowercased."""
+    low = name.strip().lower()
+    return next((c for c, n in LANGUAGES.items() if n.lower() == low), low)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A task: a system message and a user message with ``{field}`` slots."""
+
+    task: str
+    system: str
+    user: str
+
+    def render(self, **fields: str) -> list[dict[str, str]]:
+        return [{"role": "system", "content": self.system},
+                {"role": "user", "content": self.user.format(**fields)}]
+
+    def match(self, messages: Sequence[Mapping[str, str]]) -> dict[str, str] | None:
+        """The fields, when ``messages`` are this prompt rendered; else None."""
+        if len(messages) != 2 or messages[0].get("content") != self.system:
+            return None
+        m = _pattern(self.user).fullmatch(messages[1].get("content", ""))
+        return m.groupdict() if m else None
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    if template not in _PATTERNS:
+        parts = re.split(r"\{(\w+)\}", template)
+        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)"
+                        for i, p in enumerate(parts))
+        _PATTERNS[template] = re.compile(regex, re.DOTALL)
+    return _PATTERNS[template]
+
+
+ANSWER = Prompt(
+    "answer",
+    "You answer factual questions. Reply with the answer only: a name, a date or a number, "
+    "no sentence and no explanation. Reply in the language of the question.",
+    "Question: {question}\nAnswer:")
+
+COT = Prompt(
+    "cot",
+    "You answer factual questions. Think step by step, then write the final answer on the "
+    "last line as 'Answer: ' followed by the answer only (a name, a date or a number).",
+    "Question: {question}")
+
+PARAPHRASE = Prompt(
+    "paraphrase",
+    "You rewrite questions.",
+    "Rewrite the question below in other words. The rewrite must ask for exactly the same "
+    "information. Reply with the rewritten question only.\nQuestion: {question}")
+
+TRANSLATE = Prompt(
+    "translate",
+    "You are a translator.",
+    "Translate the question below into {language}. Keep names of people, places and works "
+    "recognizable. Reply with the translation only.\nQuestion: {question}")
+
+JUDGE = Prompt(
+    "judge",
+    "You check whether two question-answer pairs agree.",
+    "Do the two question-answer pairs below ask the same question and give the same answer? "
+    "They may be worded differently or written in different languages. Reply with True or "
+    "False only.\nPair 1:\nQ: {question1}\nA: {answer1}\nPair 2:\nQ: {question2}\n"
+    "A: {answer2}")
+
+PROMPTS = (ANSWER, COT, PARAPHRASE, TRANSLATE, JUDGE)
+
+
+def identify(messages: Sequence[Mapping[str, str]]) -> tuple[str, dict[str, str]] | None:
+    """(task, fields) of messages built by one of ``PROMPTS``; None for any other."""
+    for prompt in PROMPTS:
+        fields = prompt.match(messages)
+        if fields is not None:
+            return prompt.task, fields
+    return None
+
+
+# -- reply parsers ------------------------------------------------------------------------------
+
+_ANSWER_LINE = re.compile(r"(?:final\s+answer|answer|答案)\s*(?:is)?\s*[:：]\s*(.+)",
+                          re.IGNORECASE)
+_WRAPPERS = "\"'`*_“”‘’「」『』 \t"
+
+
+def clean_line(text: str) -> str:
+    """The first non-empty line, without quotes, markdown emphasis and labels like
+    'Rewritten question:' or 'Translation:'."""
+    for line in text.strip().splitlines():
+        line = line.strip().strip(_WRAPPERS)
+        line = re.sub(r"^(?:rewritten question|rewrite|paraphrase|translation|question|"
+                      r"answer)\s*[:：]\s*", "", line, flags=re.IGNORECASE)
+        line = line.strip().strip(_WRAPPERS)
+        if line:
+            return line
+    return ""
+
+
+def extract_answer(text: str) -> str:
+    """The answer in a reply: after the last 'Answer:' line when there is one (chains of
+    thought), else the first non-empty line; quotes, emphasis and a final period dropped."""
+    found = None
+    for line in text.splitlines():
+        m = _ANSWER_LINE.search(line)
+        if m:
+            found = m.group(1)
+    answer = clean_line(found if found is not None else text)
+    if answer.endswith((".", "。")):
+        answer = answer[:-1].strip().strip(_WRAPPERS)
+    return answer
+
+
+_PUNCT = str.maketrans("", "", string.punctuation + "“”‘’«»。，、？！：；（）")
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+")
+
+
+def normalize_answer(text: str) -> str:
+    """The key answers are compared by: NFKC, casefolded, accents, punctuation and a
+    leading article dropped, whitespace collapsed."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = " ".join(text.translate(_PUNCT).split())
+    return _ARTICLES.sub("", text)
+
+
+_TRUE = {"true", "yes", "correct", "equivalent", "same", "consistent", "agree", "agrees"}
+_FALSE = {"false", "no", "not", "incorrect", "different", "inconsistent", "disagree",
+          "disagrees"}
+_EITHER = re.compile(r"\b(?:true\s+or\s+false|false\s+or\s+true|yes\s+or\s+no)\b")
+_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]+")
+
+
+def parse_bool(text: str) -> bool | None:
+    """True/False in a judge's reply: its first word when that says it ('True.',
+    '**False**', 'Yes, ...', 'Not equivalent'), else the only kind of verdict word in the
+    text ('The answer is False'); None when the reply says neither or both."""
+    words = _WORD.findall(_EITHER.sub(" ", text.lower()))
+    if not words:
+        return None
+    first = words[0]
+    if first in _FALSE or first.startswith(("不", "否", "错")):
+        return False
+    if first in _TRUE or first.startswith(("是", "对", "正确", "一致")):
+        return True
+    says_true = any(w in ("true", "yes") for w in words)
+    says_false = any(w in ("false", "no") for w in words)
+    if says_true != says_false:
+        return says_true
+    return None
