@@ -1,5 +1,9 @@
 """Parsing SPARQL safely: every query a KB runs locally goes through ``prepare``.
 
+``prepare`` parses with tree-sitter (``store.sparql_parse``: microseconds, positioned
+errors, safe in any thread) and translates to algebra without rdflib; rdflib parses a query
+only when its evaluator must run it (``PreparedQuery.evaluable``), one parse at a time.
+
 It refuses what a read-only grounding tool must never run: SPARQL Update (INSERT, DELETE,
 LOAD, CLEAR, ...) and SERVICE calls to endpoints not on the allow-list (rdflib's evaluator
 would otherwise fetch them over HTTP). Wikidata's label service
@@ -11,10 +15,13 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from store import label_service
-from store.errors import QueryRefused, QuerySyntaxError
+from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
+from store.sparql_algebra import translate
 from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
 from store.sparql_parse import ParsedQuery, parse
 
@@ -62,22 +69,107 @@ def parse_checked(query: str, allowed_services: frozenset[str] = frozenset()) ->
     return parsed
 
 
-@functools.lru_cache(maxsize=1024)
-def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
-    """Parse ``query`` into an rdflib prepared query (cached by text), or raise
-    QuerySyntaxError / QueryRefused. The label service is allowed and emulated (see the
-    module docstring); other SERVICE endpoints must be in ``allowed_services``. A label
-    service body it does not understand raises UnsupportedQuery.
+@dataclass(frozen=True)
+class PreparedQuery:
+    """A query checked and translated once (``prepare``), shared by every thread.
 
-    tree-sitter parses first (fast, positioned errors, WDQS syntax); rdflib then parses
-    the canonical text (``ParsedQuery.canonical``), under ``RDFLIB_PARSE_LOCK``. The
-    result's ``parsed`` attribute is the ``ParsedQuery``."""
+    ``algebra``: the SPARQL algebra built from tree-sitter's tree (``store.sparql_algebra``,
+    label service emulated), for the SQL compiler; None for CONSTRUCT and DESCRIBE, with
+    ``why``. ``vars``: the projected variables in order (``SELECT *``: in order of first
+    appearance). ``notes``: what the query asks that a mirror holds no data for (see
+    ``vocabulary_notes``). ``evaluable()``: the query as rdflib's evaluator runs it.
+    """
+    text: str
+    parsed: ParsedQuery
+    algebra: Any
+    why: str
+    vars: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def form(self) -> str:
+        return self.parsed.form
+
+    def evaluable(self) -> Any:
+        """This query parsed by rdflib for its evaluator (label service emulated). rdflib
+        writes into a parsed query while evaluating it, so each thread gets its own copy,
+        parsed once (under ``RDFLIB_PARSE_LOCK``) and kept for the 256 latest queries."""
+        cache = _per_thread.prepared
+        key = self.text
+        found = cache.get(key)
+        if found is None:
+            try:
+                found = rdflib_query(self.parsed.canonical(), self.parsed.prefixes)
+            except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
+                raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
+                                       fix="check its terms") from None
+            found.algebra = label_service.rewrite(found.algebra)
+            cache[key] = found
+            if len(cache) > 256:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found
+
+
+class _PerThread(threading.local):
+    def __init__(self) -> None:
+        self.prepared: OrderedDict[str, Any] = OrderedDict()
+
+
+_per_thread = _PerThread()
+
+
+@functools.lru_cache(maxsize=2048)
+def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> PreparedQuery:
+    """Check and translate ``query`` (cached by text), or raise QuerySyntaxError (with
+    line, column and excerpt) / QueryRefused. The label service is allowed and emulated
+    (see the module docstring); other SERVICE endpoints must be in ``allowed_services``. A
+    label service body it does not understand raises UnsupportedQuery. No rdflib parsing
+    happens here: tree-sitter parses, ``store.sparql_algebra`` translates."""
     parsed = parse_checked(query, allowed_services)
+    algebra, why = None, ""
     try:
-        prepared = rdflib_query(parsed.canonical(), parsed.prefixes)
-    except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions for bad terms
-        raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
-                               fix="check its terms") from None
-    prepared.parsed = parsed
-    prepared.algebra = label_service.rewrite(prepared.algebra)
-    return prepared
+        algebra = translate(parsed)
+    except UnsupportedQuery as exc:
+        why = str(exc)
+    if algebra is not None:
+        algebra = label_service.rewrite(algebra)
+        names = tuple(str(v) for v in algebra.get("PV") or [])
+    else:
+        names = ()
+    return PreparedQuery(query, parsed, algebra, why, names, vocabulary_notes(parsed))
+
+
+#: Wikidata vocabulary a mirror holds no data for: (IRI prefix, what it is)
+UNMIRRORED = (
+    ("http://wikiba.se/ontology#sitelinks", "wikibase:sitelinks (sitelink counts)"),
+    ("http://wikiba.se/ontology#statements", "wikibase:statements (statement counts)"),
+    ("http://wikiba.se/ontology#identifiers", "wikibase:identifiers"),
+    ("http://wikiba.se/ontology#timeValue", "full time values (wikibase:timeValue)"),
+    ("http://wikiba.se/ontology#quantityAmount", "full quantity values"),
+    ("http://wikiba.se/ontology#geo", "full coordinate values"),
+    ("http://www.wikidata.org/prop/statement/value/", "full values (psv:)"),
+    ("http://www.wikidata.org/prop/qualifier/value/", "full qualifier values (pqv:)"),
+    ("http://www.wikidata.org/prop/reference/", "references (pr:, prov:wasDerivedFrom)"),
+    ("http://www.w3.org/ns/prov#", "references (prov:)"),
+    ("http://schema.org/about", "sitelinks (schema:about)"),
+    ("http://schema.org/isPartOf", "sitelinks (schema:isPartOf)"),
+    ("http://schema.org/dateModified", "revision dates (schema:dateModified)"),
+    ("http://www.wikidata.org/prop/direct-normalized/", "normalized values (wdtn:)"),
+    ("http://www.wikidata.org/value/", "value nodes (wdv:)"),
+    ("http://www.w3.org/ns/lemon/ontolex#", "lexeme forms and senses (ontolex:)"),
+)
+
+
+def vocabulary_notes(parsed: ParsedQuery) -> tuple[str, ...]:
+    """One note per kind of Wikidata vocabulary ``parsed`` uses that a mirror holds no
+    triples for: such patterns match nothing here, while they do on query.wikidata.org."""
+    found: list[str] = []
+    for node in parsed.walk("prefixed_name", "iri_reference"):
+        iri = parsed.iri(node)
+        for prefix, what in UNMIRRORED:
+            if iri.startswith(prefix) and what not in found:
+                found.append(what)
+    return tuple(f"the mirror holds no {what}: patterns using it match nothing here "
+                 "(query.wikidata.org has them)" for what in found)
