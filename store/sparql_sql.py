@@ -40,8 +40,10 @@ from store import label_service
 from store.errors import QueryTimeout, UnsupportedQuery
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
                              node_term, sid_from_iri, statement_iri, to_term)
-from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_FUNCTIONS, STMT, TEXT, ExprCompiler,
-                                   Term, _get, match_constant, q, q_in, same_term)
+from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS, STMT, TEXT,
+                                   ExprCompiler, Term, _get, ex_term, match_constant, q, q_in,
+                                   same_term)
+from store.sparql_sql_expr import XSD_INTEGER
 from store.vocab import (ALIAS, LABEL, PQ, PROPERTY_ID, PROPERTY_TYPE, PS, RDFS_LABEL, WD,
                          WDT, P, iri_to_id, property_from_iri)
 
@@ -161,8 +163,12 @@ def _execute(mirror: Any, sql: str, functions: frozenset[str],
         info = getattr(raw, "info", None)
         known = info.setdefault("kgground_sql_functions", set()) if info is not None else set()
         for name in functions - known:
-            nargs, fn = SQL_FUNCTIONS[name]
-            conn.create_function(name, nargs, fn, deterministic=True)
+            if name in SQL_AGGREGATES:
+                nargs, cls = SQL_AGGREGATES[name]
+                conn.create_aggregate(name, nargs, cls)
+            else:
+                nargs, fn = SQL_FUNCTIONS[name]
+                conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
     if timeout is not None:
         deadline = time.monotonic() + timeout
@@ -227,6 +233,23 @@ class _Compiler:
         if _get(algebra, "datasetClause"):
             raise UnsupportedQuery("FROM / FROM NAMED")
         node = _get(algebra, "p")
+        if form == "AskQuery":
+            while node.name in ("Slice", "Distinct", "Reduced", "Project"):
+                node = _get(node, "p")
+            rel = self.pattern(node)
+            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+        sql, projection, terms = self.select(node)
+        decoders, i = [], 0
+        for var, term in terms:
+            decoders.append((str(var), i, _DECODERS[term.cat]))
+            i += len(term.columns)
+        return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
+                       frozenset(self.functions))
+
+    def select(self, node: CompValue, *, named: bool = False
+               ) -> tuple[str, list[Variable], list[tuple[Variable, Term]]]:
+        """(SQL, projected variables, [(variable, Term)] of those ever bound, in column
+        order) of a SELECT's algebra below the query node. ``named``: columns c0, c1, ..."""
         limit = offset = None
         distinct = False
         if node.name == "Slice":
@@ -240,26 +263,38 @@ class _Compiler:
             projection = list(_get(node, "PV") or [])
             node = _get(node, "p")
         rel = self.pattern(node)
-        if form == "AskQuery":
-            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
         first_seen = False
         if distinct and rel.order:
             wanted = set(projection)
             first_seen = any(v not in wanted for v in _order_vars(node))
         columns: list[str] = []
-        decoders = []
+        terms = []
         for var in projection:
             term = rel.vars.get(var)
             if term is None:
                 continue            # never bound: absent from every row
-            decoders.append((str(var), len(columns), _DECODERS[term.cat]))
+            terms.append((var, term))
             columns.extend(term.columns)
         if first_seen and columns:
             sql = _distinct_in_order(rel, columns, limit, offset)
         else:
+            if named:
+                columns = [f"{c} AS c{i}" for i, c in enumerate(columns)]
             sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
-        return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
-                       frozenset(self.functions))
+        return sql, projection, terms
+
+    def subselect(self, node: CompValue) -> Rel:
+        """A sub-SELECT: its SQL as a subquery, its projected variables read from it."""
+        sql, _, terms = self.select(node, named=True)
+        alias = self.alias()
+        out = Rel([Item(alias, f"({sql}) AS {alias}")])
+        i = 0
+        for var, term in terms:
+            width = len(term.columns)
+            out.vars[var] = term.rebased([f"{alias}.c{i + j}" for j in range(width)],
+                                         term.nullable)
+            i += width
+        return out
 
     # -- graph patterns --------------------------------------------------------------------
     def pattern(self, node: Any) -> Rel:
@@ -564,8 +599,10 @@ class _Compiler:
 
     def p_ToMultiSet(self, node: CompValue) -> Rel:
         inner = _get(node, "p")
-        if not isinstance(inner, CompValue) or inner.name != "values":
-            raise UnsupportedQuery("a sub-SELECT")
+        if not isinstance(inner, CompValue):
+            raise UnsupportedQuery(f"the pattern {inner!r}")
+        if inner.name != "values":
+            return self.subselect(inner)
         # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
         rows = [{v: t for v, t in row.items() if type(t) is not str}
                 for row in _get(inner, "res") or []]
@@ -613,7 +650,8 @@ class _Compiler:
                 _get(expr, "iri") == label_service.LABEL_FUNCTION:
             rel.vars[var] = self.label(rel, *_get(expr, "expr"))
             return rel
-        raise UnsupportedQuery("BIND or a computed value in SELECT")
+        rel.vars[var] = ex_term(self.expr(rel.vars).operand(expr))
+        return rel
 
     def label(self, rel: Rel, subject: Any, languages: Literal, predicate: URIRef) -> Term:
         """The label service's value, as SQL subqueries over the terms table."""
@@ -653,6 +691,8 @@ class _Compiler:
         if any(not isinstance(k, Variable) for k in keys):
             raise UnsupportedQuery("GROUP BY an expression")
         rel.group = [c for k in keys if k in rel.vars for c in rel.vars[k].columns]
+        if keys and not rel.group:
+            rel.group = ["NULL"]     # grouped by unbound variables: no group when no rows
         aggregates: dict[Variable, Term] = {}
         for agg in _get(node, "A") or []:
             var = _get(agg, "vars")
@@ -660,11 +700,10 @@ class _Compiler:
                 if var in rel.vars:
                     aggregates[_get(agg, "res")] = rel.vars[var]
                 continue
-            if agg.name != "Aggregate_Count":
-                raise UnsupportedQuery(f"the aggregate {agg.name.split('_')[1].upper()}"
-                                       + (" of a variable not grouped by"
-                                          if agg.name == "Aggregate_Sample" else ""))
             distinct = _get(agg, "distinct") == "DISTINCT"
+            if agg.name != "Aggregate_Count":
+                aggregates[_get(agg, "res")] = self.aggregate(rel, agg, distinct)
+                continue
             if var == "*":
                 if not distinct:
                     count = "COUNT(*)"
@@ -684,6 +723,39 @@ class _Compiler:
             aggregates[_get(agg, "res")] = Term(INT, count)
         rel.vars = aggregates
         return rel
+
+    def aggregate(self, rel: Rel, agg: CompValue, distinct: bool) -> Term:
+        """SUM, AVG, MIN, MAX, SAMPLE, GROUP_CONCAT as SQL aggregates. They follow SPARQL
+        on empty groups (SUM and AVG 0, GROUP_CONCAT "", MIN/MAX/SAMPLE unbound) and on
+        errors (a value SUM cannot add makes the sum unbound)."""
+        kind = agg.name.split("_", 1)[1]
+        arg = _get(agg, "vars")
+        x = self.expr(rel.vars).operand(arg)
+        t = ex_term(x).widened()
+        cols = ", ".join(t.columns)
+        if kind in ("Min", "Max", "Sample"):
+            self.functions.add("kg_pick")
+            mode = q(kind.lower())
+            parts = [f"kg_pick({mode}, {i}, {cols})" for i in range(4)]
+            return Term(OBJ, parts[0], k=parts[1], l=parts[2], d=parts[3], nullable=True)
+        if kind in ("Sum", "Avg"):
+            fn = "kg_sum_distinct" if distinct else "kg_sum"
+            self.functions.add(fn)
+            mode = q(kind.lower())
+            # Python's sqlite3 gives NULL for an aggregate that saw no row: an empty group
+            # sums to 0 here
+            return Term(OBJ, f"CASE WHEN COUNT(*) = 0 THEN '0' ELSE "
+                             f"{fn}({mode}, 0, {t.v}, {t.k}, {t.d}) END", k="'literal'",
+                        d=f"CASE WHEN COUNT(*) = 0 THEN {q(XSD_INTEGER)} ELSE "
+                          f"{fn}({mode}, 1, {t.v}, {t.k}, {t.d}) END", nullable=True)
+        if kind == "GroupConcat":
+            self.functions.update(("kg_concat", "kg_concat_lang"))
+            sep = _get(agg, "separator")
+            sep = " " if sep is None else str(sep)
+            return Term(TEXT, f"CASE WHEN COUNT(*) = 0 THEN '' ELSE "
+                              f"kg_concat({q(sep)}, {int(distinct)}, {cols}) END",
+                        l=f"COALESCE(kg_concat_lang({t.k}, {t.l}, {t.d}), '')", nullable=True)
+        raise UnsupportedQuery(f"the aggregate {kind.upper()}")
 
     def p_OrderBy(self, node: CompValue) -> Rel:
         rel = self.pattern(_get(node, "p"))
