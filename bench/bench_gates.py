@@ -86,6 +86,43 @@ def latency(delay: float, rounds: int, k: int) -> list[dict]:
     return rows
 
 
+def latency_http(delay: float, rounds: int, k: int) -> list[dict]:
+    """rowen-hybrid through OpenAIChatLLM against two loopback chat-completions servers
+    answering after ``delay`` seconds (the verifier's ignores n), at several client
+    concurrency bounds."""
+    from reasoning.llm.openai_chat import OpenAIChatLLM
+    from tests.openai_server import ChatServer
+
+    def play(body, i):
+        task, f = prompts.identify(body["messages"])
+        return {"paraphrase": f"Variant {i}: {f.get('question', '')}",
+                "translate": f"请问：{f.get('question', '')}", "judge": "True"}.get(
+            task, "Romanian Communist Party")
+    rows = []
+    with ChatServer(play, delay=delay) as main, \
+            ChatServer(play, delay=delay, honour_n=False) as other:
+        walls: dict[int, list[float]] = {}
+        calls: dict[int, int] = {}
+        for _ in range(rounds):
+            for bound in (4, 8, 16):
+                model = OpenAIChatLLM("main", base_url=main.base_url, api_key="k",
+                                      max_concurrency=bound)
+                verifier = OpenAIChatLLM("verifier", base_url=other.base_url, api_key="k",
+                                         max_concurrency=bound)
+                gate = make_gate("rowen-hybrid", model, verifier=verifier, k=k)
+                start = time.perf_counter()
+                d = gate.decide(QUESTION)
+                walls.setdefault(bound, []).append(time.perf_counter() - start)
+                calls[bound] = len(d.calls)
+                model.close()
+                verifier.close()
+        for bound, ws in walls.items():
+            rows.append({"gate": "rowen-hybrid", "max_concurrency": bound,
+                         "calls": calls[bound], "wall_s": statistics.median(ws),
+                         "wall_max_s": max(ws)})
+    return rows
+
+
 def answer_is_wrong(llm, question: str, gold: tuple[str, ...]) -> bool:
     reply = llm.complete(prompts.ANSWER.render(question=question))[0]
     said = prompts.normalize_answer(prompts.extract_answer(reply))
@@ -210,16 +247,34 @@ def main() -> None:
     ap.add_argument("--seeds", default="1,2,3", help="SimulatedLLM seeds (verifier: +1000)")
     ap.add_argument("--similarity-limit", type=int, default=300,
                     help="questions for the MiniLM-checker variant (it is slower)")
+    ap.add_argument("--torch-threads", type=int, default=1,
+                    help="torch threads for MiniLM (0: torch's default). On the shared "
+                         "2-core machine two OpenMP threads starve under load: one is 10× "
+                         "faster there")
     ap.add_argument("--skip-latency", action="store_true")
     ap.add_argument("--skip-simulated", action="store_true")
     ap.add_argument("--json", type=Path, help="write all numbers here")
     args = ap.parse_args()
 
+    if args.torch_threads:
+        try:
+            import torch
+            torch.set_num_threads(args.torch_threads)
+        except ImportError:
+            pass
     report: dict = {"load": os.getloadavg(), "args": {k: str(v) for k, v in vars(args).items()}}
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.skip_latency:
         report["latency"] = latency(args.delay, args.rounds, args.k)
         print_latency(report["latency"], args.delay, args.k)
+        report["latency_http"] = latency_http(args.delay, args.rounds, args.k)
+        print(f"\n## rowen-hybrid over loopback HTTP (OpenAIChatLLM, servers answering "
+              f"after {1000 * args.delay:.0f} ms)\n")
+        print("| max_concurrency per client | calls | median wall s | max wall s |")
+        print("|---:|---:|---:|---:|")
+        for r in report["latency_http"]:
+            print(f"| {r['max_concurrency']} | {r['calls']} | {r['wall_s']:.3f} | "
+                  f"{r['wall_max_s']:.3f} |")
     if not args.skip_simulated:
         dev = args.data / "benchmarks" / "slice-qa-dev.jsonl"
         if not dev.exists():

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
 from store.sparql_algebra import translate
@@ -104,6 +105,7 @@ class PreparedQuery:
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
             found.algebra = label_service.rewrite(found.algebra)
+            values_scope(found.algebra)     # an rdflib bug (kb.rdflib_fixes)
             cache[key] = found
             if len(cache) > 256:
                 cache.popitem(last=False)

@@ -27,6 +27,7 @@ PROPERTY_TYPE = WIKIBASE + "propertyType"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
 COMMONS_FILE = "http://commons.wikimedia.org/wiki/Special:FilePath/"
+COMMONS_DATA = "http://commons.wikimedia.org/data/main/"
 
 #: term kinds in the ``terms`` table
 LABEL, DESCRIPTION, ALIAS = 0, 1, 2

@@ -9,7 +9,8 @@ JSON decoding (bench/RESULTS.md).
 
 Values are mapped the way Wikidata's own RDF maps them, so SPARQL over the mirror sees the
 same terms as SPARQL over query.wikidata.org: times become xsd:dateTime (month/day 00 →
-01), quantities xsd:decimal, coordinates geo:wktLiteral, URLs and Commons files IRIs. The
+01), quantities xsd:decimal, coordinates geo:wktLiteral, URLs, Commons files and Commons
+data pages (geo-shape, tabular-data) IRIs, escaped as WDQS escapes them. The
 full datavalue (precision, calendar, unit, bounds, globe) is kept as JSON in ``details``.
 """
 
@@ -17,14 +18,14 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
 import msgspec
 from msgspec import Raw, Struct
 
 from store.normalize import normalize
-from store.vocab import (ALIAS, COMMONS_FILE, DCT_LANGUAGE, DESCRIPTION, GEO_WKT, LABEL,
-                         ONTOLEX, WIKIBASE, XSD)
+from store.vocab import (ALIAS, COMMONS_DATA, COMMONS_FILE, DCT_LANGUAGE, DESCRIPTION,
+                         GEO_WKT, LABEL, ONTOLEX, WIKIBASE, XSD)
 
 #: (value_kind, value, lang, datatype, details) — the value layout shared by statements,
 #: qualifiers and reference snaks; ``details`` is the datavalue's JSON, or '' when the
@@ -178,8 +179,10 @@ def snak_value(snak: Snak) -> ValueRow:
         text = _string(raw)
         if snak.datatype == "url":
             return ("iri", text, "", "", "")
-        if snak.datatype == "commonsMedia":
-            return ("iri", COMMONS_FILE + quote(text.replace(" ", "_")), "", "", "")
+        if snak.datatype == "commonsMedia":     # as WDQS writes it: a%20b%281%29.jpg
+            return ("iri", COMMONS_FILE + quote(text, safe=""), "", "", "")
+        if snak.datatype in ("geo-shape", "tabular-data"):     # Data:Paris.map
+            return ("iri", COMMONS_DATA + quote_plus(text, safe=";@$!*(),/~:"), "", "", "")
         return ("literal", text, "", "", "")
     if t == "quantity":
         return ("literal", _quantity(raw).amount.lstrip("+"), "", XSD_DECIMAL,

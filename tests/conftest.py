@@ -7,8 +7,10 @@ reason when it is absent. Mirrors built from it are built once per test session.
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -54,6 +56,31 @@ def dump_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A mirror of the 100-entity JSON dump sample."""
     return _build_mirror(tmp_path_factory, "dump",
                          shared_file("wikidata/dump-sample-100.json.bz2"))
+
+
+class LoopbackEndpoint:
+    """kgground's own SPARQL server on a loopback port, serving a KB: a live endpoint that
+    runs on every machine. ``asked()`` counts the queries it was sent."""
+
+    def __init__(self, server: Any, log: io.StringIO) -> None:
+        self.server, self.log, self.url = server, log, server.url
+
+    def asked(self) -> int:
+        return sum('"GET ' in line or '"POST ' in line
+                   for line in self.log.getvalue().splitlines())
+
+
+@pytest.fixture(scope="module")
+def demo_endpoint(demo_mirror_path: Path) -> Iterator[LoopbackEndpoint]:
+    """The demo KB served over SPARQL on loopback (Wikidata's layout: wd:, wdt:, labels)."""
+    from kb.mirror import MirrorKB
+    from kb.sparql_server import running_server
+
+    base = MirrorKB(demo_mirror_path)
+    log = io.StringIO()
+    with running_server(base, log=log) as server:
+        yield LoopbackEndpoint(server, log)
+    base.close()
 
 
 @pytest.fixture(scope="session")

@@ -166,11 +166,15 @@ def test_second_query_is_a_cache_hit(endpoint, tmp_path):
     assert other.engine == "endpoint" and other.rows == ()
 
 
-def test_cached_statements_keep_their_retrieval_time(endpoint):
+def test_cached_statements_keep_their_retrieval_time(endpoint, tmp_path):
     (first,) = endpoint.statements("Q42", "P108")
-    time.sleep(1.1)
+    import sqlite3
+    with sqlite3.connect(tmp_path / "cache.sqlite") as conn:     # as if fetched an hour ago
+        assert conn.execute("UPDATE answers SET fetched_at = fetched_at - 3600").rowcount == 1
     (second,) = endpoint.statements("Q42", "P108")
-    assert second.citation.retrieved_at == first.citation.retrieved_at
+    an_hour = dt.datetime.fromisoformat(first.citation.retrieved_at) - \
+        dt.datetime.fromisoformat(second.citation.retrieved_at)
+    assert an_hour == dt.timedelta(hours=1)          # the time it was read, not served
 
 
 def test_cache_ttl_and_normalization(tmp_path):
@@ -184,8 +188,11 @@ def test_cache_ttl_and_normalization(tmp_path):
         == 'SELECT ?x WHERE { ?x <http://e/#frag> "#  x" }'
     cache.put(key, endpoint="http://e/sparql", query="q", body=b"{}", content_type="x")
     assert cache.get(key) is not None
-    time.sleep(0.25)
-    assert cache.get(key) is None and cache.purge() == 1
+    assert cache.get(key, now=time.time() + 0.25) is None        # past its ttl
+    old = ResultCache.key("http://e/sparql", "ASK {}")
+    cache.put(old, endpoint="http://e/sparql", query="q", body=b"{}", content_type="x",
+              fetched_at=time.time() - 0.25)
+    assert cache.get(old) is None and cache.purge() == 1 and cache.get(key) is not None
 
 
 def test_unusable_cache_file_does_not_break_queries(endpoint, tmp_path):

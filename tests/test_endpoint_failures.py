@@ -24,8 +24,8 @@ from kb.fallback import FallbackKB
 from kb.mirror import MirrorKB
 from kb.sparql_http import parse_retry_after
 from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,
-                          EndpointUnreachable, EntityNotFound, MalformedResult, QueryRefused,
-                          RateLimited)
+                          EndpointUnreachable, EntityNotFound, InvalidId, MalformedResult,
+                          QueryRefused, RateLimited)
 from store.ingest import load
 from store.mirror import Mirror
 
@@ -313,10 +313,49 @@ def test_errors_are_not_cached(stub, tmp_path):
     assert len(stub.requests) == 2
 
 
-def test_every_endpoint_error_is_an_endpoint_error():
-    for cls in (EndpointTimeout, RateLimited, EndpointHTTPError, MalformedResult,
-                EndpointUnreachable):
-        assert issubclass(cls, EndpointError)
+INJECTIONS = ['http://example.org/a> ?p ?o } INSERT DATA { <http://x/y> <http://x/z> "w"',
+              'http://example.org/a>}DROP{<x', 'http://example.org/"a"',
+              "http://example.org/a>{}", "Q42> } #"]
+
+
+@pytest.mark.parametrize("bad", INJECTIONS)
+def test_ids_that_could_inject_sparql_are_refused_before_sending(stub, tmp_path, bad):
+    kb = endpoint(stub, tmp_path, cache=False)
+    for call in (lambda: kb.entity(bad), lambda: kb.statements(bad),
+                 lambda: kb.statements("Q42", bad), lambda: kb.statements(value=bad),
+                 lambda: kb.property_info(bad)):
+        with pytest.raises(InvalidId):
+            call()
+    assert stub.requests == []
+
+
+def test_search_text_is_sent_as_an_escaped_literal(stub, tmp_path):
+    stub.script(ok({"head": {"vars": ["item"]}, "results": {"bindings": []}}))
+    kb = endpoint(stub, tmp_path, cache=False)
+    assert kb.search('Belgium" } INSERT DATA { <a> <b> <c> } #') == []
+    sent = " ".join(r["params"]["query"][0] for r in stub.requests)
+    assert '"Belgium\\" } INSERT DATA { <a> <b> <c> } #"' in sent
+    assert sent.count("INSERT DATA") == sent.count('\\" } INSERT DATA')
+
+
+@pytest.mark.parametrize("failure,error", [
+    (status(500, b"internal error"), EndpointHTTPError),
+    (status(429, **{"Retry-After": "0.01"}), RateLimited),
+    (("hang", 10), EndpointTimeout),
+    (("reply", 200, {"Content-Type": JSON}, b"{oops"), MalformedResult),
+])
+def test_every_failure_is_an_endpoint_error_and_a_clear_cli_message(stub, tmp_path, run,
+                                                                    failure, error):
+    stub.script(failure)
+    with pytest.raises(EndpointError) as err:
+        endpoint(stub, tmp_path, retries=0, timeout=0.3).statements("Q42", "P108")
+    assert type(err.value) is error and stub.url in str(err.value)
+    if failure[0] == "hang":
+        return                           # the command line has no timeout option to shorten
+    stub.script(failure)
+    result = run("triples", "-s", "Q42", "-p", "P108", "--endpoint", stub.url, "--no-cache")
+    assert result.exit_code == 1 and result.output.startswith("Error: ")
+    assert stub.url in result.output
 
 
 # -- the concurrency cap ------------------------------------------------------------------------
@@ -347,15 +386,37 @@ def test_at_most_five_queries_in_flight_per_endpoint(stub, tmp_path):
     assert elapsed >= 3 * 0.2                         # 12 queries in waves of at most 5
 
 
+def wait_for(condition, timeout: float = 10.0) -> bool:
+    """Poll ``condition()`` until it holds (True) or ``timeout`` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_waiting_too_long_for_a_slot_is_a_timeout(stub, tmp_path):
     stub.script(("hang", 10))
-    kb = endpoint(stub, tmp_path, cache=False, timeout=0.5, max_concurrency=1)
-    holder = threading.Thread(target=lambda: pytest.raises(EndpointTimeout, kb.sparql, Q))
+    kb = endpoint(stub, tmp_path, cache=False, timeout=1.0, max_concurrency=1)
+    outcome: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            kb.sparql(Q)
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            outcome.append(exc)
+    holder = threading.Thread(target=hold)
     holder.start()
-    time.sleep(0.1)
-    with pytest.raises(EndpointTimeout, match="no free query slot|no answer"):
+    assert wait_for(lambda: len(stub.requests) == 1), "the first query was never sent"
+    started = time.monotonic()
+    with pytest.raises(EndpointTimeout, match="no free query slot within 0.2 s"):
         SparqlEndpointKB(stub.url, cache=False, timeout=0.2).sparql(Q + " LIMIT 1")
-    holder.join()
+    assert 0.2 <= time.monotonic() - started < 1.0        # it waited for the slot, then gave up
+    holder.join(10)
+    assert len(stub.requests) == 1                          # the second query was never sent
+    assert len(outcome) == 1 and isinstance(outcome[0], EndpointTimeout)
+    assert "no free query slot" not in str(outcome[0])      # the holder timed out on the wire
 
 
 # -- failures behind a FallbackKB lose nothing --------------------------------------------------

@@ -132,3 +132,36 @@ def test_own_server_needs_no_key_but_openai_does(monkeypatch):
         OpenAIChatLLM("gpt-4o-mini")
     with pytest.raises(LLMConfigError, match="model"):
         OpenAIChatLLM("", base_url="http://127.0.0.1:1/v1")
+
+
+def test_a_rowen_gate_over_http_with_two_servers():
+    """rowen-hybrid end to end over the wire: the model and the verifier are two servers
+    (the verifier ignores n), the judge is the model; every call goes over HTTP."""
+    from reasoning import prompts
+    from reasoning.gates import make_gate
+
+    def play(answer):
+        def reply(body, i):
+            task, f = prompts.identify(body["messages"])
+            if task == "paraphrase":
+                return f"Rewritten question: variant {i}: {f['question']}"
+            if task == "translate":
+                return f"请问：{f['question']}"
+            if task == "answer":
+                return answer
+            if task == "judge":
+                same = prompts.normalize_answer(f["answer1"]) == \
+                    prompts.normalize_answer(f["answer2"])
+                return "True" if same else "**False**"
+            raise AssertionError(task)
+        return reply
+
+    with ChatServer(play("Paris"), delay=0.02) as main, \
+            ChatServer(play("Lyon"), honour_n=False, delay=0.02) as other:
+        model = OpenAIChatLLM("main", base_url=main.base_url, api_key="k")
+        verifier = OpenAIChatLLM("verifier", base_url=other.base_url, api_key="k")
+        d = make_gate("rowen-hybrid", model, verifier=verifier).decide("Capital of France?")
+        assert d.scores == {"z_cl": 1.0, "z_cm": 0.0, "z_hybrid": 1.0} and d.consult is True
+        assert len(main.requests) == 1 + 3 * 6 + 12 and len(other.requests) == 6
+        assert main.requests[0]["n"] == 6 and main.requests[0]["temperature"] == 1.0
+        assert main.max_in_flight > 1                       # stages ran concurrently

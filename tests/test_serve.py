@@ -256,18 +256,37 @@ def test_timeout_answers_in_time_and_frees_the_worker(demo_kb: MirrorKB) -> None
         assert time.monotonic() - started < 2
 
 
+class HeldKB:
+    """The demo KB, except that a query waits until the test releases it: a query that
+    is running exactly as long as the test needs, whatever the machine's speed."""
+
+    def __init__(self, base: MirrorKB) -> None:
+        self.base, self.name = base, base.name
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def sparql(self, query: str, *, timeout: float | None = None) -> object:
+        self.started.set()
+        self.release.wait(30)
+        return self.base.sparql(query, timeout=timeout)
+
+
 def test_busy_server_answers_503_with_retry_after(demo_kb: MirrorKB) -> None:
-    with running(demo_kb, timeout=2, workers=1, max_pending=1) as busy:
-        first = threading.Thread(target=request, args=(busy.url,), kwargs={"query": SLOW})
+    held = HeldKB(demo_kb)
+    with running(held, timeout=30, workers=1, max_pending=1) as busy:
+        answers: list[int] = []
+        first = threading.Thread(target=lambda: answers.append(
+            request(busy.url, query="ASK { wd:Q937 wdt:P108 ?o }")[0]))
         first.start()
-        deadline = time.monotonic() + 5
-        while busy.runner.pending == 0 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        status, headers, body = request(busy.url, query="ASK {}")
-        first.join()
+        try:
+            assert held.started.wait(10), "the first query never reached the KB"
+            status, headers, body = request(busy.url, query="ASK {}")
+        finally:
+            held.release.set()
+            first.join(30)
         assert status == 503
         assert headers["Retry-After"] == "1"
         assert b"busy" in body
+        assert answers == [200]                 # the query holding the server was answered
 
 
 # -- refusals and errors ---------------------------------------------------------------------
@@ -311,7 +330,7 @@ def test_syntax_error_gives_the_parser_message(server: SparqlServer) -> None:
      b"empty SPARQL query"),
     ({"method": "POST", "params": {"format": "json"}}, 400, b"no query"),
     ({"method": "PUT", "body": b"x"}, 405, b"read-only"),
-    ({"query": "ASK {}", "params": {"query": "ASK {}"}}, 200, b""),
+    ({"query": "ASK {}", "params": {"query": "ASK {}"}}, 200, b"true"),   # the same, once
 ])
 def test_bad_requests(server: SparqlServer, kwargs: dict, status: int, text: bytes) -> None:
     got, _, body = request(server.url, **kwargs)
@@ -475,3 +494,37 @@ def test_cli_serves_and_stops_on_sigterm(demo_mirror_path: Path) -> None:
             proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_cli_options_reach_the_server(demo_mirror_path: Path) -> None:
+    """--timeout, --max-rows and --log as a user passes them, checked by their effects."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "from reasoning.cli import main; main()",
+                             "serve", "--db", str(demo_mirror_path), "--port", "0",
+                             "--timeout", "1", "--max-rows", "3", "--workers", "1",
+                             "--log"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "timeout 1 s, at most 3 rows" in line, line
+        url = line.split()[2]
+        for _ in range(5):     # a new process's first parse can take a busy machine 1 s
+            if request(url, query="ASK { wd:Q937 ?p ?o }")[0] == 200:
+                break
+        status, headers, body = request(url, query="SELECT ?s WHERE { ?s wdt:P31 wd:Q5 }")
+        assert status == 200 and headers["X-SPARQL-MaxRows"] == "3"
+        assert len(json.loads(body)["results"]["bindings"]) == 3
+        started = time.monotonic()
+        status, _, body = request(url, query=SLOW)
+        assert status == 500 and b"1 s timeout" in body
+        assert time.monotonic() - started < 5
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    logged = [ln for ln in err.splitlines() if '"GET /sparql?' in ln]
+    assert len(logged) >= 3 and " 200 " in logged[-2] and " 500 " in logged[-1]

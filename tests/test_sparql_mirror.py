@@ -162,6 +162,34 @@ def test_optional_is_all_or_nothing_over_several_patterns(kb):
     assert "b" not in r.rows[[str(x["x"]) for x in r.rows].index(WD + "Q7085")]
 
 
+def test_optional_group_binds_all_its_variables_or_none(kb):
+    """Each pattern of the group binds a variable of its own, so a partial match would
+    show: a laureate born somewhere but with no place of death gets neither."""
+    r = both(kb, "SELECT ?x ?b ?d WHERE { ?x wdt:P166 wd:Q38104 "
+                 "OPTIONAL { ?x wdt:P19 ?b ; wdt:P20 ?d } }")
+    rows = {str(row["x"]).replace(WD, ""): row for row in r.rows}
+    assert all(("b" in row) == ("d" in row) for row in r.rows)
+    assert set(rows["Q41269"]) == {"x"}         # born in Paris, alive in the demo KB
+    assert set(rows["Q28189"]) == {"x"}         # a place of death, no place of birth
+    assert set(rows["Q937"]) == {"x", "b", "d"}
+    chain = both(kb, "SELECT ?x ?b ?k WHERE { VALUES ?x { wd:Q937 wd:Q7085 } OPTIONAL { "
+                     "?x wdt:P19 ?b . ?b wdt:P17 ?k . ?k wdt:P36 wd:Q64 } }")
+    found = {str(row["x"]).replace(WD, ""): set(row) for row in chain.rows}
+    assert found == {"Q937": {"x", "b", "k"}, "Q7085": {"x"}}   # Copenhagen: not Berlin's
+
+
+def test_a_filter_inside_optional_limits_the_optional_part_only(kb):
+    """Rows the FILTER rejects keep their required part, unbound in the optional one."""
+    r = both(kb, "SELECT ?x ?d WHERE { ?x wdt:P31 wd:Q5 OPTIONAL { ?x wdt:P570 ?d "
+                 'FILTER(?d < "1900-01-01T00:00:00Z"^^xsd:dateTime) } }')
+    assert len(r) == 115                         # every human, died before 1900 or not
+    died = {str(row["x"]).replace(WD, ""): str(row["d"]) for row in r.rows if "d" in row}
+    assert len(died) == 2 and all(d < "1900" for d in died.values())
+    ja = both(kb, 'SELECT ?x ?l WHERE { ?x wdt:P31 wd:Q5 OPTIONAL { ?x rdfs:label ?l '
+                  'FILTER(lang(?l) = "ja") } }')
+    assert len(ja) == 115 and not any("l" in row for row in ja.rows)   # no Japanese labels
+
+
 def test_optional_with_filter_and_bound(kb):
     r = both(kb, 'SELECT ?x ?l WHERE { ?x wdt:P36 ?c OPTIONAL { ?x rdfs:label ?l '
                  'FILTER(lang(?l) = "zh") } FILTER(bound(?l)) }')

@@ -59,6 +59,22 @@ def test_ids():
         "item", "property", "lexeme", "form", "sense", "resource"]
 
 
+@pytest.mark.parametrize("bad", ["Q0", "Q042", "P0", "Q42 ", "Q42\n", "Q42x", "QQ42", "Q-42",
+                                 "L1-X1", "L1-F0", "Q42$abc", ""])
+def test_malformed_ids_are_refused(bad):
+    with pytest.raises(InvalidId):
+        check_id(bad, allow_iri=False)
+
+
+@pytest.mark.parametrize("char", list('<>"{}|^`\\') + [" ", "\t", "\n"])
+def test_iris_that_could_break_out_of_a_sparql_iri_are_refused(char):
+    """The check that guards every IRI kgground writes into a SPARQL query: none of the
+    characters that end an IRI or start a new clause may be in it."""
+    assert check_id("http://example.org/a-b") == "http://example.org/a-b"
+    with pytest.raises(InvalidId, match="absolute IRI"):
+        check_id(f"http://example.org/a{char}b")
+
+
 @pytest.mark.parametrize("text, key", [
     ("  Élysée-Palace ", "elysee palace"), ("St. John's College", "st johns college"),
     ("U.S.A.", "usa"), ("Straße", "strasse"), ("Łódź", "łodz"), ("मुंबई", "मुंबई"),

@@ -12,6 +12,13 @@ Settings (each flag beats its environment variable):
   endpoint alone answers (``SparqlEndpointKB``). ``--offline`` keeps the live side off.
 - ``$KGGROUND_CONTACT``: the e-mail or URL sent in the User-Agent to live endpoints (read by
   ``kb.sparql_http``, where requests are made).
+- ``--llm SPEC`` / ``$KGGROUND_LLM``, ``--verifier SPEC`` / ``$KGGROUND_VERIFIER``: the model
+  and Rowen's second model (``openai:MODEL``, ``hf:PATH``, ``scripted:FILE``,
+  ``simulated[:SEED]``, ``none``; see ``reasoning.llm.spec``). The openai backend reads
+  ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` itself. ``--llm-cache PATH`` /
+  ``$KGGROUND_LLM_CACHE`` records every call there and replays it on the next run
+  (``--replay``: only replay, never call a model). ``--catalog FILE``: the fact catalog
+  (JSONL: question, subject, property, answers, answer_labels) a simulated model lives in.
 """
 
 from __future__ import annotations
@@ -152,6 +159,64 @@ offline_option = click.option(
 no_cache_option = click.option(
     "--no-cache", "no_cache", is_flag=True,
     help="Do not use (or fill) the on-disk cache of endpoint answers.")
+
+
+llm_option = click.option(
+    "--llm", "llm_spec", metavar="SPEC", envvar="KGGROUND_LLM",
+    help="The LLM: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY), hf:PATH, scripted:FILE, "
+         "simulated[:SEED] (with --catalog) or none [default: $KGGROUND_LLM].")
+verifier_option = click.option(
+    "--verifier", "verifier_spec", metavar="SPEC", envvar="KGGROUND_VERIFIER",
+    help="A second LLM for Rowen's cross-model check (same forms as --llm) "
+         "[default: $KGGROUND_VERIFIER].")
+llm_cache_option = click.option(
+    "--llm-cache", metavar="PATH", envvar="KGGROUND_LLM_CACHE",
+    help="Record every LLM call in this SQLite file and replay it on later runs "
+         "[default: $KGGROUND_LLM_CACHE].")
+replay_option = click.option(
+    "--replay", is_flag=True,
+    help="Only replay calls recorded in --llm-cache: never call a model (offline reruns).")
+catalog_option = click.option(
+    "--catalog", metavar="FILE", type=click.Path(dir_okay=False),
+    help="Fact catalog for simulated models: JSONL rows with question, subject, property, "
+         "answers, answer_labels (e.g. a slice-qa file).")
+
+
+def llm_options(fn: Callable) -> Callable:
+    """Add --llm, --verifier, --llm-cache, --replay and --catalog; pass them to
+    ``open_llms``."""
+    return llm_option(verifier_option(llm_cache_option(replay_option(catalog_option(fn)))))
+
+
+def open_llms(llm_spec: str | None, verifier_spec: str | None = None, *,
+              llm_cache: str | None = None, replay: bool = False,
+              catalog: str | None = None) -> tuple[Any, Any]:
+    """(model, verifier) from the --llm options; either may be None. Simulated models
+    share one catalog, so the verifier knows what the model's paraphrases ask."""
+    from reasoning.llm import llm_from_spec
+
+    if replay and not llm_cache:
+        raise click.UsageError("--replay replays --llm-cache: pass --llm-cache PATH")
+    specs = [s for s in (llm_spec, verifier_spec) if s]
+    facts = None
+    if any(s.strip().lower().startswith("simulated") for s in specs):
+        if not catalog:
+            raise click.UsageError("a simulated LLM needs --catalog FILE (JSONL rows with "
+                                   "question, subject, property, answers, answer_labels)")
+        from reasoning.llm import FactCatalog
+        try:
+            facts = FactCatalog.from_jsonl(catalog)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {catalog}: {exc.strerror}",
+                                     param_hint="--catalog") from exc
+        except ValueError as exc:
+            raise click.BadParameter(f"{catalog} is not a JSONL catalog: {exc}",
+                                     param_hint="--catalog") from exc
+
+    def build(spec: str | None) -> Any:
+        return llm_from_spec(spec, catalog=facts, cache=llm_cache,
+                             cache_mode="replay" if replay else "auto")
+    return build(llm_spec), build(verifier_spec)
 
 
 def live_options(fn: Callable) -> Callable:

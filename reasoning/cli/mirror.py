@@ -12,6 +12,18 @@ from reasoning.cli.common import (csv_set, db_option, emit_json, fail_clearly, j
                                   resolve_db, target_db)
 
 
+def _check_date(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--dump-date: a calendar date written YYYY-MM-DD."""
+    import datetime as dt
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value.strip()).isoformat()
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date written YYYY-MM-DD "
+                                 "(e.g. 2024-02-03)") from None
+
+
 @click.group()
 def mirror() -> None:
     """Build and inspect a local mirror."""
@@ -29,8 +41,9 @@ def mirror() -> None:
 @click.option("--strict", is_flag=True, help="Stop at the first malformed record "
               "(what came before it stays loaded).")
 @click.option("--force", is_flag=True, help="Load again files already loaded.")
-@click.option("--dump-date", metavar="YYYY-MM-DD", help="The dump's date, for citations "
-              "[default: from the file name when it has one].")
+@click.option("--dump-date", metavar="YYYY-MM-DD", callback=_check_date,
+              help="The dump's date, for citations [default: from the file name when it "
+                   "has one].")
 @json_option
 @fail_clearly
 def mirror_load(files: tuple[str, ...], db: str | None, languages: str | None,

@@ -10,11 +10,16 @@
   the questions are paraphrases of each other and would make every pair look alike.
   MiniLM is an English model: across languages (Rowen-CL) it only matches answers that
   keep their spelling, such as most names in Latin script; prefer the LLM judge there.
+
+A checker may also offer ``check_many(pairs, trace, stage)``, checking a batch at once
+(``SimilarityChecker`` embeds all of a decision's answers in one call); gates use it when
+it is there, else they run ``check`` on the pairs concurrently.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -83,12 +88,29 @@ class SimilarityChecker:
             return self._embedder
 
     def check(self, a: QA, b: QA, trace: Trace, stage: str) -> Check:
-        x, y = prompts.extract_answer(a.answer), prompts.extract_answer(b.answer)
-        if prompts.normalize_answer(x) == prompts.normalize_answer(y):
-            return Check(True, 1.0)
-        if not x or not y:
-            return Check(False, 0.0)
-        embedder = self.embedder
-        with self._lock:            # one encode at a time: the model is shared
-            sim = embedder.similarities(x, [y])[0]
-        return Check(sim >= self.threshold, sim)
+        return self.check_many([(a, b)], trace, stage)[0]
+
+    def check_many(self, pairs: Sequence[tuple[QA, QA]], trace: Trace,
+                   stage: str) -> list[Check]:
+        answers = [(prompts.extract_answer(a.answer), prompts.extract_answer(b.answer))
+                   for a, b in pairs]
+        checks: list[Check | None] = []
+        texts: list[str] = []
+        for x, y in answers:
+            if prompts.normalize_answer(x) == prompts.normalize_answer(y):
+                checks.append(Check(True, 1.0))
+            elif not x or not y:
+                checks.append(Check(False, 0.0))
+            else:
+                checks.append(None)
+                texts += [x, y]
+        if texts:
+            embedder = self.embedder
+            with self._lock:        # one encode at a time: the model is shared
+                vecs = embedder.encode(list(dict.fromkeys(texts)))
+            row = {t: i for i, t in enumerate(dict.fromkeys(texts))}
+            for i, (x, y) in enumerate(answers):
+                if checks[i] is None:
+                    sim = float(vecs[row[x]] @ vecs[row[y]])
+                    checks[i] = Check(sim >= self.threshold, sim)
+        return checks  # type: ignore[return-value]

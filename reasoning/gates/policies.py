@@ -155,17 +155,15 @@ class RowenGate:
         translated = results[k:2 * k] if use_cl else []
         verified = results[-k:] if use_cm else []
 
-        checks: list = []
+        groups = []
         if use_cl:
-            checks += [lambda i=i: self.checker.check(
-                QA(paraphrases[i], answers[i]), QA(*translated[i]), trace, "check-cl")
-                for i in range(k)]
+            groups.append(("check-cl", [(QA(paraphrases[i], answers[i]), QA(*translated[i]))
+                                        for i in range(k)]))
         if use_cm:
-            checks += [lambda i=i: self.checker.check(
-                QA(paraphrases[i], answers[i]), QA(paraphrases[i], verified[i]), trace,
-                "check-cm") for i in range(k)]
+            groups.append(("check-cm", [(QA(paraphrases[i], answers[i]),
+                                         QA(paraphrases[i], verified[i])) for i in range(k)]))
         with trace.stage("check"):
-            verdicts = run_all(checks, self.max_workers)
+            verdicts = self._check(groups, trace)
         cl_checks = verdicts[:k] if use_cl else []
         cm_checks = verdicts[-k:] if use_cm else []
 
@@ -192,3 +190,13 @@ class RowenGate:
                    "unparsed_checks": sum(not c.parsed for c in verdicts)}
         return Decision(self.name, consult, reason, score, self.threshold, scores, None,
                         details, trace.calls, trace.finish())
+
+    def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace) -> list:
+        """Every group's checks, in order: batched where the checker can, else all pairs
+        of all groups concurrently (one wave)."""
+        many = getattr(self.checker, "check_many", None)
+        if many is not None:
+            return [c for stage, pairs in groups for c in many(pairs, trace, stage)]
+        tasks = [lambda a=a, b=b, stage=stage: self.checker.check(a, b, trace, stage)
+                 for stage, pairs in groups for a, b in pairs]
+        return run_all(tasks, self.max_workers)

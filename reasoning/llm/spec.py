@@ -9,10 +9,11 @@
     none                no LLM (returns None)
 
 ``llm_from_spec(spec, cache=PATH)`` wraps the backend in ``CachedLLM`` (record/replay;
-``cache_mode`` 'auto', 'replay' or 'record'). Other keywords go to the backend
-(``base_url``, ``api_key``, ``timeout`` for openai; ``device`` for hf; ``delay`` for
-scripted and simulated). An unknown or malformed spec raises ``LLMConfigError`` listing
-the forms above.
+``cache_mode`` 'auto', 'replay' or 'record'); with 'replay' the backend is never built
+(no key, no model loading): only its name (``model_name(spec)``) keys the recordings.
+Other keywords go to the backend (``base_url``, ``api_key``, ``timeout`` for openai;
+``device`` for hf; ``delay`` for scripted and simulated). An unknown or malformed spec
+raises ``LLMConfigError`` listing the forms above.
 """
 
 from __future__ import annotations
@@ -30,11 +31,36 @@ FORMS = "openai:MODEL, hf:PATH, scripted:FILE, simulated[:SEED] or none"
 def llm_from_spec(spec: str | None, *, catalog=None, cache: str | Path | None = None,
                   cache_mode: str = "auto", **options: Any) -> LLM | None:
     """The backend ``spec`` names (see the module docstring); None for 'none'."""
+    if cache is not None and cache_mode == "replay":
+        name = model_name(spec)
+        if name is None:
+            return None
+        from reasoning.llm.cache import CachedLLM
+        return CachedLLM(None, cache, mode="replay", model=name)
     llm = _backend((spec or "none").strip(), catalog, options)
     if llm is None or cache is None:
         return llm
     from reasoning.llm.cache import CachedLLM
     return CachedLLM(llm, cache, mode=cache_mode)
+
+
+def model_name(spec: str | None) -> str | None:
+    """The ``model`` the backend of ``spec`` reports (what record/replay keys calls by),
+    without building it; None for 'none'."""
+    spec = (spec or "none").strip()
+    kind, _, arg = spec.partition(":")
+    kind = kind.lower()
+    if kind == "none" and not arg:
+        return None
+    if kind == "openai" and arg:
+        return arg
+    if kind in ("hf", "transformers") and arg:
+        return f"hf:{Path(arg).expanduser()}"
+    if kind == "scripted" and arg:
+        return f"scripted:{Path(arg).name}"
+    if kind == "simulated":
+        return f"simulated:{arg or 0}"
+    raise LLMConfigError("unknown LLM spec", backend="spec", expected=FORMS, got=spec)
 
 
 def _backend(spec: str, catalog, options: dict[str, Any]) -> LLM | None:
