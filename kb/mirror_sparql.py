@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Iterator, Literal
 
 import rdflib
 
@@ -65,6 +66,33 @@ def _with_notes(explain: str, notes: tuple[str, ...]) -> str:
 
 def explain_sql(sql_plan: SqlPlan) -> str:
     return f"SQL over the mirror:\n{pretty_sql(sql_plan.sql)}"
+
+
+@dataclass
+class SparqlStream:
+    """A SELECT's solutions as they come (``rows`` is an iterator: memory stays bounded);
+    for ASK, CONSTRUCT and DESCRIBE, ``result`` holds the whole answer instead."""
+    vars: tuple[str, ...]
+    rows: Iterator[dict]
+    engine: str
+    explain: str
+    notes: tuple[str, ...]
+    result: SparqlResult | None = None
+
+
+def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> SparqlStream:
+    """Like ``run_sparql``, but a SELECT compiled to SQL streams its rows from SQLite (the
+    timeout counts from the call and stops the statement). Other answers are whole."""
+    prepared, sql_plan, _ = plan(query)
+    mirror = kb.mirror
+    if sql_plan is not None and not sql_plan.ask and mirror.is_sqlite:
+        explain = _with_notes(explain_sql(sql_plan), prepared.notes)
+        return SparqlStream(sql_plan.vars, sql_plan.stream(mirror, timeout=timeout), "sql",
+                            explain, prepared.notes)
+    result = run_sparql(kb, query, timeout=timeout)
+    return SparqlStream(result.vars, iter(result.rows), result.engine, result.explain,
+                        result.notes, result=None if result.boolean is None and
+                        result.graph is None else result)
 
 
 def run_sparql(kb: Any, query: str, *, timeout: float | None = None,

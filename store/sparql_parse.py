@@ -129,6 +129,8 @@ class ParsedQuery:
         self.prefixes: dict[str, str] = dict(predeclared)
         self.base: str | None = None
         self._lines = source.split(b"\n")
+        self._iris: dict[tuple[int, int], str] = {}
+        self._may_hint = b"hint" in source.lower()
 
     # -- positions -------------------------------------------------------------------------
     def text_of(self, node) -> str:
@@ -150,9 +152,31 @@ class ParsedQuery:
                                 excerpt=self.excerpt(line, column), **kw)
 
     # -- walking ---------------------------------------------------------------------------
+    @cached_property
+    def _index(self) -> dict[str, list]:
+        """Every node of the tree by type, in document order (one walk, done once)."""
+        index: dict[str, list] = {}
+        stack = [self.root]
+        while stack:
+            n = stack.pop()
+            index.setdefault(n.type, []).append(n)
+            if n.child_count:
+                stack.extend(reversed(n.children))
+        return index
+
     def walk(self, *types: str, node=None) -> Iterator:
         """Nodes of ``types`` (every node when none are given) under ``node`` (default the
         root), in document order."""
+        if node is None and types:
+            index = self._index
+            if len(types) == 1:
+                return iter(index.get(types[0], ()))
+            found = [n for t in set(types) for n in index.get(t, ())]
+            found.sort(key=lambda n: (n.start_byte, -n.end_byte))
+            return iter(found)
+        return self._walk(types, node)
+
+    def _walk(self, types: tuple[str, ...], node) -> Iterator:
         stack = [node if node is not None else self.root]
         wanted = frozenset(types)
         while stack:
@@ -195,6 +219,13 @@ class ParsedQuery:
         """The full IRI an ``iri_reference``, ``prefixed_name`` or ``a`` node stands for."""
         if node.type == "a":
             return RDF_TYPE
+        key = (node.start_byte, node.end_byte)
+        found = self._iris.get(key)
+        if found is None:
+            found = self._iris[key] = self._iri(node)
+        return found
+
+    def _iri(self, node) -> str:
         text = self.text_of(node)
         if node.type == "iri_reference":
             iri = _unescape_iri(text[1:-1])
@@ -277,6 +308,8 @@ class ParsedQuery:
         """Whether a ``triples_same_subject`` or ``property`` node is a Blazegraph query
         hint (``hint:Query hint:optimizer "None"``, ``?x hint:rangeSafe true``): WDQS
         reads those as advice, not as patterns to match."""
+        if not self._may_hint:
+            return False
         if node.type == "property":
             verb = node.named_children[0] if node.named_children else None
             while verb is not None and verb.type == "path_element" and \

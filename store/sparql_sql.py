@@ -8,13 +8,18 @@ present the same triples (see that module).
 
 Compiled: basic graph patterns over ``wdt:``, ``p:``, ``ps:``, ``pq:``, a custom KB's own
 predicates, ``rdfs:label``, ``skos:altLabel``, ``schema:description``,
-``wikibase:propertyType`` and ``wikibase:rank``, with sequence (``/``) and inverse (``^``)
-paths; FILTER (see ``store.sparql_sql_expr``), OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS,
-MINUS, DISTINCT, ORDER BY, LIMIT/OFFSET, COUNT with GROUP BY/HAVING, ASK, and the label
-service emulation (``store.label_service``).
+``wikibase:propertyType``, ``wikibase:rank``, WDQS's ``wikibase:directClaim``/``claim``/
+``statementProperty``/``qualifier`` and ``a wikibase:Item``/``Property``; property paths
+(``/``, ``^``, ``|``, and ``*``/``+``/``?`` as recursive CTEs seeded at the bound end, so
+they never walk the whole graph); FILTER and computed values (see ``store.sparql_sql_expr``:
+LCASE/UCASE, STRLEN, SUBSTR, YEAR/MONTH/DAY, xsd casts, ...), BIND and computed SELECT
+expressions, OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS, MINUS, sub-SELECTs, DISTINCT
+(with ORDER BY on variables not selected too), ORDER BY, LIMIT/OFFSET, COUNT, SUM, AVG,
+MIN, MAX, SAMPLE, GROUP_CONCAT with GROUP BY/HAVING (empty groups as the spec says), ASK,
+and the label service emulation (``store.label_service``).
 
-Not compiled: variable predicates, ``*``/``+``/``?``/``|`` paths, sub-SELECTs, BIND and other
-computed values, aggregates other than COUNT, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
+Not compiled: variable predicates, negated property sets, ``*``/``+`` paths between two
+variables nothing else binds, arithmetic, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
 OPTIONALs, MINUS on a variable that may be unbound. Joins on a variable that an OPTIONAL or
 a VALUES UNDEF may leave unbound are compiled with SPARQL's compatibility rule (an unbound
 side matches anything).
@@ -30,7 +35,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
@@ -44,8 +49,9 @@ from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS
                                    ExprCompiler, Term, _get, ex_term, match_constant, q, q_in,
                                    same_term)
 from store.sparql_sql_expr import XSD_INTEGER
-from store.vocab import (ALIAS, LABEL, PQ, PROPERTY_ID, PROPERTY_TYPE, PS, RDFS_LABEL, WD,
-                         WDT, P, iri_to_id, property_from_iri)
+from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY_LINKS,
+                         PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
+                         property_from_iri)
 
 _ALIAS_REF = re.compile(r"\b(a\d+)\.")
 _DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
@@ -147,16 +153,27 @@ class SqlPlan:
     def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
         """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
         Raises QueryError when ``timeout`` seconds pass first."""
-        rows = _execute(mirror, self.sql, self.functions, timeout)
         if self.ask:
-            return bool(rows)
+            return bool(_execute(mirror, self.sql, self.functions, timeout))
+        return list(self.stream(mirror, timeout=timeout))
+
+    def stream(self, mirror: Any, *, timeout: float | None = None) -> Iterator[dict]:
+        """The rows of a SELECT one by one, as SQLite produces them (memory stays
+        bounded); closing the iterator stops the statement."""
         decoders = self.decoders
-        return [{name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
-                for row in rows]
+        for row in _rows(mirror, self.sql, self.functions, timeout):
+            yield {name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
 
 
 def _execute(mirror: Any, sql: str, functions: frozenset[str],
              timeout: float | None) -> list[tuple]:
+    return list(_rows(mirror, sql, functions, timeout))
+
+
+def _rows(mirror: Any, sql: str, functions: frozenset[str],
+          timeout: float | None) -> Iterator[tuple]:
+    """The rows of ``sql`` as SQLite produces them; QueryTimeout past ``timeout`` seconds
+    (counted from the first row asked for)."""
     raw = mirror.raw
     conn = getattr(raw, "driver_connection", raw)
     if functions:
@@ -173,33 +190,41 @@ def _execute(mirror: Any, sql: str, functions: frozenset[str],
     if timeout is not None:
         deadline = time.monotonic() + timeout
         conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    cursor = None
     try:
-        return conn.execute(sql).fetchall()
+        cursor = conn.execute(sql)
+        while True:
+            batch = cursor.fetchmany(256)
+            if not batch:
+                return
+            yield from batch
     except sqlite3.OperationalError as exc:
         if timeout is not None and "interrupted" in str(exc):
             raise QueryTimeout(timeout) from None
         raise
     finally:
+        if cursor is not None:
+            cursor.close()
         if timeout is not None:
             conn.set_progress_handler(None, 0)
 
 
-_CLAUSES = re.compile(r" (FROM|WHERE|GROUP BY|HAVING|ORDER BY|LIMIT|LEFT JOIN|UNION ALL) ")
+_PRETTY_TOKENS = re.compile(r"'(?:[^']|'')*'|[()]| (?:FROM|WHERE|GROUP BY|HAVING|ORDER BY|"
+                            r"LIMIT|LEFT JOIN|UNION ALL) ")
 
 
 def pretty_sql(sql: str) -> str:
     """``sql`` with its top-level clauses on lines of their own, for ``explain``."""
-    out, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(sql):
-        if ch == "'":
-            quoted = not quoted
-        elif not quoted and ch in "()":
-            depth += 1 if ch == "(" else -1
-        elif not quoted and depth == 0 and ch == " ":
-            m = _CLAUSES.match(sql, i)
-            if m is not None:
-                out.append(sql[start:i])
-                start = i + 1
+    out, depth, start = [], 0, 0
+    for m in _PRETTY_TOKENS.finditer(sql):
+        token = m.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif token[0] == " " and depth == 0:
+            out.append(sql[start:m.start()])
+            start = m.start() + 1
     out.append(sql[start:])
     return "\n".join(out)
 
@@ -425,6 +450,22 @@ class _Compiler:
     def triple(self, rel: Rel, s: Any, p: URIRef, o: Any) -> None:
         pred = str(p)
         a = self.alias()
+        if pred in PROPERTY_LINKS:              # wd:P31 wikibase:directClaim wdt:P31, ...
+            rel.items.append(Item(a, f"entities {a}"))
+            rel.where.append(f"{a}.kind = 'property'")
+            self.bind(rel, s, Term(NODE, f"{a}.id"))
+            namespace = PROPERTY_LINKS[pred]
+            if isinstance(o, URIRef):
+                rel.where.append(f"{a}.id = {q(str(o)[len(namespace):])}"
+                                 if str(o).startswith(namespace) else "0")
+            else:
+                self.bind(rel, o, Term(NODE, f"{q(namespace)} || {a}.id"))
+            return
+        if pred == RDF_TYPE and isinstance(o, URIRef) and str(o) in ENTITY_CLASSES:
+            rel.items.append(Item(a, f"entities {a}"))   # ?x a wikibase:Item
+            rel.where.append(f"{a}.kind = {q(ENTITY_CLASSES[str(o)])}")
+            self.bind(rel, s, Term(NODE, f"{a}.id"))
+            return
         if pred in TERM_KINDS:
             kind = TERM_KINDS[pred]
             rel.items.append(Item(a, f"terms {a}"))
