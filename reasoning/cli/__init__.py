@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from reasoning.cli import chain, gate, link, mirror, read, serve, sparql
+from reasoning.cli import chain, gate, link, mirror, query, read, serve, sparql
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,7 +21,7 @@ def cli() -> None:
 
 for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cmd,
                 sparql.sparql_cmd, link.link_cmd, serve.serve, chain.chain_cmd,
-                gate.gate_cmd):
+                gate.gate_cmd, query.query_cmd):
     cli.add_command(command)
 
 

@@ -1,0 +1,207 @@
+"""Question analysis without a model: what a question asks for, and about what.
+
+``analyze(question)`` reads the surface of an English question:
+
+``form``        ``ask`` (yes/no: "Is …", "Did …", "Was …"), ``count`` ("how many",
+                "number of") or ``select`` (everything else);
+``wh``          the question word: who, what, which, where, when, how many, how much,
+                yes/no, an imperative ("Name …", "List …", "Tell me …"), or '' (none);
+``answer_type`` what kind of thing answers it, as far as the words say: person, place, time,
+                number, or None;
+``type_noun``   the noun of "which country …", "what city …", "how many children …" (the
+                class the answer belongs to, or the relation itself: "which country is X in");
+``superlative`` an ordering the question asks for ("oldest", "the most recent",
+                "earliest"), with the property words it implies and the direction.
+
+``words`` are the question's words with offsets; ``relation_words(spans)`` gives the words
+left once the entity mentions (``spans``) and the question's own machinery (question
+words, auxiliaries, articles, imperatives) are taken out — the phrase that names the
+relation. Nothing here consults a KB: entity mentions come from the linker
+(``querygen.rules``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from querygen.lexicon import (AUXILIARIES, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
+                              PERSON_NOUNS, PLACE_NOUNS, SUPERLATIVES, TIME_NOUNS, Superlative)
+
+_WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
+_CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
+                  r"\1 is"),
+                 (re.compile(r"\b(\w+)n['\u2019]t\b", re.I), r"\1 not")]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    question: str
+    form: str
+    wh: str
+    answer_type: str | None
+    type_noun: str | None
+    superlative: Superlative | None
+    words: tuple[Word, ...]
+    #: offsets of the words that belong to the question's frame (question word, type
+    #: noun of "which N", superlative), not to the relation
+    frame: frozenset[int] = field(default_factory=frozenset)
+
+    def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
+                       keep_type_noun: bool = True) -> list[Word]:
+        """The words naming the relation: neither in ``spans`` (entity mentions) nor
+        question machinery. With ``keep_type_noun`` the noun of "which N" stays in (it
+        may name the relation itself: "which country is X in")."""
+        spans = list(spans)
+        out = []
+        for w in self.words:
+            if any(s <= w.start < e for s, e in spans):
+                continue
+            if w.start in self.frame and not (keep_type_noun and self.type_noun
+                                               and w.low in self.type_noun.split()):
+                continue
+            if w.low in FRAME_WORDS:
+                continue
+            out.append(w)
+        return out
+
+    def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw) -> str:
+        return " ".join(w.text for w in self.relation_words(spans, **kw))
+
+
+def words_of(text: str) -> tuple[Word, ...]:
+    return tuple(Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(text))
+
+
+def expand_contractions(question: str) -> str:
+    """"What's" → "What is", "didn't" → "did not"; other apostrophes (possessives) stay."""
+    for pattern, repl in _CONTRACTIONS:
+        question = pattern.sub(repl, question)
+    return question
+
+
+def analyze(question: str) -> Analysis:
+    """The analysis of ``question`` (see the module docstring). Offsets index ``question``
+    as given, so mentions found by the linker in the same text line up."""
+    ws = words_of(question)
+    lows = [w.low for w in ws]
+    frame: set[int] = set()
+    form, wh, answer_type, type_noun = "select", "", None, None
+
+    def mark(*idx: int) -> None:
+        frame.update(ws[i].start for i in idx if 0 <= i < len(ws))
+
+    first = _first_content(lows)
+    # yes/no: the question opens with an auxiliary ("Is Paris …", "Did Marie Curie …")
+    if first is not None and lows[first] in AUXILIARIES and not _has_wh(lows):
+        form, wh = "ask", "yes/no"
+        mark(first)
+    for i, w in enumerate(lows):
+        if w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"):
+            form = "count" if form != "ask" else form
+            wh = f"how {lows[i + 1]}"
+            answer_type = "number"
+            mark(i, i + 1)
+            noun = _noun_after(lows, i + 2)
+            if noun:
+                type_noun = " ".join(lows[i + 2:noun + 1])
+                mark(*range(i + 2, noun + 1))
+            break
+        if w == "number" and i + 1 < len(lows) and lows[i + 1] == "of" and (
+                i == 0 or lows[i - 1] in ("the", "what", "a")):
+            form, wh, answer_type = "count", "how many", "number"
+            mark(i, i + 1)
+            noun = _noun_after(lows, i + 2)
+            if noun:
+                type_noun = " ".join(lows[i + 2:noun + 1])
+                mark(*range(i + 2, noun + 1))
+            break
+        if w in ("who", "whom", "whose"):
+            wh = wh or w
+            answer_type = answer_type or "person"
+            mark(i)
+            break
+        if w == "where":
+            wh, answer_type = wh or w, answer_type or "place"
+            mark(i)
+            break
+        if w == "when":
+            wh, answer_type = wh or w, answer_type or "time"
+            mark(i)
+            break
+        if w in ("which", "what"):
+            wh = wh or w
+            mark(i)
+            noun = _noun_after(lows, i + 1)
+            if noun is not None and lows[i + 1] not in AUXILIARIES:
+                type_noun = " ".join(lows[i + 1:noun + 1])
+                answer_type = _type_of(type_noun) or answer_type
+                mark(*range(i + 1, noun + 1))
+            break
+        if i == first and w in IMPERATIVES:
+            wh = wh or "imperative"
+            mark(i)
+            if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
+                mark(i + 1)
+            continue
+    superlative = None
+    for i, w in enumerate(lows):
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        key = f"{w} {nxt}" if f"{w} {nxt}" in SUPERLATIVES else w
+        if key in SUPERLATIVES:
+            superlative = SUPERLATIVES[key]
+            mark(i, *((i + 1,) if key != w else ()))
+            break
+    return Analysis(question, form, wh, answer_type, type_noun, superlative, ws,
+                    frozenset(frame))
+
+
+def _first_content(lows: Sequence[str]) -> int | None:
+    """The first word that is not a politeness or filler word ("please", "so", "hey")."""
+    for i, w in enumerate(lows):
+        if w not in ("please", "so", "and", "hey", "ok", "okay", "well", "tell", "me"):
+            return i
+    return None
+
+
+def _has_wh(lows: Sequence[str]) -> bool:
+    return any(w in ("who", "whom", "whose", "what", "which", "where", "when", "how")
+               for w in lows[:3])
+
+
+def _noun_after(lows: Sequence[str], i: int) -> int | None:
+    """The last index of a short noun phrase starting at ``i`` ("political party",
+    "country"), stopping before auxiliaries, prepositions and names; None if none."""
+    end = None
+    for j in range(i, min(len(lows), i + 3)):
+        w = lows[j]
+        if w in AUXILIARIES or w in FRAME_WORDS or w in ("of", "in", "on", "at", "by", "for",
+                                                          "from", "to", "with", "did", "does"):
+            break
+        end = j
+    return end
+
+
+def _type_of(noun: str) -> str | None:
+    last = noun.split()[-1]
+    if last in PERSON_NOUNS:
+        return "person"
+    if last in PLACE_NOUNS:
+        return "place"
+    if last in TIME_NOUNS:
+        return "time"
+    if last in CLASS_WORDS:
+        return None
+    return None

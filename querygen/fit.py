@@ -1,0 +1,276 @@
+"""How well a KB property fits the relation words of a question.
+
+``RelationFit(kb, property_linker)`` scores a property against a question's relation words
+with four signals, summed:
+
+``name``      the property linker's score (``PropertyLinker.link``) for the best of several
+              phrasings of the relation: the words left once the subject's mention is out,
+              the same without the other mentions or the "which N" noun, the noun alone,
+              and related word forms (``lexicon.RELATED``: "born" → "birth"), which count
+              ``RELATED_WEIGHT`` as much;
+``coverage``  the share of the relation's content words that the property's label and
+              aliases contain (``COVERAGE`` × share) — "political party … member of" is
+              P102 (all words), not P31 (whose alias "member of" covers two of three);
+``type``      the answer type the question word asks for: a date property for "when"
+              (anything else clashes), no date property for "where"/"who", a place-like
+              property for "where", a quantity for "how many";
+``default``   with no relation words at all ("What is X?"), the type property P31.
+
+Callers restrict candidates to properties an entity has (``PropertyLinker.roles``), so a
+weak name match on one of few properties still counts. ``chunks`` splits the relation words
+into the pieces a chain of properties would answer ("the capital of the country where X
+was born" → capital | country | born).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kb.types import Candidate
+from linking.lexicon import STOPWORDS, stem
+from querygen.analysis import Analysis, Word
+from querygen.lexicon import FRAME_WORDS, RELATED
+
+#: related word forms count a little less than the question's own words
+RELATED_WEIGHT = 0.92
+#: a fuzzy-only property match below this (0.85 × similarity) is taken at half its score:
+#: spelling slips score higher than different words ("birthplace" ~ "deathplace": 0.68)
+FUZZY_TRUSTED = 0.75
+#: weight of the share of the relation's content words a property's names cover
+COVERAGE = 0.3
+#: a property whose fit (name score + coverage) is below this does not name the relation
+MIN_PROPERTY = 0.25
+#: the property that types an entity, and how well it fits a question with no relation
+#: words ("What is X?")
+TYPE_PROPERTY, DEFAULT_TYPE_FIT = "P31", 0.6
+#: answer-type fit: a date property for "when", a place property for "where"
+TYPE_FIT, TYPE_CLASH = 0.25, 0.5
+
+#: words of place-like property names ("place of birth", "headquarters location")
+PLACE_WORDS = frozenset("""
+place location located country city continent headquarters capital territory jurisdiction
+border administrative seat residence formation origin venue
+""".split())
+#: words that join the pieces of a chained relation ("capital *of* the country *where* …")
+CHAIN_JOINS = frozenset("of where whose that which who when in whom".split())
+
+
+class RelationFit:
+    """Scores properties against relation words (see the module docstring). Thread-safe."""
+
+    def __init__(self, kb: Any, props: Any):
+        self.kb = kb
+        self.props = props
+        self._lock = threading.Lock()
+        self._info: dict[str, Any] = {}
+
+    # -- phrasings ----------------------------------------------------------------------------
+    def phrases(self, a: Analysis, own: Sequence[tuple[int, int]],
+                all_spans: Sequence[tuple[int, int]]) -> list[tuple[str, float]]:
+        """(phrase, weight) pairs to link (see the module docstring)."""
+        variants: dict[str, float] = {}
+
+        def add(words: Iterable[Word | str], weight: float) -> None:
+            text = " ".join(w.text if isinstance(w, Word) else w for w in words).strip()
+            if text and weight > variants.get(text, 0.0):
+                variants[text] = weight
+
+        base = a.relation_words(own)
+        add(base, 1.0)
+        add(a.relation_words(all_spans), 1.0)
+        add(a.relation_words(all_spans, keep_type_noun=False), 1.0)
+        if a.type_noun:
+            # the noun of "which N" names the relation when nothing else does ("which
+            # country is X in"); else it is more likely the answer's class
+            rest = content(a.relation_words(all_spans, keep_type_noun=False))
+            add([a.type_noun], 0.6 if rest else 0.95)
+        self.add_related([w.low for w in base], add)
+        return list(variants.items())
+
+    @staticmethod
+    def add_related(lows: Sequence[str], add: Any) -> None:
+        for i, w in enumerate(lows):
+            pair = f"{w} {lows[i + 1]}" if i + 1 < len(lows) else ""
+            for key in (pair, w):
+                for form in RELATED.get(key, ()):
+                    add([form], RELATED_WEIGHT)
+
+    def chunk_phrases(self, words: Sequence[Word]) -> list[tuple[str, float]]:
+        """(phrase, weight) pairs for one chunk of a chained relation."""
+        variants: dict[str, float] = {}
+
+        def add(ws: Iterable[Word | str], weight: float) -> None:
+            text = " ".join(w.text if isinstance(w, Word) else w for w in ws).strip()
+            if text and weight > variants.get(text, 0.0):
+                variants[text] = weight
+
+        add(words, 1.0)
+        self.add_related([w.low for w in words], add)
+        return list(variants.items())
+
+    # -- scores -------------------------------------------------------------------------------
+    def name_scores(self, phrases: list[tuple[str, float]]
+                    ) -> dict[str, tuple[float, Candidate]]:
+        """pid → (best weighted name score over the phrases, its candidate)."""
+        best: dict[str, tuple[float, Candidate]] = {}
+        for phrase, weight in phrases:
+            for c in _link_property(self.props, phrase):
+                name = c.features.get("name", 0.0)
+                if c.match == "fuzzy" and name < FUZZY_TRUSTED:
+                    name *= 0.5            # "birthplace" is no misspelling of "deathplace"
+                s = weight * (name + c.features.get("prior", 0.0))
+                if s > best.get(c.id, (0.0,))[0]:
+                    best[c.id] = (s, c)
+        return best
+
+    def fit(self, a: Analysis | None, pid: str, scores: dict[str, tuple[float, Candidate]],
+            contents: list[list[str]]) -> tuple[float, Candidate] | None:
+        """(fit, the property as a Candidate) of ``pid`` for relation words whose name
+        scores are ``scores`` and content words ``contents`` (alternatives: the best
+        counts); None when it does not fit at all."""
+        name, cand = scores.get(pid, (0.0, None))
+        cover = max((self.coverage(c, pid) for c in contents), default=0.0)
+        if not any(contents) and pid == TYPE_PROPERTY:
+            name = max(name, DEFAULT_TYPE_FIT)
+        fit = name + COVERAGE * cover
+        if fit < MIN_PROPERTY:
+            return None
+        if cand is None:
+            cand = self.candidate(pid, fit)
+        return fit + (self.type_fit(a, pid) if a is not None else 0.0), cand
+
+    def coverage(self, words: list[str], pid: str) -> float:
+        """The share of ``words`` (content words) that the property's label and aliases
+        contain, as a stem or through a related form ("born" → "birth")."""
+        if not words:
+            return 0.0
+        names = self.name_stems(pid)
+        covered = 0
+        for w in words:
+            forms = [w, *RELATED.get(w, ())]
+            if any(all(stem(x) in names for x in norm_words(f) if x not in STOPWORDS)
+                   for f in forms):
+                covered += 1
+        return covered / len(words)
+
+    def type_fit(self, a: Analysis, pid: str) -> float:
+        info = self.info(pid)
+        if info is None:
+            return 0.0
+        is_time = info.datatype == "time"
+        if a.answer_type == "time":
+            return TYPE_FIT if is_time else -TYPE_CLASH
+        if is_time and a.answer_type in ("place", "person"):
+            return -TYPE_CLASH
+        if a.answer_type == "place":
+            return TYPE_FIT * 0.5 if self.name_words(pid) & PLACE_WORDS else 0.0
+        if a.answer_type == "number" and info.datatype == "quantity":
+            return TYPE_FIT
+        return 0.0
+
+    # -- property facts -----------------------------------------------------------------------
+    def info(self, pid: str) -> Any:
+        """The KB's PropertyInfo of ``pid`` (None when the KB has no terms for it)."""
+        if pid not in self._info:
+            try:
+                info = self.kb.property_info(pid)
+            except Exception:          # noqa: BLE001 - a property the KB has no terms for
+                info = None
+            with self._lock:
+                self._info[pid] = info
+        return self._info[pid]
+
+    def datatype(self, pid: str) -> str | None:
+        info = self.info(pid)
+        return info.datatype if info is not None else None
+
+    def name_words(self, pid: str) -> frozenset[str]:
+        info = self.info(pid)
+        if info is None:
+            return frozenset()
+        return frozenset(w for name in (info.label, *info.aliases) for w in norm_words(name))
+
+    def name_stems(self, pid: str) -> frozenset[str]:
+        return frozenset(stem(w) for w in self.name_words(pid) if w not in STOPWORDS)
+
+    def candidate(self, pid: str, score: float) -> Candidate:
+        """``pid`` as a Candidate, for a property no phrase named but the words cover."""
+        info = self.info(pid)
+        label = info.label if info is not None else pid
+        return Candidate(pid, label, score, matched=label, match="coverage",
+                         description=getattr(info, "description", None))
+
+
+def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
+    """The relation words around the mention ``span``, split where a chained relation
+    joins ("of", "where", "whose", …), innermost first. The question's frame (its
+    question word, the noun of "which N", a superlative) is no piece: "which country"
+    asks for the answer's class, which a type constraint checks.
+
+    Order: a piece after the mention that a relative word introduces ("… where X was
+    born") is X's own relation; then the pieces before the mention, nearest first; a
+    piece after the mention that no relative word introduces ("Where was the wife of X
+    born?") is the main verb, outermost. Only pieces with content words are kept.
+
+    Returns the possible segmentations: one, except after a possessive ("X's spouse
+    born"), where each split of the words that follow is offered."""
+    before: list[list[Word]] = [[]]
+    after: list[list[Word]] = [[]]
+    relative_before_mention = False
+    possessive = bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]]))
+    for w in a.words:
+        if span[0] <= w.start < span[1]:
+            if w.end > span[1]:            # "Curie's": a possessive joins what follows
+                after.append([])
+                possessive = True
+            continue
+        if w.start in a.frame:         # the question word, "which N", a superlative
+            continue
+        side = before if w.end <= span[0] else after
+        if w.low in CHAIN_JOINS:
+            side.append([])
+            continue
+        if w.low in FRAME_WORDS:
+            continue
+        side[-1].append(w)
+    lows = [w.low for w in a.words if w.end <= span[0]]
+    tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
+    relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
+                                                          "who", "whom", "when")
+    before = [c for c in before if content(c)]
+    after = [c for c in after if content(c)]
+    ordered = list(reversed(before))
+    if relative_before_mention:
+        return [after + ordered]
+    out = [ordered + after]
+    if possessive and after and len(after[0]) > 1:
+        # "X's spouse born": the possessed noun, then the rest; where the noun ends is
+        # not written, so every split is offered (the KB keeps the ones it holds)
+        first = after[0]
+        out += [ordered + [first[:k], first[k:]] + after[1:] for k in range(1, len(first))]
+    return out
+
+
+def content(words: Sequence[Word]) -> list[str]:
+    """Lower-case content words (no stopwords) of a relation phrase."""
+    return [w for word in words for w in norm_words(word.text) if w not in STOPWORDS]
+
+
+def norm_words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_link(props: Any, phrase: str) -> tuple[Candidate, ...]:
+    return tuple(props.link(phrase, limit=400))
+
+
+def _link_property(props: Any, phrase: str) -> tuple[Candidate, ...]:
+    try:
+        return _cached_link(props, phrase)
+    except TypeError:                  # an unhashable linker: no cache
+        return tuple(props.link(phrase, limit=400))

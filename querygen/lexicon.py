@@ -1,0 +1,161 @@
+"""Word lists for reading English questions: question machinery, answer-type nouns,
+superlatives, and the related word forms that let a verb meet a property's noun.
+
+General English, written for this module — not collected from any benchmark's wording.
+Everything is lower case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+AUXILIARIES = frozenset("""
+is are was were be been being am do does did has have had can could will would shall
+should may might must
+""".split())
+
+#: words that ask rather than name: dropped from the relation phrase
+FRAME_WORDS = frozenset("""
+what which who whom whose where when how why
+is are was were be been being am do does did has have had
+the a an
+please me us tell name list give show find identify enumerate
+can could would you i
+""".split()) | {"?"}
+
+#: first words of imperative questions ("Name the capital of …")
+IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
+
+PERSON_NOUNS = frozenset("""
+person people man woman men women human humans actor actress author writer politician
+player players scientist artist musician singer king queen president founder leader
+""".split())
+
+PLACE_NOUNS = frozenset("""
+place places city cities town towns village country countries nation nations state states
+region regions province county district continent location locations area island
+municipality capital
+""".split())
+
+TIME_NOUNS = frozenset("year years date dates day century decade time month".split())
+
+#: generic class words ("what kind of thing") that say nothing about the relation
+CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
+
+
+@dataclass(frozen=True, slots=True)
+class Superlative:
+    """An ordering a question asks for: the property words it implies (tried in order
+    against the KB's numeric and date properties) and the direction of the best first."""
+    words: tuple[str, ...]
+    direction: str                 # ASC (smallest / earliest first) or DESC
+    #: "first"/"last" order by whatever date the question's relation implies
+    relative: bool = False
+
+
+_BIRTH_OR_START = ("date of birth", "inception", "start time", "publication date",
+                   "point in time")
+SUPERLATIVES: dict[str, Superlative] = {
+    "oldest": Superlative(_BIRTH_OR_START, "ASC"),
+    "eldest": Superlative(("date of birth",), "ASC"),
+    "youngest": Superlative(("date of birth",), "DESC"),
+    "newest": Superlative(("inception", "publication date", "date of birth"), "DESC"),
+    "earliest": Superlative(_BIRTH_OR_START, "ASC", relative=True),
+    "first": Superlative(_BIRTH_OR_START, "ASC", relative=True),
+    "latest": Superlative(_BIRTH_OR_START, "DESC", relative=True),
+    "last": Superlative(_BIRTH_OR_START, "DESC", relative=True),
+    "most recent": Superlative(_BIRTH_OR_START, "DESC", relative=True),
+    "most recently": Superlative(_BIRTH_OR_START, "DESC", relative=True),
+    "largest": Superlative(("area", "population", "number of"), "DESC"),
+    "biggest": Superlative(("area", "population", "number of"), "DESC"),
+    "smallest": Superlative(("area", "population", "number of"), "ASC"),
+    "most populous": Superlative(("population",), "DESC"),
+    "least populous": Superlative(("population",), "ASC"),
+    "highest": Superlative(("elevation above sea level", "height"), "DESC"),
+    "tallest": Superlative(("height", "elevation above sea level"), "DESC"),
+    "lowest": Superlative(("elevation above sea level", "height"), "ASC"),
+    "shortest": Superlative(("length", "height", "duration"), "ASC"),
+    "longest": Superlative(("length", "duration"), "DESC"),
+    "heaviest": Superlative(("mass",), "DESC"),
+    "lightest": Superlative(("mass",), "ASC"),
+    "most": Superlative(("number of",), "DESC", relative=True),
+    "fewest": Superlative(("number of",), "ASC", relative=True),
+    "least": Superlative(("number of",), "ASC", relative=True),
+}
+
+#: question word → related forms that property names use ("born" meets "place of birth",
+#: "died" meets "place of death"). Both directions of a pair need not be listed: the
+#: property linker's own stemming joins "speaks" and "speak".
+RELATED: dict[str, tuple[str, ...]] = {
+    "born": ("birth",), "birthplace": ("place of birth",), "birthday": ("date of birth",),
+    "die": ("death",), "died": ("death",), "dies": ("death",), "dead": ("death",),
+    "death": ("death",), "buried": ("burial",),
+    "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
+    "made up": ("has part", "consists of"), "ties": ("relation",),
+    "class": ("subclass of", "instance of"), "kind": ("instance of",),
+    "type": ("instance of",), "sort": ("instance of",),
+    "founded": ("founding", "formation", "inception", "founder"),
+    "founder": ("founded by",), "established": ("inception", "founded"),
+    "formed": ("formation",), "form": ("formation",), "created": ("creator", "inception"),
+    "employ": ("employer",), "employs": ("employer",), "employed": ("employer",),
+    "works": ("work",), "worked": ("work", "employer"), "working": ("work", "employer"),
+    "own": ("owned by", "owner"), "owns": ("owned by", "owner"), "owned": ("owned by",),
+    "owner": ("owned by",),
+    "made": ("manufacturer", "maker"), "makes": ("manufacturer",), "built": ("manufacturer",),
+    "produced": ("manufacturer", "producer"), "manufactures": ("manufacturer",),
+    "developed": ("developer",), "develops": ("developer",), "develop": ("developer",),
+    "studied": ("educated at",), "study": ("educated at",), "attended": ("educated at",),
+    "attend": ("educated at",), "educated": ("educated at",), "graduated": ("educated at",),
+    "speak": ("languages spoken",), "speaks": ("languages spoken",),
+    "spoke": ("languages spoken",), "spoken": ("languages spoken",),
+    "writes": ("language", "author"), "wrote": ("author", "language"),
+    "written": ("language", "author"), "write": ("language", "author"),
+    "located": ("location",), "situated": ("location",), "lies": ("location",),
+    "headquartered": ("headquarters",), "based": ("headquarters", "location"),
+    "named": ("named after",), "called": ("named after",), "namesake": ("named after",),
+    "married": ("spouse",), "wife": ("spouse",), "husband": ("spouse",),
+    "nationality": ("country of citizenship",), "citizen": ("citizenship",),
+    "faith": ("religion",), "religious": ("religion",),
+    "border": ("shares border with",), "borders": ("shares border with",),
+    "bordered": ("shares border with",), "neighbour": ("shares border with",),
+    "neighbor": ("shares border with",), "adjacent": ("shares border with",),
+    "twinned": ("twin town", "sister city"), "twin": ("twin town",),
+    "sister": ("sister city",), "partner": ("partner city",),
+    "broadcast": ("original network",), "aired": ("original network",),
+    "air": ("original network",), "shown": ("original network",),
+    "channel": ("original network",), "network": ("original network",),
+    "belong": ("member of", "part of"), "belongs": ("member of", "part of"),
+    "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
+    "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
+    "parts": ("has part",), "component": ("has part",),
+    "won": ("award received",), "win": ("award received",), "prize": ("award received",),
+    "honour": ("award received",), "honours": ("award received",),
+    "honors": ("award received",), "awarded": ("award received",),
+    "office": ("position held",), "post": ("position held",),
+    "job": ("occupation",), "profession": ("occupation",), "living": ("occupation",),
+    "originate": ("country of origin",), "originated": ("country of origin",),
+    "origin": ("country of origin",),
+    "jurisdiction": ("applies to jurisdiction",),
+    "superclass": ("subclass of",), "subclass": ("subclass of",),
+    "discipline": ("field of work",), "specialize": ("field of work",),
+    "specialized": ("field of work",),
+    "party": ("member of political party",),
+    "played": ("member of sports team", "instrument", "position played"),
+    "plays": ("member of sports team", "instrument"),
+    "club": ("member of sports team",), "team": ("member of sports team",),
+    "capital": ("capital",), "seat": ("capital", "headquarters"),
+    "mother": ("mother",), "father": ("father",), "child": ("child",),
+    "children": ("child",), "kids": ("child",), "son": ("child",), "daughter": ("child",),
+    "advisor": ("doctoral advisor",), "supervisor": ("doctoral advisor",),
+    "students": ("doctoral student",), "student": ("doctoral student",),
+    "tongue": ("native language",), "first language": ("native language",),
+    "label": ("record label",), "released": ("record label", "publication date"),
+    "competed": ("participating teams",), "participated": ("participating teams",),
+    "teams": ("participating teams",),
+}
+
+#: words that ask how two things are related without naming the relation
+GENERIC_RELATION_WORDS = frozenset("""
+related relation relations relationship relationships connection connections connected
+connect connects link links linked relate relates tie ties between
+""".split())

@@ -1,0 +1,172 @@
+"""Entity mentions of a question, with their candidates: what the rules start from.
+
+``MentionFinder(kb, linker).find(text)`` keeps every mention ``EntityLinker.link`` detects
+(none dropped for a low score: a rare entity is still the question's subject), grows each
+to the longest exact name around it ("Nashville" → "Nashville Now", "Evil" → "The Evil
+Within", a run of mentions → "Water polo at the 2004 Summer Olympics – Women's team
+rosters"), and adds names with a bracketed qualifier ("Brett Williams (offensive
+lineman)"), which the detector does not join. Mentions made only of stopwords are
+dropped. With ``gaps=True`` it also looks the question's uncovered word runs up as exact
+names ("glycine", "stapler": lower-case names the detector leaves alone in cased text).
+Overlaps are resolved longest first. Exact-name lookups go through ``kb.search`` (cheap)
+before the linker ranks the entities of a name found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kb.types import Candidate
+from linking.lexicon import STOPWORDS
+from querygen.analysis import Analysis, Word, analyze
+from querygen.lexicon import FRAME_WORDS
+
+#: entity candidates kept per mention
+ENTITY_CANDIDATES = 5
+#: words a detected mention may grow by on either side to reach a longer exact name
+GROW = 3
+#: the longest word run looked up as a name in the gaps between mentions
+MAX_GAP_WORDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of the question that may name an entity, with candidates best first."""
+    text: str
+    start: int
+    end: int
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+
+class MentionFinder:
+    """Finds the entity mentions of questions against one KB (see the module docstring)."""
+
+    def __init__(self, kb: Any, linker: Any):
+        self.kb = kb
+        self.linker = linker
+
+    def find(self, text: str, a: Analysis | None = None, *,
+             gaps: bool = False) -> list[Mention]:
+        """Every mention the linker detects (none dropped for a low score), grown to the
+        longest exact name around it ("Nashville" → "Nashville Now", "Evil" → "The Evil
+        Within"), and names with a bracketed qualifier ("Brett Williams (offensive
+        lineman)"). With ``gaps``, also the exact names among the question's other word
+        runs (lower-case names the detector leaves alone: "glycine", "stapler")."""
+        a = a or analyze(text)
+        found: list[Mention] = []
+        for span, cands in self._bracketed(text):
+            found.append(Mention(text[span[0]:span[1]], span[0], span[1], tuple(cands)))
+        result = self.linker.link(text, min_score=0.0, top=ENTITY_CANDIDATES)
+        detected = [lm for lm in result.mentions if lm.candidates
+                    and not all(w.lower() in STOPWORDS or w.lower() in FRAME_WORDS
+                                for w in _norm_words(lm.mention.text))]
+        for lm in detected:
+            m = lm.mention
+            grown = self._grown(text, a, m.start, m.end, [d.mention for d in detected])
+            if grown is not None:
+                found.append(grown)
+            found.append(Mention(m.text, m.start, m.end, lm.candidates))
+        if gaps:
+            found.extend(self._gap_names(text, a, found))
+        out: list[Mention] = []
+        for m in sorted(found, key=lambda m: (m.start - m.end, m.start)):   # longest first
+            if not any(m.start < o.end and o.start < m.end for o in out):
+                out.append(m)
+        out.sort(key=lambda m: m.start)
+        return out
+
+    def exact(self, name: str) -> tuple[Candidate, ...]:
+        """The entities with ``name`` as an exact label or alias, best first."""
+        name = name.strip(" ,;:?!\"'")
+        if not name or not any(h.match in ("label", "alias", "exact")
+                               for h in self.kb.search(name, limit=3)):
+            return ()
+        return tuple(c for c in self.linker.candidates(name, limit=ENTITY_CANDIDATES)
+                     if c.features.get("match", 0.0) >= 0.95)
+
+    def _grown(self, text: str, a: Analysis, start: int, end: int,
+               detected: Sequence[Any]) -> Mention | None:
+        """The longest exact name that contains [start, end), reaching up to GROW words
+        further on either side (or to another detected mention and past it)."""
+        ws = a.words
+        first = next((i for i, w in enumerate(ws) if w.end > start), None)
+        last = next((i for i in range(len(ws) - 1, -1, -1) if ws[i].start < end), None)
+        if first is None or last is None:
+            return None
+        best: tuple[int, Mention] | None = None
+        lo_limit = max(0, first - GROW)
+        hi_limit = min(len(ws) - 1, last + GROW)
+        for d in detected:                 # a run of mentions may be one long name
+            if d.start >= end:
+                hi_limit = max(hi_limit, min(len(ws) - 1, _word_at(ws, d.end - 1) + GROW))
+        for i in range(first, lo_limit - 1, -1):
+            if i < first and ws[i].low in FRAME_WORDS and ws[i].low != "the":
+                break
+            for j in range(hi_limit, last - 1, -1):
+                if (i, j) == (first, last):
+                    continue
+                if ws[j].low in FRAME_WORDS or (ws[i].low in FRAME_WORDS
+                                                and ws[i].low != "the"):
+                    continue
+                name = text[ws[i].start:ws[j].end]
+                size = j - i
+                if best is not None and size <= best[0]:
+                    continue
+                cands = self.exact(name)
+                if cands:
+                    best = (size, Mention(name, ws[i].start, ws[j].end, cands))
+        return best[1] if best else None
+
+    def _gap_names(self, text: str, a: Analysis, found: Sequence[Mention]) -> list[Mention]:
+        """Exact names among the word runs no mention covers, longest first."""
+        ws = [w for w in a.words if not any(m.start <= w.start < m.end for m in found)]
+        out: list[Mention] = []
+        for size in range(min(len(ws), MAX_GAP_WORDS), 0, -1):
+            for i in range(len(ws) - size + 1):
+                run = ws[i:i + size]
+                if run[0].low in FRAME_WORDS and run[0].low != "the":
+                    continue
+                if run[-1].low in FRAME_WORDS or run[-1].low in ("of", "in", "on", "to", "by",
+                                                                 "for", "with", "at"):
+                    continue
+                if any(m.start < run[-1].end and run[0].start < m.end for m in out):
+                    continue
+                if all(w.low in STOPWORDS or w.low in FRAME_WORDS or w.start in a.frame
+                       for w in run):
+                    continue
+                if any(text[x.end:y.start].strip(" -–,'’.&") for x, y in zip(run, run[1:])):
+                    continue            # not one stretch of text
+                name = text[run[0].start:run[-1].end]
+                cands = self.exact(name)
+                if cands:
+                    out.append(Mention(name, run[0].start, run[-1].end, cands))
+        return out
+
+    _BRACKET = re.compile(r"\(([^()]{1,60})\)")
+
+    def _bracketed(self, text: str) -> list[tuple[tuple[int, int], list[Candidate]]]:
+        out = []
+        for m in self._BRACKET.finditer(text):
+            before = list(re.finditer(r"\S+", text[:m.start()]))
+            for n in range(min(6, len(before)), 0, -1):      # the longest name first
+                start = before[-n].start()
+                cands = self.exact(text[start:m.end()])
+                if cands:
+                    out.append(((start, m.end()), list(cands)))
+                    break
+        return out
+
+
+def _word_at(ws: Sequence[Word], offset: int) -> int:
+    return next((i for i, w in enumerate(ws) if w.start <= offset < w.end), len(ws) - 1)
+
+
+def _norm_words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())

@@ -1,0 +1,529 @@
+"""Rule-based query generation: no LLM, so factoid questions are answered offline.
+
+``RuleGenerator(kb, linker).generate(question)`` reads the question
+(``querygen.analysis``), finds its entity mentions (``querygen.mentions``), and searches the
+KB for the properties that connect a linked entity to an answer and fit the question's
+relation words (``querygen.fit``). The KB decides between readings: only properties an
+entity actually has (as subject, or as value for the inverse reading) are considered, so
+"Cake" the band and "cake" the food are told apart by what they have, and a chain is only
+proposed where the KB holds one.
+
+Readings, each a ``QueryPlan`` with a score (entity link + property fit, summed):
+
+- **one hop**: ``(s, p, ?)`` or ``(?, p, o)`` triplet queries;
+- **chains** (the relation words split into pieces: "the capital of the country where X
+  was born" → born | country | capital): ``X P19 ?a . ?a P17 ?b . ?b P36 ?x``, up to three
+  hops, each hop's property fitting its piece, following statements the KB holds;
+- **counts** ("how many"): ``COUNT(DISTINCT ?x)`` over a reading, or a quantity property
+  ("number of children") read directly;
+- **yes/no**: ASK over the two entities with a property that links them (directly or
+  through one intermediate), else with the best-fitting property (the answer is then
+  no); "Is X a Y?" asks whatever property links X to the class or value Y (P31, P106, …);
+- **pairs** ("How are X and Y related?"): ``(s, ?, o)``;
+- **type constraints** ("which N", "how many N"): ``?x wdt:P31 C`` added to a reading when
+  the KB types some of its answers as C (the noun's entity) and the constraint filters;
+- **superlatives** ("the oldest", "born first", "the most recent"): a reading (or the
+  members of the class the question names) ordered by a date or quantity property the
+  answers have, ``LIMIT 1``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from kb.types import Candidate
+from querygen.analysis import Analysis, analyze, expand_contractions
+from querygen.fit import (TYPE_PROPERTY, RelationFit, chunks, content)
+from querygen.lexicon import GENERIC_RELATION_WORDS
+from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
+from querygen.plan import Edge, Path, QueryPlan, Var
+from querygen.solve import Unsolvable, solve
+from querygen.types import GeneratedQuery, LinkingDecision
+
+#: a best plan scoring below this sends the generator looking for names the detector missed
+#: (an exact entity name scores about 1.2, a property that names the relation about 0.8)
+WEAK_PLAN = 1.9
+#: the inverse reading (the entity is the value) needs to fit better to win
+INVERSE_PENALTY = 0.05
+#: how much "the R of X" says about the direction of R
+DIRECTION_FIT = 0.15
+#: how much better a quantity property ("number of children") answers "how many" than a
+#: count of statements does
+QUANTITY_FIT = 0.5
+#: per hop beyond the first: a chain must explain more words than one hop to win
+CHAIN_PENALTY = 0.15
+#: values followed per hop when a chain is searched
+CHAIN_FANOUT = 25
+#: plans kept per reading before the next step (chains, constraints) builds on them
+BEAM = 8
+#: readings a type constraint is tried on
+CONSTRAINED = 2
+#: the property of the class hierarchy (``?x wdt:P31/wdt:P279* C``)
+SUBCLASS_PROPERTY = "P279"
+#: bonus of a reading whose type constraint the KB confirms
+CONSTRAINT_BONUS = 0.1
+#: readings whose answers are checked for being places ("where", "which city"), and how
+#: much all (none) being places adds (takes away)
+PLACE_CHECKED, PLACE_FIT = 6, 0.25
+#: Wikidata properties that only places have (located in, country, continent, borders,
+#: coordinates, capital, …) or that only places are the value of (born in, headquarters, …)
+PLACE_OUT = frozenset("P17 P131 P30 P625 P47 P36 P706 P1376 P150 P190 P37 P276".split())
+PLACE_IN = frozenset("P19 P20 P131 P17 P159 P740 P276 P937 P551 P36 P1376 P47".split())
+#: bonus of a yes/no reading whose statement the KB holds
+ASK_TRUE_BONUS = 0.3
+
+
+class RuleGenerator:
+    """Question → queries by rules over one KB (see the module docstring). Thread-safe."""
+
+    def __init__(self, kb: Any, linker: Any):
+        self.kb = kb
+        self.linker = linker
+        self.props = linker.properties
+        self.finder = MentionFinder(kb, linker)
+        self.fit = RelationFit(kb, linker.properties)
+        self._lock = threading.Lock()
+        self._members: dict[str, tuple[str, int] | None] = {}
+
+    # -- entry --------------------------------------------------------------------------------
+    def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
+        """Queries for ``question``, best first (at most ``limit``); empty when no entity
+        of the question could be linked or no property fits."""
+        text = expand_contractions(question.strip())
+        a = analyze(text)
+        plans = self.plans(a, self.finder.find(text, a))
+        if not plans or max(p.score for p in plans) < WEAK_PLAN:
+            plans += self.plans(a, self.finder.find(text, a, gaps=True))
+        plans.sort(key=lambda p: -p.score)
+        if a.answer_type == "place" and a.form == "select":
+            plans = self._place_check(plans)
+        out: list[GeneratedQuery] = []
+        seen: set[str] = set()
+        for plan in plans:
+            q = plan.generated(question)
+            if q.grounded not in seen:
+                seen.add(q.grounded)
+                out.append(q)
+            if len(out) >= limit:
+                break
+        return out
+
+    def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """Every reading of the analysed question, unsorted."""
+        if a.form == "ask":
+            return self._ask(a, mentions) if mentions else []
+        plans: list[QueryPlan] = []
+        if mentions:
+            plans += self._one_hop(a, mentions)
+            plans += self._chains(a, mentions)
+            plans += self._pairs(a, mentions)
+        if a.type_noun:
+            plans = self._constrained(a, plans)
+        if a.superlative:
+            plans = self._superlatives(a, plans, mentions)
+        if a.form == "count":
+            plans = [self._count(p) for p in plans]
+        return plans
+
+    # -- answer kinds -------------------------------------------------------------------------
+    def _place_check(self, plans: list[QueryPlan]) -> list[QueryPlan]:
+        """"Where" and "which city": the best readings re-scored by whether their answers
+        are places in the KB (things located somewhere, or where things are located)."""
+        head, tail = plans[:PLACE_CHECKED], plans[PLACE_CHECKED:]
+        rescored = []
+        for plan in head:
+            values = self._sample_answers(plan)
+            if values:
+                roles = self.props.roles(values)
+                share = sum(1 for v in values if _is_place(roles.get(v))) / len(values)
+                plan = replace(plan, score=plan.score + PLACE_FIT * (2 * share - 1))
+            rescored.append(plan)
+        rescored.sort(key=lambda p: -p.score)
+        return rescored + tail
+
+    def _sample_answers(self, plan: QueryPlan, n: int = 5) -> list[str]:
+        return [v for v in (self._answers(plan, limit=n) or []) if v]
+
+    # -- one hop ------------------------------------------------------------------------------
+    def _one_hop(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """Triplet queries: a linked entity, a property it has that fits the relation words,
+        forward (s, p, ?) or inverse (?, p, s)."""
+        plans = []
+        all_spans = [m.span for m in mentions]
+        for mention in mentions:
+            scores = self.fit.name_scores(self.fit.phrases(a, [mention.span], all_spans))
+            contents = [content(a.relation_words([mention.span])),
+                        content(a.relation_words(all_spans))]
+            contents = [c for c in contents if c] or [[]]
+            cands = mention.candidates[:ENTITY_CANDIDATES]
+            roles = self.props.roles([c.id for c in cands])
+            of_mention = _of_before(a, mention)
+            for cand in cands:
+                out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
+                for pid in out_props | in_props:
+                    fit = self.fit.fit(a, pid, scores, contents)
+                    if fit is None:
+                        continue
+                    for forward in ((True, False) if pid in out_props and pid in in_props
+                                    else (pid in out_props,)):
+                        total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
+                        if of_mention:        # "the R of X": X is R's subject, unless
+                            # the property is itself named "R of" ("a member of X")
+                            inverse_named = (fit[1].matched or "").lower().endswith(" of")
+                            total += DIRECTION_FIT if forward != inverse_named \
+                                else -DIRECTION_FIT
+                        entity = _entity(mention, cand)
+                        prop = _property(fit[1])
+                        x = Var("x")
+                        edge = Edge(entity, prop, x) if forward else Edge(x, prop, entity)
+                        plans.append(QueryPlan(
+                            (edge,), score=total,
+                            notes=(f"one hop, {'forward' if forward else 'inverse'}",)))
+        return plans
+
+    # -- chains -------------------------------------------------------------------------------
+    def _chains(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """Chains of two or three properties, one per piece of the relation words, that the
+        KB holds from a linked entity."""
+        plans = []
+        for mention in mentions:
+            for pieces in chunks(a, mention.span):
+                if not 2 <= len(pieces) <= 3:
+                    continue
+                piece_scores = [self.fit.name_scores(self.fit.chunk_phrases(p))
+                                for p in pieces]
+                piece_words = [content(p) for p in pieces]
+                for cand in mention.candidates[:3]:
+                    plans += self._follow(a, mention, cand, piece_scores, piece_words)
+        return plans
+
+    def _follow(self, a: Analysis, mention: Mention, cand: Candidate,
+                piece_scores: list[dict], piece_words: list[list[str]]) -> list[QueryPlan]:
+        """Chains from ``cand``: hop i follows a property fitting piece i."""
+        # partial chains: (edges so far, their fit, the entities reached)
+        entity = _entity(mention, cand)
+        frontier: list[tuple[tuple[Edge, ...], float, list[str]]] = [((), 0.0, [cand.id])]
+        for depth, (scores, words) in enumerate(zip(piece_scores, piece_words, strict=True)):
+            last = depth == len(piece_scores) - 1
+            grown = []
+            for edges, fit_so_far, reached in frontier:
+                roles = self.props.roles(reached)
+                options: dict[tuple[str, bool], float] = {}
+                for node in reached:
+                    out_p, in_p = roles.get(node, (frozenset(), frozenset()))
+                    for pid, forward in [*((p, True) for p in out_p),
+                                         *((p, False) for p in in_p)]:
+                        fit = self.fit.fit(a if last else None, pid, scores, [words])
+                        if fit is not None and fit[0] > options.get((pid, forward), 0.0):
+                            options[(pid, forward)] = fit[0]
+                for (pid, forward), fit in sorted(options.items(), key=lambda x: -x[1])[:4]:
+                    subject = entity if not edges else Var(f"y{depth}")
+                    obj = Var("x") if last else Var(f"y{depth + 1}")
+                    prop = _property(self.fit.candidate(pid, fit))
+                    edge = Edge(subject, prop, obj) if forward else Edge(obj, prop, subject)
+                    nxt = [] if last else self._values(reached, pid, forward)
+                    if not last and not nxt:
+                        continue
+                    grown.append(((*edges, edge), fit_so_far + fit, nxt))
+            frontier = sorted(grown, key=lambda g: -g[1])[:BEAM]
+        hops = len(piece_scores)
+        return [QueryPlan(edges, score=cand.score + fit / hops - CHAIN_PENALTY * (hops - 1),
+                          notes=(f"chain of {hops}",))
+                for edges, fit, _ in frontier]
+
+    def _values(self, subjects: Sequence[str], pid: str, forward: bool) -> list[str]:
+        """Entities one hop away from ``subjects`` over ``pid`` (at most CHAIN_FANOUT)."""
+        out: dict[str, None] = {}
+        for s in subjects:
+            try:
+                found = (self.kb.statements(s, pid, limit=CHAIN_FANOUT) if forward
+                         else self.kb.statements(None, pid, s, limit=CHAIN_FANOUT))
+            except Exception:          # noqa: BLE001 - an ID the KB refuses
+                continue
+            for st in found:
+                node = st.value.value if forward else st.subject
+                if not forward or st.value.kind == "entity":
+                    out[node] = None
+            if len(out) >= CHAIN_FANOUT:
+                break
+        return list(out)[:CHAIN_FANOUT]
+
+    # -- pairs --------------------------------------------------------------------------------
+    def _pairs(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """(s, ?, o) for two entities and no relation words beyond "related", "relation"."""
+        if len(mentions) < 2:
+            return []
+        words = set(content(a.relation_words([m.span for m in mentions])))
+        if words - GENERIC_RELATION_WORDS:
+            return []
+        plans = []
+        for m1, m2 in _pairs_of(mentions):
+            c1, c2 = m1.candidates[0], m2.candidates[0]
+            for s, o, sm, om in ((c1, c2, m1, m2), (c2, c1, m2, m1)):
+                linked = self.kb.statements(s.id, None, o.id, limit=5)
+                score = s.score + o.score + (0.5 if linked else 0.0)
+                plans.append(QueryPlan((Edge(_entity(sm, s), Var("p"), _entity(om, o)),),
+                                       answer="p", score=score, notes=("pair",)))
+        return plans
+
+    # -- yes/no -------------------------------------------------------------------------------
+    def _ask(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """ASK readings over two linked entities."""
+        plans = []
+        all_spans = [m.span for m in mentions]
+        words = content(a.relation_words(all_spans))
+        scores = self.fit.name_scores(self.fit.phrases(a, all_spans, all_spans))
+        for m1, m2 in _pairs_of(mentions):
+            for c1 in m1.candidates[:3]:
+                for c2 in m2.candidates[:3]:
+                    plans += self._ask_pair(a, (m1, c1), (m2, c2), scores, words)
+        return plans
+
+    def _ask_pair(self, a: Analysis, first: tuple[Mention, Candidate],
+                  second: tuple[Mention, Candidate], scores: dict,
+                  words: list[str]) -> list[QueryPlan]:
+        plans = []
+        base = first[1].score + second[1].score
+        for (sm, s), (om, o) in ((first, second), (second, first)):
+            subject, obj = _entity(sm, s), _entity(om, o)
+            held = {st.property for st in self.kb.statements(s.id, None, o.id, limit=50)}
+            for pid in held:                       # the KB links them directly: true
+                fit = self._ask_fit(pid, scores, words)
+                if fit is not None:
+                    plans.append(QueryPlan((Edge(subject, _property(fit[1]), obj),),
+                                           form="ask", score=base + fit[0] + ASK_TRUE_BONUS,
+                                           notes=("yes/no, held",)))
+            out_props, _ = self.props.roles([s.id]).get(s.id, (frozenset(), frozenset()))
+            for pid in out_props - held:           # a fitting property of s: false, or …
+                fit = self._ask_fit(pid, scores, words)
+                if fit is None:
+                    continue
+                prop = _property(fit[1])
+                plans.append(QueryPlan((Edge(subject, prop, obj),), form="ask",
+                                       score=base + fit[0], notes=("yes/no",)))
+                # … true through one intermediate ("born in Germany": a city in Germany)
+                for mid in self._values([s.id], pid, True)[:10]:
+                    if self.kb.statements(mid, None, o.id, limit=1):
+                        via = self.kb.statements(mid, None, o.id, limit=1)[0].property
+                        plans.append(QueryPlan(
+                            (Edge(subject, prop, Var("m")),
+                             Edge(Var("m"), _property(self.fit.candidate(via, 0.0)), obj)),
+                            form="ask", score=base + fit[0] + ASK_TRUE_BONUS - CHAIN_PENALTY,
+                            notes=("yes/no, held through one intermediate",)))
+                        break
+        return plans
+
+    def _ask_fit(self, pid: str, scores: dict, words: list[str]
+                 ) -> tuple[float, Candidate] | None:
+        if not words:       # "Is X a Y?": whatever links them; the type property first
+            return (0.6 if pid == TYPE_PROPERTY else 0.5), self.fit.candidate(pid, 0.5)
+        return self.fit.fit(None, pid, scores, [words])
+
+    # -- type constraints ---------------------------------------------------------------------
+    def _constrained(self, a: Analysis, plans: list[QueryPlan]) -> list[QueryPlan]:
+        """Readings narrowed to the members of the class the "which N" noun names
+        (``?x wdt:P31/wdt:P279* C``, or ``?x wdt:P106 C`` for an occupation: whatever
+        property the KB most often points at C with).
+
+        An inverse reading ("Which physicists were born in Warsaw?": ``?x P19 Warsaw``)
+        gathers answers of every kind, so its narrowed form wins when the KB confirms it
+        (non-empty, and fewer answers). A forward reading ("Which country does X border?")
+        already answers with what X's property holds, and in a partial KB many answers
+        carry no type: there the narrowed form is only offered as an alternative."""
+        classes = self._classes(a.type_noun) if a.type_noun else []
+        if not classes:
+            return plans
+        out = list(plans)
+        best = sorted((p for p in plans if p.answer == "x" and p.form == "select"),
+                      key=lambda p: -p.score)[:CONSTRAINED]
+        for plan in best:
+            n_all = self._count_answers(plan)
+            if n_all < 2:
+                continue
+            inverse = plan.edges[0].subject == Var("x")
+            for cls in classes[:2]:
+                member = self._member_edge(cls)
+                if member is None:
+                    continue
+                narrowed = replace(plan, edges=(*plan.edges, member),
+                                   notes=(*plan.notes, "type constraint"))
+                n = self._count_answers(narrowed)
+                if 0 < n < n_all:
+                    bonus = CONSTRAINT_BONUS if inverse else -CONSTRAINT_BONUS
+                    out.append(replace(narrowed, score=plan.score + bonus))
+                    break
+        return out
+
+    def _member_edge(self, cls: LinkingDecision) -> Edge | None:
+        member = self._membership(cls.id)
+        if member is None:
+            return None
+        pid = member[0]
+        if pid == TYPE_PROPERTY:
+            path = Path((self._type_prop(),
+                         _property(self.fit.candidate(SUBCLASS_PROPERTY, 1.0))), star=True)
+            return Edge(Var("x"), path, cls)
+        return Edge(Var("x"), _property(self.fit.candidate(pid, 1.0)), cls)
+
+    def _classes(self, noun: str) -> list[LinkingDecision]:
+        """Entities the noun of "which N" may name as a class (singular forms tried)."""
+        out = []
+        for form in _singulars(noun):
+            for c in self.finder.exact(form):
+                out.append(LinkingDecision("class", noun, (c,)))
+            if out:
+                break
+        return out
+
+    def _type_prop(self) -> LinkingDecision:
+        return _property(self.fit.candidate(TYPE_PROPERTY, 1.0))
+
+    def _answers(self, plan: QueryPlan, limit: int = 1000) -> list[str] | None:
+        """The distinct answers of ``plan`` (ordering ignored), by triplet queries where
+        they do (``querygen.solve``), else by SPARQL; None when the KB cannot say."""
+        try:
+            found = solve(self.kb, plan.patterns(), limit=limit)
+            return list(dict.fromkeys(b.get(plan.answer, "") for b, _ in found))
+        except Unsolvable:
+            pass
+        q = replace(plan, form="select", order=None, limit=limit).generated("")
+        try:
+            rows = self.kb.sparql(q.text).rows
+        except Exception:              # noqa: BLE001 - a query this KB cannot answer
+            return None
+        return list(dict.fromkeys(str(r[plan.answer]).rsplit("/", 1)[-1] for r in rows
+                                  if plan.answer in r))
+
+    def _count_answers(self, plan: QueryPlan) -> int:
+        return len(self._answers(plan) or ())
+
+    # -- superlatives -------------------------------------------------------------------------
+    def _superlatives(self, a: Analysis, plans: list[QueryPlan],
+                      mentions: list[Mention]) -> list[QueryPlan]:
+        """Readings ordered by a date or quantity property and cut to the first answer."""
+        sup = a.superlative
+        assert sup is not None
+        bases = sorted((p for p in plans if p.form == "select" and p.answer == "x"),
+                       key=lambda p: -p.score)[:3]
+        bases += self._class_members(a, mentions)
+        if not bases:
+            return plans
+        # ordering properties: date/quantity properties the relation words name (for
+        # "first", "last": "born first" is ordered by date of birth), then the ones the
+        # superlative implies ("oldest": date of birth or inception)
+        wanted = []
+        if sup.relative:
+            words = a.relation_words([m.span for m in mentions])
+            for pid, (s, _) in sorted(self.fit.name_scores(
+                    self.fit.chunk_phrases(words)).items(), key=lambda x: -x[1][0]):
+                if self.fit.datatype(pid) in ("time", "quantity") and s >= 0.4:
+                    wanted.append((pid, s))
+        for rank, words in enumerate(sup.words):
+            for c in self.props.link(words, limit=3):
+                if self.fit.datatype(c.id) in ("time", "quantity"):
+                    wanted.append((c.id, 0.8 - 0.1 * rank))
+                    break
+        out = []
+        for base in bases:
+            for pid, fit in wanted:
+                prop = _property(self.fit.candidate(pid, fit))
+                ordered = QueryPlan((*base.edges, Edge(Var("x"), prop, Var("v"))),
+                                    order=("v", sup.direction), limit=1,
+                                    score=base.score + fit,
+                                    notes=(*base.notes, f"ordered by {pid}"))
+                if self._count_answers(replace(ordered, limit=None)):
+                    out.append(ordered)
+                    break
+        return out or plans
+
+    def _class_members(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """``?x P C`` for the class C that the question's noun (or a mention) names, P being
+        the property that most often links entities to C (P31 for a class, P106 for an
+        occupation, …)."""
+        nouns = [a.type_noun] if a.type_noun else []
+        nouns += [m.text for m in mentions]
+        out = []
+        for noun in nouns:
+            for cls in self._classes(noun)[:2]:
+                member = self._member_edge(cls)
+                if member is None:
+                    continue
+                out.append(QueryPlan((member,),
+                                     score=cls.chosen.score + 0.5,
+                                     notes=(f"members of {cls.id}",)))
+        return out
+
+    def _membership(self, cls: str) -> tuple[str, int] | None:
+        """(property, statements) that most often point at ``cls``; P31 wins ties."""
+        if cls not in self._members:
+            counts: dict[str, int] = {}
+            try:
+                for st in self.kb.statements(None, None, cls, limit=500):
+                    counts[st.property] = counts.get(st.property, 0) + 1
+            except Exception:          # noqa: BLE001
+                counts = {}
+            best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == TYPE_PROPERTY),
+                       default=None)
+            with self._lock:
+                self._members[cls] = best
+        return self._members[cls]
+
+    # -- counts -------------------------------------------------------------------------------
+    def _count(self, plan: QueryPlan) -> QueryPlan:
+        """A reading as a count, unless its property is itself a number ("number of
+        children"): then the value is the answer."""
+        if plan.form != "select" or plan.order:
+            return plan
+        last = plan.edges[-1]
+        if isinstance(last.predicate, LinkingDecision) and \
+                self.fit.datatype(last.predicate.id) == "quantity":
+            return replace(plan, score=plan.score + QUANTITY_FIT,
+                           notes=(*plan.notes, "a number the KB states"))
+        return replace(plan, form="count", notes=(*plan.notes, "count"))
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:
+    if not roles:
+        return False
+    out_props, in_props = roles
+    return bool(out_props & PLACE_OUT or in_props & PLACE_IN)
+
+
+def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:
+    others = tuple(c for c in mention.candidates if c.id != cand.id)
+    return LinkingDecision("entity", mention.text, (cand, *others), mention.text,
+                           mention.start, mention.end)
+
+
+def _property(cand: Candidate) -> LinkingDecision:
+    return LinkingDecision("property", cand.matched or cand.label, (cand,))
+
+
+def _of_before(a: Analysis, mention: Mention) -> bool:
+    """Whether "of" (perhaps with an article) directly precedes the mention."""
+    before = [w.low for w in a.words if w.end <= mention.start][-2:]
+    before = [w for w in before if w not in ("the", "a", "an")]
+    return bool(before) and before[-1] == "of"
+
+
+def _pairs_of(mentions: list[Mention]) -> list[tuple[Mention, Mention]]:
+    return [(m1, m2) for i, m1 in enumerate(mentions) for m2 in mentions[i + 1:]]
+
+
+def _singulars(noun: str) -> list[str]:
+    """The noun and its singular forms ("countries" → "country"; "cities" → "city")."""
+    out = [noun]
+    if noun.endswith("ies"):
+        out.append(noun[:-3] + "y")
+    if noun.endswith("es"):
+        out.append(noun[:-2])
+    if noun.endswith("s") and not noun.endswith("ss"):
+        out.append(noun[:-1])
+    if noun in ("people", "persons"):
+        out.append("human")
+    return list(dict.fromkeys(out))

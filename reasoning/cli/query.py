@@ -1,0 +1,111 @@
+"""``kgground query``: a question → triplet queries and SPARQL over a KB, optionally run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_option,
+                                  kb_options, llm_cache_option, llm_option, open_kb, open_llms,
+                                  replay_option)
+
+
+@click.command("query")
+@click.argument("question")
+@kb_options
+@click.option("--strategy", type=click.Choice(["rules", "llm", "model"]), default="rules",
+              show_default=True, help="rules: offline, no LLM; llm: an LLM writes the query "
+              "from examples (needs --llm); model: a trained generator (needs --model).")
+@llm_option
+@llm_cache_option
+@replay_option
+@catalog_option
+@click.option("--model", "model_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="A trained query generator (written by kgground querygen train), for "
+                   "--strategy model.")
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50),
+              help="Queries to show, best first.")
+@click.option("--run", "run_it", is_flag=True,
+              help="Run the best query on the KB and print its answers with citations.")
+@json_option
+def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool,
+              no_cache: bool, strategy: str, llm_spec: str | None, llm_cache: str | None,
+              replay: bool, catalog: str | None, model_dir: str | None, limit: int,
+              run_it: bool, as_json: bool) -> None:
+    """Turn QUESTION into queries over the KB, best first: triplet queries (s, p, ?),
+    (?, p, o), (s, ?, o) and SPARQL, each label-level (as Chain of Knowledge writes them,
+    wd:/Marie Curie/ wdt:/place of birth/ ?x) and grounded to IDs.
+
+        kgground query "Where was Marie Curie born?" --run
+        kgground query "How many children did Marie Curie have?" --json
+        kgground query "Is Warsaw the capital of Poland?" --run
+        kgground query "Who employed Albert Einstein?" --strategy llm \\
+            --llm openai:gpt-4o-mini
+
+    Exit status: 0 with at least one query, 1 when none could be generated (nothing in
+    the question could be linked to the KB) or on an error.
+    """
+    llm = None
+    if strategy == "llm":
+        llm = fail_clearly(open_llms)(llm_spec, llm_cache=llm_cache, replay=replay,
+                                      catalog=catalog)[0]
+    fail_clearly(_query)(question, db, endpoint, offline, no_cache, strategy, llm,
+                         model_dir, limit, run_it, as_json)
+
+
+def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
+           no_cache: bool, strategy: str, llm: Any, model_dir: str | None,
+           limit: int, run_it: bool, as_json: bool) -> None:
+    from querygen import generate, run
+
+    if strategy == "llm" and llm is None:
+        raise click.UsageError("--strategy llm needs --llm SPEC (e.g. openai:MODEL, "
+                               "hf:PATH, scripted:FILE) or $KGGROUND_LLM")
+    if strategy == "model" and not model_dir:
+        raise click.UsageError("--strategy model needs --model DIR (a generator written by "
+                               "kgground querygen train)")
+    base = open_kb(db, endpoint, offline, no_cache)
+    queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
+                       limit=limit)
+    result = run(queries[0], base) if run_it and queries else None
+    if as_json:
+        emit_json({"question": question, "strategy": strategy,
+                   "queries": [q.as_dict() for q in queries],
+                   "result": result.as_dict() if result is not None else None})
+    else:
+        _print(queries, result)
+    if not queries:
+        raise click.ClickException(
+            f"no query could be generated for {question!r}: nothing in it could be linked to "
+            "an entity and a property of the KB. Check the names (kgground link "
+            "QUESTION shows what is linked), or try --strategy llm")
+
+
+def _print(queries: list, result: Any) -> None:
+    for i, q in enumerate(queries, 1):
+        click.echo(f"{i}. [{q.score:.2f}] {q.kind}, {q.form}: {q.label_level}")
+        click.echo(f"   grounded: {q.grounded}")
+        for d in q.decisions:
+            alts = ", ".join(f"{c.id} {c.label}" for c in d.candidates[1:3])
+            click.echo(f"   {d.kind} {d.label!r} → {d.id} ({d.chosen.label})"
+                       + (f"; also: {alts}" if alts else ""))
+    if result is None:
+        return
+    click.echo("")
+    q = result.query
+    if q.form == "ask":
+        click.echo(f"answer: {'yes' if result.boolean else 'no'}")
+        for c in result.support:
+            click.echo(f"  [{c.subject} {c.property} {c.value}] {c.url}  ({c.source})")
+        return
+    if q.form == "count":
+        click.echo(f"answer: {result.count}")
+    if not result.answers:
+        click.echo("no answers in the KB" if q.form != "count" else "")
+        return
+    for a in result.answers:
+        ident = f" ({a.id})" if a.id else ""
+        click.echo(f"{a.label}{ident}" if q.form != "count" else f"  counted: {a.label}{ident}")
+        for c in a.citations:
+            click.echo(f"  [{c.subject} {c.property} {c.value}] {c.url}  ({c.source})")
