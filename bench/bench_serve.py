@@ -54,8 +54,32 @@ def _request_bytes(host: str, port: int, path: str, query: str) -> bytes:
             "Accept: application/sparql-results+json\r\n\r\n").encode()
 
 
+_PATH = ["/sparql"]
+
+
+def _read_chunked(sock: socket.socket, buf: bytearray, start: int) -> int:
+    """The end offset in ``buf`` of a chunked body starting at ``start`` (read as needed)."""
+    pos = start
+    while True:
+        while (eol := buf.find(b"\r\n", pos)) < 0:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection mid-answer")
+            buf += chunk
+        size = int(bytes(buf[pos:eol]).split(b";")[0], 16)
+        end = eol + 2 + size + 2
+        while len(buf) < end:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection mid-answer")
+            buf += chunk
+        pos = end
+        if size == 0:
+            return pos
+
+
 def _read_response(sock: socket.socket, buf: bytearray) -> int:
-    """Read one whole HTTP response (Content-Length framed) from ``sock``; its status.
+    """Read one whole HTTP response (Content-Length or chunked) from ``sock``; its status.
     ``buf`` carries bytes already received past the previous response."""
     while (end := buf.find(b"\r\n\r\n")) < 0:
         chunk = sock.recv(65536)
@@ -65,10 +89,16 @@ def _read_response(sock: socket.socket, buf: bytearray) -> int:
     head = bytes(buf[:end]).decode("latin-1")
     status = int(head.split(" ", 2)[1])
     length = 0
+    chunked = False
     for line in head.split("\r\n")[1:]:
         name, _, value = line.partition(":")
         if name.strip().lower() == "content-length":
             length = int(value)
+        elif name.strip().lower() == "transfer-encoding" and "chunked" in value.lower():
+            chunked = True
+    if chunked:
+        del buf[:_read_chunked(sock, buf, end + 4)]
+        return status
     total = end + 4 + length
     while len(buf) < total:
         chunk = sock.recv(65536)
@@ -79,7 +109,7 @@ def _read_response(sock: socket.socket, buf: bytearray) -> int:
     return status
 
 
-def _connection(host: str, port: int, requests: list[bytes], offset: int, start_at: float,
+def _connection(host: str, port: int, requests: list[Any], offset: int, start_at: float,
                 stop_at: float, budget: int, out: list[tuple[int, float]],
                 errors: list[str], stride: int = 1) -> None:
     """One keep-alive connection: send, read, repeat until ``stop_at`` or ``budget``;
@@ -95,7 +125,10 @@ def _connection(host: str, port: int, requests: list[bytes], offset: int, start_
         while i < budget and time.time() < stop_at:
             which = (i * stride + offset) % len(requests)
             t0 = time.perf_counter()
-            sock.sendall(requests[which])
+            request = requests[which]
+            if isinstance(request, str):        # distinct texts: encoded as they are sent
+                request = _request_bytes(host, port, _PATH[0], request)
+            sock.sendall(request)
             status = _read_response(sock, buf)
             elapsed = time.perf_counter() - t0
             if status == 200:
@@ -114,7 +147,9 @@ def client_process(host: str, port: int, path: str, queries: list[str], connecti
                    stride: int = 0) -> tuple[list[tuple[int, float]], list[str], float]:
     """Run ``connections`` keep-alive connections in threads; (samples, errors, end time).
     ``stride`` > 0: connection k starts at query ``first + k`` and steps by ``stride``."""
-    requests = [_request_bytes(host, port, path, q) for q in queries]
+    _PATH[0] = path
+    requests: list[Any] = (list(queries) if stride else
+                           [_request_bytes(host, port, path, q) for q in queries])
     out: list[tuple[int, float]] = []
     errors: list[str] = []
     threads = [threading.Thread(target=_connection,

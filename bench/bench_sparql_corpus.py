@@ -60,6 +60,14 @@ def corpus(paths: list[Path]) -> list[tuple[str, str]]:
     return out
 
 
+def unordered_cut(query: str) -> bool:
+    """A LIMIT/OFFSET without ORDER BY: the rows kept are implementation-defined."""
+    from tests.test_sparql_differential import order_spec
+
+    _, ordered, cut = order_spec(query)
+    return cut and not ordered
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * p))]
@@ -135,8 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         if result.engine != "sql":
             reasons[result.explain.split("not compiled to SQL: ", 1)[-1].split(")")[0]
                     .split("\n")[0][:90]] += 1
+        if "SERVICE" in query.upper():
+            continue            # Oxigraph has no label service: nothing to compare with
         try:
-            assert_same(query, answer_kb(kb, query, "auto"), answer_ox(store, query))
+            mine, theirs = answer_kb(kb, query, "auto"), answer_ox(store, query)
+            if unordered_cut(query):        # which rows a LIMIT keeps is arbitrary
+                assert len(mine.rows) == len(theirs.rows), "row counts differ"
+            else:
+                assert_same(query, mine, theirs)
         except AssertionError as exc:
             differences.append((name, str(exc)[:300]))
         if (n + 1) % 500 == 0:

@@ -53,6 +53,9 @@ from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY
                          PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
                          property_from_iri)
 
+#: at most this many (start, end) pairs per * or + path: far more than any timeout lets a
+#: query walk
+CLOSURE_BOUND = 10_000_000
 _ALIAS_REF = re.compile(r"\b(a\d+)\.")
 _DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
                                            for dt, iri in sorted(DATATYPE_IRIS.items()))
@@ -395,8 +398,14 @@ class _Compiler:
         with the constant or the values the pattern binds at one end and walking to the
         other. UNION (not UNION ALL) keeps each (seed, node) pair once, so cycles end."""
         steps = _closure_steps(path.path)
-        forward = not isinstance(s, Variable) or s in rel.vars or (
-            not (isinstance(o, Variable) and o in rel.vars) and _seeds(outer, s))
+        # Seed from a constant end when there is one (it reaches few nodes, where the
+        # values a pattern binds may be thousands), else from the end already bound.
+        if not isinstance(o, Variable):
+            forward = False
+        elif not isinstance(s, Variable):
+            forward = True
+        else:
+            forward = s in rel.vars or (o not in rel.vars and _seeds(outer, s))
         if not forward:
             steps = [(pid, not inverse) for pid, inverse in steps]
         start = s if forward else o
@@ -404,11 +413,14 @@ class _Compiler:
                          else rel, start)
 
         def hop(start: str, source: str) -> str:       # one step from each row of source
+            # the rows are found by id through a correlated subquery: a plain join makes
+            # SQLite build a Bloom filter over the whole statements table at every step
             return " UNION ".join(
                 f"SELECT {start}, st.{'subject' if inverse else 'value'} FROM {source}, "
-                f"statements st WHERE st.{'value' if inverse else 'subject'} = r.node AND "
-                f"st.property = {q(pid)} AND st.truthy = 1 AND "
-                "st.value_kind IN ('entity', 'iri', 'bnode')" for pid, inverse in steps)
+                f"statements st WHERE st.rowid IN (SELECT rowid FROM statements WHERE "
+                f"{'value' if inverse else 'subject'} = r.node AND property = {q(pid)} "
+                "AND truthy = 1 AND value_kind IN ('entity', 'iri', 'bnode'))"
+                for pid, inverse in steps)
 
         step, first = hop("r.seed", "r"), hop("r.node", "seeds r")
         # a zero-length path matches a node of the graph only (as Oxigraph does)
@@ -424,9 +436,25 @@ class _Compiler:
         else:                                         # ?: zero or one step
             start, recursive = f"{zero} UNION {first}", False
         body = f"{start} UNION {step}" if recursive else start
+        begin, end = (s, o) if forward else (o, s)
+        if not isinstance(begin, Variable) and isinstance(end, Variable) and end in rel.vars:
+            # from a constant to a variable the pattern binds: a filter on that variable
+            # (an IN list SQLite builds once), so the pattern's own join order stays
+            t = rel.vars[end]
+            members = (f"(WITH RECURSIVE seeds(node) AS ({seed}), r(seed, node) AS ({body}) "
+                       f"SELECT node FROM r LIMIT {CLOSURE_BOUND})")
+            if t.cat == NODE:
+                rel.where.append(f"{t.v} IN {members}")
+            elif t.cat == OBJ:
+                rel.where.append(f"({t.k} IN ('entity', 'iri', 'bnode') AND {t.v} IN {members})")
+            else:
+                rel.where.append("0")
+            return
         a = self.alias()
+        # The LIMIT bounds the walk, and keeps SQLite from building a Bloom filter over the
+        # whole statements table for the join that reads the result.
         cte = (f"(WITH RECURSIVE seeds(node) AS ({seed}), r(seed, node) AS ({body}) "
-               f"SELECT seed, node FROM r) AS {a}")
+               f"SELECT seed, node FROM r LIMIT {CLOSURE_BOUND}) AS {a}")
         rel.items.append(Item(a, cte))
         start_term, end_term = Term(NODE, f"{a}.seed"), Term(NODE, f"{a}.node")
         self.bind(rel, s, start_term if forward else end_term)

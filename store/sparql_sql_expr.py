@@ -31,7 +31,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any, Callable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef, Variable
@@ -406,7 +406,12 @@ class SumAggregate:
         total, rank = self.total, self.type
         if self.mode == "avg" and self.count:
             if rank == 0:
-                total, rank = Decimal(total) / self.count, 1
+                total, rank = Decimal(total), 1
+            if rank == 1:      # xsd:decimal division as Oxigraph does it: 18 digits, cut
+                with localcontext() as ctx:
+                    ctx.prec = 80
+                    total = (total / self.count).quantize(Decimal(1).scaleb(-18),
+                                                          rounding=ROUND_DOWN)
             else:
                 total = total / self.count
         if self.part == 1:
