@@ -19,8 +19,9 @@ Measured:
 - **connect**: ``chains.connect_entities(kb, a, b, hops=3)`` for pairs exactly 3 hops
   apart (found by seeded random walks, checked to have no shorter path); median and p90
   ms (target: ≤ 100 ms).
-- **page**: an evidence graph of 500 nodes as a page, loaded in headless Chromium until
-  the layout is done (``window.evidenceReady``); median of 5 loads (target: ≤ 2 s).
+- **page**: an evidence graph of 500 nodes (the neighbourhood of France) as a page,
+  loaded in headless Chromium until it is drawn (``window.evidenceReady``); median of 5
+  loads (target: ≤ 2 s); ``write_html_s`` is the Python side (layout included).
 
 Timed parts run interleaved with a fixed probe (200 triplet queries on one entity) so the
 machine's speed is visible next to the numbers; the load average is printed.
@@ -266,12 +267,14 @@ def page(base: Any, loads: int) -> dict[str, Any]:
     import shutil
 
     from playwright.sync_api import sync_playwright
-    ev = chains.expand_entity(base, "Q142", hops=2, limits=Limits(fanout=60, beam=12))
-    nodes = list(ev.graph)
-    if len(nodes) > 500:
-        ev.graph.remove_nodes_from([n for n in nodes[500:]])
+    ev = chains.expand_entity(base, "Q142", hops=2, limits=Limits(fanout=50, beam=30))
+    nodes = list(ev.graph)                      # in the order found: the first 500 connect
+    ev.graph.remove_nodes_from(nodes[500:])
     html = Path(tempfile.mkdtemp(prefix="kgground-bench-")) / "page.html"
+    chains.render_html(chains.expand_entity(base, "Q142", hops=1))   # imports pyvis (~1 s)
+    t = time.perf_counter()
     chains.write_html(ev, html)
+    written = round(time.perf_counter() - t, 3)
     times = []
     profile = tempfile.mkdtemp(prefix="kgground-chromium-")
     with sync_playwright() as p:
@@ -292,7 +295,7 @@ def page(base: Any, loads: int) -> dict[str, Any]:
     shutil.rmtree(profile, ignore_errors=True)
     return {"nodes": ev.graph.number_of_nodes(), "edges": ev.graph.number_of_edges(),
             "rendered_nodes": rendered, "html_kb": round(html.stat().st_size / 1024),
-            "seconds": summary(times)}
+            "write_html_s": written, "seconds": summary(times)}
 
 
 def main() -> None:

@@ -129,7 +129,7 @@ class EvidenceGraph:
                 continue
             pid = data["property"]
             if pid not in labels:
-                labels[pid] = property_label(kb, pid)
+                labels[pid] = property_label(kb, pid, self.lang)
             data["property_label"] = labels[pid]
 
     def finish(self, chains: list[Chain]) -> None:
@@ -229,13 +229,19 @@ class EvidenceGraph:
         return json.dumps(self.as_dict(), ensure_ascii=False, **dump_options)
 
 
-def property_label(kb: Any, pid: str) -> str:
-    """A property's label through ``kb``; its ID (or IRI's local name) when the KB has
-    none."""
+def property_label(kb: Any, pid: str, lang: str = "en") -> str:
+    """A property's label in ``lang`` through ``kb`` (its entity's terms, else its English
+    ``property_info``); its ID (or IRI's local name) when the KB has none."""
+    label = None
     try:
-        label = kb.property_info(pid).label
+        label = kb.entity(pid).labels.get(lang)
     except (NotFound, ValueError):
-        label = None
+        pass
+    if not label:
+        try:
+            label = kb.property_info(pid).label
+        except (NotFound, ValueError):
+            label = None
     if label and label != pid:
         return label
     return local_name(pid) if "://" in pid else pid

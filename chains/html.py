@@ -32,9 +32,12 @@ from store.errors import require
 
 TEMPLATE = "evidence.html"
 VIS_VERSION = "9.1.2"
-#: above this many nodes the page skips vis-network's slow initial layout pass and
-#: stabilizes in fewer iterations
+#: above this many nodes the layout is computed here (rustworkx's spring layout, in Rust,
+#: seeded) and the page draws it at once: vis-network's physics takes seconds to settle
+#: hundreds of nodes in the browser, and networkx's spring layout seconds in Python
 LARGE = 150
+#: pixels per unit of the spring layout, per square root of the node count
+SPREAD = 70
 
 
 def _vis_assets() -> tuple[str, str]:
@@ -54,6 +57,7 @@ def _network(evidence: EvidenceGraph) -> tuple[list[dict], list[dict]]:
 
     net = Network(directed=True, cdn_resources="in_line")
     index = {node: i for i, node in enumerate(evidence.graph)}
+    positions = _layout(evidence) if len(index) > LARGE else {}
     for node, data in evidence.graph.nodes(data=True):
         label = data.get("label") or node
         style: dict[str, Any] = {"shape": "dot", "size": 10,
@@ -67,6 +71,8 @@ def _network(evidence: EvidenceGraph) -> tuple[list[dict], list[dict]]:
                      "color": {"background": "#fff3c4", "border": "#b38600"}}
         elif data.get("kind", "entity") != "entity":
             style = {"shape": "box", "color": {"background": "#eeeeee", "border": "#999999"}}
+        if node in positions:
+            style.update(x=positions[node][0], y=positions[node][1])
         net.add_node(index[node], label=_short(label), title=f"{label}\n{node}", **style)
     ranks = chain_ranks(evidence)
     for u, v, key, data in evidence.graph.edges(keys=True, data=True):
@@ -77,6 +83,20 @@ def _network(evidence: EvidenceGraph) -> tuple[list[dict], list[dict]]:
                      color=colour, width=4 if on else 1, id=f"{index[u]}|{key}|{index[v]}")
     nodes, edges, *_ = net.get_network_data()
     return nodes, edges
+
+
+def _layout(evidence: EvidenceGraph) -> dict[str, tuple[float, float]]:
+    """Node positions in pixels from rustworkx's (seeded) spring layout."""
+    rx = require("rustworkx", "viewer", "laying out large evidence graphs")
+    nodes = list(evidence.graph)
+    graph = rx.PyGraph()
+    index = dict(zip(nodes, graph.add_nodes_from(nodes)))
+    graph.add_edges_from_no_data(sorted({(index[u], index[v])
+                                         for u, v in evidence.graph.edges() if u != v}))
+    pos = rx.spring_layout(graph, seed=7, num_iter=100)
+    scale = SPREAD * len(nodes) ** 0.5
+    return {n: (round(pos[index[n]][0] * scale, 1), round(pos[index[n]][1] * scale, 1))
+            for n in nodes}
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -106,11 +126,12 @@ def render_html(evidence: EvidenceGraph, *, title: str | None = None) -> str:
                   "smooth": {"type": "dynamic"}},
         "nodes": {"font": {"size": 13}},
         "layout": {"improvedLayout": len(nodes) <= LARGE, "randomSeed": 7},
-        "physics": {"solver": "barnesHut",
+        "physics": {"enabled": len(nodes) <= LARGE, "solver": "barnesHut",
                     "barnesHut": {"gravitationalConstant": -4000, "springLength": 120},
-                    "stabilization": {"iterations": 120 if len(nodes) > LARGE else 300,
-                                      "updateInterval": 50}},
+                    "stabilization": {"iterations": 300, "updateInterval": 50}},
     }
+    if len(nodes) > LARGE:
+        options["edges"]["smooth"] = False      # curved edges cost a body each to draw
     return env.get_template(TEMPLATE).render(
         heading=heading, nodes=nodes, edges=edges, options=options, evidence=data,
         colours=CHAIN_COLOURS, vis_js=js, vis_css=css, vis_version=VIS_VERSION)

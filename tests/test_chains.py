@@ -107,6 +107,12 @@ def test_a_year_in_the_question_picks_statements_with_that_qualifier(demo, linke
     assert all(c.features["qualifier"] == 0 for c in ev.chains[3:])
 
 
+def test_labels_in_the_asked_language(demo, linker):
+    ev = chains.build_evidence("Wo wurde Marie Curie geboren?", demo, linker, lang="de")
+    assert ev.chains[0].text == "Marie Curie — Geburtsort → Warschau [1]"
+    assert ev.as_dict()["lang"] == "de"
+
+
 def test_given_entities_replace_linking(demo, linker):
     ev = chains.build_evidence("Who was she married to?", demo, linker,
                                 entities=["Q7186"])
@@ -239,3 +245,23 @@ def test_literals_are_leaf_nodes_with_stable_ids():
     u, v, _ = g.add_statement(Statement("Q7186", "P569", date))
     assert v.startswith("lit:") and g.graph.nodes[v]["value"] == date
     assert EvidenceGraph().add_statement(Statement("Q1", "P569", date))[1] == v
+
+
+# -- a live SPARQL endpoint (kgground's own server with the demo KB, on loopback) ----------------
+
+def test_chains_through_a_sparql_endpoint(demo_endpoint, linker):
+    """Statements from the endpoint; linking (until it works over any KB, issue 13) from a
+    mirror of the same KB."""
+    from kb.endpoint import SparqlEndpointKB
+    live = SparqlEndpointKB(demo_endpoint.url, cache=False)
+    ev = chains.connect_entities(live, "Q7186", "Q37463", hops=1)
+    check_invariants(ev)
+    assert ev.chains[0].text == "Marie Curie — spouse → Pierre Curie [1]"
+    assert ev.citations[0].source == f"sparql:{demo_endpoint.url}"
+    asked = demo_endpoint.asked()
+    assert asked > 0
+    q = chains.build_evidence("Where was Marie Curie born?", live, linker, hops=1)
+    check_invariants(q)
+    assert "Q270" in {c.end for c in q.chains[:2]}          # Warsaw (or the birth date first)
+    assert {c.source for c in q.citations} == {f"sparql:{demo_endpoint.url}"}
+    assert demo_endpoint.asked() > asked

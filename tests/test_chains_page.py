@@ -110,7 +110,8 @@ def test_page_offline_with_hostile_labels_as_text(browser, tmp_path):
     path = chains.write_html(ev, tmp_path / "library.html")
     page = Page(browser, path)
     _check_rendered(page, ev)
-    assert page.js("document.scripts.length") == 2          # vis-network and the page's own
+    # the page's own three (timing marks, vis-network, the page), and no other
+    assert page.js("document.scripts.length") == 3
     assert page.js("document.querySelectorAll('img').length") == 0
     assert page.js("typeof window.__pwned") == "undefined"
 
@@ -159,3 +160,25 @@ def test_page_of_a_demo_question_links_citations_to_wikidata(browser, tmp_path,
     page.page.locator("#nodes li[data-node='Q7186'] button").click()
     assert info.get_attribute("data-node") == "Q7186"
     assert page.outside == [] and page.errors == []
+
+
+def test_large_page_is_laid_out_before_it_opens(browser, tmp_path, demo_mirror_path):
+    """Above chains.html.LARGE nodes the layout comes with the page (no physics to wait
+    for): every node is drawn where it was placed, inside the canvas once fitted."""
+    from chains.html import LARGE
+    from chains.search import Limits
+    demo = kb.open(demo_mirror_path)
+    ev = chains.expand_entity(demo, "Q38104", hops=2, limits=Limits(fanout=100, beam=100))
+    assert ev.graph.number_of_nodes() > LARGE
+    page = Page(browser, chains.write_html(ev, tmp_path / "large.html"))
+    _check_rendered(page, ev)
+    assert page.js("window.evidenceNetwork.physics.options.enabled") is False
+    placed = page.js("""() => { const n = window.evidenceNetwork, ds = n.body.data.nodes;
+        return ds.get().filter(d => { const p = n.getPositions([d.id])[d.id];
+            return Math.abs(p.x - d.x) < 1 && Math.abs(p.y - d.y) < 1; }).length; }""")
+    assert placed == ev.graph.number_of_nodes()
+    inside = page.js("""() => { const n = window.evidenceNetwork,
+            c = document.getElementById('graph').getBoundingClientRect();
+        return Object.values(n.getPositions()).map(p => n.canvasToDOM(p))
+            .filter(d => d.x >= 0 && d.y >= 0 && d.x <= c.width && d.y <= c.height).length; }""")
+    assert inside == ev.graph.number_of_nodes()

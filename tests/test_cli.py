@@ -235,6 +235,7 @@ def test_entity_lang(run, demo_mirror_path):
     assert run("entity", "Q183", "--db", db).output.startswith("Q183  Germany")
 
 
+@pytest.mark.timeout(30)              # without its timeout the query would run for hours
 def test_sparql_timeout(run, demo_mirror_path):
     heavy = ("SELECT (COUNT(*) AS ?n) WHERE { ?a rdfs:label ?x . ?b rdfs:label ?y . "
              "?c rdfs:label ?z }")

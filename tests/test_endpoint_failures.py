@@ -189,6 +189,7 @@ def test_429_gives_rate_limited_after_exactly_the_retries(stub, tmp_path):
     assert "3 attempts" in str(err.value) and err.value.endpoint == stub.url
 
 
+@pytest.mark.timeout(20)              # waiting the hour out fails here, not after 2 minutes
 def test_a_retry_after_too_long_is_not_waited_for(stub, tmp_path):
     stub.script(status(429, **{"Retry-After": "3600"}))
     started = time.monotonic()
