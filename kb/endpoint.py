@@ -28,6 +28,7 @@ What the live side cannot do as the mirror does (limits, by design):
 from __future__ import annotations
 
 import functools
+import logging
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -43,12 +44,16 @@ from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RE
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
 from store.errors import EntityNotFound, InvalidId, PropertyNotFound, QueryRefused
 from store.sparql_parse import parse
+from store.validity import (MAX_LITERAL, MAX_TERM, entity_iri_problem, iri_problem,
+                            lang_problem, text_problem)
 from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_ID, LABEL,
                          PROPERTY_ID, PROPERTY_TYPE, RDFS_LABEL, SCHEMA_DESCRIPTION,
                          SKOS_ALT_LABEL, WDT, WIKIBASE, check_id, check_property,
                          entity_kind, id_to_iri, iri_to_id, property_from_iri)
 
 __all__ = ["SparqlEndpointKB", "WIKIDATA_SPARQL"]
+
+log = logging.getLogger(__name__)
 
 SITELINKS = WIKIBASE + "sitelinks"
 #: SERVICEs that query.wikidata.org evaluates itself (its label service and MediaWiki API
@@ -88,15 +93,88 @@ def _value_term(value: str | Value) -> str:
     return _iri(check_id(value, what="a value (an entity ID, an IRI, or a kb.Value)"))
 
 
-def to_value(term: Any) -> Value:
-    """An rdflib object term from a Wikidata-shaped endpoint → Value."""
+def to_value(term: Any, skipped: _Skipped | None = None) -> Value | None:
+    """An rdflib object term from a Wikidata-shaped endpoint → Value; None (counted in
+    ``skipped``) when it is not one the mirror could store: a literal that is too long,
+    holds a lone surrogate, or has a bad language tag or datatype; an invalid IRI."""
+    skipped = skipped if skipped is not None else _Skipped("", "")
     if isinstance(term, Literal):
-        return Value("literal", str(term), (term.language or "").lower(),
-                     str(term.datatype) if term.datatype else "")
+        lang, datatype = (term.language or "").lower(), str(term.datatype or "")
+        problem = (text_problem(str(term), MAX_LITERAL) or lang_problem(lang)
+                   or (iri_problem(datatype) if datatype else None))
+        if problem is not None:
+            return skipped.add(problem)
+        return Value("literal", str(term), lang, datatype)
     if isinstance(term, BNode) or str(term).startswith(GENID):
         return Value("somevalue", "")
+    if not isinstance(term, URIRef):
+        return skipped.add(f"an unexpected term {term!r}"[:120])
+    problem = iri_problem(str(term))
+    if problem is not None:
+        return skipped.add(problem)
     value = iri_to_id(str(term))
     return Value("entity" if value != str(term) else "iri", value)
+
+
+class _Skipped:
+    """Values an endpoint sent that are not used (invalid IDs, IRIs, texts): counted, and
+    logged once per call with the first reason, never passed on or stored."""
+
+    def __init__(self, endpoint: str, what: str):
+        self.endpoint, self.what = endpoint, what
+        self.count, self.first = 0, ""
+
+    def add(self, problem: str) -> None:
+        self.count += 1
+        self.first = self.first or problem
+        return None
+
+    def report(self) -> None:
+        if self.count:
+            log.warning("%s: left out %d invalid value%s of the answer to %s (first: %s)",
+                        self.endpoint, self.count, "s" * (self.count > 1), self.what,
+                        self.first)
+
+
+def _term(obj: Any, skipped: _Skipped) -> tuple[str, str] | None:
+    """(text, language) of a label, description or alias, if it is a fit one."""
+    if not isinstance(obj, Literal):
+        return skipped.add(f"a term that is not a literal: {str(obj)[:80]!r}")
+    text, lang = str(obj), (obj.language or "").lower()
+    problem = text_problem(text, MAX_TERM) or lang_problem(lang)
+    if problem is None and not text.strip():
+        problem = "an empty term"
+    return skipped.add(problem) if problem else (text, lang)
+
+
+def _datatype(obj: Any, skipped: _Skipped) -> str | None:
+    """A property's Wikibase datatype from its IRI; only the known ones."""
+    found = DATATYPE_BY_IRI.get(str(obj)) if isinstance(obj, URIRef) else None
+    return found or skipped.add(f"an unknown property datatype {str(obj)[:80]!r}")
+
+
+def _count(obj: Any, skipped: _Skipped) -> int:
+    """A sitelink count: a non-negative integer literal, else 0."""
+    text = str(obj).strip() if isinstance(obj, Literal) else ""
+    if text.isdigit() and len(text) <= 9:
+        return int(text)
+    skipped.add(f"a sitelink count that is not a number: {str(obj)[:40]!r}")
+    return 0
+
+
+def _property(term: Any, skipped: _Skipped) -> str | None:
+    pid = property_from_iri(str(term))
+    return pid if PROPERTY_ID.match(pid) else skipped.add(
+        f"a predicate that is not a wdt: property: {str(term)[:80]!r}")
+
+
+def _entity(term: Any, skipped: _Skipped) -> str | None:
+    """An entity's ID from an IRI the endpoint sent: a Wikidata ID, or an http(s)/urn IRI
+    for a custom KB; never a blank node, a javascript: URL or a broken IRI."""
+    if not isinstance(term, URIRef):
+        return skipped.add(f"an entity that is not an IRI: {str(term)[:80]!r}")
+    problem = entity_iri_problem(str(term))
+    return skipped.add(problem) if problem else iri_to_id(str(term))
 
 
 def with_prefixes(query: str) -> str:
@@ -162,8 +240,10 @@ class SparqlEndpointKB:
         endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'."""
         return self._run(query, timeout=timeout)[0]
 
-    def _run(self, query: str, *, timeout: float | None = None) -> tuple[SparqlResult, str]:
-        """The result and when it was fetched (ISO time, for citations)."""
+    def _run(self, query: str, *, timeout: float | None = None,
+             deadline: float | None = None) -> tuple[SparqlResult, str]:
+        """The result and when it was fetched (ISO time, for citations), within ``timeout``
+        (or by ``deadline``: the queries of one call share the call's deadline)."""
         # syntax and refusals checked here (tree-sitter: fast, and safe in any thread);
         # the label service is left to the check below, as the endpoint may run it
         kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES).form
@@ -179,37 +259,45 @@ class SparqlEndpointKB:
                         "or on the local mirror (which emulates it), or pass "
                         "allowed_services")
         result, fetched = self.client.run_timed(with_prefixes(query), kind=kind,
-                                                timeout=timeout)
+                                                timeout=timeout, deadline=deadline)
         return result, iso_time(fetched)
 
     # -- entities ---------------------------------------------------------------------------
     def entity(self, id: str) -> Entity:
         id = check_id(id)
         iri = _iri(id)
+        deadline = self.client.deadline()        # both queries within one timeout
         result, fetched = self._run(
             "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
-            f"wikibase:propertyType wikibase:sitelinks }} {iri} ?p ?o }}")
+            f"wikibase:propertyType wikibase:sitelinks }} {iri} ?p ?o }}", deadline=deadline)
         if not result.rows and not self._run(
-                f"ASK {{ {{ {iri} ?p ?o }} UNION {{ ?s ?p {iri} }} }}")[0].boolean:
+                f"ASK {{ {{ {iri} ?p ?o }} UNION {{ ?s ?p {iri} }} }}",
+                deadline=deadline)[0].boolean:
             raise EntityNotFound(id, kb=self.name)
         labels: dict[str, str] = {}
         descriptions: dict[str, str] = {}
         aliases: dict[str, list[str]] = {}
         datatype, sitelinks = None, 0
+        skipped = _Skipped(self.url, f"entity {id}")
         for row in result.rows:
-            pred, obj = str(row["p"]), row["o"]
+            pred, obj = str(row.get("p")), row.get("o")
             if pred == PROPERTY_TYPE:
-                datatype = DATATYPE_BY_IRI.get(str(obj), str(obj))
+                datatype = _datatype(obj, skipped) or datatype
             elif pred == SITELINKS:
-                sitelinks = int(obj.toPython()) if isinstance(obj, Literal) else 0
-            elif isinstance(obj, Literal):
-                lang, kind = (obj.language or "").lower(), _TERM_KIND[pred]
+                sitelinks = _count(obj, skipped)
+            elif pred in _TERM_KIND:
+                term = _term(obj, skipped)
+                if term is None:
+                    continue
+                text, lang = term
+                kind = _TERM_KIND[pred]
                 if kind == LABEL:
-                    labels.setdefault(lang, str(obj))
+                    labels.setdefault(lang, text)
                 elif kind == DESCRIPTION:
-                    descriptions.setdefault(lang, str(obj))
-                elif str(obj) not in aliases.setdefault(lang, []):
-                    aliases[lang].append(str(obj))
+                    descriptions.setdefault(lang, text)
+                elif text not in aliases.setdefault(lang, []):
+                    aliases[lang].append(text)
+        skipped.report()
         return Entity(id, labels, descriptions, {k: tuple(v) for k, v in aliases.items()},
                       kind=entity_kind(id), datatype=datatype, sitelinks=sitelinks,
                       source=self.name, retrieved_at=fetched)
@@ -224,16 +312,22 @@ class SparqlEndpointKB:
             raise PropertyNotFound(pid, kb=self.name)
         label = description = datatype = None
         aliases: list[str] = []
+        skipped = _Skipped(self.url, f"property {pid}")
         for row in result.rows:
-            pred, obj = str(row["p"]), row["o"]
+            pred, obj = str(row.get("p")), row.get("o")
             if pred == PROPERTY_TYPE:
-                datatype = DATATYPE_BY_IRI.get(str(obj), str(obj))
-            elif pred == RDFS_LABEL:
-                label = label or str(obj)
+                datatype = _datatype(obj, skipped) or datatype
+                continue
+            term = _term(obj, skipped) if pred in _TERM_KIND else None
+            if term is None:
+                continue
+            if pred == RDFS_LABEL:
+                label = label or term[0]
             elif pred == SCHEMA_DESCRIPTION:
-                description = description or str(obj)
-            elif str(obj) not in aliases:
-                aliases.append(str(obj))
+                description = description or term[0]
+            elif term[0] not in aliases:
+                aliases.append(term[0])
+        skipped.report()
         return PropertyInfo(pid, label or pid, datatype, description, tuple(aliases),
                             self.name, fetched)
 
@@ -264,13 +358,16 @@ class SparqlEndpointKB:
             vid = check_id(value)
             bound_value = Value("entity" if vid != id_to_iri(vid) else "iri", vid)
         out = []
+        skipped = _Skipped(self.url, "statements")
         for row in rows:
-            subj = check_id(subject) if subject is not None else _node_id(row.get("s"))
-            prop = pid if property is not None else property_from_iri(str(row.get("p")))
-            val = bound_value or to_value(row.get("o"))
-            if subj is not None:
+            subj = check_id(subject) if subject is not None else _node_id(row.get("s"),
+                                                                           skipped)
+            prop = pid if property is not None else _property(row.get("p"), skipped)
+            val = bound_value or to_value(row.get("o"), skipped)
+            if subj is not None and prop is not None and val is not None:
                 out.append(Statement(subj, prop, val, "normal", None,
                                      citation=Citation(subj, prop, val, self.name, fetched)))
+        skipped.report()
         return out
 
     # -- search -----------------------------------------------------------------------------
@@ -307,12 +404,11 @@ def service_iris(query: str) -> frozenset[str]:
     return frozenset(iri for _, iri in parse(query).services())
 
 
-def _node_id(term: Any) -> str | None:
+def _node_id(term: Any, skipped: _Skipped) -> str | None:
+    """A statement's subject: an entity (blank nodes are local to one answer: left out)."""
     if term is None:
         return None
-    if isinstance(term, BNode):
-        return f"_:{term}"
-    return iri_to_id(str(term))
+    return _entity(term, skipped)
 
 
 def _rank(rows: Any, text: str, lang: str, limit: int, source: str,
@@ -322,25 +418,29 @@ def _rank(rows: Any, text: str, lang: str, limit: int, source: str,
 
     found: dict[str, dict[str, Any]] = {}
     base = lang.split("-")[0]
+    skipped = _Skipped(source.removeprefix("sparql:"), f"search {text!r}")
     for row in rows:
-        eid = iri_to_id(str(row["item"]))
+        eid = _entity(row.get("item"), skipped)
         how = "label" if "label_match" in row else "alias"
-        matched = row[f"{how}_match"]
-        mlang = (matched.language or "").lower()
+        matched = _term(row.get(f"{how}_match"), skipped)
+        if eid is None or matched is None:
+            continue
+        mtext, mlang = matched
         if mlang not in (lang, base, ""):
             how += "-other"
         links = row.get("links")
         info = found.setdefault(eid, {"labels": {}, "descriptions": {}, "links": 0,
                                       "best": None})
-        if isinstance(links, Literal):
-            info["links"] = max(info["links"], int(links.toPython()))
+        if links is not None:
+            info["links"] = max(info["links"], _count(links, skipped))
         for key, var in (("labels", "label"), ("descriptions", "description")):
-            term = row.get(var)
+            term = _term(row[var], skipped) if row.get(var) is not None else None
             if term is not None:
-                info[key].setdefault((term.language or "").lower(), str(term))
-        rank = (_MATCH_SCORES[how], str(matched) == text)
+                info[key].setdefault(term[1], term[0])
+        rank = (_MATCH_SCORES[how], mtext == text)
         if info["best"] is None or rank > info["best"][0]:
-            info["best"] = (rank, how, str(matched), mlang)
+            info["best"] = (rank, how, mtext, mlang)
+    skipped.report()
     out = []
     for eid, info in found.items():
         (score, exact_case), how, matched, mlang = info["best"]

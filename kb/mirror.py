@@ -8,6 +8,7 @@ row has qualifiers or references (only rows loaded from JSON dumps can).
 from __future__ import annotations
 
 import math
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from store.vocab import (DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, TERM_KIND_NAM
                          check_property)
 from store.wikidata_json import decode_snaks, snak_value
 
+_WORDS = re.compile(r"[^\W_]+")
 _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, lang, "
                    "datatype, details, source_id FROM statements")
 
@@ -58,6 +60,12 @@ class MirrorKB:
         self.mirror = mirror
         self.name = f"mirror:{mirror.location}"
         if mirror.get_meta("indexed") == "0":
+            from store.locks import holder
+            pid = holder(mirror)
+            if pid is not None:
+                raise MirrorError(f"a load (pid {pid}) is building {mirror.location} now; "
+                                  "it can be read once the load has finished",
+                                  fix="wait for the load to finish")
             raise MirrorError(f"the last load into {mirror.location} did not finish",
                               fix="run the same `kgground mirror load` command again; "
                                   "it resumes where it stopped")
@@ -227,7 +235,10 @@ class MirrorKB:
         if not best and self.mirror.is_sqlite:
             # whole words only: an FTS prefix query ("adams"*) costs twice as much, and
             # prefixes of whole labels are covered by the range query above
-            match = " ".join(f'"{t}"' for t in norm.split())
+            # the index's tokenizer (unicode61) splits at every character that is not a
+            # letter or digit: split the same way, so that each quoted token is one word
+            # (a token with a separator inside is a phrase, which the index cannot match)
+            match = " ".join(f'"{t}"' for t in _WORDS.findall(norm))
             for entity, _kind, tlang, ttext, tnorm, links, degree, src in q(
                     f"{cols} JOIN terms_fts f ON t.id = f.rowid WHERE terms_fts MATCH ? "
                     "LIMIT ?", (match, 5 * limit)):

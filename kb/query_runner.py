@@ -9,7 +9,17 @@ or raises what ``kb.sparql`` raised, or:
   worker's connection aborts the statement that is running, and any it starts), and is
   otherwise left to finish it in the background, holding one worker until it does.
 - ``ServerBusy`` when ``max_pending`` queries are already waiting or running: a caller
-  should answer 503 and ask the client to retry.
+  should answer 503 and ask the client to retry. Also when a query has run
+  ``heavy_after`` seconds while ``max_heavy`` long-running queries hold their places
+  already: it is stopped, so that the other workers stay free for short queries (a few
+  cartesian products no longer block everyone for the whole timeout).
+- ``QueryTooLarge`` when the process's memory passes ``max_memory`` bytes while the query
+  runs.
+
+Each query runs under ``store.limits``: SQLite's progress handler and rdflib's triple
+lookups check its deadline, its place among the long-running queries and the memory, and
+a SELECT's rows are fetched up to ``max_rows`` at most (None: all), so that a huge answer
+is never built in memory only to be cut by the server.
 
 Why a pool: a mirror keeps one database connection per thread, so queries run on a few
 long-lived threads (never on a thread per HTTP connection, which would open and leak a
@@ -28,8 +38,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from kb.types import SparqlResult
-from store.errors import (QueryRefused, QuerySyntaxError,
-                          QueryTimeout, ServerBusy)
+from store.errors import QueryRefused, QuerySyntaxError, QueryTimeout, ServerBusy
+from store.limits import QueryLimits, enter, leave
 
 #: SQLite virtual-machine steps between two checks of a query's deadline
 PROGRESS_STEPS = 10_000
@@ -47,12 +57,17 @@ class QueryRunner:
     """Runs ``kb.sparql`` on ``workers`` threads, each query with a deadline (see module)."""
 
     def __init__(self, kb: Any, *, workers: int = 4, timeout: float = 30.0,
-                 max_pending: int = 64):
+                 max_pending: int = 64, max_rows: int | None = None,
+                 max_memory: int | None = None, max_heavy: int | None = None,
+                 heavy_after: float = 1.0):
         if workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
         self.kb, self.timeout, self.max_pending = kb, float(timeout), max_pending
+        self.max_rows, self.max_memory, self.heavy_after = max_rows, max_memory, heavy_after
+        self.max_heavy = max_heavy if max_heavy is not None else max(1, workers // 2)
+        self._heavy = threading.BoundedSemaphore(self.max_heavy)
         self._queue: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._pending = 0
@@ -117,20 +132,30 @@ class QueryRunner:
         if remaining <= 0:
             task.future.set_exception(QueryTimeout(self.timeout))
             return
+        query_limits = QueryLimits(deadline=task.deadline, timeout=self.timeout,
+                                   max_rows=self.max_rows, max_memory=self.max_memory,
+                                   heavy_after=self.heavy_after,
+                                   become_heavy=lambda: self._heavy.acquire(blocking=False))
         conn = self._sqlite_connection()
-        if conn is not None:
-            deadline = task.deadline
-            conn.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_STEPS)
+        token = enter(query_limits)
         try:
+            if conn is not None:
+                conn.set_progress_handler(query_limits.check, PROGRESS_STEPS)
             result = self.kb.sparql(task.query, timeout=remaining)
         except Exception as exc:  # handed to the caller, never swallowed
-            if (time.monotonic() >= task.deadline
+            if query_limits.tripped is not None and not isinstance(
+                    exc, (QuerySyntaxError, QueryRefused)):
+                exc = query_limits.tripped
+            elif (time.monotonic() >= task.deadline
                     and not isinstance(exc, (QuerySyntaxError, QueryRefused))):
                 exc = QueryTimeout(self.timeout)
             task.future.set_exception(exc)
         else:
             task.future.set_result(result)
         finally:
+            leave(token)
+            if query_limits.heavy and not isinstance(query_limits.tripped, ServerBusy):
+                self._heavy.release()
             if conn is not None:
                 conn.set_progress_handler(None, 0)
 

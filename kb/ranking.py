@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from store.errors import InvalidText
 from store.normalize import normalize
 
 MATCH_SCORES = {"label": 1.0, "alias": 0.9, "label-other": 0.85, "alias-other": 0.8,
@@ -22,6 +23,10 @@ def search_key(text: str, limit: int) -> str | None:
     ``text`` is not a string."""
     if not isinstance(text, str):
         raise TypeError(f"search text must be a string, got {type(text).__name__}")
+    if "\x00" in text:
+        raise InvalidText("the search text holds a NUL character (\\x00)",
+                          expected="text without NUL characters", got=text[:80],
+                          fix="remove the NUL character from the text")
     norm = normalize(text)
     return norm if norm and limit >= 1 else None
 

@@ -22,6 +22,7 @@ from typing import Any
 from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
+from store.regex import compile_regex, regex_replace, regex_search
 from store.sparql_algebra import translate
 from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
 from store.sparql_parse import ParsedQuery, parse
@@ -37,7 +38,7 @@ EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
 #: rdflib's parser (pyparsing) picks how to call each parse action on first use, which is
 #: not thread-safe (pyparsing issue #89): a process whose first parses ran concurrently
 #: kept failing on later ones. Every rdflib parse in kgground goes through this lock.
-RDFLIB_PARSE_LOCK = threading.Lock()
+PARSE_LOCK = RDFLIB_PARSE_LOCK = threading.Lock()
 
 
 def rdflib_query(text: str, prefixes: dict[str, str] | None = None) -> Any:
@@ -104,6 +105,8 @@ class PreparedQuery:
             except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
+            _use_re2(found.algebra)
+            _clamp_slices(found.algebra)
             found.algebra = label_service.rewrite(found.algebra)
             values_scope(found.algebra)     # an rdflib bug (kb.rdflib_fixes)
             cache[key] = found
@@ -136,6 +139,8 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Prepa
     except UnsupportedQuery as exc:
         why = str(exc)
     if algebra is not None:
+        _check_regexes(algebra)
+        _clamp_slices(algebra)
         algebra = label_service.rewrite(algebra)
         names = tuple(str(v) for v in algebra.get("PV") or [])
     else:
@@ -175,3 +180,100 @@ def vocabulary_notes(parsed: ParsedQuery) -> tuple[str, ...]:
                 found.append(what)
     return tuple(f"the mirror holds no {what}: patterns using it match nothing here "
                  "(query.wikidata.org has them)" for what in found)
+
+
+#: the largest LIMIT or OFFSET passed on (their sum must fit the engines' 64-bit integers)
+MAX_SLICE = 1 << 62
+
+
+def _clamp_slices(algebra: Any) -> None:
+    """A LIMIT or OFFSET past 2**62 means the same as one of 2**62 (no answer has
+    that many rows): make it that, so that the engines take it."""
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    stack = [algebra]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if node.name == "Slice":
+                for key in ("start", "length"):
+                    if isinstance(node.get(key), int) and node[key] > MAX_SLICE:
+                        node[key] = MAX_SLICE
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+
+
+def _check_regexes(algebra: Any) -> None:
+    """Compile every constant REGEX/REPLACE pattern of ``algebra`` once (RE2): a bad one is
+    the user's error (QuerySyntaxError), found before anything runs."""
+    from rdflib import Literal
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    stack = [algebra]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if node.name in _RE2_EVAL:
+                pattern, flags = node.get("pattern"), node.get("flags")
+                if isinstance(pattern, Literal) and (flags is None or isinstance(flags,
+                                                                                  Literal)):
+                    compile_regex(str(pattern), str(flags or ""))
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+
+
+def _use_re2(algebra: Any) -> None:
+    """Make rdflib's evaluator run REGEX and REPLACE on RE2 (``store.regex``: linear time,
+    whatever the pattern), and check constant patterns now: a bad one is the user's error
+    (QuerySyntaxError), found before anything runs."""
+    from types import MethodType
+
+    from rdflib import Literal
+    from rdflib.plugins.sparql.parserutils import CompValue, Expr
+
+    stack = [algebra]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if isinstance(node, Expr) and node.name in _RE2_EVAL:
+                pattern, flags = node.get("pattern"), node.get("flags")
+                if isinstance(pattern, Literal) and (flags is None or isinstance(flags,
+                                                                                  Literal)):
+                    compile_regex(str(pattern), str(flags or ""))
+                node._evalfn = MethodType(_RE2_EVAL[node.name], node)
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+
+
+def _re2_regex(expr: Any, ctx: Any) -> Any:
+    """rdflib's Builtin_REGEX, on RE2."""
+    from rdflib import Literal
+    from rdflib.plugins.sparql.operators import string
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    try:
+        return Literal(regex_search(string(expr.text), str(string(expr.pattern)),
+                                    str(expr.flags or "")))
+    except QuerySyntaxError as exc:
+        raise SPARQLError(str(exc)) from None
+
+
+def _re2_replace(expr: Any, ctx: Any) -> Any:
+    """rdflib's Builtin_REPLACE, on RE2."""
+    from rdflib import Literal
+    from rdflib.plugins.sparql.operators import string
+    from rdflib.plugins.sparql.sparql import SPARQLError
+
+    text = string(expr.arg)
+    try:
+        out = regex_replace(str(text), str(string(expr.pattern)),
+                            str(string(expr.replacement)), str(expr.flags or ""))
+    except QuerySyntaxError as exc:
+        raise SPARQLError(str(exc)) from None
+    return Literal(out, datatype=text.datatype, lang=text.language)
+
+
+_RE2_EVAL = {"Builtin_REGEX": _re2_regex, "Builtin_REPLACE": _re2_replace}

@@ -10,17 +10,22 @@ Its contract:
 - **Content negotiation only**: SELECT/ASK ask for ``application/sparql-results+json``,
   CONSTRUCT/DESCRIBE for Turtle; no ``format=``/``output=`` parameters (endpoints reject
   values they do not know). GET for short queries, URL-encoded POST for long ones.
-- **Timeout**: ``timeout`` seconds (default 60, query.wikidata.org's own limit) for
-  connecting and for each read, per attempt.
+- **Deadline**: a call has ``timeout`` seconds in all (default 60, query.wikidata.org's own
+  limit), whatever the endpoint does: waiting for a slot, connecting, every retry and
+  its wait, and reading the answer count against it, and at the deadline the connection
+  is cut (an endpoint sending a byte every few seconds cannot stretch it). A caller may
+  give the deadline itself (``deadline=``, a ``time.monotonic()`` value), so that several
+  queries of one call share it.
 - **Concurrency**: at most ``max_concurrency`` (default 5) queries in flight per endpoint
   URL in this process, shared by every client of that URL (the first client to use a URL
   sets its cap). Waiting longer than ``timeout`` for a slot is an ``EndpointTimeout``.
 - **Retries**: HTTP 429 and 503 are retried up to ``retries`` times (so at most
   ``retries + 1`` requests). The wait is the ``Retry-After`` header when the endpoint sends
   one (seconds or an HTTP date), else ``backoff * 2**attempt`` seconds (1, 2, 4 s by
-  default). A Retry-After longer than ``max_retry_wait`` is not waited for: the error is
-  raised at once, carrying it. Nothing else is retried: a timed-out query would time out
-  again, and an unreachable endpoint should fail fast.
+  default). A wait longer than ``max_retry_wait``, or past the call's deadline, is not
+  waited for: the typed error is raised at once, carrying the Retry-After. Nothing else
+  is retried: a timed-out query would time out again, and an unreachable endpoint should
+  fail fast.
 - **Typed errors, never an empty result**: ``EndpointTimeout`` (client timeout, HTTP 504,
   or the endpoint reporting its own query timeout), ``RateLimited`` (429, with
   ``retry_after``), ``EndpointHTTPError`` (any other non-2xx, with ``status`` and a body
@@ -34,6 +39,7 @@ Its contract:
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime as dt
 import email.utils
 import http.client
@@ -46,6 +52,7 @@ import threading
 import time
 import urllib.error
 import urllib.parse
+import urllib.request
 from typing import Any
 
 import orjson
@@ -168,15 +175,25 @@ class SparqlClient:
 
     # -- one query ------------------------------------------------------------------------
     def run(self, query: str, *, kind: str, timeout: float | None = None,
-            use_cache: bool = True) -> SparqlResult:
+            use_cache: bool = True, deadline: float | None = None) -> SparqlResult:
         """Answer ``query`` (already validated; ``kind`` is 'SELECT', 'ASK', 'CONSTRUCT' or
-        'DESCRIBE'): from the cache when it holds a live entry, else from the endpoint."""
-        return self.run_timed(query, kind=kind, timeout=timeout, use_cache=use_cache)[0]
+        'DESCRIBE'): from the cache when it holds a live entry, else from the endpoint,
+        within ``timeout`` seconds in all (or by ``deadline``, a ``time.monotonic()``
+        value)."""
+        return self.run_timed(query, kind=kind, timeout=timeout, use_cache=use_cache,
+                              deadline=deadline)[0]
+
+    def deadline(self, timeout: float | None = None) -> float:
+        """The deadline of a call starting now (``timeout``, else the client's)."""
+        return time.monotonic() + (timeout or self.timeout)
 
     def run_timed(self, query: str, *, kind: str, timeout: float | None = None,
-                  use_cache: bool = True) -> tuple[SparqlResult, float]:
+                  use_cache: bool = True, deadline: float | None = None
+                  ) -> tuple[SparqlResult, float]:
         """``run``, plus when the answer was fetched from the endpoint (epoch seconds; for
         a cached answer, when it was first fetched)."""
+        if deadline is None:
+            deadline = self.deadline(timeout)
         fmt = "json" if kind in ("SELECT", "ASK") else "turtle"
         key = ResultCache.key(self.url, query, graph=self.graph, fmt=fmt)
         cache = self.cache if use_cache else None
@@ -187,7 +204,7 @@ class SparqlClient:
                 explain = (f"cached answer of {self.url}, fetched {iso_time(hit.fetched_at)}, "
                            f"expires {iso_time(hit.expires_at)}")
                 return _mark(out, self.url, "cache", explain, hit.fetched_at), hit.fetched_at
-        body, ctype, fetched_at, max_rows = self._with_retries(query, fmt,
+        body, ctype, fetched_at, max_rows = self._with_retries(query, fmt, deadline,
                                                                timeout or self.timeout)
         out = decode(body, ctype, kind=kind, endpoint=self.url)
         if cache is not None:
@@ -200,12 +217,13 @@ class SparqlClient:
             explain += f"; truncated by the endpoint at {max_rows} rows (X-SPARQL-MaxRows)"
         return _mark(out, self.url, "endpoint", explain, fetched_at), fetched_at
 
-    def _with_retries(self, query: str, fmt: str, timeout: float
+    def _with_retries(self, query: str, fmt: str, deadline: float, total: float
                       ) -> tuple[bytes, str, float, str | None]:
+        """The answer by ``deadline`` (the end of a call of ``total`` seconds)."""
         started = time.monotonic()
         for attempt in range(self.retries + 1):
             try:
-                return self._send(query, fmt, timeout)
+                return self._send(query, fmt, deadline, total)
             except (RateLimited, EndpointHTTPError) as exc:
                 status = 429 if isinstance(exc, RateLimited) else exc.status
                 if status not in (429, 503):
@@ -213,18 +231,21 @@ class SparqlClient:
                 wait = getattr(exc, "retry_after", None)
                 if wait is None:
                     wait = self.backoff * 2 ** attempt
-                if attempt == self.retries or wait > self.max_retry_wait:
-                    raise _gave_up(exc, attempt + 1, time.monotonic() - started) from None
+                left = deadline - time.monotonic()
+                if attempt == self.retries or wait > self.max_retry_wait or wait >= left:
+                    raise _gave_up(exc, attempt + 1, time.monotonic() - started,
+                                   beyond=max(left, 0.0) if wait >= left else None) from None
                 log.info("%s answered HTTP %s; retry %d of %d in %.2f s", self.url, status,
                          attempt + 1, self.retries, wait)
                 time.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _send(self, query: str, fmt: str, timeout: float
+    def _send(self, query: str, fmt: str, deadline: float, total: float
               ) -> tuple[bytes, str, float, str | None]:
-        """One HTTP exchange, inside a concurrency slot: (body, content type, when it was
-        sent, the X-SPARQL-MaxRows header if the endpoint truncated the answer). Errors are
-        mapped to typed ones."""
+        """One HTTP exchange, inside a concurrency slot, cut at ``deadline`` (``total``
+        seconds after the call began): (body, content type, when it was sent, the
+        X-SPARQL-MaxRows header if the endpoint truncated the answer). Errors are mapped
+        to typed ones."""
         from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
 
         sw = SPARQLWrapper(self.url, agent=self.user_agent)
@@ -235,22 +256,104 @@ class SparqlClient:
             sw.addDefaultGraph(self.graph)
         long = len(urllib.parse.quote_plus(query)) > MAX_GET_QUERY
         sw.setMethod(POST if long else GET)
-        sw.timeout = timeout        # not setTimeout(): it truncates to whole seconds
-        if not self.slots.acquire(timeout=timeout):
-            raise EndpointTimeout(f"no free query slot within {timeout:g} s (at most "
+        if not self.slots.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+            raise EndpointTimeout(f"no free query slot within {total:g} s (at most "
                                   f"{self.max_concurrency} queries run at once)",
                                   endpoint=self.url,
                                   fix="ask fewer queries in parallel, or raise the timeout")
+        watch = _Watch(deadline)
         try:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _timed_out(self.url, total)
             fetched_at = time.time()
-            response = sw.query().response
-            body = response.read()
+            # SPARQLWrapper builds the request; it is sent through connections the watch
+            # can cut at the deadline (urllib's timeout is per read, not per answer)
+            request = sw._createRequest()
+            with watch:
+                response = watch.opener().open(request, timeout=left)
+                body = response.read()
+            if watch.expired:
+                raise _timed_out(self.url, total)
             ctype = response.headers.get("Content-Type", "") or ""
             return body, ctype, fetched_at, response.headers.get("X-SPARQL-MaxRows")
+        except EndpointError:
+            raise
         except Exception as exc:  # noqa: BLE001 - every transport failure gets a typed error
-            raise map_error(exc, self.url, timeout) from exc
+            if watch.expired:
+                raise _timed_out(self.url, total) from exc
+            raise map_error(exc, self.url, total) from exc
         finally:
             self.slots.release()
+
+
+def _timed_out(url: str, total: float) -> EndpointTimeout:
+    return EndpointTimeout(f"no complete answer within {total:g} s", endpoint=url,
+                           fix="raise the timeout, or simplify the query")
+
+
+class _Watch:
+    """Cuts the connections of one HTTP exchange at its deadline: urllib's timeout bounds
+    each read, so an endpoint trickling bytes could otherwise hold a call for ever. Used
+    as a context manager around the exchange; ``expired`` says whether it cut."""
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+
+    def __enter__(self) -> _Watch:
+        self._timer = threading.Timer(max(self.deadline - time.monotonic(), 0.0), self.expire)
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def track(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(sock)
+            if self.expired:
+                _cut(sock)
+
+    def expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._sockets:
+                _cut(sock)
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        """A urllib opener whose connections this watch tracks (redirects included)."""
+        watch = self
+
+        class Http(http.client.HTTPConnection):
+            def connect(self) -> None:
+                super().connect()
+                watch.track(self.sock)
+
+        class Https(http.client.HTTPSConnection):
+            def connect(self) -> None:
+                super().connect()
+                watch.track(self.sock)
+
+        class HttpHandler(urllib.request.HTTPHandler):
+            def http_open(self, req: Any) -> Any:
+                return self.do_open(Http, req)
+
+        class HttpsHandler(urllib.request.HTTPSHandler):
+            def https_open(self, req: Any) -> Any:
+                return self.do_open(Https, req, context=self._context)
+
+        return urllib.request.build_opener(HttpHandler, HttpsHandler)
+
+
+def _cut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
 
 
 def _mark(out: SparqlResult, url: str, engine: str, explain: str,
@@ -260,10 +363,14 @@ def _mark(out: SparqlResult, url: str, engine: str, explain: str,
                         retrieved_at=iso_time(fetched_at))
 
 
-def _gave_up(exc: EndpointError, attempts: int, seconds: float) -> EndpointError:
-    """The final error after the retries ran out, saying how many were made."""
+def _gave_up(exc: EndpointError, attempts: int, seconds: float, *,
+             beyond: float | None = None) -> EndpointError:
+    """The final error after the retries ran out (or when the wait asked for would pass
+    the call's deadline, ``beyond`` seconds away), saying how many were made."""
     retry_after = getattr(exc, "retry_after", None)
     when = f"; it asked to wait {retry_after:g} s" if retry_after is not None else ""
+    if beyond is not None:
+        when += f", past this call's deadline ({beyond:.1f} s left): not waited for"
     what = (f"still failing after {attempts} attempt{'s' * (attempts > 1)} over "
             f"{seconds:.1f} s{when}")
     endpoint = exc.endpoint

@@ -38,24 +38,36 @@ Concurrency: the standard library's ``ThreadingHTTPServer`` (a thread per connec
 HTTP/1.1 keep-alive) parses requests and writes answers; queries run on the fixed worker
 pool of ``kb.query_runner.QueryRunner``, which keeps the mirror's one-connection-per-thread
 rule and enforces the timeout. The server listens on 127.0.0.1 unless told otherwise.
+
+Robustness: the listen backlog is deep (``LISTEN_BACKLOG``), so a burst of connections
+waits in the kernel instead of being dropped; past ``max_connections`` open connections a
+new one is answered 503 with Retry-After at once and closed. A query's limits
+(``store.limits``): its timeout interrupts SQLite where it is; at most ``max_heavy``
+queries may run longer than a second (the others get 503, so that short queries keep
+flowing); rows past the result cap are never fetched; past ``max_memory`` bytes in the
+process the query stops (500, saying so). SPARQL REGEX runs on RE2 (linear time). The
+page at ``/`` names the knowledge base without its file's folder.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import re
+import sqlite3
 import sys
 import threading
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import PurePath
 from typing import Any, Iterator, TextIO
 from urllib.parse import parse_qs, urlsplit
 
 from kb.query_runner import QueryRunner
 from kb.sparql_formats import negotiate, serialize, shape_of
-from store.errors import (KGGroundError, QueryError, QueryRefused, QuerySyntaxError, QueryTimeout,
-                         ServerBusy, UnsupportedQuery)
+from store.errors import (KGGroundError, QueryError, QueryRefused, QuerySyntaxError,
+                          QueryTimeout, QueryTooLarge, ServerBusy, UnsupportedQuery)
 
 #: largest POST body read, in bytes
 MAX_BODY = 1 << 20
@@ -63,6 +75,13 @@ MAX_BODY = 1 << 20
 DRAIN_LIMIT = 64 << 20
 #: seconds an idle keep-alive connection stays open
 IDLE_TIMEOUT = 60
+#: connections the kernel queues before they are accepted (the standard library's: 5)
+LISTEN_BACKLOG = 1024
+#: bytes of memory the server process may use before a growing query is stopped
+DEFAULT_MAX_MEMORY = 1 << 30
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+         b"Retry-After: 1\r\nConnection: close\r\nContent-Length: 72\r\n\r\n"
+         b"503 Service Unavailable: too many open connections; retry in 1 s please\n")
 
 _UPDATE_REFUSED = ("SPARQL Update is refused: this endpoint is read-only (a kgground mirror). "
                    "Send a SELECT, ASK, CONSTRUCT or DESCRIBE query as query=; "
@@ -70,6 +89,20 @@ _UPDATE_REFUSED = ("SPARQL Update is refused: this endpoint is read-only (a kggr
 _CORS = (("Access-Control-Allow-Origin", "*"),
          ("Access-Control-Expose-Headers", "X-SPARQL-MaxRows, X-Kgground-Engine, Retry-After"))
 _FORMAT_PARAMS = ("format", "output", "results")
+
+
+def public_name(kb: Any) -> str:
+    """The KB's name as the landing page shows it: files by their name, without the
+    folders they are in; endpoints without credentials."""
+    parts = []
+    for part in str(getattr(kb, "name", "?")).split("+"):
+        kind, _, where = part.partition(":")
+        if kind in ("mirror", "rdf") and where and "://" not in where:
+            where = PurePath(where).name
+        elif "@" in where:
+            where = re.sub(r"//[^/@]*@", "//", where)
+        parts.append(f"{kind}:{where}" if where else kind)
+    return "+".join(parts)
 
 
 class HttpError(Exception):
@@ -99,15 +132,24 @@ class SparqlServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, kb: Any, host: str = "127.0.0.1", port: int = 8890, *,
                  timeout: float = 30.0, max_rows: int = 10_000, workers: int = 4,
-                 max_pending: int = 64, log: TextIO | None = None):
+                 max_pending: int = 64, log: TextIO | None = None,
+                 max_connections: int = 512, max_memory: int | None = DEFAULT_MAX_MEMORY,
+                 max_heavy: int | None = None):
         if max_rows < 1:
             raise ValueError(f"max_rows must be at least 1, got {max_rows}")
         self.kb, self.max_rows, self.log = kb, max_rows, log
         self.query_timeout = float(timeout)
-        self.runner = QueryRunner(kb, workers=workers, timeout=timeout, max_pending=max_pending)
+        self.max_connections = max_connections
+        self._connections = 0
+        self._connections_lock = threading.Lock()
+        # one row past the cap: enough to know the answer was cut
+        self.runner = QueryRunner(kb, workers=workers, timeout=timeout, max_pending=max_pending,
+                                  max_rows=max_rows + 1, max_memory=max_memory,
+                                  max_heavy=max_heavy)
         self.version = _version()
         try:
             super().__init__((host, port), SparqlHandler)
@@ -143,6 +185,29 @@ class SparqlServer(ThreadingHTTPServer):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread for the connection, or, past ``max_connections``, an immediate 503."""
+        with self._connections_lock:
+            busy = self._connections >= self.max_connections
+            if not busy:
+                self._connections += 1
+        if busy:
+            try:
+                request.settimeout(0.5)
+                request.sendall(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._connections_lock:
+                self._connections -= 1
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
@@ -280,7 +345,7 @@ class SparqlHandler(BaseHTTPRequestHandler):
             result = self.server.runner.run(query)
         except (QuerySyntaxError, QueryRefused) as exc:
             raise HttpError(400, str(exc)) from None
-        except QueryTimeout as exc:
+        except (QueryTimeout, QueryTooLarge) as exc:
             raise HttpError(500, str(exc)) from None
         except ServerBusy as exc:
             raise HttpError(503, str(exc), (("Retry-After", str(exc.retry_after)),)) from None
@@ -290,6 +355,11 @@ class SparqlHandler(BaseHTTPRequestHandler):
             raise HttpError(400, str(exc)) from None
         except KGGroundError as exc:
             raise HttpError(500, str(exc)) from None
+        except (RecursionError, OverflowError, sqlite3.DataError, sqlite3.IntegrityError,
+                sqlite3.OperationalError) as exc:
+            # what the engines say of a query too big or odd for them: the query's to fix
+            raise HttpError(400, f"the query cannot be run: {exc or type(exc).__name__}; "
+                            "simplify it (fewer nested parts, smaller numbers)") from None
         except Exception as exc:  # noqa: BLE001 - a bug: report it, keep serving
             traceback.print_exc(file=sys.stderr)
             raise HttpError(500, f"internal error: {type(exc).__name__}: {exc}") from None
@@ -311,7 +381,7 @@ class SparqlHandler(BaseHTTPRequestHandler):
     def _page_body(self) -> tuple[str, bytes]:
         server = self.server
         wants_html = "text/html" in (self.headers.get("Accept") or "")
-        facts = [("Endpoint", server.url), ("Knowledge base", getattr(server.kb, "name", "?")),
+        facts = [("Endpoint", server.url), ("Knowledge base", public_name(server.kb)),
                  ("Timeout", f"{server.query_timeout:g} s per query"),
                  ("Result cap", f"{server.max_rows:,} rows (header X-SPARQL-MaxRows when hit)"),
                  ("Formats", "SPARQL JSON, XML, CSV, TSV; Turtle, N-Triples, RDF/XML, JSON-LD "

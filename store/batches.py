@@ -29,6 +29,7 @@ except ImportError:     # pragma: no cover - a platform without its wheels
 from store import wikidata_json as wj
 from store.errors import LoadError
 from store.ntriples import parse_line
+from store.validity import iri_problem, is_absolute, lang_problem, text_problem
 from store.vocab import (DATATYPE_BY_IRI, PROPERTY_TYPE, TERM_PREDICATES,
                          entity_kind, iri_to_id, property_from_iri)
 
@@ -81,6 +82,7 @@ class Batch:
     qualifiers: list[tuple] = field(default_factory=list)
     references: list[tuple] = field(default_factory=list)
     reference_snaks: list[tuple[str, str]] = field(default_factory=list)   # (hash, snaks)
+    parsed: int = 0                           # records read whole (kept or filtered)
     filtered: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -178,6 +180,7 @@ class _Builder:
         self._batch_ids: set[str] = set()
         self._subject: tuple[str, str, bool] = ("", "", False)
         self._predicates: dict[str, str] = {}
+        self._datatypes: set[str] = set()       # literal datatypes seen (and checked)
         self._norms: dict[str, str] = {}        # label-index keys of JSON terms, by text
         self._known_refs: set[str] = set()      # hashes of the references whose snaks are queued
         self.bnode_prefix = f"_:s{job.source_id}"   # blank nodes are scoped to their source
@@ -213,6 +216,8 @@ class _Builder:
         datatype, or a statement. This is the loader's hot loop: keep it lean."""
         b, f = self.batch, self.filters
         if self._subject[0] != s:   # dumps are grouped by subject: convert once per run
+            if not (s.startswith("_:") or is_absolute(s)):
+                raise ValueError(f"subject: IRI <{s[:80]}> is not absolute (no scheme)")
             sid = self.node(s)
             keep = f.entities is None or sid in f.entities or entity_kind(sid) == "property"
             self._subject = (s, sid, keep)
@@ -239,16 +244,24 @@ class _Builder:
         else:
             prop = self._predicates.get(p)
             if prop is None:
+                if not is_absolute(p):
+                    raise ValueError(f"predicate: IRI <{p[:80]}> is not absolute (no scheme)")
                 prop = self._predicates[p] = property_from_iri(p)
             if f.properties is not None and prop not in f.properties:
                 b.filtered += 1
                 return
             if lexical is not None:
+                if datatype is not None and datatype not in self._datatypes:
+                    if not is_absolute(datatype):
+                        raise ValueError(f"datatype: IRI <{datatype[:80]}> is not absolute")
+                    self._datatypes.add(datatype)
                 row = (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
             elif iri.startswith("_:"):
                 row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
             else:
                 value = iri_to_id(iri)
+                if value == iri and not is_absolute(iri):
+                    raise ValueError(f"object: IRI <{iri[:80]}> is not absolute (no scheme)")
                 row = (subject, prop, "entity" if value != iri else "iri", value, "", "",
                        self.src)
             if self.job.bulk:
@@ -274,6 +287,7 @@ class _Builder:
         f = self.filters
         if f.entities is not None and eid not in f.entities and eid[0] != "P":
             self.batch.filtered += 1
+            self.batch.parsed += 1
             return None
         b, src = self.batch, self.src
         parts = (b.terms, b.triples, b.statements, b.qualifiers, b.references,
@@ -291,7 +305,8 @@ class _Builder:
             if lexeme:
                 b.triples.extend(t for t in wj.lexeme_triples(entity, src)
                                  if f.properties is None or t[1] in f.properties)
-        except (KeyError, TypeError, ValueError, AttributeError, msgspec.DecodeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError,
+                msgspec.DecodeError) as exc:
             self._known_refs.difference_update(h for h, _ in b.reference_snaks[marks[-1]:])
             for part, mark in zip(parts, marks):
                 del part[mark:]
@@ -301,6 +316,7 @@ class _Builder:
             self._batch_ids.add(row[0])
             b.entity_ids.append(row[0])
             b.entities.append(row + (src,))
+        b.parsed += 1
         return None
 
 
@@ -320,19 +336,26 @@ def read_batches(job: Job) -> Iterator[Batch]:
 def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="strict", newline="\n")
     skip, triple = builder.job.skip, builder.triple
-    lineno = 0
+    # a batch's ``parsed``: its lines after ``first``, less the malformed and blank ones
+    lineno = first = skip
+    blank = 0
     for lineno, line in enumerate(text, 1):
         if lineno <= skip or line.startswith("#") or line.isspace():
+            blank += lineno > skip
             continue
         try:
             triple(*parse_line(line))
         except ValueError as exc:
             if builder.error(lineno, str(exc)):
+                builder.batch.parsed = lineno - 1 - first - blank - (builder.batch.errors - 1)
                 yield builder.take(lineno - 1)
                 return
             continue
         if not lineno & 0xFFF and builder.batch.size() >= BATCH_ROWS:
+            builder.batch.parsed = lineno - first - blank - builder.batch.errors
             yield builder.take(lineno)
+            first, blank = lineno, 0
+    builder.batch.parsed = lineno - first - blank - builder.batch.errors
     yield builder.take(lineno)
 
 
@@ -446,7 +469,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
     if chunk.document:
         try:
             records = [(1, record) for record in wj.api_entities(chunk.data)]
-        except (msgspec.DecodeError, ValueError) as exc:
+        except (msgspec.DecodeError, ValueError, RecursionError) as exc:
             builder.error(1, f"not valid JSON: {exc}")
             records = []
         last = 1
@@ -462,6 +485,9 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
             entity = decode(line)
         except msgspec.DecodeError as exc:
             problem = wj.entity_problem(line, exc)
+        except RecursionError:
+            problem = "nested too deeply to be an entity (a JSON structure inside itself " \
+                      "thousands of times)"
         else:
             if builder.repeats(entity):
                 take(lineno - 1)
@@ -504,13 +530,45 @@ def _rdf_batches(job: Job) -> Iterator[Batch]:
         return
     n = 0
     for n, (s, p, o) in enumerate(graph.triples((None, None, None)), 1):
+        problem = _rdf_triple_problem(s, p, o)
+        if problem is not None:
+            if builder.error(n, f"triple {n} ({s} {p} …): {problem}"):
+                yield builder.take(n - 1)
+                return
+            continue
         subject = f"_:{s}" if isinstance(s, rdflib.BNode) else str(s)
-        if isinstance(o, rdflib.Literal):
-            builder.triple(subject, str(p), None, str(o), o.language,
-                           str(o.datatype) if o.datatype else None)
-        else:
-            builder.triple(subject, str(p), f"_:{o}" if isinstance(o, rdflib.BNode) else str(o),
-                           None, None, None)
+        try:
+            if isinstance(o, rdflib.Literal):
+                builder.triple(subject, str(p), None, str(o), o.language,
+                               str(o.datatype) if o.datatype else None)
+            else:
+                builder.triple(subject, str(p),
+                               f"_:{o}" if isinstance(o, rdflib.BNode) else str(o),
+                               None, None, None)
+        except ValueError as exc:
+            if builder.error(n, f"triple {n}: {exc}"):
+                yield builder.take(n - 1)
+                return
+            continue
+        builder.batch.parsed += 1
         if builder.batch.size() >= BATCH_ROWS:
             yield builder.take(n)
     yield builder.take(n)
+
+
+def _rdf_triple_problem(s: Any, p: Any, o: Any) -> str | None:
+    """Why a triple rdflib parsed cannot be stored (an invalid IRI, a lone surrogate, a
+    bad language tag), or None. rdflib lets such terms through with a warning at most."""
+    import rdflib
+
+    for term in (s, p, o):
+        if isinstance(term, rdflib.BNode):
+            problem = text_problem(str(term))
+        elif isinstance(term, rdflib.Literal):
+            problem = (text_problem(str(term)) or lang_problem(term.language or "")
+                       or (iri_problem(str(term.datatype)) if term.datatype else None))
+        else:
+            problem = iri_problem(str(term))
+        if problem is not None:
+            return problem
+    return None

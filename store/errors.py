@@ -6,6 +6,7 @@ what came, and how to fix it::
 
     KGGroundError
     ├── InvalidId                 an ID or IRI that is not well-formed (also a ValueError)
+    │   └── InvalidText           a text that cannot be searched (a NUL character)
     ├── NotFound                  (also a LookupError)
     │   ├── EntityNotFound        no such entity in this KB
     │   └── PropertyNotFound      no such property in this KB
@@ -15,6 +16,7 @@ what came, and how to fix it::
     │   ├── QuerySyntaxError      the query does not parse
     │   ├── QueryRefused          Update, LOAD, or SERVICE to an endpoint not allowed
     │   ├── QueryTimeout          it ran past its timeout (.timeout in seconds)
+    │   ├── QueryTooLarge         it needed more memory than allowed (.max_memory bytes)
     │   └── UnsupportedQuery      this engine cannot answer it (also NotImplementedError)
     ├── EndpointError             a live SPARQL endpoint failed; never an empty result
     │   ├── EndpointTimeout
@@ -73,6 +75,10 @@ def _restore(cls: type, args: tuple, state: dict) -> KGGroundError:
 
 class InvalidId(KGGroundError, ValueError):
     """An entity, property or lexeme ID (or IRI) that is not well-formed."""
+
+
+class InvalidText(InvalidId):
+    """A text argument that cannot be searched or stored (it holds a NUL character)."""
 
 
 class NotFound(KGGroundError, LookupError):
@@ -145,12 +151,24 @@ class QueryTimeout(QueryError):
                          fix=fix or "add a LIMIT, bind more of the pattern, or raise the timeout")
 
 
-class ServerBusy(KGGroundError):
-    """Too many queries are waiting for a worker; retry after ``retry_after`` seconds."""
+class QueryTooLarge(QueryError):
+    """A query needed more memory than it may use."""
 
-    def __init__(self, pending: int, retry_after: int = 1):
+    def __init__(self, max_memory: int, *, fix: str | None = None):
+        self.max_memory = max_memory
+        super().__init__(f"the query needed more than the {max_memory / (1 << 20):,.0f} MiB "
+                         "of memory allowed",
+                         fix=fix or "add a LIMIT or bind more of the pattern (ORDER BY, "
+                                    "DISTINCT and GROUP BY over many rows hold them all)")
+
+
+class ServerBusy(KGGroundError):
+    """Too many queries are waiting for a worker, or running long; retry after
+    ``retry_after`` seconds."""
+
+    def __init__(self, pending: int, retry_after: int = 1, *, what: str | None = None):
         self.retry_after = retry_after
-        super().__init__(f"the server is busy ({pending} queries waiting or running)",
+        super().__init__(what or f"the server is busy ({pending} queries waiting or running)",
                          fix=f"retry in {retry_after} s, or send fewer queries at once")
 
 

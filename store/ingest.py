@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import gc
 import hashlib
 import multiprocessing as mp
@@ -45,7 +46,8 @@ from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, 
                            base_suffix, decompresses_on_threads, json_chunks, open_input,
                            parse_json_chunk, read_batches)
 from store.checkpoints import Checkpointer, defer_checkpoints
-from store.errors import LoadError
+from store.errors import LoadError, MirrorError
+from store.locks import writing
 from store.mirror import MMAP_BYTES, Mirror, executemany
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
@@ -125,15 +127,51 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
          dump_date: str | None = None, parallel: bool | None = None) -> LoadReport:
     """Load one file into ``mirror`` and return what happened.
 
-    Raises LoadError when the file is missing or unreadable, or (``strict``) at its first
-    malformed record; everything committed before the error stays in the mirror, and
-    loading the same file again resumes where it stopped. ``parallel`` parses in worker
-    processes (default: ``parses_in_processes``).
+    Raises LoadError when the file is missing or unreadable, holds no valid record, or
+    (``strict``) at its first malformed record; everything committed before the error
+    stays in the mirror, and loading the same file again resumes where it stopped.
+    Raises MirrorError when another load is writing the mirror (one load per mirror at a
+    time: ``store.locks``), when the disk is full, or when the mirror is read-only.
+    ``parallel`` parses in worker processes (default: ``parses_in_processes``).
     """
     path = Path(path)
     if not path.is_file():
         raise LoadError("no such file", path=str(path),
                         fix="check the path (a Wikidata JSON dump, N-Triples or RDF file)")
+    try:
+        with writing(mirror):
+            return _load(mirror, path, filters=filters, strict=strict, force=force,
+                         progress=progress, dump_date=dump_date, parallel=parallel)
+    except Exception as exc:
+        clear = storage_error(exc, mirror, f"loading {path}")
+        if clear is exc:
+            raise
+        raise clear from exc
+
+
+def storage_error(exc: Exception, mirror: Mirror, doing: str) -> Exception:
+    """``exc``, or a MirrorError saying clearly that the disk is full or the mirror is
+    read-only when that is what ``exc`` is about."""
+    if isinstance(exc, MirrorError):
+        return exc
+    text = str(exc)
+    folder = Path(mirror.path).resolve().parent if mirror.path is not None else None
+    where = f"the disk holding {folder}" if folder is not None else "the database's disk"
+    if ("database or disk is full" in text or getattr(exc, "errno", None) == errno.ENOSPC
+            or "No space left on device" in text):
+        return MirrorError(f"{where} is full: {doing} stopped",
+                           fix="free some space (or move the mirror to a bigger disk), then "
+                               "run the same command again: what was committed is kept, and "
+                               "the load resumes where it stopped")
+    if "readonly database" in text or "read-only transaction" in text:
+        return MirrorError(f"{mirror.location} is read-only: {doing} cannot write it",
+                           fix="load into a mirror file you can write (check the file's and "
+                               "its folder's permissions)")
+    return exc
+
+
+def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, force: bool,
+          progress: bool, dump_date: str | None, parallel: bool | None) -> LoadReport:
     fmt = detect_format(path)
     report = LoadReport(path=str(path), format=fmt)
     started = time.perf_counter()
@@ -171,6 +209,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     # cyclic collector would only re-scan them, again and again (a sixth of a JSON load).
     collecting = gc.isenabled()
     gc.disable()
+    parsed = 0          # records read whole
     try:
         for batch in batches:
             # not before the first batch: the parser processes fork when it is asked for
@@ -180,6 +219,7 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
             for key, n in batch.added.items():
                 setattr(report, key, getattr(report, key) + n)
             report.records = batch.position
+            parsed += batch.parsed
             report.filtered += batch.filtered
             report.errors += batch.errors
             room = MAX_ERROR_SAMPLES - len(report.error_samples)
@@ -192,6 +232,8 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
         raise LoadError(f"not UTF-8 text ({exc.reason})", path=str(path),
                         fix="convert the file to UTF-8; what came before is loaded") from exc
     except (EOFError, OSError) as exc:
+        if getattr(exc, "errno", None) == errno.ENOSPC:
+            raise
         raise LoadError(f"the file is truncated or its compression is broken ({exc})",
                         path=str(path),
                         fix="get a complete copy; what was read before the damage is kept, "
@@ -211,6 +253,18 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                 mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
             checkpointer.close()     # the last checkpoint: all of the load is in the file
 
+    if not parsed and not skip:
+        executemany(mirror, "DELETE FROM sources WHERE id = ?", [(source_id,)])
+        mirror.raw.commit()
+        what = (f"{report.errors:,} malformed record{'s' * (report.errors != 1)} and no valid "
+                "one" if report.errors else "no record")
+        samples = "; ".join(report.error_samples[:3])
+        raise LoadError(f"the file holds {what}" + (f" ({samples})" if samples else ""),
+                        path=str(path),
+                        expected=f"{fmt} records" + (" (the format was told by the file's "
+                                                     "name)" if base_suffix(path) else ""),
+                        fix="check that this is the file you meant, that it is not damaged, "
+                            "and that its extension names its format")
     report.seconds = round(time.perf_counter() - started, 3)
     counts = {k: v for k, v in report.as_dict().items()
               if k not in ("path", "format", "status", "error_samples", "seconds")}

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 
@@ -42,6 +44,22 @@ def _url_for(location: str | Path) -> tuple[str, Path | None]:
     return f"sqlite:///{path}", path
 
 
+def _writable(path: Path) -> bool:
+    """Whether this process may write the mirror file and create files beside it (SQLite's
+    write-ahead log and its index)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _read_only_url(path: Path) -> str:
+    """A URL opening ``path`` read-only. Where the folder is not writable and no
+    write-ahead log index exists, nothing can be writing the file (a writer would have
+    made one), so it is opened as immutable: SQLite then needs no files beside it."""
+    shm = Path(f"{path}-shm")
+    immutable = not os.access(path.parent, os.W_OK) and not shm.exists()
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+    return f"sqlite:///{uri}&uri=true"
+
+
 class Mirror:
     """A local mirror database.
 
@@ -52,22 +70,39 @@ class Mirror:
     evaluator, and search has no word matches: both need SQLite).
     ``verified=True`` skips checking the schema, for a process that opens a mirror its
     parent has just opened (a load's worker processes).
+
+    A mirror file this process may not write (or whose folder it may not write) is opened
+    read-only (``read_only``): every read works, and writing raises a clear error.
     """
 
     def __init__(self, location: str | Path, *, create: bool = False,
                  verified: bool = False):
         self.url, self.path = _url_for(location)
         self.location = str(self.path) if self.path else self.url
+        self.read_only = False
         if self.path is not None:
             if not self.path.exists():
                 if not create:
                     raise MirrorError(
                         f"there is no mirror at {self.path}",
                         fix=f"build one with: kgground mirror load FILE --db {self.path}")
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise MirrorError(f"cannot create the folder of {self.path} "
+                                      f"({exc.strerror})",
+                                      fix="choose a mirror path in a folder you can "
+                                          "write") from exc
+                if not os.access(self.path.parent, os.W_OK):
+                    raise MirrorError(f"cannot create {self.path}: its folder is not "
+                                      "writable", fix="choose a mirror path in a folder "
+                                                      "you can write")
             elif self.path.is_dir():
                 raise MirrorError(f"{self.path} is a folder, not a mirror file",
                                   fix="pass the path of a .sqlite file")
+            elif not _writable(self.path):
+                self.read_only = True
+                self.url = _read_only_url(self.path)
         try:
             self.engine = sa.create_engine(self.url)
         except ImportError as exc:     # the URL's database driver is not installed
@@ -83,7 +118,8 @@ class Mirror:
                                   "postgresql://user@host/dbname") from exc
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         if self.is_sqlite:
-            sa.event.listen(self.engine, "connect", _set_pragmas)
+            sa.event.listen(self.engine, "connect",
+                            _set_read_pragmas if self.read_only else _set_pragmas)
         self._local = threading.local()
         self.stale_label_index = False
         if verified:
@@ -221,6 +257,15 @@ class Mirror:
 def _set_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     for pragma in _SQLITE_PRAGMAS:
+        cur.execute(pragma)
+    cur.close()
+
+
+def _set_read_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """A read-only connection's settings: the same, but the journal mode (setting it is a
+    write)."""
+    cur = dbapi_conn.cursor()
+    for pragma in _SQLITE_PRAGMAS[1:]:
         cur.execute(pragma)
     cur.close()
 

@@ -37,6 +37,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.store import Store
 
 from store.errors import QueryError
+from store.limits import current as current_limits
 from store.normalize import normalize
 from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_CLASSES, LABEL,
                          PQ, PROPERTY_ID, PROPERTY_LINKS, PROPERTY_TYPE, PS, RDF_TYPE,
@@ -185,6 +186,9 @@ class MirrorStore(Store):
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise QueryError("the query ran past its timeout",
                              fix="add a LIMIT, bind more of the pattern, or raise the timeout")
+        query_limits = current_limits()         # a server's limits on the running query
+        if query_limits is not None:
+            query_limits.raise_if_stopped()
         return self.mirror.query(sql, params)
 
     def triples(self, pattern: tuple, context: Any = None) -> Iterator[tuple[tuple, Iterator]]:

@@ -43,6 +43,8 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from store import label_service
 from store.errors import QueryTimeout, UnsupportedQuery
+from store.limits import current as current_limits
+from store.limits import stop_check
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
                              node_term, sid_from_iri, statement_iri, to_term)
 from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS, STMT, TEXT,
@@ -190,25 +192,33 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
                 nargs, fn = SQL_FUNCTIONS[name]
                 conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
-    if timeout is not None:
-        deadline = time.monotonic() + timeout
-        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    # the timeout, and the running query's limits (store.limits), stop SQLite where it is
+    stop = stop_check(time.monotonic() + timeout if timeout is not None else None)
+    if stop is not None:
+        conn.set_progress_handler(stop, 10_000)
+    query_limits = current_limits()
+    cap = query_limits.max_rows if query_limits is not None else None
     cursor = None
     try:
         cursor = conn.execute(sql)
-        while True:
-            batch = cursor.fetchmany(256)
+        fetched = 0
+        while cap is None or fetched < cap:      # rows past the cap: never built
+            batch = cursor.fetchmany(256 if cap is None else min(256, cap - fetched))
             if not batch:
                 return
+            fetched += len(batch)
             yield from batch
     except sqlite3.OperationalError as exc:
-        if timeout is not None and "interrupted" in str(exc):
-            raise QueryTimeout(timeout) from None
+        if "interrupted" in str(exc):
+            if query_limits is not None and query_limits.tripped is not None:
+                raise query_limits.tripped from None
+            if timeout is not None:
+                raise QueryTimeout(timeout) from None
         raise
     finally:
         if cursor is not None:
             cursor.close()
-        if timeout is not None:
+        if stop is not None:
             conn.set_progress_handler(None, 0)
 
 

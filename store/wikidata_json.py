@@ -17,6 +17,7 @@ full datavalue (precision, calendar, unit, bounds, globe) is kept as JSON in ``d
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 from urllib.parse import quote, quote_plus
 
@@ -24,8 +25,10 @@ import msgspec
 from msgspec import Raw, Struct
 
 from store.normalize import normalize
+from store.validity import iri_problem, lang_problem
 from store.vocab import (ALIAS, COMMONS_DATA, COMMONS_FILE, DCT_LANGUAGE, DESCRIPTION,
-                         GEO_WKT, LABEL, ONTOLEX, WIKIBASE, XSD)
+                         ENTITY_ID, GEO_WKT, ITEM_ID, LABEL, LEXEME_ID, ONTOLEX, PROPERTY_ID,
+                         WD, WIKIBASE, XSD)
 
 #: (value_kind, value, lang, datatype, details) — the value layout shared by statements,
 #: qualifiers and reference snaks; ``details`` is the datavalue's JSON, or '' when the
@@ -141,6 +144,21 @@ _string = msgspec.json.Decoder(str).decode
 _ID_PREFIX = {"item": "Q", "property": "P", "lexeme": "L"}
 
 
+_OTHER_ENTITY = re.compile(r"[A-Z][1-9][0-9]*\Z")
+_LANGS: set[str] = set()       # language codes seen and found well-formed
+
+
+def checked_lang(lang: str) -> str:
+    """``lang`` if it is a well-formed language code, else ValueError (a malformed
+    record): it becomes an RDF language tag."""
+    if lang not in _LANGS:
+        problem = lang_problem(lang)
+        if problem is not None or len(lang) > 32:
+            raise ValueError(problem or f"language code {lang[:40]!r} is too long")
+        _LANGS.add(lang)
+    return lang
+
+
 def _time(text: str) -> str:
     if text[:1] == "+":
         text = text[1:]
@@ -169,16 +187,21 @@ def snak_value(snak: Snak) -> ValueRow:
     if t == "wikibase-entityid":
         v = _entity_id(raw)
         if v.id is None:
-            if v.numeric_id is None:
-                raise ValueError("an entity value without 'id' or 'numeric-id'")
+            if v.numeric_id is None or v.numeric_id < 1:
+                raise ValueError("an entity value without 'id' or a positive 'numeric-id'")
             return ("entity", _ID_PREFIX[v.entity_type] + str(v.numeric_id), "", "", "")
-        return ("entity", v.id, "", "", "")
+        if ENTITY_ID.match(v.id) or LEXEME_ID.match(v.id):
+            return ("entity", v.id, "", "", "")
+        if _OTHER_ENTITY.match(v.id):       # an entity schema (E10), media info (M5), …
+            return ("iri", WD + v.id, "", "", "")
+        raise ValueError(f"entity value {v.id[:40]!r} is not an entity ID")
     if t == "time":
         return ("literal", _time(_time_value(raw).time), "", XSD_DATETIME, bytes(raw).decode())
     if t == "string":
         text = _string(raw)
         if snak.datatype == "url":
-            return ("iri", text, "", "", "")
+            # a URL that is not a valid IRI stays text: as an IRI, no format could write it
+            return ("iri" if iri_problem(text) is None else "literal", text, "", "", "")
         if snak.datatype == "commonsMedia":     # as WDQS writes it: a%20b%281%29.jpg
             return ("iri", COMMONS_FILE + quote(text, safe=""), "", "", "")
         if snak.datatype in ("geo-shape", "tabular-data"):     # Data:Paris.map
@@ -189,7 +212,7 @@ def snak_value(snak: Snak) -> ValueRow:
                 bytes(raw).decode())
     if t == "monolingualtext":
         v = _text(raw)
-        return ("literal", v.text, v.language.lower(), "", "")
+        return ("literal", v.text, checked_lang(v.language.lower()), "", "")
     if t == "globecoordinate":
         v = _coordinate(raw)
         return ("literal", f"Point({v.longitude} {v.latitude})", "", GEO_WKT,
@@ -209,6 +232,7 @@ def add_terms(entity: Entity, languages: set[str] | None, src: int, rows: list[t
     if labels:
         for lang, term in labels.items():
             if languages is None or lang in languages:
+                checked_lang(lang)
                 text = term.value
                 norm = norms.get(text)
                 if norm is None:
@@ -217,10 +241,12 @@ def add_terms(entity: Entity, languages: set[str] | None, src: int, rows: list[t
     if entity.descriptions:
         for lang, term in entity.descriptions.items():
             if languages is None or lang in languages:
+                checked_lang(lang)
                 rows.append((eid, DESCRIPTION, lang, term.value, None, src))
     if entity.aliases:
         for lang, terms in entity.aliases.items():
             if languages is None or lang in languages:
+                checked_lang(lang)
                 for term in terms:
                     text = term.value
                     norm = norms.get(text)
@@ -254,6 +280,8 @@ def add_statements(entity: Entity, properties: set[str] | None, src: int,
     for pid, claims in entity.claims.items():
         if properties is not None and pid not in properties:
             continue
+        if not PROPERTY_ID.match(pid):
+            raise ValueError(f"claims of {pid[:40]!r}, which is not a property ID")
         ranks = [RANKS.get(c.rank, 1) for c in claims]
         best = max(ranks, default=1)
         # values already made truthy; not needed for the one statement most properties have
@@ -273,6 +301,9 @@ def add_statements(entity: Entity, properties: set[str] | None, src: int,
             if quals:
                 i = 0
                 for qpid in claim.qualifiers_order or list(quals):
+                    if not PROPERTY_ID.match(qpid):
+                        raise ValueError(f"a qualifier of {qpid[:40]!r}, which is not a "
+                                         "property ID")
                     for qsnak in quals.get(qpid, ()):
                         qualifiers.append((local, i, qpid, *snak_value(qsnak)))
                         i += 1
@@ -306,13 +337,21 @@ def lexeme_triples(lexeme: Entity, src: int) -> list[tuple]:
     pairs += [(lid, ONTOLEX + "sense", sense.id) for sense in lexeme.senses]
     pairs += [(form.id, WIKIBASE + "grammaticalFeature", feature)
               for form in lexeme.forms for feature in form.grammatical_features]
+    for _, _, o in pairs:
+        if o and not (ITEM_ID.match(o) or LEXEME_ID.match(o)):
+            raise ValueError(f"lexeme value {o[:40]!r} is not an item, form or sense ID")
     return [(s, p, "entity", o, "", "", src) for s, p, o in pairs if o]
 
 
 def lexeme_parts(lexeme: Entity) -> list[Entity]:
     """A lexeme's forms and senses as entities of their own, as Wikidata's RDF has them:
     a form's representations are its labels, a sense's glosses its descriptions; each
-    keeps its statements, and the lexeme's revision."""
+    keeps its statements, and the lexeme's revision. Raises ValueError for a part whose
+    ID is not its lexeme's ID with -F… or -S…."""
+    for part in [*lexeme.forms, *lexeme.senses]:
+        if not (LEXEME_ID.match(part.id) and part.id.startswith(lexeme.id + "-")):
+            raise ValueError(f"form or sense ID {part.id[:40]!r} is not {lexeme.id}-F… "
+                             f"or {lexeme.id}-S…")
     return [Entity(form.id, "form", labels=form.representations, claims=form.claims,
                    lastrevid=lexeme.lastrevid, modified=lexeme.modified)
             for form in lexeme.forms] + [

@@ -64,6 +64,8 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *,
                           [(s, entity_kind(s), source_id) for s in b.subjects]),
         }
         executemany(m, "UPDATE entities SET datatype = ? WHERE id = ?", b.datatypes)
+        if m.is_sqlite and b.terms:
+            settle_label_index_mark(m)
         added["terms"] = executemany(
             m, _INSERT_TERMS, b.terms if b.terms_normalized else _with_norms(b.terms))
         added["statements"] = executemany(m, _INSERT_TRIPLES, b.triples)
@@ -128,6 +130,39 @@ def delete_entities(m: Mirror, ids: list[str]) -> None:
     executemany(m, "DELETE FROM statements WHERE subject = ?", rows)
 
 
+def settle_label_index_mark(mirror: Mirror) -> None:
+    """Move the label index's high-water mark (``fts_upto``) down to the highest term id.
+
+    SQLite gives a new row the highest id plus one, so once the last terms are deleted
+    (a JSON record replacing its entity, duplicates removed after a resumed load), new
+    terms get their ids again. Their index entries went with them, so ids above the
+    highest row are not indexed: without this, ``index_new_terms`` would take the new
+    rows as indexed already, and word search would miss them (and FTS5's integrity check
+    would find the index out of step with the table)."""
+    top = mirror.query("SELECT COALESCE(MAX(id), 0) FROM terms")[0][0]
+    mirror.query("UPDATE meta SET value = ? WHERE key = 'fts_upto' AND CAST(value AS INTEGER) > ?",
+                 (str(top), top))
+
+
+def label_index_problem(mirror: Mirror) -> str | None:
+    """What is wrong with the full-text label index, or None: FTS5's integrity check,
+    comparing the index with the terms table, and every indexed row within the mark."""
+    if not mirror.is_sqlite:
+        return None
+    try:
+        mirror.query("INSERT INTO terms_fts (terms_fts, rank) VALUES ('integrity-check', 1)")
+    except mirror.engine.dialect.dbapi.DatabaseError as exc:
+        return f"the label index does not match the labels ({exc})"
+    finally:
+        mirror.raw.rollback()
+    upto = int(mirror.get_meta("fts_upto", "0"))
+    unindexed = mirror.query("SELECT COUNT(*) FROM terms WHERE id > ? AND norm IS NOT NULL",
+                             (upto,))[0][0]
+    if unindexed:
+        return f"{unindexed:,} labels or aliases are not in the label index"
+    return None
+
+
 def index_new_terms(mirror: Mirror) -> None:
     """Add the terms written since the last call to the full-text label index."""
     upto = int(mirror.get_meta("fts_upto", "0"))
@@ -179,6 +214,8 @@ def _remove_duplicates(mirror: Mirror, ix: sa.Index) -> None:
         mirror.query("INSERT INTO terms_fts (terms_fts, rowid, norm) SELECT 'delete', id, norm "
                      f"FROM terms WHERE norm IS NOT NULL AND id NOT IN ({keep})")
     mirror.query(f"DELETE FROM {table} WHERE id NOT IN ({keep})")
+    if table == "terms" and mirror.is_sqlite:
+        settle_label_index_mark(mirror)
     mirror.raw.commit()
 
 

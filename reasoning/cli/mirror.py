@@ -135,8 +135,39 @@ def mirror_stats(db: str | None, as_json: bool) -> None:
 @fail_clearly
 def mirror_reindex(db: str | None) -> None:
     """Rebuild the label index (after an upgrade changed how labels are normalized)."""
+    from store.locks import writing
     from store.mirror import Mirror
 
-    with Mirror(resolve_db(db)) as m:
+    with Mirror(resolve_db(db)) as m, writing(m, "reindex"):
         n = m.reindex_labels()
     click.echo(f"reindexed {n:,} labels and aliases")
+
+
+@mirror.command("check")
+@db_option
+@json_option
+@fail_clearly
+def mirror_check(db: str | None, as_json: bool) -> None:
+    """Check the mirror's integrity: the database file (SQLite's quick check) and the
+    label index against the labels. Exit code 1 when something is wrong."""
+    from store.mirror import Mirror
+    from store.writer import label_index_problem
+
+    with Mirror(resolve_db(db)) as m:
+        problems = []
+        if m.is_sqlite:
+            problems += [row[0] for row in m.query("PRAGMA quick_check") if row[0] != "ok"]
+        index = label_index_problem(m)
+        problems += [index] if index else []
+        location = m.location
+    if as_json:
+        emit_json({"mirror": location, "ok": not problems, "problems": problems})
+    else:
+        click.echo(f"{location}: " + ("ok" if not problems else "PROBLEMS FOUND"))
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+        if problems:
+            click.echo("  Fix: rebuild the mirror from its source files (or `kgground "
+                       "mirror reindex` when only the label index is wrong)", err=True)
+    if problems:
+        sys.exit(1)

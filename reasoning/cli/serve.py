@@ -28,10 +28,13 @@ from reasoning.cli.common import db_option, open_kb
                                 "answer carries the header X-SPARQL-MaxRows.")
 @click.option("--workers", default=4, show_default=True, type=click.IntRange(1, 8),
               help="Queries run at once (each worker holds one database connection).")
+@click.option("--max-memory", default=1024, show_default=True, type=click.IntRange(min=64),
+              metavar="MB", help="Memory the server may use; a query that makes it grow "
+                                 "past this is stopped (HTTP 500, saying so).")
 @click.option("--log", "log_requests", is_flag=True, help="Print one line per request "
               "to stderr.")
 def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int, workers: int,
-          log_requests: bool) -> None:
+          max_memory: int, log_requests: bool) -> None:
     """Serve a mirror as a SPARQL endpoint (SPARQL 1.1 Protocol, read-only).
 
     GET and POST queries; results as SPARQL JSON, XML, CSV or TSV (graphs as Turtle,
@@ -46,7 +49,8 @@ def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int, w
         raise click.ClickException(str(exc)) from exc
     try:
         server = SparqlServer(base, host, port, timeout=timeout, max_rows=max_rows,
-                              workers=workers, log=sys.stderr if log_requests else None)
+                              workers=workers, log=sys.stderr if log_requests else None,
+                              max_memory=max_memory << 20)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port} ({exc.strerror or exc}); "
                                    "choose another --port or --host") from exc
