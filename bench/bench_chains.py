@@ -287,7 +287,7 @@ def page(base: Any, loads: int) -> dict[str, Any]:
             tab = context.new_page()
             t = time.perf_counter()
             tab.goto(html.as_uri())
-            tab.wait_for_function("window.evidenceReady === true", timeout=60_000)
+            tab.wait_for_selector("body[data-ready=true]", state="attached", timeout=60_000)
             times.append(round(time.perf_counter() - t, 3))
             rendered = tab.evaluate("window.evidenceNetwork.body.data.nodes.length")
             tab.close()

@@ -15,8 +15,9 @@ Content-Security-Policy in the page forbids any network access. The page shows:
 KB strings never become markup: the data goes into the page as JSON with ``<``, ``>``,
 ``&`` and quotes escaped (Jinja's ``tojson``), the script builds the panel with
 ``textContent``, links only ``http(s)`` URLs, and vis-network draws labels on a canvas and
-shows string tooltips as text. ``window.evidenceReady`` turns true once the layout is
-done (tests and benchmarks wait for it).
+shows string tooltips as text. Once the graph is drawn, ``window.evidenceReady`` turns
+true and ``<body data-ready="true">`` appears (tests and benchmarks wait for the latter:
+the page's Content-Security-Policy forbids eval, which polling a JS predicate needs).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ are leaves.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable
 
 from kb.types import Statement, Value
@@ -41,6 +42,8 @@ class Neighbourhood:
     ``fetch`` caps the statements asked per node and direction: a hub (a country, a
     class) has thousands, and a path through a hub says little. ``sizes[node]`` records
     how many came back each way, so callers can tell a hub (the cap was reached).
+    ``mentions[node]`` counts the statements read so far that name a node: its popularity
+    in the region being explored, known without asking the KB about it.
     """
 
     def __init__(self, kb, *, fetch: int = 200):
@@ -48,6 +51,7 @@ class Neighbourhood:
         self.fetch = fetch
         self._around: dict[str, list[tuple[Statement, bool]]] = {}
         self.sizes: dict[str, tuple[int, int]] = {}
+        self.mentions: Counter[str] = Counter()
         self.calls = 0
 
     def around(self, node: str) -> list[tuple[Statement, bool]]:
@@ -61,6 +65,8 @@ class Neighbourhood:
             self.calls += 2
             self.sizes[node] = (len(out), len(into))
             found = [(s, True) for s in out] + [(s, False) for s in into]
+            self.mentions.update(node_id(s.value) for s in out)
+            self.mentions.update(s.subject for s in into)
             self._around[node] = found
         return found
 

@@ -3,7 +3,8 @@
 **Expansion** (``expand``) is a beam search over paths. From each seed it reads the
 statements around the node (both directions, at most ``Limits.fetch`` each way), ranks
 them by relevance of their property to the question (``chains.relevance``), preferred
-rank, and whether the value leads on to an entity, keeps the best ``Limits.fanout`` of
+rank, whether the value leads on to an entity, and the popularity of the node they lead
+to (how many of the statements read so far name it), keeps the best ``Limits.fanout`` of
 them as edges of the evidence graph, and goes on from the ``Limits.beam`` best-scored
 paths of each hop. Every path found is a chain.
 
@@ -181,9 +182,10 @@ def _best_edges(nb: Neighbourhood, node: str, phrase: str, relevance: Relevance,
         seen.add((statement, forward))
         rel = relevance.of(statement.property, phrase, subject)
         leads_on = forward and is_walkable(statement.value) or not forward
-        scored.append((-rel, statement.rank != "preferred", not leads_on, order,
+        popular = nb.mentions[_walk(statement, forward)[1]]
+        scored.append((-rel, statement.rank != "preferred", not leads_on, -popular, order,
                        statement, forward, rel))
-    scored.sort(key=lambda t: t[:4])
+    scored.sort(key=lambda t: t[:5])
     return [(s, f, r) for *_, s, f, r in scored[:fanout]]
 
 

@@ -27,7 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from querygen.lexicon import (AUXILIARIES, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
-                              PERSON_NOUNS, PLACE_NOUNS, SUPERLATIVES, TIME_NOUNS, Superlative)
+                              PERSON_NOUNS, PLACE_NOUNS, SUPERLATIVES, TIME_NOUNS, VERB_FORMS,
+                              Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -97,6 +98,7 @@ def analyze(question: str) -> Analysis:
     as given, so mentions found by the linker in the same text line up."""
     ws = words_of(question)
     lows = [w.low for w in ws]
+    texts = [w.text for w in ws]
     frame: set[int] = set()
     form, wh, answer_type, type_noun = "select", "", None, None
 
@@ -108,13 +110,18 @@ def analyze(question: str) -> Analysis:
     if first is not None and lows[first] in AUXILIARIES and not _has_wh(lows):
         form, wh = "ask", "yes/no"
         mark(first)
+    counting = any((w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"))
+                   or (w == "number" and i + 1 < len(lows) and lows[i + 1] == "of")
+                   for i, w in enumerate(lows))
     for i, w in enumerate(lows):
+        if counting and w in ("what", "which", "is", "the", "tell", "me", "give"):
+            continue
         if w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"):
             form = "count" if form != "ask" else form
             wh = f"how {lows[i + 1]}"
             answer_type = "number"
             mark(i, i + 1)
-            noun = _noun_after(lows, i + 2)
+            noun = _noun_after(lows, i + 2, texts)
             if noun:
                 type_noun = " ".join(lows[i + 2:noun + 1])
                 mark(*range(i + 2, noun + 1))
@@ -123,7 +130,7 @@ def analyze(question: str) -> Analysis:
                 i == 0 or lows[i - 1] in ("the", "what", "a")):
             form, wh, answer_type = "count", "how many", "number"
             mark(i, i + 1)
-            noun = _noun_after(lows, i + 2)
+            noun = _noun_after(lows, i + 2, texts)
             if noun:
                 type_noun = " ".join(lows[i + 2:noun + 1])
                 mark(*range(i + 2, noun + 1))
@@ -144,7 +151,7 @@ def analyze(question: str) -> Analysis:
         if w in ("which", "what"):
             wh = wh or w
             mark(i)
-            noun = _noun_after(lows, i + 1)
+            noun = _noun_after(lows, i + 1, texts)
             if noun is not None and lows[i + 1] not in AUXILIARIES:
                 type_noun = " ".join(lows[i + 1:noun + 1])
                 answer_type = _type_of(type_noun) or answer_type
@@ -181,15 +188,22 @@ def _has_wh(lows: Sequence[str]) -> bool:
                for w in lows[:3])
 
 
-def _noun_after(lows: Sequence[str], i: int) -> int | None:
+def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
+                ) -> int | None:
     """The last index of a short noun phrase starting at ``i`` ("political party",
-    "country"), stopping before auxiliaries, prepositions and names; None if none."""
+    "country"), stopping before auxiliaries, prepositions, superlatives and words that
+    look like verbs ("chemists *won*", "physicist *died*"); None if none."""
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
         if w in AUXILIARIES or w in FRAME_WORDS or w in ("of", "in", "on", "at", "by", "for",
                                                           "from", "to", "with", "did", "does"):
             break
+        if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
+                      (w.endswith("ed") and len(w) > 4)):
+            break
+        if j > i and cased is not None and cased[j][:1].isupper():
+            break                          # a name follows: "universities Max Planck"
         end = j
     return end
 

@@ -306,7 +306,9 @@ def default_validator() -> Callable[[str, Any], list[str]]:
         return parse_only
 
     def full(query: str, kb: Any) -> list[str]:
-        return [str(d) for d in validate(query, kb).errors]
+        # "no statement matches" is left to the run check, which sends an empty result back
+        # with its own message and keeps the query as a last resort
+        return [str(d) for d in validate(query, kb).errors if d.code != "no-match"]
     return full
 
 

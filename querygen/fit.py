@@ -40,8 +40,10 @@ RELATED_WEIGHT = 0.92
 #: a fuzzy-only property match below this (0.85 × similarity) is taken at half its score:
 #: spelling slips score higher than different words ("birthplace" ~ "deathplace": 0.68)
 FUZZY_TRUSTED = 0.75
+#: properties kept per phrase from the property linker (the rest fit by coverage alone)
+PHRASE_CANDIDATES = 400
 #: weight of the share of the relation's content words a property's names cover
-COVERAGE = 0.3
+COVERAGE = 0.5
 #: a property whose fit (name score + coverage) is below this does not name the relation
 MIN_PROPERTY = 0.25
 #: the property that types an entity, and how well it fits a question with no relation
@@ -134,8 +136,8 @@ class RelationFit:
         counts); None when it does not fit at all."""
         name, cand = scores.get(pid, (0.0, None))
         cover = max((self.coverage(c, pid) for c in contents), default=0.0)
-        if not any(contents) and pid == TYPE_PROPERTY:
-            name = max(name, DEFAULT_TYPE_FIT)
+        if not any(contents) and pid == TYPE_PROPERTY and (a is None or a.wh != "who"):
+            name = max(name, DEFAULT_TYPE_FIT)   # "What is X?" (not "Who is X?")
         fit = name + COVERAGE * cover
         if fit < MIN_PROPERTY:
             return None
@@ -152,7 +154,7 @@ class RelationFit:
         covered = 0
         for w in words:
             forms = [w, *RELATED.get(w, ())]
-            if any(all(stem(x) in names for x in norm_words(f) if x not in STOPWORDS)
+            if any(all(root(x) in names for x in norm_words(f) if x not in STOPWORDS)
                    for f in forms):
                 covered += 1
         return covered / len(words)
@@ -195,7 +197,7 @@ class RelationFit:
         return frozenset(w for name in (info.label, *info.aliases) for w in norm_words(name))
 
     def name_stems(self, pid: str) -> frozenset[str]:
-        return frozenset(stem(w) for w in self.name_words(pid) if w not in STOPWORDS)
+        return frozenset(root(w) for w in self.name_words(pid) if w not in STOPWORDS)
 
     def candidate(self, pid: str, score: float) -> Candidate:
         """``pid`` as a Candidate, for a property no phrase named but the words cover."""
@@ -207,51 +209,62 @@ class RelationFit:
 
 def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     """The relation words around the mention ``span``, split where a chained relation
-    joins ("of", "where", "whose", …), innermost first. The question's frame (its
-    question word, the noun of "which N", a superlative) is no piece: "which country"
-    asks for the answer's class, which a type constraint checks.
+    joins ("of", "where", "whose", …, and an article after a verb: "employed | the
+    doctoral advisor of X"), innermost first. The question's frame (its question word,
+    the noun of "which N", a superlative) is no piece: "which country" asks for the
+    answer's class, which a type constraint checks.
 
     Order: a piece after the mention that a relative word introduces ("… where X was
     born") is X's own relation; then the pieces before the mention, nearest first; a
     piece after the mention that no relative word introduces ("Where was the wife of X
     born?") is the main verb, outermost. Only pieces with content words are kept.
 
-    Returns the possible segmentations: one, except after a possessive ("X's spouse
-    born"), where each split of the words that follow is offered."""
-    before: list[list[Word]] = [[]]
-    after: list[list[Word]] = [[]]
-    relative_before_mention = False
+    Returns the possible segmentations, first the one with every split. "of" may also
+    belong to a property's name ("the capital of the country *of* citizenship of X"), so
+    each segmentation with two pieces joined by "of" merged is offered too; after a
+    possessive ("X's spouse born") each split of the words that follow is offered (where
+    the possessed noun ends is not written). The KB keeps the segmentations it holds."""
+    # pieces as (words, the join word before them)
+    before: list[tuple[list[Word], str]] = [([], "")]
+    after: list[tuple[list[Word], str]] = [([], "")]
     possessive = bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]]))
     for w in a.words:
         if span[0] <= w.start < span[1]:
             if w.end > span[1]:            # "Curie's": a possessive joins what follows
-                after.append([])
+                after.append(([], "'s"))
                 possessive = True
             continue
         if w.start in a.frame:         # the question word, "which N", a superlative
             continue
         side = before if w.end <= span[0] else after
-        if w.low in CHAIN_JOINS:
-            side.append([])
+        if w.low in CHAIN_JOINS or (w.low in ("the", "a", "an") and content(side[-1][0])):
+            side.append(([], w.low))
             continue
         if w.low in FRAME_WORDS:
             continue
-        side[-1].append(w)
+        side[-1][0].append(w)
     lows = [w.low for w in a.words if w.end <= span[0]]
     tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
     relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
                                                           "who", "whom", "when")
-    before = [c for c in before if content(c)]
-    after = [c for c in after if content(c)]
-    ordered = list(reversed(before))
-    if relative_before_mention:
-        return [after + ordered]
-    out = [ordered + after]
-    if possessive and after and len(after[0]) > 1:
-        # "X's spouse born": the possessed noun, then the rest; where the noun ends is
-        # not written, so every split is offered (the KB keeps the ones it holds)
-        first = after[0]
-        out += [ordered + [first[:k], first[k:]] + after[1:] for k in range(1, len(first))]
+
+    def segmentations(side: list[tuple[list[Word], str]]) -> list[list[list[Word]]]:
+        pieces = [(ws, join) for ws, join in side if content(ws)]
+        out = [[ws for ws, _ in pieces]]
+        for k in range(1, len(pieces)):
+            if pieces[k][1] == "of":       # merge piece k into piece k-1
+                merged = [ws for ws, _ in pieces[:k - 1]] + [pieces[k - 1][0] + pieces[k][0]]
+                out.append(merged + [ws for ws, _ in pieces[k + 1:]])
+        return out
+
+    out = []
+    for b in segmentations(before):
+        for af in segmentations(after):
+            ordered = list(reversed(b))
+            out.append(af + ordered if relative_before_mention else ordered + af)
+            if possessive and af and len(af[0]) > 1 and not relative_before_mention:
+                first = af[0]
+                out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]
     return out
 
 
@@ -260,17 +273,24 @@ def content(words: Sequence[Word]) -> list[str]:
     return [w for word in words for w in norm_words(word.text) if w not in STOPWORDS]
 
 
+def root(word: str) -> str:
+    """A crude root: the linker's stem without a final "e", so that "receive" meets
+    "received" and "live" meets "lived"."""
+    r = stem(word)
+    return r[:-1] if r.endswith("e") and len(r) > 3 else r
+
+
 def norm_words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
 @functools.lru_cache(maxsize=4096)
 def _cached_link(props: Any, phrase: str) -> tuple[Candidate, ...]:
-    return tuple(props.link(phrase, limit=400))
+    return tuple(props.link(phrase, limit=PHRASE_CANDIDATES))
 
 
 def _link_property(props: Any, phrase: str) -> tuple[Candidate, ...]:
     try:
         return _cached_link(props, phrase)
     except TypeError:                  # an unhashable linker: no cache
-        return tuple(props.link(phrase, limit=400))
+        return tuple(props.link(phrase, limit=PHRASE_CANDIDATES))

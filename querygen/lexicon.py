@@ -39,6 +39,15 @@ municipality capital
 
 TIME_NOUNS = frozenset("year years date dates day century decade time month".split())
 
+#: common irregular verb forms of questions: a "which N" noun phrase stops at them
+VERB_FORMS = frozenset("""
+won win wins born died die dies made make makes wrote write writes played play plays
+went go goes came come comes gave give gives took take takes became become becomes
+founded found built build builds ran run runs sang sing sings lived live lives held
+hold holds led lead leads taught teach teaches studied study studies worked work works
+married marry invented invent discovered discover owns own owned has have had
+""".split())
+
 #: generic class words ("what kind of thing") that say nothing about the relation
 CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
 
@@ -128,7 +137,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
     "parts": ("has part",), "component": ("has part",),
-    "won": ("award received",), "win": ("award received",), "prize": ("award received",),
+    "won": ("award received",), "receive": ("award received",),
+    "received": ("award received",), "got": ("award received",),
+    "win": ("award received",), "prize": ("award received",),
     "honour": ("award received",), "honours": ("award received",),
     "honors": ("award received",), "awarded": ("award received",),
     "office": ("position held",), "post": ("position held",),

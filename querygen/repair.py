@@ -30,6 +30,7 @@ _MODIFIER = re.compile(r"\s*(?:GROUP\s+BY\s+[^{}\n]+?|HAVING\s*\([^\n]*\)|ORDER\
                        r"[^{}\n]+?|LIMIT\s+\d+|OFFSET\s+\d+)(?=[\s.;]|$)", re.I)
 _PREFIX_USE = re.compile(r"(?<![\w<?$/])([A-Za-z][\w-]*):(?=[/\w])")
 _DECLARED = re.compile(r"(?i)PREFIX\s+([A-Za-z][\w-]*)?:")
+_SLOT = re.compile(r"(?<![\w:])[A-Za-z][\w-]*:/(?:\\.|[^/\\\n])+/")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 
 
@@ -83,6 +84,9 @@ def _cut(text: str, start: int) -> tuple[str, list[str]]:
         elif in_iri:
             if ch == ">" or ch.isspace():
                 in_iri = False
+        elif (slot := _SLOT.match(text, i)) is not None:
+            i = slot.end()                 # a label slot: its quotes and braces are text
+            continue
         elif ch in "\"'":
             in_string = ch
         elif ch == "<" and i + 1 < len(text) and re.match(r"[\w:/#.%-]", text[i + 1]) and \

@@ -48,6 +48,10 @@ from querygen.types import GeneratedQuery, LinkingDecision
 WEAK_PLAN = 1.9
 #: the inverse reading (the entity is the value) needs to fit better to win
 INVERSE_PENALTY = 0.05
+#: how well "the members of a category" answers a question that names no property, and
+#: how much an indefinite article before the category ("a poet") adds; categories with
+#: fewer members than MIN_MEMBERS are not offered
+MEMBER_FIT, INDEFINITE_FIT, MIN_MEMBERS = 0.45, 0.35, 2
 #: how much "the R of X" says about the direction of R
 DIRECTION_FIT = 0.15
 #: how much better a quantity property ("number of children") answers "how many" than a
@@ -72,6 +76,9 @@ PLACE_CHECKED, PLACE_FIT = 6, 0.25
 #: coordinates, capital, …) or that only places are the value of (born in, headquarters, …)
 PLACE_OUT = frozenset("P17 P131 P30 P625 P47 P36 P706 P1376 P150 P190 P37 P276".split())
 PLACE_IN = frozenset("P19 P20 P131 P17 P159 P740 P276 P937 P551 P36 P1376 P47".split())
+#: Wikidata properties that say where something lies: a yes/no question about a place
+#: holds through them ("born in Germany": born in Ulm, which lies in Germany)
+CONTAINMENT = frozenset("P131 P17 P30 P361 P276 P706".split())
 #: bonus of a yes/no reading whose statement the KB holds
 ASK_TRUE_BONUS = 0.3
 
@@ -86,7 +93,7 @@ class RuleGenerator:
         self.finder = MentionFinder(kb, linker)
         self.fit = RelationFit(kb, linker.properties)
         self._lock = threading.Lock()
-        self._members: dict[str, tuple[str, int] | None] = {}
+        self._member_cache: dict[str, tuple[str, int] | None] = {}
 
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
@@ -120,6 +127,7 @@ class RuleGenerator:
             plans += self._one_hop(a, mentions)
             plans += self._chains(a, mentions)
             plans += self._pairs(a, mentions)
+            plans += self._members(a, mentions)
         if a.type_noun:
             plans = self._constrained(a, plans)
         if a.superlative:
@@ -251,14 +259,43 @@ class RuleGenerator:
                 break
         return list(out)[:CHAIN_FANOUT]
 
+    # -- members of a category ----------------------------------------------------------------
+    def _members(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """"Name a poet", "Who is an opera singer?", "artists signed to Verve": the
+        entities that point at a mentioned category, over the property the KB most often
+        uses for it (P106 for an occupation, P136 for a genre, P264 for a label, …). The
+        property need not be named: its fit to the relation words only adds to the score;
+        an indefinite article before the mention ("a poet") says a member is asked for."""
+        plans = []
+        all_spans = [m.span for m in mentions]
+        words = content(a.relation_words(all_spans))
+        scores = self.fit.name_scores(self.fit.phrases(a, all_spans, all_spans)) \
+            if words else {}
+        for mention in mentions:
+            indefinite = _article_before(a, mention)
+            for cand in mention.candidates[:2]:
+                member = self._membership(cand.id)
+                if member is None or member[1] < MIN_MEMBERS:
+                    continue
+                pid = member[0]
+                fit = self.fit.fit(None, pid, scores, [words]) if words else None
+                score = (cand.score + MEMBER_FIT + (fit[0] * 0.5 if fit else 0.0)
+                         + (INDEFINITE_FIT if indefinite else 0.0))
+                prop = _property(self.fit.candidate(pid, score))
+                plans.append(QueryPlan((Edge(Var("x"), prop, _entity(mention, cand)),),
+                                       score=score, notes=(f"members of {cand.id}",)))
+        return plans
+
     # -- pairs --------------------------------------------------------------------------------
     def _pairs(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
-        """(s, ?, o) for two entities and no relation words beyond "related", "relation"."""
+        """(s, ?, o) for two entities when the question asks how they are related
+        ("related", "relationship", "connection", "between") and names no relation."""
         if len(mentions) < 2:
             return []
         words = set(content(a.relation_words([m.span for m in mentions])))
-        if words - GENERIC_RELATION_WORDS:
-            return []
+        lows = {w.low for w in a.words}
+        if words - GENERIC_RELATION_WORDS or not lows & GENERIC_RELATION_WORDS:
+            return []                  # named relation words, or none asking how they relate
         plans = []
         for m1, m2 in _pairs_of(mentions):
             c1, c2 = m1.candidates[0], m2.candidates[0]
@@ -304,17 +341,26 @@ class RuleGenerator:
                 prop = _property(fit[1])
                 plans.append(QueryPlan((Edge(subject, prop, obj),), form="ask",
                                        score=base + fit[0], notes=("yes/no",)))
-                # … true through one intermediate ("born in Germany": a city in Germany)
+                # … true through one place that lies in o ("born in Germany": in Ulm)
                 for mid in self._values([s.id], pid, True)[:10]:
-                    if self.kb.statements(mid, None, o.id, limit=1):
-                        via = self.kb.statements(mid, None, o.id, limit=1)[0].property
+                    inside = [st.property for st in self.kb.statements(mid, None, o.id,
+                                                                       limit=5)
+                              if self._containment(st.property)]
+                    if inside:
                         plans.append(QueryPlan(
                             (Edge(subject, prop, Var("m")),
-                             Edge(Var("m"), _property(self.fit.candidate(via, 0.0)), obj)),
+                             Edge(Var("m"), _property(self.fit.candidate(inside[0], 0.0)),
+                                  obj)),
                             form="ask", score=base + fit[0] + ASK_TRUE_BONUS - CHAIN_PENALTY,
-                            notes=("yes/no, held through one intermediate",)))
+                            notes=("yes/no, held through a place inside the other",)))
                         break
         return plans
+
+    def _containment(self, pid: str) -> bool:
+        """Whether ``pid`` says where something lies (located in, country, part of, …)."""
+        return pid in CONTAINMENT or bool(
+            self.fit.name_words(pid) & {"located", "country", "continent", "part",
+                                        "administrative", "territorial"})
 
     def _ask_fit(self, pid: str, scores: dict, words: list[str]
                  ) -> tuple[float, Candidate] | None:
@@ -343,7 +389,7 @@ class RuleGenerator:
             n_all = self._count_answers(plan)
             if n_all < 2:
                 continue
-            inverse = plan.edges[0].subject == Var("x")
+            inverse = plan.edges[0].subject == Var("x") and not _forward_too(plan, plans)
             for cls in classes[:2]:
                 member = self._member_edge(cls)
                 if member is None:
@@ -458,7 +504,7 @@ class RuleGenerator:
 
     def _membership(self, cls: str) -> tuple[str, int] | None:
         """(property, statements) that most often point at ``cls``; P31 wins ties."""
-        if cls not in self._members:
+        if cls not in self._member_cache:
             counts: dict[str, int] = {}
             try:
                 for st in self.kb.statements(None, None, cls, limit=500):
@@ -468,8 +514,8 @@ class RuleGenerator:
             best = max(counts.items(), key=lambda kv: (kv[1], kv[0] == TYPE_PROPERTY),
                        default=None)
             with self._lock:
-                self._members[cls] = best
-        return self._members[cls]
+                self._member_cache[cls] = best
+        return self._member_cache[cls]
 
     # -- counts -------------------------------------------------------------------------------
     def _count(self, plan: QueryPlan) -> QueryPlan:
@@ -502,6 +548,22 @@ def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:
 
 def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
+
+
+def _article_before(a: Analysis, mention: Mention) -> bool:
+    """Whether "a"/"an" directly precedes the mention ("Name a poet")."""
+    before = [w.low for w in a.words if w.end <= mention.start][-1:]
+    return bool(before) and before[0] in ("a", "an")
+
+
+def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:
+    """Whether the inverse one-hop ``plan`` (?x p e) has a forward twin (e p ?x) among
+    ``plans``: a symmetric relation ("diplomatic relation", "shares border with")."""
+    edge = plan.edges[0]
+    return any(len(p.edges) == 1 and p.edges[0].subject == edge.object
+               and isinstance(p.edges[0].predicate, LinkingDecision)
+               and isinstance(edge.predicate, LinkingDecision)
+               and p.edges[0].predicate.id == edge.predicate.id for p in plans)
 
 
 def _of_before(a: Analysis, mention: Mention) -> bool:

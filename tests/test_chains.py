@@ -155,6 +155,18 @@ def test_connect_two_entities_shortest_first(demo):
     assert none.chains == [] and set(none.graph) == {"Q7186", "Q937"}
 
 
+def test_connecting_to_a_hub_goes_from_the_other_side(demo):
+    """With 10 statements read per node, "human" (115 people in the demo) is a hub whose
+    list misses Frances Arnold: the search must reach it from Pittsburgh's side."""
+    limits = Limits(fetch=10)
+    assert "Q4273363" not in {s.subject for s in demo.statements(value="Q5", limit=10)}
+    ev = chains.connect_entities(demo, "Q1342", "Q5", hops=2, limits=limits)
+    check_invariants(ev)
+    assert ev.chains[0].nodes == ("Q1342", "Q4273363", "Q5")
+    assert ev.chains[0].text == ("Frances Arnold — place of birth → Pittsburgh [1]; "
+                                 "Frances Arnold — instance of → human [2]")
+
+
 def test_expansion_is_bounded(demo):
     limits = Limits(fanout=3, beam=2)
     ev = chains.expand_entity(demo, "Q7186", hops=2, limits=limits)

@@ -73,7 +73,7 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.goto(page_url)
-        self.page.wait_for_function("window.evidenceReady === true", timeout=30_000)
+        self.page.wait_for_selector("body[data-ready=true]", state="attached", timeout=30_000)
 
     def js(self, expression: str, arg=None):
         return self.page.evaluate(expression, arg)

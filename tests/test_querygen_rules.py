@@ -226,3 +226,16 @@ def test_hostile_questions_give_safe_queries(demo, question):
         result = run(q, base)                  # every generated query parses and runs
         assert "DROP" not in q.text and "UNION" not in q.text
         assert result.query is q
+
+
+def test_name_a_member_of_a_category(demo):
+    base, _ = demo
+    q = best("Name a physicist.", demo)
+    assert q.triple == (None, "P106", "Q169470")                      # occupation
+    members = {s.subject for s in base.statements(None, "P106", "Q169470", limit=500)}
+    assert set(run(q, base).ids) == members and len(members) > 10
+
+
+def test_two_entities_without_a_relation_question_are_no_pair(demo):
+    q = best("Who is a physicist at the University of Paris?", demo)
+    assert q.triple is None or q.triple[1] is not None                # never (s, ?, o)

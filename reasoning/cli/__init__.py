@@ -11,6 +11,8 @@ from __future__ import annotations
 import click
 
 from reasoning.cli import chain, gate, link, mirror, query, read, serve, sparql
+from reasoning.cli import querygen as querygen_cli
+from reasoning.cli import validate as validate_cli
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,6 +25,8 @@ for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cm
                 sparql.sparql_cmd, link.link_cmd, serve.serve, chain.chain_cmd,
                 gate.gate_cmd, query.query_cmd):
     cli.add_command(command)
+cli.add_command(validate_cli.validate_cmd)
+cli.add_command(querygen_cli.querygen_group)
 
 
 def main() -> None:

@@ -1,0 +1,305 @@
+"""Training the query generator with Chain of Knowledge's contrastive objective.
+
+    from querygen.training import TrainOptions, train
+    result = train(read_examples("train.jsonl"), "qgen-model", from_scratch=True,
+                   options=TrainOptions(time_limit=600))
+
+Any local Hugging Face checkpoint works (``model_path``): a causal LM (GPT-2, Llama, ...) or
+an encoder-decoder (T5, BART, ...), decided by its config. ``from_scratch=True`` instead
+builds a small model and a byte-level BPE tokenizer trained on the examples themselves, so
+the whole path runs on a CPU with nothing downloaded. Sequences and the loss are
+``querygen.contrastive``'s.
+
+What is written to ``out``: the model and tokenizer (``save_pretrained``), ``querygen.json``
+(what kind of model, the prompt format, steps, losses) and ``trainer_state.pt`` (optimizer,
+step, data order) so that an interrupted run continues with ``resume=True``. A checkpoint
+is written every ``save_every`` steps, at the end, and when the run is interrupted
+(Ctrl-C): nothing trained is lost. Needs the ``transformers`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from querygen.contrastive import encode, masked_nll, prompt, segments
+from querygen.dataset import Example
+from store.errors import KGGroundError, require
+
+FORMAT_VERSION = 1
+META = "querygen.json"
+STATE = "trainer_state.pt"
+#: the from-scratch model's sizes (GPT-2 layout), small enough to train on two CPU cores
+SCRATCH_SIZES = {
+    "tiny": {"n_embd": 64, "n_layer": 2, "n_head": 2},
+    "small": {"n_embd": 192, "n_layer": 4, "n_head": 4},
+    "base": {"n_embd": 384, "n_layer": 6, "n_head": 6},
+}
+
+
+class TrainingError(KGGroundError):
+    """Training cannot start or go on (bad data, a model that cannot be loaded, an output
+    folder in the way)."""
+
+
+@dataclass
+class TrainOptions:
+    """How long and how to train. Training stops at whichever of ``epochs``, ``max_steps``
+    and ``time_limit`` (seconds) comes first."""
+    epochs: float = 3.0
+    max_steps: int | None = None
+    time_limit: float | None = None
+    batch_size: int = 16
+    learning_rate: float = 1e-3
+    warmup_steps: int = 100
+    max_length: int = 256
+    seed: int = 0
+    save_every: int = 500
+    negatives: bool = True            # False: plain fine-tuning on the correct query alone
+    size: str = "small"               # from scratch: a key of SCRATCH_SIZES
+    vocab_size: int = 4000            # from scratch: the BPE vocabulary
+    threads: int | None = None
+
+
+@dataclass
+class TrainResult:
+    out: Path
+    steps: int
+    epochs: float
+    seconds: float
+    first_loss: float | None
+    last_loss: float | None
+    interrupted: bool = False
+    losses: list[float] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["out"] = str(self.out)
+        out.pop("losses")
+        return out
+
+
+# -- tokenizer and model ---------------------------------------------------------------------
+
+def build_tokenizer(texts: Sequence[str], vocab_size: int = 4000) -> Any:
+    """A byte-level BPE tokenizer trained on ``texts`` (any text encodes; nothing is
+    downloaded), as a transformers tokenizer with ``<pad>``, ``<s>`` and ``</s>``."""
+    require("tokenizers", "transformers", "training a tokenizer")
+    transformers = require("transformers", "transformers", "training the query generator")
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=2,
+                                  special_tokens=["<pad>", "<s>", "</s>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(texts, trainer)
+    return transformers.PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>",
+                                                bos_token="<s>", eos_token="</s>")
+
+
+def scratch_model(tokenizer: Any, size: str, max_length: int) -> Any:
+    """A new GPT-2-layout causal LM sized by ``SCRATCH_SIZES[size]``."""
+    transformers = require("transformers", "transformers", "training the query generator")
+    if size not in SCRATCH_SIZES:
+        raise TrainingError(f"unknown model size {size!r}",
+                            expected=" or ".join(SCRATCH_SIZES), fix="pick one of those")
+    config = transformers.GPT2Config(vocab_size=len(tokenizer), n_positions=max_length,
+                                     bos_token_id=tokenizer.bos_token_id,
+                                     eos_token_id=tokenizer.eos_token_id,
+                                     pad_token_id=tokenizer.pad_token_id,
+                                     **SCRATCH_SIZES[size])
+    return transformers.GPT2LMHeadModel(config)
+
+
+def load_model(path: str | Path) -> tuple[Any, Any, bool]:
+    """(model, tokenizer, is_encoder_decoder) from a local checkpoint folder."""
+    transformers = require("transformers", "transformers", "the trained query generator")
+    path = Path(path)
+    if not (path / "config.json").is_file():
+        raise TrainingError(f"{path} is not a model checkpoint (no config.json there)",
+                            fix="pass a folder written by save_pretrained, or use "
+                                "--from-scratch")
+    try:
+        config = transformers.AutoConfig.from_pretrained(path, local_files_only=True)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+        seq2seq = bool(getattr(config, "is_encoder_decoder", False))
+        cls = (transformers.AutoModelForSeq2SeqLM if seq2seq
+               else transformers.AutoModelForCausalLM)
+        model = cls.from_pretrained(path, local_files_only=True)
+    except (OSError, ValueError, KeyError) as exc:
+        raise TrainingError(f"cannot load the model at {path}: {exc}",
+                            fix="check that the folder holds a complete checkpoint "
+                                "(config, weights and tokenizer)") from None
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
+    return model, tokenizer, seq2seq
+
+
+# -- batches -------------------------------------------------------------------------------
+
+def _tokenize(tokenizer: Any) -> Any:
+    return lambda text: tokenizer(text, add_special_tokens=False)["input_ids"]
+
+
+def causal_features(example: Example, tokenizer: Any, max_length: int,
+                    negatives: bool = True) -> tuple[list[int], list[int]]:
+    """Token IDs (with the BOS token first) and the query mask of one causal sequence."""
+    ids, mask = encode(segments(example, with_negatives=negatives), _tokenize(tokenizer))
+    bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+    ids, mask = [bos] + ids, [0] + mask
+    return ids[:max_length], mask[:max_length]
+
+
+def seq2seq_features(example: Example, tokenizer: Any, max_length: int,
+                     negatives: bool = True) -> tuple[list[int], list[int], list[int]]:
+    """(encoder IDs, decoder target IDs, target mask): the question goes to the encoder,
+    the markers and queries are the decoder's."""
+    tokenize = _tokenize(tokenizer)
+    parts = segments(example, with_negatives=negatives)
+    enc = tokenize(parts[0][0]) + ([tokenizer.eos_token_id] if tokenizer.eos_token_id
+                                   is not None else [])
+    dec, mask = encode(parts[1:], tokenize)
+    return enc[:max_length], dec[:max_length], mask[:max_length]
+
+
+def _pad(rows: list[list[int]], value: int) -> list[list[int]]:
+    width = max(len(r) for r in rows)
+    return [r + [value] * (width - len(r)) for r in rows]
+
+
+def batch_loss(model: Any, tokenizer: Any, examples: Sequence[Example], seq2seq: bool,
+               max_length: int, negatives: bool = True) -> Any:
+    """The contrastive loss of a batch (a torch scalar with gradients)."""
+    import torch
+
+    pad = tokenizer.pad_token_id
+    if not seq2seq:
+        feats = [causal_features(e, tokenizer, max_length, negatives) for e in examples]
+        ids = torch.tensor(_pad([f[0] for f in feats], pad))
+        mask = torch.tensor(_pad([f[1] for f in feats], 0))
+        attention = torch.tensor(_pad([[1] * len(f[0]) for f in feats], 0))
+        logits = model(input_ids=ids[:, :-1], attention_mask=attention[:, :-1]).logits
+        return masked_nll(logits, ids[:, 1:], mask[:, 1:])
+    feats = [seq2seq_features(e, tokenizer, max_length, negatives) for e in examples]
+    enc = torch.tensor(_pad([f[0] for f in feats], pad))
+    enc_att = torch.tensor(_pad([[1] * len(f[0]) for f in feats], 0))
+    targets = torch.tensor(_pad([f[1] for f in feats], pad))
+    mask = torch.tensor(_pad([f[2] for f in feats], 0))
+    start = model.config.decoder_start_token_id
+    if start is None:
+        start = pad
+    dec_in = torch.cat([torch.full((len(feats), 1), start), targets[:, :-1]], dim=1)
+    logits = model(input_ids=enc, attention_mask=enc_att, decoder_input_ids=dec_in).logits
+    return masked_nll(logits, targets, mask)
+
+
+# -- the loop ------------------------------------------------------------------------------
+
+def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Path | None = None,
+          from_scratch: bool = False, options: TrainOptions | None = None,
+          resume: bool = False, progress: bool = False) -> TrainResult:
+    """Train on ``examples`` and write the model to ``out`` (see the module docstring)."""
+    torch = require("torch", "transformers", "training the query generator")
+    opts = options or TrainOptions()
+    out = Path(out)
+    examples = list(examples)
+    if not examples:
+        raise TrainingError("there are no training examples",
+                            fix="build them with: kgground querygen dataset PAIRS --db KB")
+    if (model_path is None) == (not from_scratch):
+        raise TrainingError("say which model to train: a checkpoint (--model PATH) or "
+                            "--from-scratch, not both and not neither")
+    meta_path, state_path = out / META, out / STATE
+    if out.exists() and any(out.iterdir()) and not resume:
+        raise TrainingError(f"{out} is not empty", fix="pass --resume to continue the run "
+                            "saved there, or choose another --out")
+    if opts.threads:
+        torch.set_num_threads(opts.threads)
+    torch.manual_seed(opts.seed)
+
+    state: dict[str, Any] = {}
+    if resume and meta_path.is_file():
+        model, tokenizer, seq2seq = load_model(out)
+        if state_path.is_file():
+            state = torch.load(state_path, weights_only=False)
+    elif from_scratch:
+        texts = [t for e in examples for t, _ in segments(e)]
+        tokenizer = build_tokenizer(texts, opts.vocab_size)
+        model, seq2seq = scratch_model(tokenizer, opts.size, opts.max_length), False
+    else:
+        model, tokenizer, seq2seq = load_model(model_path)
+    model.train()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=opts.learning_rate, weight_decay=0.01)
+    if state.get("optimizer"):
+        optimizer.load_state_dict(state["optimizer"])
+    step = int(state.get("step", 0))
+    losses: list[float] = list(state.get("losses", []))
+    steps_per_epoch = math.ceil(len(examples) / opts.batch_size)
+    total = int(opts.epochs * steps_per_epoch)
+    if opts.max_steps is not None:
+        total = min(total, opts.max_steps)
+
+    def lr_at(s: int) -> float:
+        warm = min(1.0, (s + 1) / max(opts.warmup_steps, 1))
+        return opts.learning_rate * warm * max(0.1, 1 - s / max(total, 1))
+
+    def order(epoch: int) -> list[int]:
+        idx = list(range(len(examples)))
+        random.Random(f"{opts.seed}:{epoch}").shuffle(idx)
+        return idx
+
+    def save() -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(out)
+        tokenizer.save_pretrained(out)
+        meta = {"format": FORMAT_VERSION, "seq2seq": seq2seq, "step": step,
+                "examples": len(examples), "options": asdict(opts),
+                "prompt": prompt("{question}") + "Correct query:",
+                "last_loss": losses[-1] if losses else None}
+        (out / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        torch.save({"optimizer": optimizer.state_dict(), "step": step, "losses": losses},
+                   out / STATE)
+
+    started = time.monotonic()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=total, initial=min(step, total), desc="training", unit="step")
+    interrupted = False
+    try:
+        while step < total:
+            if opts.time_limit is not None and time.monotonic() - started >= opts.time_limit:
+                break
+            epoch, pos = divmod(step, steps_per_epoch)
+            idx = order(epoch)[pos * opts.batch_size:(pos + 1) * opts.batch_size]
+            for group in optimizer.param_groups:
+                group["lr"] = lr_at(step)
+            loss = batch_loss(model, tokenizer, [examples[i] for i in idx], seq2seq,
+                              opts.max_length, opts.negatives)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            step += 1
+            losses.append(round(float(loss.detach()), 5))
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(loss=f"{losses[-1]:.3f}")
+            if opts.save_every and step % opts.save_every == 0:
+                save()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        save()
+    return TrainResult(out, step, round(step / steps_per_epoch, 3),
+                       round(time.monotonic() - started, 1), losses[0] if losses else None,
+                       losses[-1] if losses else None, interrupted, losses)

@@ -1,0 +1,147 @@
+"""``kgground querygen``: build training data for the query generator, train it, and ask it.
+
+    kgground querygen dataset slice-qa-dev.jsonl --db slice.sqlite --out train.jsonl
+    kgground querygen train --data train.jsonl --out qgen --from-scratch --time-limit 600
+    kgground querygen generate "Who employed Douglas Adams?" --model qgen -n 3
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from reasoning.cli.common import emit_json, fail_clearly, json_option, kb_options, open_kb
+
+
+@click.group("querygen")
+def querygen_group() -> None:
+    """Train and run the query generator (Chain of Knowledge's contrastive training)."""
+
+
+@querygen_group.command("dataset")
+@click.argument("pairs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@kb_options
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="JSON-lines file "
+              "to write the examples to.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the negatives.")
+@click.option("--limit", type=click.IntRange(min=1), help="Use at most N pairs per file.")
+@json_option
+def dataset_cmd(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offline: bool,
+                no_cache: bool, out: str, seed: int, limit: int | None, as_json: bool) -> None:
+    """Build training examples from (question, SPARQL) files.
+
+    Each PAIRS file is JSON lines with "question" and "sparql" (QALD, WikiWebQuestions,
+    SimpleQuestions) or "question", "subject" and "property" (one-hop questions). Gold
+    queries are rewritten at label level with the KB's labels (wd:Q42 -> wd:/Douglas
+    Adams/), and each gets four rule-made incorrect queries (unlinked entity, wrong
+    entity, misspelled label, wrong or reordered property).
+    """
+    fail_clearly(_dataset)(pairs, db, endpoint, offline, no_cache, out, seed, limit, as_json)
+
+
+def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, as_json) -> None:
+    import itertools
+
+    from querygen.dataset import BuildReport, build_examples, read_pairs, write_examples
+
+    kb = open_kb(db, endpoint, offline, no_cache)
+    report = BuildReport()
+    try:
+        items = [p for path in pairs for p in itertools.islice(read_pairs(path), limit)]
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    n = write_examples(build_examples(items, kb, seed=seed, report=report,
+                                      progress=sys.stderr.isatty()), out)
+    summary = {"examples": n, "pairs": len(items), "skipped": report.skipped, "out": out}
+    if as_json:
+        emit_json(summary)
+    else:
+        skipped = ", ".join(f"{v} ({k})" for k, v in report.skipped.items()) or "none"
+        click.echo(f"wrote {n} examples from {len(items)} pairs to {out}; skipped: {skipped}")
+
+
+@querygen_group.command("train")
+@click.option("--data", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Examples written by `kgground querygen dataset`.")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder to write the model, tokenizer and checkpoints to.")
+@click.option("--model", "model_path", type=click.Path(exists=True, file_okay=False),
+              help="A local checkpoint to fine-tune (causal LM or encoder-decoder).")
+@click.option("--from-scratch", is_flag=True, help="Build a small GPT-2-layout model and a "
+              "BPE tokenizer trained on the data (nothing is downloaded).")
+@click.option("--size", type=click.Choice(["tiny", "small", "base"]), default="small",
+              show_default=True, help="Size of the --from-scratch model.")
+@click.option("--epochs", type=float, default=3.0, show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1), help="Stop after N optimizer steps.")
+@click.option("--time-limit", type=click.FloatRange(min=1), metavar="S",
+              help="Stop after S seconds (a checkpoint is written).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
+@click.option("--lr", "learning_rate", type=float, default=1e-3, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--no-negatives", is_flag=True, help="Train on the correct query alone "
+              "(plain fine-tuning, to compare with the contrastive objective).")
+@click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
+@click.option("--threads", type=click.IntRange(min=1), help="CPU threads for torch (1 is "
+              "often fastest on a busy machine) [default: torch's choice].")
+@json_option
+def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, size: str,
+              epochs: float, max_steps: int | None, time_limit: float | None,
+              batch_size: int, learning_rate: float, seed: int, no_negatives: bool,
+              resume: bool, threads: int | None, as_json: bool) -> None:
+    """Train the query generator on DATA with the contrastive objective (loss on the query
+    tokens only) and save it to OUT.
+
+    Give a local checkpoint with --model, or --from-scratch. A checkpoint is saved every
+    500 steps, at the end and on Ctrl-C; --resume continues from it.
+    """
+    fail_clearly(_train)(data, out, model_path, from_scratch, size, epochs, max_steps,
+                         time_limit, batch_size, learning_rate, seed, no_negatives, resume,
+                         threads, as_json)
+
+
+def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_limit,
+           batch_size, learning_rate, seed, no_negatives, resume, threads, as_json) -> None:
+    from querygen.dataset import read_examples
+    from querygen.training import TrainOptions, train
+
+    try:
+        examples = read_examples(data)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    options = TrainOptions(epochs=epochs, max_steps=max_steps, time_limit=time_limit,
+                           batch_size=batch_size, learning_rate=learning_rate, seed=seed,
+                           negatives=not no_negatives, size=size, threads=threads)
+    result = train(examples, out, model_path=model_path, from_scratch=from_scratch,
+                   options=options, resume=resume, progress=sys.stderr.isatty())
+    if as_json:
+        emit_json(result.as_dict())
+    else:
+        state = "interrupted; saved" if result.interrupted else "saved"
+        click.echo(f"{state} to {result.out}: {result.steps} steps ({result.epochs} epochs) "
+                   f"in {result.seconds} s, loss {result.first_loss} -> {result.last_loss}")
+    if result.interrupted:
+        sys.exit(130)
+
+
+@querygen_group.command("generate")
+@click.argument("question")
+@click.option("--model", "model_path", required=True, type=click.Path(file_okay=False),
+              help="A folder written by `kgground querygen train`.")
+@click.option("-n", default=1, show_default=True, type=click.IntRange(1, 20),
+              help="How many queries (beam search when more than one).")
+@json_option
+def generate_cmd(question: str, model_path: str, n: int, as_json: bool) -> None:
+    """Write label-level SPARQL for QUESTION with a trained generator."""
+    fail_clearly(_generate)(question, model_path, n, as_json)
+
+
+def _generate(question: str, model_path: str, n: int, as_json: bool) -> None:
+    from querygen.trained import TrainedGenerator
+
+    queries = TrainedGenerator(model_path).generate(question, n=n)
+    if as_json:
+        emit_json({"question": question, "queries": queries})
+    else:
+        for q in queries:
+            click.echo(q)

@@ -1,0 +1,226 @@
+"""The trained generator: CoK's contrastive sequences and mask (token by token), the loss,
+optimizer steps that lower it, train → save → load → generate for a causal and a seq2seq
+model built from configs here (nothing downloaded), resuming, and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from querygen.contrastive import encode, masked_nll, prompt, segments
+from querygen.dataset import Example, canonical, read_examples, to_label_level, write_examples
+from querygen.negatives import Negative
+
+torch = pytest.importorskip("torch", reason="the transformers extra is not installed")
+transformers = pytest.importorskip("transformers",
+                                   reason="the transformers extra is not installed")
+
+from querygen.training import (TrainingError, TrainOptions, batch_loss,  # noqa: E402
+                               build_tokenizer, causal_features, scratch_model,
+                               seq2seq_features, train)
+from querygen.trained import TrainedGenerator  # noqa: E402
+
+# one thread: on a shared two-core machine, torch's thread pool spends most of its time
+# waiting for cores (10x slower per step under load)
+torch.set_num_threads(1)
+
+NAMES = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Marie Curie", "Niels Bohr",
+         "Lise Meitner", "Emmy Noether", "Paul Dirac"]
+
+
+def example(i: int) -> Example:
+    name = NAMES[i % len(NAMES)]
+    gold = f"SELECT ?x WHERE {{ wd:/{name}/ wdt:/employer/ ?x . }}"
+    return Example(f"Who employed {name}?", gold, "", (
+        Negative("unlinked", gold.replace(f"wd:/{name}/", f"/{name}/"), ""),
+        Negative("wrong_entity", gold.replace(name, "Paris"), ""),
+        Negative("misspelled", gold.replace(name, name[:-1] + name[-1] * 2), ""),
+        Negative("wrong_property", f"SELECT ?x WHERE {{ ?x wdt:/employer/ wd:/{name}/ . }}",
+                 "")))
+
+
+EXAMPLES = [example(i) for i in range(len(NAMES))]
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return build_tokenizer([t for e in EXAMPLES for t, _ in segments(e)], vocab_size=400)
+
+
+def test_sequence_layout_is_the_papers():
+    text = "".join(t for t, _ in segments(EXAMPLES[0]))
+    assert text.startswith("Question: Who employed Ada Lovelace?\nCorrect query: SELECT")
+    assert "\nIncorrect query 1: SELECT ?x WHERE { /Ada Lovelace/" in text
+    assert text.count("Incorrect query") == 4 and text.endswith(". }\n")
+
+
+def test_mask_is_one_exactly_on_query_tokens(tokenizer):
+    ex = EXAMPLES[1]
+    ids, mask = causal_features(ex, tokenizer, max_length=1024)
+    assert ids[0] == tokenizer.bos_token_id and mask[0] == 0
+    assert len(ids) == len(mask)
+    queries = [t for t, q in segments(ex) if q]
+    context = [t for t, q in segments(ex) if not q]
+    # token by token: the masked tokens spell the queries, the others the instruction
+    # and the markers, in order
+    on = tokenizer.decode([i for i, m in zip(ids, mask) if m])
+    off = tokenizer.decode([i for i, m in zip(ids[1:], mask[1:]) if not m])
+    assert on == "".join(queries) and off == "".join(context)
+    # and each maximal run of 1s is one whole query, its newline included
+    runs, current = [], []
+    for i, m in zip(ids, mask):
+        if m:
+            current.append(i)
+        elif current:
+            runs.append(tokenizer.decode(current))
+            current = []
+    runs.append(tokenizer.decode(current))
+    assert runs == queries and all(r.endswith("\n") for r in runs)
+
+
+def test_encode_masks_per_part():
+    ids, mask = encode([("ab", False), ("cde", True), ("f", False)], lambda t: [ord(c) for c in t])
+    assert ids == [97, 98, 99, 100, 101, 102] and mask == [0, 0, 1, 1, 1, 0]
+
+
+def test_seq2seq_features_split_question_and_queries(tokenizer):
+    enc, dec, mask = seq2seq_features(EXAMPLES[2], tokenizer, max_length=1024)
+    assert tokenizer.decode(enc, skip_special_tokens=True) == prompt(EXAMPLES[2].question)
+    assert tokenizer.decode(dec).startswith("Correct query: SELECT")
+    assert tokenizer.decode([i for i, m in zip(dec, mask) if m]) == "".join(
+        t for t, q in segments(EXAMPLES[2]) if q)
+
+
+def test_masked_nll_is_the_papers_sum_over_query_tokens():
+    torch.manual_seed(0)
+    logits = torch.randn(1, 5, 7)
+    targets = torch.tensor([[1, 2, 3, 4, 5]])
+    mask = torch.tensor([[0, 1, 1, 0, 1]])
+    logp = torch.log_softmax(logits, -1)[0]
+    expected = -(logp[1, 2] + logp[2, 3] + logp[4, 5]) / 3
+    assert torch.allclose(masked_nll(logits, targets, mask), expected)
+    # what the instruction's positions predict does not count
+    changed = logits.clone()
+    changed[0, 0] += 100.0
+    changed[0, 3] -= 50.0
+    assert torch.allclose(masked_nll(changed, targets, mask), expected)
+
+
+def test_a_few_optimizer_steps_lower_the_loss(tokenizer):
+    torch.manual_seed(0)
+    model = scratch_model(tokenizer, "tiny", max_length=256)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    batch = EXAMPLES[:4]
+    with torch.no_grad():
+        before = float(batch_loss(model, tokenizer, batch, False, 256))
+    for _ in range(8):
+        loss = batch_loss(model, tokenizer, batch, False, 256)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    with torch.no_grad():
+        after = float(batch_loss(model, tokenizer, batch, False, 256))
+    assert after < before * 0.8
+
+
+def test_train_save_load_generate_round_trip(tmp_path):
+    out = tmp_path / "gen"
+    result = train(EXAMPLES, out, from_scratch=True,
+                   options=TrainOptions(epochs=40, batch_size=8, size="tiny", vocab_size=400,
+                                        learning_rate=1e-2, warmup_steps=5, save_every=0))
+    assert result.steps == 40 and result.last_loss < result.first_loss / 3
+    meta = json.loads((out / "querygen.json").read_text())
+    assert meta["step"] == 40 and meta["seq2seq"] is False
+    gen = TrainedGenerator(out)
+    one = gen.generate("Who employed Grace Hopper?")
+    assert len(one) == 1 and one[0].startswith("SELECT ?x WHERE {")
+    assert one[0] == canonical(one[0])
+    three = gen.generate("Who employed Grace Hopper?", n=3)
+    assert 1 <= len(three) <= 3 and len(set(three)) == len(three)
+    with pytest.raises(ValueError):
+        gen.generate("  ")
+
+
+def test_resume_continues_and_a_full_folder_is_not_overwritten(tmp_path):
+    out = tmp_path / "gen"
+    opts = dict(batch_size=4, size="tiny", vocab_size=300, save_every=0)
+    first = train(EXAMPLES, out, from_scratch=True, options=TrainOptions(max_steps=3, **opts))
+    assert first.steps == 3
+    with pytest.raises(TrainingError, match="not empty"):
+        train(EXAMPLES, out, from_scratch=True, options=TrainOptions(max_steps=3, **opts))
+    again = train(EXAMPLES, out, from_scratch=True, resume=True,
+                  options=TrainOptions(max_steps=5, **opts))
+    assert again.steps == 5 and len(again.losses) == 5
+    with pytest.raises(TrainingError, match="no training examples"):
+        train([], tmp_path / "x", from_scratch=True)
+    with pytest.raises(TrainingError, match="not a model checkpoint"):
+        train(EXAMPLES, tmp_path / "y", model_path=tmp_path)
+
+
+def test_a_local_seq2seq_checkpoint_trains_and_generates(tmp_path, tokenizer):
+    config = transformers.T5Config(vocab_size=len(tokenizer), d_model=32, d_ff=64, d_kv=8,
+                                   num_layers=1, num_heads=2,
+                                   pad_token_id=tokenizer.pad_token_id,
+                                   eos_token_id=tokenizer.eos_token_id,
+                                   decoder_start_token_id=tokenizer.pad_token_id)
+    base = tmp_path / "t5"
+    transformers.T5ForConditionalGeneration(config).save_pretrained(base)
+    tokenizer.save_pretrained(base)
+    out = tmp_path / "tuned"
+    result = train(EXAMPLES, out, model_path=base,
+                   options=TrainOptions(max_steps=12, batch_size=4, learning_rate=1e-2,
+                                        warmup_steps=1, save_every=0))
+    assert result.last_loss < result.first_loss
+    gen = TrainedGenerator(out)
+    assert gen.seq2seq and len(gen.generate("Who employed Alan Turing?")) <= 1
+
+
+def test_dataset_rewrites_gold_queries_at_label_level(demo_mirror_path, tmp_path):
+    import kb as kbmod
+
+    from querygen.dataset import build_examples, read_pairs
+    demo = kbmod.open(demo_mirror_path)
+    q = ("PREFIX wd: <http://www.wikidata.org/entity/> "
+         "PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
+         "SELECT ?x WHERE { wd:Q7186 wdt:P108 ?x . }")
+    assert to_label_level(q, demo) == "SELECT ?x WHERE { wd:/Marie Curie/ wdt:/employer/ ?x . }"
+    with pytest.raises(LookupError):
+        to_label_level("SELECT ?x WHERE { wd:Q999999999 wdt:P108 ?x }", demo)
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"question": "Who employed Marie Curie?", "sparql": q}) + "\n"
+                     + json.dumps({"question": "Where was Marie Curie born?",
+                                   "subject": "Q7186", "property": "P19"}) + "\n"
+                     + json.dumps({"question": "?", "sparql": "SELECT ?x { wd:Q999999999 "
+                                   "wdt:P19 ?x }"}) + "\n", encoding="utf-8")
+    examples = list(build_examples(read_pairs(pairs), demo))
+    assert [e.query for e in examples] == [
+        "SELECT ?x WHERE { wd:/Marie Curie/ wdt:/employer/ ?x . }",
+        "SELECT ?x WHERE { wd:/Marie Curie/ wdt:/place of birth/ ?x . }"]
+    assert all(len(e.negatives) == 4 for e in examples)
+    path = tmp_path / "train.jsonl"
+    write_examples(examples, path)
+    assert read_examples(path) == examples
+
+
+def test_cli_dataset_train_generate(run, demo_mirror_path, tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    rows = [{"question": f"Where was {n} born?", "subject": s, "property": "P19"}
+            for n, s in (("Marie Curie", "Q7186"), ("Pierre Curie", "Q37463"))]
+    pairs.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    data = tmp_path / "train.jsonl"
+    r = run("querygen", "dataset", str(pairs), "--db", str(demo_mirror_path), "--out", str(data),
+            "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["examples"] == 2
+    out = tmp_path / "model"
+    r = run("querygen", "train", "--data", str(data), "--out", str(out), "--from-scratch",
+            "--size", "tiny", "--max-steps", "3", "--batch-size", "2", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["steps"] == 3
+    r = run("querygen", "train", "--data", str(data), "--out", str(out), "--from-scratch")
+    assert r.exit_code == 1 and "--resume" in r.output
+    r = run("querygen", "generate", "Where was Marie Curie born?", "--model", str(out), "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["question"].startswith("Where")
+    r = run("querygen", "generate", "x", "--model", str(tmp_path / "none"))
+    assert r.exit_code == 1 and "no trained generator" in r.output
