@@ -108,7 +108,8 @@ def f1(pred: set[str] | None, gold: set[str]) -> float:
 
 def evaluate(gen, mirror, linker, items: list[tuple[str, str, set[str]]]) -> dict:
     from querygen.validate import validate
-    em = valid = 0
+    from querygen.terms import lex
+    em = valid = prop = shape = 0
     f1s = []
     started = time.perf_counter()
     examples = []
@@ -116,6 +117,12 @@ def evaluate(gen, mirror, linker, items: list[tuple[str, str, set[str]]]) -> dic
         out = gen.generate(question)
         pred = out[0] if out else ""
         em += pred == canonical(gold_label)
+        # partial credit, to see what was learned: the same shape, the same property label
+        gold_slots = [t for t in lex(gold_label) if t.kind == "slot"]
+        pred_slots = [t for t in lex(pred) if t.kind == "slot"]
+        shape += [t.kind for t in lex(pred)] == [t.kind for t in lex(gold_label)]
+        prop += bool(pred_slots) and [t.label for t in pred_slots[1:]] == [
+            t.label for t in gold_slots[1:]]
         valid += bool(pred) and validate(pred, mirror).ok
         score = f1(answers_of(mirror, linker, pred), gold_answers) if pred else 0.0
         f1s.append(score)
@@ -125,6 +132,7 @@ def evaluate(gen, mirror, linker, items: list[tuple[str, str, set[str]]]) -> dic
     n = max(len(items), 1)
     return {"questions": len(items), "exact_match": round(em / n, 4),
             "valid_share": round(valid / n, 4), "answer_f1": round(sum(f1s) / n, 4),
+            "same_shape": round(shape / n, 4), "property_slots_match": round(prop / n, 4),
             "ms_per_question": round(1000 * (time.perf_counter() - started) / n, 1),
             "examples": examples}
 

@@ -1,0 +1,24 @@
+"""Reasoning: LLM backends (``reasoning.llm``), the consult-the-KB gates
+(``reasoning.gates``), the LLM-Augmenter loop (``Grounder``) and the command line
+(``reasoning.cli``).
+
+    from reasoning import Grounder
+    answer = Grounder("slice.sqlite").ask("Where was Marie Curie born?")
+    answer.text, answer.citations[0].url
+
+``Grounder`` and ``Answer`` are imported on first use, so the command line starts fast.
+"""
+
+
+def __getattr__(name: str):
+    if name in ("Grounder", "abstains"):
+        from reasoning import grounder
+        return getattr(grounder, name)
+    if name in ("Answer", "AnswerValue", "AnswerTrace", "CitedStatement", "StageRecord"):
+        from reasoning import answer
+        return getattr(answer, name)
+    raise AttributeError(f"module 'reasoning' has no attribute {name!r}")
+
+
+__all__ = ["Answer", "AnswerTrace", "AnswerValue", "CitedStatement", "Grounder",
+           "StageRecord", "abstains"]

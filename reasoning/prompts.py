@@ -1,7 +1,9 @@
 """The prompts reasoning sends to LLMs, and the parsers of their replies.
 
 Each ``Prompt`` is a task a real instruction-following model does from the text alone
-(answer, reason step by step, paraphrase, translate, judge two QA pairs). ``Prompt.render``
+(answer, reason step by step, paraphrase, translate, judge two QA pairs; and for
+``Grounder.ask``: decompose a question, answer from numbered evidence citing it, revise
+an answer given feedback). ``Prompt.render``
 builds the chat messages; ``Prompt.match`` recovers the fields from messages built by
 ``render`` — which is how ``SimulatedLLM`` knows what it is asked, from the same prompts a
 real model gets (``identify`` tries every prompt).
@@ -9,7 +11,8 @@ real model gets (``identify`` tries every prompt).
 Reply parsers are lenient, as real replies are: ``extract_answer`` (the final answer of a
 chain of thought or a short reply), ``clean_line`` (a paraphrase or translation with its
 chatter removed), ``parse_bool`` (True/False in the many ways models say it), and
-``normalize_answer`` (the key answers are compared by).
+``normalize_answer`` (the key answers are compared by), ``cited_numbers`` and
+``strip_citations`` (the [n] markers of answers from evidence).
 """
 
 from __future__ import annotations
@@ -100,7 +103,52 @@ JUDGE = Prompt(
     "False only.\nPair 1:\nQ: {question1}\nA: {answer1}\nPair 2:\nQ: {question2}\n"
     "A: {answer2}")
 
-PROMPTS = (ANSWER, COT, PARAPHRASE, TRANSLATE, JUDGE)
+DECOMPOSE = Prompt(
+    "decompose",
+    "You break questions into the simple factual questions a knowledge graph answers.",
+    "Break the question below into the simple factual sub-questions needed to answer it, "
+    "one per line, in the order they must be answered. Write the answer of an earlier "
+    "sub-question as #1, #2, .... If the question asks for one fact, reply with the "
+    "question itself.\nQuestion: {question}")
+
+GROUNDED = Prompt(
+    "grounded",
+    "You answer questions from numbered evidence taken from a knowledge graph. Use only "
+    "the evidence. Cite the statements you rely on by their numbers in brackets, like [2]. "
+    "Write the final answer on the last line as 'Answer: ' followed by the answer only (a "
+    "name, a date or a number) and its citations.",
+    "Evidence:\n{evidence}\n\nQuestion: {question}")
+
+REVISE = Prompt(
+    "revise",
+    GROUNDED.system,
+    "Evidence:\n{evidence}\n\nQuestion: {question}\n\nYour previous answer:\n{previous}"
+    "\n\nWhat is wrong with it:\n{feedback}\n\nAnswer again.")
+
+#: REVISE before GROUNDED: a GROUNDED pattern would match a REVISE prompt too
+PROMPTS = (ANSWER, COT, PARAPHRASE, TRANSLATE, JUDGE, DECOMPOSE, REVISE, GROUNDED)
+
+#: how evidence statements are written in GROUNDED and REVISE prompts: "[3] S — P → O"
+EVIDENCE_LINE = re.compile(r"^\[(?P<number>\d+)\] (?P<subject>.+?) — (?P<property>.+?) → "
+                           r"(?P<value>.+)$", re.MULTILINE)
+#: citation markers in a reply: [2], [1, 3], [1][2]
+CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+
+
+def cited_numbers(text: str) -> list[int]:
+    """The citation numbers in ``text``, in order of first appearance."""
+    out: list[int] = []
+    for m in CITATION.finditer(text):
+        for part in re.split(r"[,;]", m.group(1)):
+            n = int(part)
+            if n not in out:
+                out.append(n)
+    return out
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without its citation markers (and the spaces before them)."""
+    return re.sub(r"\s*" + CITATION.pattern, "", text).strip()
 
 
 def identify(messages: Sequence[Mapping[str, str]]) -> tuple[str, dict[str, str]] | None:

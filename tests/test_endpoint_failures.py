@@ -199,6 +199,17 @@ def test_a_retry_after_too_long_is_not_waited_for(stub, tmp_path):
     assert len(stub.requests) == 1 and err.value.retry_after == 3600
 
 
+@pytest.mark.timeout(20)
+def test_a_retry_after_beyond_max_retry_wait_is_not_waited_for_even_with_time_left(stub,
+                                                                                 tmp_path):
+    stub.script(status(503, **{"Retry-After": "3"}), ok())
+    started = time.monotonic()
+    with pytest.raises(EndpointHTTPError) as err:
+        endpoint(stub, tmp_path, max_retry_wait=1, timeout=30).sparql(Q)
+    assert time.monotonic() - started < 1.0
+    assert len(stub.requests) == 1 and err.value.retry_after == 3
+
+
 def test_retry_after_as_an_http_date(stub, tmp_path):
     assert parse_retry_after(formatdate(time.time() + 30, usegmt=True)) == pytest.approx(30, abs=2)
     assert parse_retry_after("garbage") is None and parse_retry_after(None) is None

@@ -92,3 +92,21 @@ def test_cli_loads_and_reads_a_postgres_mirror(run, postgres_database):
     rows = json.loads(run("triples", "--subject", "Q42", "--property", "P69",
                           "--db", postgres_database, "--json").stdout)
     assert {r["value"]["value"] for r in rows} == {"Q4961791", "Q691283"}
+
+
+def test_values_before_an_optional_keeps_every_row(postgres_database, tmp_path):
+    """On PostgreSQL rdflib's evaluator answers SPARQL (so far): its VALUES-before-OPTIONAL
+    bug, repaired by kb/rdflib_fixes.py, must not drop Q937, which has no capital."""
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    src = tmp_path / "capitals.nt"
+    src.write_text(f"<{wd}Q183> <{wdt}P36> <{wd}Q64> .\n<{wd}Q937> <{wdt}P31> <{wd}Q5> .\n")
+    with Mirror(postgres_database, create=True) as mirror:
+        load(mirror, src)
+    kb = MirrorKB(postgres_database)
+    try:
+        rows = kb.sparql("SELECT ?x ?c WHERE { VALUES ?x { wd:Q183 wd:Q937 } "
+                         "OPTIONAL { ?x wdt:P36 ?c } }").rows
+        assert sorted((str(r["x"])[len(wd):], str(r.get("c", ""))[len(wd):]) for r in rows) \
+            == [("Q183", "Q64"), ("Q937", "")]
+    finally:
+        kb.close()

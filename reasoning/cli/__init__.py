@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from reasoning.cli import chain, gate, link, mirror, query, read, serve, sparql
+from reasoning.cli import ask, chain, gate, link, mirror, query, read, serve, sparql
 from reasoning.cli import querygen as querygen_cli
 from reasoning.cli import validate as validate_cli
 
@@ -23,7 +23,7 @@ def cli() -> None:
 
 for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cmd,
                 sparql.sparql_cmd, link.link_cmd, serve.serve, chain.chain_cmd,
-                gate.gate_cmd, query.query_cmd):
+                gate.gate_cmd, query.query_cmd, ask.ask_cmd):
     cli.add_command(command)
 cli.add_command(validate_cli.validate_cmd)
 cli.add_command(querygen_cli.querygen_group)

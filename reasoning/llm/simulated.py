@@ -32,6 +32,16 @@ How it behaves (all draws are seeded hashes, so a run is reproducible and thread
   pseudo-translations: a language tag before the text — the simulation does not translate),
   and judging QA pairs (answers compared after normalization; a ``judge_noise`` share of
   verdicts flipped).
+- For ``Grounder.ask``: a decomposition is the question itself (catalog facts are single
+  facts). Given numbered evidence ('[n] S — P → O' lines, ``prompts.GROUNDED``), it keeps
+  its own answer, cited, when a statement's value says it; otherwise it follows the
+  evidence — the value of the first statement, the top-ranked one — with probability
+  ``follow_evidence`` and keeps its own answer, uncited, otherwise (models sometimes
+  ignore retrieved evidence). A cited answer leaves out its citation with probability
+  ``forget_citation``. Asked to revise (``prompts.REVISE``), it cites its previous answer
+  when a statement holds it, else takes the feedback's suggested answer, else the first
+  statement's value. It does not read the statements' subjects and properties: the
+  simulation measures how good the evidence ranking is, not reading comprehension.
 - Any other prompt: if it contains a catalog question, the short answer to it; else
   "I don't know".
 
@@ -43,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -242,8 +253,9 @@ class SimulatedLLM(BaseLLM):
     def __init__(self, catalog: FactCatalog, *, seed: int = 0, known_share: float = 0.5,
                  popularity_weight: float = 0.6, confident_wrong: float = 0.2,
                  shared_misconception: float = 0.3, language_drop: float = 0.1,
-                 slip: float = 0.03, judge_noise: float = 0.03, delay: float = 0.0,
-                 model: str | None = None):
+                 slip: float = 0.03, judge_noise: float = 0.03,
+                 follow_evidence: float = 0.85, forget_citation: float = 0.15,
+                 delay: float = 0.0, model: str | None = None):
         super().__init__()
         if not isinstance(catalog, FactCatalog):
             raise LLMConfigError("SimulatedLLM needs a FactCatalog", backend="simulated",
@@ -253,6 +265,7 @@ class SimulatedLLM(BaseLLM):
         self.known_share, self.popularity_weight = known_share, popularity_weight
         self.confident_wrong, self.shared_misconception = confident_wrong, shared_misconception
         self.language_drop, self.slip, self.judge_noise = language_drop, slip, judge_noise
+        self.follow_evidence, self.forget_citation = follow_evidence, forget_citation
         self.delay = delay
         self.model = model or f"simulated:{seed}"
 
@@ -349,7 +362,54 @@ class SimulatedLLM(BaseLLM):
                     self.judge_noise:
                 same = not same
             return "True" if same else "False"
+        if task == "decompose":
+            return fields["question"].strip()
+        if task in ("grounded", "revise"):
+            return self._grounded(task, fields, salt)
         fact = self.catalog.find_in(request.text)
         if fact is None:
             return DONT_KNOW
         return self._answer(Asked(fact, "en"), prompts.normalize_answer(fact.question), t, salt)
+
+    def _grounded(self, task: str, fields: dict[str, str], salt: str) -> str:
+        """An answer from numbered evidence (see the module docstring)."""
+        lines = [(int(m["number"]), _strip_qualifiers(m["value"]))
+                 for m in prompts.EVIDENCE_LINE.finditer(fields["evidence"])]
+        question = fields["question"].strip()
+        asked = self.catalog.lookup(question)
+        key = asked.fact.key if asked.fact is not None else question
+        if task == "revise":
+            previous = prompts.strip_citations(prompts.extract_answer(fields["previous"]))
+            held = _held(lines, previous)
+            if held:
+                return _reply(previous, held)
+            hint = _HINT.search(fields["feedback"])
+            if hint:
+                return _reply(hint.group(1).strip(), prompts.cited_numbers(hint.group(2)))
+            return _reply(lines[0][1], [lines[0][0]]) if lines else f"Answer: {DONT_KNOW}"
+        own = self._answer(asked, prompts.normalize_answer(question), 0.0, salt)
+        held = _held(lines, own)
+        if held or not lines or self._u("follow", key) >= self.follow_evidence:
+            answer, numbers = own, held
+        else:
+            answer, numbers = lines[0][1], [lines[0][0]]
+        if numbers and self._u("forget", key) < self.forget_citation:
+            numbers = []
+        return _reply(answer, numbers)
+
+
+_HINT = re.compile(r"best answer: ([^;\n]+?) \((\[\d+\][^)]*)\)")
+
+
+def _strip_qualifiers(value: str) -> str:
+    return value.split("; ")[0].strip()
+
+
+def _held(lines: list[tuple[int, str]], answer: str) -> list[int]:
+    key = prompts.normalize_answer(answer)
+    return [n for n, value in lines if key and prompts.normalize_answer(value) == key]
+
+
+def _reply(answer: str, numbers: list[int]) -> str:
+    cites = "".join(f" [{n}]" for n in numbers)
+    return f"From the evidence{cites}.\nAnswer: {answer}{cites}"

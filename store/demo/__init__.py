@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 DEMO_KB = Path(__file__).with_name("nobel-demo.json")
+#: questions about the demo KB's laureates with their answers (``build_questions.py``): the
+#: fact catalog of a simulated LLM on the demo KB
+DEMO_QUESTIONS = Path(__file__).with_name("nobel-demo-questions.jsonl")
 
 
 def build_demo_mirror(path: str | Path, *, progress: bool = False) -> Path:

@@ -1,0 +1,169 @@
+"""What ``Grounder.ask`` returns: the ``Answer``, its citations, and the trace of every stage.
+
+    answer = grounder.ask("Where was Marie Curie born?")
+    answer.text                  # 'Warsaw [1]'
+    answer.grounded              # True: every value it asserts is in a cited statement
+    answer.citations[0].number   # 1 — the [1] of the text
+    answer.citations[0].citation.url, .statement_id, .source, .retrieved_at
+    answer.values                # the entities and values the answer asserts (IDs, labels)
+    answer.graph                 # the chains.EvidenceGraph (None when the KB was not asked)
+    answer.decision              # the gate's Decision (None without an LLM)
+    answer.trace.stages          # every stage: prompts, replies, scores, queries, timings
+    answer.as_dict()             # JSON-ready
+
+``mode`` says who answered: ``kb`` (no LLM: the KB's statements alone), ``llm`` (the
+model's own answer: the gate did not consult, or the KB had nothing), ``llm+kb`` (the
+model answering from numbered evidence). ``grounded`` is True only when every entity and
+value the text asserts is supported by a statement it cites; ``note`` says in words why
+the answer is (or is not) grounded, and, without an LLM, what one would add.
+
+Citation numbers are the evidence's numbers (``evidence``, the statements the prompt
+listed, numbered as in ``graph.citations``); ``citations`` are those the text refers to,
+in the order it first does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kb.types import Citation
+from reasoning.gates.base import CallRecord, Decision
+
+Mode = Literal["kb", "llm", "llm+kb"]
+
+
+@dataclass(frozen=True)
+class CitedStatement:
+    """One numbered statement of the evidence: its number (the ``[n]`` of texts and
+    prompts), the statement as a sentence, and its ``kb.Citation`` (subject, property,
+    value, statement ID, source KB, retrieval time, URL)."""
+
+    number: int
+    text: str
+    citation: Citation
+
+    @property
+    def url(self) -> str:
+        return self.citation.url
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "text": self.text, **self.citation.as_dict()}
+
+
+@dataclass(frozen=True)
+class AnswerValue:
+    """An entity or value the answer asserts: the evidence node it was matched to (an
+    entity ID, or a literal's text), its label, and the evidence numbers that hold it."""
+
+    id: str | None
+    label: str
+    numbers: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "citations": list(self.numbers)}
+
+
+@dataclass(frozen=True)
+class StageRecord:
+    """One stage of an ask: what it did (``details``: prompts, replies, scores, queries),
+    the LLM calls it made, the KB calls (per method: calls, seconds) and its wall time."""
+
+    name: str
+    seconds: float
+    details: Mapping[str, Any] = field(default_factory=dict)
+    llm_calls: tuple[CallRecord, ...] = ()
+    kb_calls: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    @property
+    def n_kb_calls(self) -> int:
+        return int(sum(v["calls"] for v in self.kb_calls.values()))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"stage": self.name, "seconds": round(self.seconds, 6),
+                "details": _plain(self.details),
+                "llm_calls": [c.as_dict() for c in self.llm_calls],
+                "kb_calls": {k: dict(v) for k, v in self.kb_calls.items()}}
+
+
+@dataclass(frozen=True)
+class AnswerTrace:
+    """Every stage of one ask, in order, and the totals."""
+
+    stages: tuple[StageRecord, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def llm_calls(self) -> tuple[CallRecord, ...]:
+        return tuple(c for s in self.stages for c in s.llm_calls)
+
+    @property
+    def n_llm_calls(self) -> int:
+        return len(self.llm_calls)
+
+    @property
+    def n_kb_calls(self) -> int:
+        return sum(s.n_kb_calls for s in self.stages)
+
+    def stage(self, name: str) -> StageRecord | None:
+        """The first stage called ``name`` (None when there was none)."""
+        return next((s for s in self.stages if s.name == name), None)
+
+    def timings(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for s in self.stages:
+            out[s.name] = out.get(s.name, 0.0) + s.seconds
+        return {**out, "total": self.seconds}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seconds": round(self.seconds, 6), "n_llm_calls": self.n_llm_calls,
+                "n_kb_calls": self.n_kb_calls,
+                "timings": {k: round(v, 6) for k, v in self.timings().items()},
+                "stages": [s.as_dict() for s in self.stages]}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to one question (see the module docstring)."""
+
+    question: str
+    text: str
+    mode: Mode
+    grounded: bool
+    note: str
+    values: tuple[AnswerValue, ...] = ()
+    citations: tuple[CitedStatement, ...] = ()
+    evidence: tuple[CitedStatement, ...] = ()
+    graph: Any = field(default=None, compare=False)
+    decision: Decision | None = None
+    utility: Any = None
+    rounds: int = 0
+    trace: AnswerTrace = field(default_factory=AnswerTrace, compare=False)
+
+    @property
+    def ids(self) -> list[str]:
+        """The IDs of the entities the answer asserts (literals left out)."""
+        return [v.id for v in self.values if v.id]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "text": self.text, "mode": self.mode,
+                "grounded": self.grounded, "note": self.note,
+                "values": [v.as_dict() for v in self.values],
+                "citations": [c.as_dict() for c in self.citations],
+                "evidence": [c.as_dict() for c in self.evidence],
+                "decision": self.decision.as_dict() if self.decision else None,
+                "utility": self.utility.as_dict() if self.utility is not None else None,
+                "rounds": self.rounds,
+                "graph": self.graph.as_dict() if self.graph is not None else None,
+                "trace": self.trace.as_dict()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    return value

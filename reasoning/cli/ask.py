@@ -1,0 +1,158 @@
+"""``kgground ask``: a question answered with citations — by the KB alone, or by an LLM that
+consults the KB when a gate finds it unsure (``reasoning.Grounder``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reasoning.cli.common import (chosen_db, emit_json, fail_clearly, json_option,
+                                  kb_options, llm_options, open_kb, open_llms)
+
+GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+
+
+@click.command("ask")
+@click.argument("question")
+@llm_options
+@click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
+              show_default=True, help="When to consult the KB; auto: rowen-hybrid with "
+              "--verifier, else rowen-cl; always without an LLM.")
+@click.option("--checker", type=click.Choice(["llm", "similarity"]), default="llm",
+              show_default=True, help="Rowen's checker: the LLM judge, or MiniLM answer "
+              "similarity (pip install 'kgground[embeddings]').")
+@click.option("--hops", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="Longest evidence chain, in statements.")
+@click.option("--top", type=click.IntRange(1, 50), default=5, show_default=True,
+              help="Evidence chains to keep.")
+@click.option("--rounds", type=click.IntRange(1, 10), default=3, show_default=True,
+              help="Answers the LLM may write from the evidence (the first and its "
+                   "revisions after failed checks).")
+@click.option("--lang", default="en", show_default=True, help="Language of the question.")
+@click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write the evidence graph as an interactive page (offline; needs "
+                   "pip install 'kgground[viewer]').")
+@click.option("--open", "open_page", is_flag=True,
+              help="Open the evidence page in the browser (a temporary file without --html).")
+@kb_options
+@json_option
+def ask_cmd(question: str, llm_spec: str | None, verifier_spec: str | None,
+            llm_cache: str | None, replay: bool, catalog: str | None, gate_name: str,
+            checker: str, hops: int, top: int, rounds: int, lang: str,
+            html_file: str | None, open_page: bool, db: str | None, endpoint: str | None,
+            offline: bool, no_cache: bool, as_json: bool) -> None:
+    """Answer QUESTION with numbered citations to the KB's statements.
+
+    \b
+        kgground ask "Where was Marie Curie born?"                 # the KB alone
+        kgground ask "Who was Marie Curie married to?" --llm simulated
+        kgground ask "Who founded Delta Air Lines?" --llm openai:gpt-4o-mini \\
+            --db slice.sqlite --endpoint wikidata --html evidence.html
+
+    Without --llm (or with --llm none) the KB answers alone: the values of the
+    statements that best match the question, each cited. With an LLM, the model answers
+    first; a gate (--gate) decides whether it is unsure enough to consult the KB; if so
+    the question is broken into sub-questions, the KB's evidence is numbered, and the
+    model answers from it, citing [n], until every value it asserts is supported by a
+    cited statement (at most --rounds answers). --llm simulated runs a simulated model
+    (no weights; on the demo KB its facts are the bundled demo questions).
+
+    Prints the answer, its citations with links, the gate's decision and scores, and
+    whether the answer is grounded; --json prints everything, with the trace of every
+    stage (prompts, replies, queries, timings, LLM and KB calls).
+    """
+    fail_clearly(_ask)(question, llm_spec, verifier_spec, llm_cache, replay, catalog,
+                       gate_name, checker, hops, top, rounds, lang, html_file, open_page,
+                       db, endpoint, offline, no_cache, as_json)
+
+
+def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
+         llm_cache: str | None, replay: bool, catalog: str | None, gate_name: str,
+         checker: str, hops: int, top: int, rounds: int, lang: str, html_file: str | None,
+         open_page: bool, db: str | None, endpoint: str | None, offline: bool,
+         no_cache: bool, as_json: bool) -> None:
+    from reasoning.grounder import Grounder
+
+    if _simulated(llm_spec, verifier_spec) and not catalog:
+        if chosen_db(db) or endpoint:
+            raise click.UsageError("a simulated LLM needs --catalog FILE (JSONL rows with "
+                                   "question, subject, property, answers, answer_labels) "
+                                   "except on the demo KB, which has its own")
+        from store.demo import DEMO_QUESTIONS
+        catalog = str(DEMO_QUESTIONS)
+    llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
+                              catalog=catalog)
+    kb = open_kb(db, endpoint, offline, no_cache)
+    # the page shows the chainer's evidence too, so it runs even where a query answered
+    grounder = Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
+                        hops=hops, top=top, max_rounds=rounds, lang=lang,
+                        chains=True if (html_file or open_page) else "auto")
+    answer = grounder.ask(question)
+    written = _page(answer, html_file, open_page)
+    if as_json:
+        emit_json(answer.as_dict())
+    else:
+        _print(answer)
+    for path in written:
+        click.echo(f"wrote the evidence page: {path}", err=as_json)
+
+
+def _simulated(*specs: str | None) -> bool:
+    return any(s and s.strip().lower().startswith("simulated") for s in specs)
+
+
+def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:
+    if not (html_file or open_page):
+        return []
+    if answer.graph is None:
+        click.echo("note: the KB was not consulted, so there is no evidence page to write",
+                   err=True)
+        return []
+    import chains
+
+    if not html_file:
+        html_file = str(Path(tempfile.mkdtemp(prefix="kgground-ask-")) / "evidence.html")
+    return [chains.write_html(answer.graph, html_file, open_browser=open_page)]
+
+
+def _print(a: Any) -> None:
+    click.echo(f"Answer: {a.text}")
+    status = {"kb": "from the KB alone", "llm": "the model's own answer",
+              "llm+kb": "the model, from the KB's evidence"}[a.mode]
+    click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}")
+    if a.citations:
+        click.echo("Citations:")
+        for c in a.citations:
+            click.echo(f"  [{c.number}] {c.text}")
+            click.echo(f"      {c.citation.subject} {c.citation.property} "
+                       f"{c.citation.value.value} — {_provenance(c.citation)}")
+            click.echo(f"      {c.url}")
+    if a.decision is not None:
+        d = a.decision
+        scores = ", ".join(f"{k}={v:.3g}" for k, v in d.scores.items())
+        verdict = "consult the KB" if d.consult else "answer without the KB"
+        click.echo(f"Decision: {d.gate}: {verdict}" + (f" ({scores})" if scores else ""))
+        click.echo(f"  why: {d.reason}")
+    if a.utility is not None and a.mode == "llm+kb":
+        u = a.utility
+        click.echo(f"Check: {'passed' if u.passed else 'failed'} after {a.rounds} "
+                   f"round{'s' if a.rounds != 1 else ''} (score {u.score:.2f}, "
+                   f"knowledge F1 {u.kf1:.2f})")
+    click.echo(f"Note: {a.note}")
+    click.echo(f"{a.trace.seconds * 1000:.0f} ms, {a.trace.n_llm_calls} LLM calls, "
+               f"{a.trace.n_kb_calls} KB calls, {len(a.evidence)} evidence statements")
+
+
+def _provenance(c: Any) -> str:
+    parts = [c.source]
+    if c.statement_id:
+        parts.append(f"statement {c.statement_id}")
+    if c.retrieved_at:
+        parts.append(f"retrieved {c.retrieved_at}")
+    if c.dump_date:
+        parts.append(f"dump {c.dump_date}")
+    return ", ".join(parts)

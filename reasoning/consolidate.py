@@ -1,0 +1,410 @@
+"""The knowledge consolidator (LLM-Augmenter): query generation → entity linking →
+validation → the KB → evidence chaining, for one question and its sub-questions, into
+numbered ``Evidence``.
+
+    consolidator = Consolidator(kb, linker)
+    evidence = consolidator.gather("Where was Marie Curie born?", log=details)
+    evidence.statements[0].text        # 'Marie Curie — place of birth → Warsaw'
+    evidence.kb_answer[0].label        # 'Warsaw'
+
+Steps, each written into ``log`` (a dict the caller keeps as the stage's trace details):
+
+1. **queries**: ``querygen.generate`` writes queries for the question (``strategy``:
+   ``rules``; ``llm`` few-shot with ``llm=``; ``auto``: rules, then the LLM's few-shot
+   queries when no rule-made query has an answer). Grounding to IDs is the linker's work
+   (each query carries its linking decisions). Queries an LLM or a model wrote, and
+   SPARQL the rules wrote, are validated (``querygen``'s validator) before they run;
+   rule-made triplet queries run as triplet queries and need no validation. A query
+   whose linking decisions leave out a name of the question (a capitalized word after
+   the first) is skipped: it answers another question. The best
+   queries run in order (``querygen.run``) until one has an answer; every answer comes
+   with the statements that support it. Those statements are read again whole (with
+   their qualifiers and rank) when ``full`` is set (an LLM will read them) or the
+   question names a number the query does not use; such a number (a year) then narrows
+   the answers to those whose statements have a qualifier with it, when any does ("Who
+   won the Nobel Prize in Physics in 1903?": the award statements with point in time
+   1903, not every laureate). Sub-questions (from the prompt engine's
+   decomposition) are asked the same way, in order, ``#n`` replaced by the first answer
+   to sub-question n.
+2. **chains**: the evidence chainer over the whole question (``chains.build_evidence``,
+   ``hops``/``top``/``limits``), its question entities taken from the queries' linking
+   decisions when a query answered (no second linking pass), else from linking the
+   question. ``chains=False`` skips it when a query answered (faster; the evidence is
+   then the query answers alone).
+3. **numbering**: the query answers (one chain per answer, first) and the chainer's
+   shortlist become the evidence graph's chains, and their statements are numbered in
+   that order (``[n]`` means the same statement in prompts, answers and the graph page).
+4. **the KB's own answer**: the answers of the question's answered query (else of the
+   last answered sub-question); with no answered query, the ends of the best chain's
+   relation (every shortlisted chain from the same start along the same properties).
+
+Which KB served each result is on its citation (``source``: ``mirror:…`` or
+``sparql:…``, with ``live`` and the retrieval time) and on each query's record
+(``source``, ``engine``); ``log["sources"]`` counts the statements per source.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import chains
+from chains import Chain, EvidenceGraph
+from chains.search import DEFAULT_LIMITS, Limits
+from kb.types import Citation, Statement
+from reasoning import prompts
+from reasoning.answer import AnswerValue
+from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
+                                statement_from_citation)
+from reasoning.prompt_engine import fill_in
+from reasoning.utility import POSSESSIVE
+from store.errors import KGGroundError
+
+STRATEGIES = ("auto", "rules", "llm")
+#: generated queries tried per question, best first, until one answers
+QUERIES_TRIED = 3
+#: a query answered is ranked above every chain found by search
+QUERY_CHAIN_SCORE = 2.0
+#: numbers in a question (years, counts) that may name a qualifier
+NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+#: statements read at once for a triplet query's answers
+FETCH_LIMIT = 1000
+#: a capitalized word (a name, or part of one)
+NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
+#: question entities handed to the chainer from generated queries
+MAX_SEEDS = 3
+
+
+@dataclass
+class Asked:
+    """One (sub-)question's best answered query: the question as asked, the query, and
+    its ``querygen.QueryResult`` (None when no query answered)."""
+
+    question: str
+    query: Any = None
+    result: Any = None
+    chains: tuple[Chain, ...] = ()
+    #: per answer of ``result`` (in order), the statements that support it
+    support: tuple[tuple[Statement, ...], ...] = ()
+    #: the entities the generated queries were grounded to, best query first (answered
+    #: or not): seeds for the chainer when linking the question finds none
+    entities: tuple[str, ...] = ()
+
+
+class Consolidator:
+    """Gathers numbered evidence for questions from one KB (see the module docstring).
+
+    ``linker`` is linking's ``EntityLinker`` for the KB (shared by query generation and
+    the chainer, so it is built once); ``strategy`` and ``llm`` choose the query
+    generator; ``hops``/``top``/``limits`` bound the chainer; ``chains=False`` skips it
+    when a query answered; ``lang`` is the language of questions and labels."""
+
+    def __init__(self, kb: Any, linker: Any, *, strategy: str = "auto", llm: Any = None,
+                 hops: int = 2, top: int = 5, lang: str = "en",
+                 limits: Limits = DEFAULT_LIMITS, chains: bool = True, full: bool = False):
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, "
+                             f"got {strategy!r}")
+        if strategy == "llm" and llm is None:
+            raise ValueError("strategy 'llm' needs an LLM (llm=...)")
+        self.kb, self.linker, self.strategy, self.llm = kb, linker, strategy, llm
+        self.hops, self.top, self.lang, self.limits = hops, top, lang, limits
+        self.use_chains, self.full = chains, full
+
+    def gather(self, question: str, sub_questions: Sequence[str] = (),
+               log: dict[str, Any] | None = None) -> Evidence:
+        """Numbered evidence for ``question`` (see the module docstring)."""
+        log = log if log is not None else {}
+        evidence = Evidence(question)
+        started = time.perf_counter()
+        records: list[dict[str, Any]] = []
+        asked = [self._ask(question, records, evidence)]
+        subs = [s for s in sub_questions if s.strip() and s != question]
+        answers: dict[int, str] = {}
+        for i, sub in enumerate(subs, 1):
+            filled = fill_in(sub, answers)
+            a = self._ask(filled, records, evidence, sub_question=i)
+            asked.append(a)
+            if a.result is not None and a.result.answers:
+                answers[i] = a.result.answers[0].label
+        queried = time.perf_counter()
+        log["queries"] = records
+        if subs:
+            log["sub_questions"] = list(sub_questions)
+        answered = [a for a in asked if a.result is not None]
+
+        graph = None
+        if self.use_chains or not answered:
+            graph = self._chains(question, answered[:1] or asked[:1], evidence)
+        chained = time.perf_counter()
+        if graph is None:
+            graph = EvidenceGraph(question=question, lang=self.lang, kb_name=self.kb.name)
+        found = list(graph.chains)
+        for a in answered:
+            a.chains = tuple(self._answer_chains(graph, a))
+        query_chains = [c for a in answered for c in a.chains]
+        shortlist = query_chains + [c for c in found
+                                    if not any(same_path(c, q) for q in query_chains)]
+        evidence.graph = graph
+        evidence.statements = number(graph, shortlist, self.kb)
+        numbered = {id(c): n for c, n in zip(shortlist, graph.chains)}
+        evidence.nodes = index_nodes(graph, evidence.statements)
+        evidence.seeds = tuple(s.id for s in graph.seeds) or _query_entities(answered)
+        best = next((a for a in answered if a.question == question), None) or \
+            (answered[-1] if answered else None)
+        evidence.kb_answer = (query_answer(best, numbered) if best is not None
+                              else chain_answer(graph))
+        log.update(seeds=[s.as_dict() for s in graph.seeds],
+                   chains=[c.text for c in graph.chains],
+                   statements=len(evidence.statements),
+                   sources=dict(Counter(s.citation.source for s in evidence.statements)),
+                   kb_answer=[v.as_dict() for v in evidence.kb_answer],
+                   answered_by="query" if best is not None else "chains",
+                   queries_ms=_ms(started, queried), chains_ms=_ms(queried, chained),
+                   number_ms=_ms(chained, time.perf_counter()))
+        if evidence.warnings:
+            log["warnings"] = list(evidence.warnings)
+        return evidence
+
+    # -- queries ------------------------------------------------------------------------------
+    def _ask(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
+             sub_question: int | None = None) -> Asked:
+        """The best answered query for ``question`` (rules, then the LLM under 'auto')."""
+        strategies = {"auto": ["rules"] + (["llm"] if self.llm is not None else []),
+                      "rules": ["rules"], "llm": ["llm"]}[self.strategy]
+        entities: list[str] = []
+        for strategy in strategies:
+            found = self._try(question, strategy, records, evidence, sub_question)
+            entities += found.entities
+            if found.result is not None:
+                return found
+        return Asked(question, entities=tuple(dict.fromkeys(entities)))
+
+    def _try(self, question: str, strategy: str, records: list[dict[str, Any]],
+             evidence: Evidence, sub_question: int | None) -> Asked:
+        from querygen import generate, run
+
+        start = time.perf_counter()
+        try:
+            queries = generate(question, self.kb, strategy=strategy, llm=self.llm,
+                               linker=self.linker, limit=QUERIES_TRIED)
+        except KGGroundError as exc:
+            evidence.warnings.append(f"query generation ({strategy}): {exc.what}")
+            return Asked(question)
+        generated = time.perf_counter()
+        # seeds for the chainer: entities of readings that account for every name
+        entities = tuple(dict.fromkeys(d.id for q in queries for d in q.decisions
+                                       if d.kind == "entity"
+                                       and not ignored_names(question, q)))
+        for rank, query in enumerate(queries[:QUERIES_TRIED], 1):
+            record: dict[str, Any] = {"question": question, "strategy": strategy,
+                                      "rank": rank, "label_level": query.label_level,
+                                      "grounded": query.grounded, "kind": query.kind,
+                                      "form": query.form, "score": round(query.score, 6),
+                                      "linking": [d.as_dict(alternatives=1)
+                                                  for d in query.decisions],
+                                      "generate_ms": _ms(start, generated)}
+            if sub_question is not None:
+                record["sub_question"] = sub_question
+            records.append(record)
+            ignored = ignored_names(question, query)
+            if ignored:
+                record["ignores"] = ignored
+                continue
+            checked = self._validate(query)
+            if checked is not None:
+                record["diagnostics"] = {"errors": checked[0], "warnings": checked[1]}
+                if checked[0]:
+                    continue
+            try:
+                result = run(query, self.kb, lang=self.lang)
+            except KGGroundError as exc:
+                record["error"] = str(exc)
+                evidence.warnings.append(f"query {query.grounded!r}: {exc.what}")
+                continue
+            record.update(source=result.source, engine=result.engine,
+                          run_ms=round(result.elapsed * 1000, 3),
+                          answers=len(result.answers), count=result.count,
+                          boolean=result.boolean)
+            if not result.empty:
+                return self._supported(Asked(question, query, result,
+                                             entities=entities), record)
+        return Asked(question, entities=entities)
+
+    def _supported(self, asked: Asked, record: dict[str, Any]) -> Asked:
+        """``asked`` with each answer's statements; narrowed by a number of the question
+        that the query does not use, when some answers' qualifiers have it."""
+        result = asked.result
+        unused = [n for n in NUMBER.findall(asked.question)
+                  if n not in NUMBER.findall(result.query.label_level)]
+        if not (self.full or unused) or result.query.form == "ask":
+            asked.support = tuple(tuple(statement_from_citation(c) for c in a.citations)
+                                  for a in result.answers)
+            return asked
+        support = self._full_statements(result)
+        if unused and result.query.form == "select":
+            keep = [i for i, sts in enumerate(support)
+                    if any(_qualifier_has(st, unused) for st in sts)]
+            if keep and len(keep) < len(support):
+                record["narrowed"] = {"numbers": unused, "kept": len(keep),
+                                      "of": len(support)}
+                from dataclasses import replace
+                result = replace(result, answers=tuple(result.answers[i] for i in keep))
+                support = [support[i] for i in keep]
+                asked.result = result
+        asked.support = tuple(tuple(sts) for sts in support)
+        return asked
+
+    def _full_statements(self, result: Any) -> list[list[Statement]]:
+        """Each answer's statements as the KB holds them (qualifiers, rank): one triplet
+        query for a triplet query's answers, one per citation otherwise."""
+        query = result.query
+        if query.kind == "triplet" and query.triple is not None:
+            found = self.kb.statements(*query.triple, limit=FETCH_LIMIT)
+            by_citation = {_key(st.citation) if st.citation else _key_of(st): st
+                           for st in found}
+            return [[by_citation.get(_key(c)) or statement_from_citation(c)
+                     for c in a.citations] for a in result.answers]
+        out = []
+        for a in result.answers:
+            sts = []
+            for c in a.citations:
+                match = [st for st in self.kb.statements(c.subject, c.property, c.value,
+                                                         limit=50)
+                         if st.id == c.statement_id or not c.statement_id]
+                sts.append(match[0] if match else statement_from_citation(c))
+            out.append(sts)
+        return out
+
+    def _validate(self, query: Any) -> tuple[list[str], list[str]] | None:
+        """The validator's (errors, warnings) (``querygen.validate``, each
+        'line:column: severity: message. Fix: ...') for a query that will run as SPARQL
+        text; None for a rule-made triplet query (it runs as a triplet query)."""
+        if query.strategy == "rules" and query.kind == "triplet":
+            return None
+        from querygen.validate import validate
+        diagnostics = validate(query.text, self.kb, lang=self.lang)
+        return [str(d) for d in diagnostics.errors], [str(d) for d in diagnostics.warnings]
+
+    def _answer_chains(self, graph: EvidenceGraph, asked: Asked) -> list[Chain]:
+        result = asked.result
+        starts = [d.id for d in asked.query.decisions if d.kind == "entity"]
+        if result.query.form == "ask":
+            supports = [[statement_from_citation(c) for c in result.support]]
+        else:
+            supports = [list(s) for s in asked.support]
+        return add_answer_chains(graph, supports, starts, QUERY_CHAIN_SCORE)
+
+    # -- chains -------------------------------------------------------------------------------
+    def _chains(self, question: str, asked: list[Asked],
+                evidence: Evidence) -> EvidenceGraph | None:
+        """The chainer over the question, from the answered query's entities; else from
+        linking the question; else (linking found none) from the entities any generated
+        query was grounded to."""
+        answered = [a for a in asked if a.result is not None]
+        tries = [_query_entities(answered)] if answered else \
+            [(), tuple(e for a in asked for e in a.entities)]
+        error = None
+        for entities in tries:
+            if not entities and error is not None:
+                continue
+            try:
+                return chains.build_evidence(question, self.kb, self.linker,
+                                             hops=self.hops, top=self.top, lang=self.lang,
+                                             limits=self.limits,
+                                             entities=list(entities[:MAX_SEEDS]) or None)
+            except KGGroundError as exc:
+                error = exc
+        if error is not None:
+            evidence.warnings.append(f"evidence chains: {error.what}")
+        return None
+
+
+def ignored_names(question: str, query: Any) -> list[str]:
+    """Capitalized words of ``question`` (after its first word) that none of the query's
+    linking decisions covers: a reading that drops a name answers another question
+    ("What is the capital of Mars?" read as "which things are capitals")."""
+    spans = [(d.start, d.end) for d in query.decisions if d.start >= 0]
+    texts = [prompts.normalize_answer(t) for d in query.decisions
+             for t in (d.mention or "", d.label)]
+    out = []
+    for m in NAME.finditer(question):
+        if m.start() == 0 or any(s <= m.start() < e for s, e in spans):
+            continue
+        word = prompts.normalize_answer(POSSESSIVE.sub("", m.group()))
+        if word and not any(word in t.split() for t in texts):
+            out.append(m.group())
+    return out
+
+
+def _key(c: Citation) -> tuple:
+    return (c.subject, c.property, c.value.kind, c.value.value, c.statement_id)
+
+
+def _key_of(st: Statement) -> tuple:
+    return (st.subject, st.property, st.value.kind, st.value.value, st.id)
+
+
+def _qualifier_has(st: Statement, numbers: Sequence[str]) -> bool:
+    """Whether a qualifier of ``st`` has one of ``numbers`` (a year of a date, a number)."""
+    for q in st.qualifiers:
+        found = NUMBER.findall(str(q.value)) + NUMBER.findall(q.value.value[:5].lstrip("+"))
+        if any(n.lstrip("0") == x.lstrip("0") for n in numbers for x in found):
+            return True
+    return False
+
+
+def _query_entities(answered: Sequence[Asked]) -> tuple[str, ...]:
+    ids = [d.id for a in answered for d in a.query.decisions if d.kind == "entity"]
+    return tuple(dict.fromkeys(ids))
+
+
+def query_answer(asked: Asked, numbered: dict[int, Chain]) -> tuple[AnswerValue, ...]:
+    """The KB's answer from an answered query: its answers (a count or yes/no as a
+    value), each with the numbers of the statements that support it."""
+    result = asked.result
+    numbers = [tuple(numbered[id(c)].numbers) if id(c) in numbered else ()
+               for c in asked.chains]
+    if result.query.form == "ask":
+        return (AnswerValue(None, "yes" if result.boolean else "no",
+                            numbers[0] if numbers and result.boolean else ()),)
+    if result.query.form == "count":
+        support = tuple(sorted({n for ns in numbers for n in ns}))
+        return (AnswerValue(None, str(result.count), support),)
+    # chains were made for the answers with statements, in order
+    with_support = [i for i, sts in enumerate(asked.support) if sts]
+    by_answer = dict(zip(with_support, numbers))
+    return tuple(AnswerValue(a.id, a.label, by_answer.get(i, ()))
+                 for i, a in enumerate(result.answers))
+
+
+def chain_answer(graph: EvidenceGraph) -> tuple[AnswerValue, ...]:
+    """The KB's answer from chains alone: the end of the best answer chain, and the ends of
+    the other shortlisted chains that go the same way (same start, same properties in the
+    same directions) — all the values of the relation the best chain found."""
+    answers = [c for c in graph.chains if c.kind == "answer"]
+    if not answers:
+        return ()
+    best = answers[0]
+    out, seen = [], set()
+    for chain in answers:
+        if _relation(chain) != _relation(best) or chain.end in seen:
+            continue
+        seen.add(chain.end)
+        data = graph.graph.nodes.get(chain.end, {})
+        is_entity = data.get("value") is None
+        out.append(AnswerValue(chain.end if is_entity else None, graph.label(chain.end),
+                               tuple(chain.numbers)))
+    return tuple(out)
+
+
+def _relation(chain: Chain) -> tuple:
+    return (chain.start, tuple((s.property, s.forward) for s in chain.steps))
+
+
+def _ms(a: float, b: float) -> float:
+    return round((b - a) * 1000, 3)

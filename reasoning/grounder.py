@@ -1,0 +1,334 @@
+"""``Grounder.ask(question) -> Answer``: the LLM-Augmenter loop over a knowledge graph.
+
+    from reasoning import Grounder
+    g = Grounder("slice.sqlite")                          # no LLM: the KB alone
+    g.ask("Where was Marie Curie born?").text             # 'Warsaw [1]'
+
+    g = Grounder(kb, llm, gate="rowen-hybrid", verifier=other_llm)
+    a = g.ask("Which party was Gheorghe Pintilie a member of?")
+    a.text, a.grounded, a.citations, a.decision.scores, a.trace.n_llm_calls
+
+With an LLM, the rule-based policy (``reasoning.policy``) runs: the model's own
+chain-of-thought answer (``draft``) → the gate (``decide``; an abstaining draft consults
+without asking it) → if it consults: sub-questions (``prompts.DECOMPOSE``), the knowledge
+consolidator (``reasoning.consolidate``: query generation, linking, the KB — its mirror,
+then a live endpoint when the KB is a ``FallbackKB`` allowed to — and the evidence chainer)
+→ a prompt with numbered evidence → an answer citing [n] → the utility check
+(``reasoning.utility``) → feedback and revision, up to ``max_rounds`` answers. When the
+gate does not consult, the answer is the model's own, marked not grounded.
+
+Without an LLM, ``ask`` answers from the KB alone: the consolidator's answer, with its
+citations, and a note on what an LLM would add.
+
+Every stage is recorded in ``Answer.trace`` (prompts, replies, scores, the decision,
+queries, sources, timings, LLM and KB calls). KB calls are counted through a
+``MeteredKB`` whose counts are per thread, so concurrent asks keep their own.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from chains.search import DEFAULT_LIMITS, Limits
+from reasoning import prompts
+from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
+from reasoning.consolidate import STRATEGIES, Consolidator
+from reasoning.evidence import Evidence
+from reasoning.gates import Decision, Gate, make_gate
+from reasoning.llm.base import LLM
+from reasoning.memory import CandidateAnswer, Draft, WorkingMemory
+from reasoning.metered import MeteredKB
+from reasoning.policy import Action, RulePolicy
+from reasoning.prompt_engine import (answer_messages, decompose_messages, draft_messages,
+                                     parse_sub_questions, revise_messages)
+from reasoning.recorder import Recorder
+from reasoning.utility import ABSTAIN, assess
+from store.errors import KGGroundError, LLMConfigError
+
+#: longer input is not one question
+MAX_QUESTION_CHARS = 1000
+
+KB_ONLY_NOTE = (
+    "Answered from the KB alone (no LLM): the values of the statements that best match "
+    "the question, as the KB states them. An LLM (--llm) would add: its own answer, with "
+    "the KB consulted only when a gate finds it unsure; sub-questions for questions that "
+    "need several steps; a choice between competing evidence chains; and an answer in "
+    "words, checked to cite a statement for every value it asserts.")
+KB_ONLY_NOTHING = (
+    "The KB holds no statement that answers this question (no entity of it was found, or "
+    "no chain from its entities fits). An LLM (--llm) could still answer from its own "
+    "knowledge, marked as not grounded.")
+
+
+class Grounder:
+    """Answers questions from ``kb``, with ``llm`` when given (see the module docstring).
+
+    ``kb``: a ``KnowledgeBase`` or a path/URL ``kb.open`` reads. ``llm``: any object with
+    ``complete(messages, n=, temperature=, max_tokens=, stop=)``, or None (KB alone).
+    ``gate``: a ``Gate`` or a name of ``reasoning.gates.GATES``, or ``auto``
+    (rowen-hybrid with a ``verifier``, else rowen-cl; ``always`` without an LLM);
+    ``verifier``, ``checker``, ``judge`` and ``gate_options`` go to ``make_gate``.
+    ``linker``: linking's ``EntityLinker`` for the KB (built on first use otherwise);
+    ``strategy``: the query generator (``auto``: rules, then the LLM's few-shot queries
+    when no rule-made query answers; ``rules``; ``llm``; without an LLM always rules);
+    ``hops``, ``top``, ``limits``: the evidence chainer's bounds; ``chains``: run the
+    chainer always (True), or only when no query answered (False); ``auto``: always with
+    an LLM (the evidence it reads), only as the fallback without one (the KB-only answer
+    is the query's, its evidence the statements behind it); ``max_rounds``: answers
+    written from evidence (the first and its revisions); ``decompose``: ask the model for
+    sub-questions; ``lang``: the questions' language.
+
+    Raises ``LLMConfigError`` (a ValueError) for a gate that cannot run as configured.
+    """
+
+    def __init__(self, kb: Any, llm: LLM | None = None, *, gate: str | Gate = "auto",
+                 verifier: LLM | None = None, checker: Any = "llm", judge: LLM | None = None,
+                 gate_options: dict[str, Any] | None = None, linker: Any = None,
+                 strategy: str = "auto", hops: int = 2, top: int = 5,
+                 limits: Limits = DEFAULT_LIMITS, chains: bool | str = "auto",
+                 max_rounds: int = 3, decompose: bool = True, lang: str = "en"):
+        if isinstance(kb, (str, Path)):
+            import kb as kb_module
+            kb = kb_module.open(kb)
+        if strategy not in STRATEGIES:
+            raise LLMConfigError("unknown query strategy", backend="grounder",
+                                 expected=" | ".join(STRATEGIES), got=strategy)
+        self.kb = kb
+        self.metered = MeteredKB(kb)
+        self.llm = llm
+        self.strategy = "rules" if llm is None else strategy
+        self.gate = self._gate(gate, llm, verifier, checker, judge, gate_options or {})
+        self.policy = RulePolicy(max_rounds)
+        if chains not in (True, False, "auto"):
+            raise ValueError(f"chains must be True, False or 'auto', got {chains!r}")
+        self.hops, self.top, self.limits = hops, top, limits
+        self.chains = (llm is not None) if chains == "auto" else chains
+        self.decompose, self.lang = decompose, lang
+        self._linker = linker
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        model = getattr(self.llm, "model", None) if self.llm is not None else "no LLM"
+        return f"Grounder({getattr(self.kb, 'name', self.kb)!r}, {model}, gate={self.gate.name})"
+
+    @staticmethod
+    def _gate(gate: str | Gate, llm: LLM | None, verifier: LLM | None, checker: Any,
+              judge: LLM | None, options: dict[str, Any]) -> Gate:
+        if not isinstance(gate, str):
+            return gate
+        if gate == "auto":
+            gate = "always" if llm is None else ("rowen-hybrid" if verifier is not None
+                                                  else "rowen-cl")
+        if llm is None and gate != "always":
+            raise LLMConfigError(f"the {gate} gate needs an LLM, and none was given",
+                                 backend="grounder", expected="gate 'always' or 'auto' "
+                                 "without an LLM (the KB alone answers)", got=gate,
+                                 fix="pass llm= (--llm), or drop the gate")
+        return make_gate(gate, llm, verifier=verifier, checker=checker, judge=judge,
+                         **options)
+
+    @property
+    def linker(self) -> Any:
+        """Linking's ``EntityLinker`` for the KB, built on first use (it opens the
+        linking sidecar: seconds on a mirror's first use, then cached beside it)."""
+        with self._lock:
+            if self._linker is None:
+                from chains.evidence import default_linker
+                self._linker, _ = default_linker(self.kb)
+            return self._linker
+
+    # -- the loop -----------------------------------------------------------------------------
+    def ask(self, question: str) -> Answer:
+        """Answer ``question`` (see the module docstring). Raises ``KGGroundError`` for a
+        question that is not one (empty, too long), ``LLMError`` when a model call fails,
+        the KB's typed errors when it fails (never turned into an empty answer)."""
+        question = _check_question(question)
+        kb = self.metered
+        rec = Recorder(kb.meter)
+        memory = WorkingMemory(question, has_llm=self.llm is not None)
+        steps = {Action.DRAFT: self._draft, Action.DECIDE: self._decide,
+                 Action.RETRIEVE: self._retrieve, Action.ANSWER: self._answer,
+                 Action.VERIFY: self._verify, Action.REVISE: self._revise}
+        while True:
+            action = self.policy.next(memory)
+            if action is Action.FINISH:
+                break
+            with rec.stage(action.value) as details:
+                summary = steps[action](memory, kb, rec, details)
+            memory.note(action.value, summary)
+        with rec.stage("finish") as details:
+            answer = self._compose(memory, kb)
+            details.update(text=answer.text, grounded=answer.grounded, mode=answer.mode,
+                           memory=memory.as_dict())
+        return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
+
+    def _draft(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        messages = draft_messages(m.question)
+        reply = rec.call("model", self.llm, messages)[0]
+        m.draft = Draft(reply, prompts.extract_answer(reply))
+        details.update(prompt=messages, reply=reply, answer=m.draft.answer)
+        return f"the model's own answer: {m.draft.answer!r}"
+
+    def _decide(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        assert m.draft is not None
+        if abstains(m.draft.answer):
+            m.decision = Decision(gate="policy", consult=True,
+                                  reason=f"the model's own answer abstains "
+                                         f"({m.draft.answer!r}): consult the KB")
+        else:
+            m.decision = self.gate.decide(m.question)
+            rec.add_calls(m.decision.calls)
+        details.update({k: v for k, v in m.decision.as_dict().items() if k != "calls"})
+        return f"{m.decision.gate}: {'consult' if m.decision.consult else 'do not consult'}"
+
+    def _retrieve(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        if self.llm is not None and self.decompose:
+            messages = decompose_messages(m.question)
+            reply = rec.call("model", self.llm, messages)[0]
+            m.sub_questions = parse_sub_questions(reply, m.question)
+            details.update(decompose_prompt=messages, decompose_reply=reply)
+        consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=self.llm,
+                                    hops=self.hops, top=self.top, lang=self.lang,
+                                    limits=self.limits, chains=self.chains,
+                                    full=self.llm is not None)
+        m.evidence = consolidator.gather(m.question, m.sub_questions, log=details)
+        return f"{len(m.evidence.statements)} numbered statements"
+
+    def _answer(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        assert m.evidence is not None
+        messages = answer_messages(m.question, m.evidence)
+        reply = rec.call("model", self.llm, messages)[0]
+        m.candidates.append(CandidateAnswer(1, reply))
+        details.update(prompt=messages, reply=reply)
+        return f"answer {prompts.extract_answer(reply)!r}"
+
+    def _verify(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        assert m.evidence is not None
+        candidate = m.candidates[-1]
+        candidate.utility = assess(candidate.reply, m.evidence, m.question,
+                                   aliases=_aliases(kb, self.lang))
+        if candidate.utility.feedback:
+            m.feedback.append(candidate.utility.feedback)
+        details.update(round=candidate.round, **candidate.utility.as_dict())
+        return ("passed" if candidate.utility.passed else "failed") + \
+            f" (score {candidate.utility.score:.2f})"
+
+    def _revise(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        assert m.evidence is not None and m.utility is not None
+        previous = m.candidates[-1]
+        messages = revise_messages(m.question, m.evidence, previous.reply,
+                                   m.utility.feedback)
+        reply = rec.call("model", self.llm, messages)[0]
+        m.candidates.append(CandidateAnswer(previous.round + 1, reply))
+        details.update(round=previous.round + 1, prompt=messages, reply=reply)
+        return f"revised answer {prompts.extract_answer(reply)!r}"
+
+    # -- the answer ---------------------------------------------------------------------------
+    def _compose(self, m: WorkingMemory, kb: Any) -> Answer:
+        if not m.has_llm:
+            return self._kb_only(m, kb)
+        assert m.draft is not None and m.decision is not None
+        graph = m.evidence.graph if m.evidence else None
+        statements = m.evidence.statements if m.evidence else ()
+        common = dict(question=m.question, decision=m.decision, graph=graph,
+                      evidence=statements)
+        if not m.decision.consult:
+            return Answer(text=m.draft.answer, mode="llm", grounded=False,
+                          note=f"The {m.decision.gate} gate did not consult the KB "
+                               f"({m.decision.reason}): the model's own answer, not "
+                               "checked against the KB.", **common)
+        best = m.best()
+        if best is None or best.utility is None:
+            why = "; ".join(m.evidence.warnings) if m.evidence and m.evidence.warnings \
+                else "no statement was found"
+            return Answer(text=m.draft.answer, mode="llm", grounded=False,
+                          note=f"The KB was consulted but gave no evidence ({why}): the "
+                               "model's own answer, not grounded.", **common)
+        u = best.utility
+        assert m.evidence is not None
+        text = _cite_text(u.answer, u.cited, m.evidence)
+        if u.passed:
+            note = (f"Grounded: every value the answer asserts is in a statement it cites "
+                    f"(round {best.round} of at most {self.policy.max_rounds}; knowledge "
+                    f"F1 {u.kf1:.2f}).")
+        else:
+            note = (f"NOT grounded: the best of {m.rounds} answers failed the evidence "
+                    f"check: {u.feedback.splitlines()[0] if u.feedback else ''}")
+        return Answer(text=text, mode="llm+kb", grounded=u.passed, note=note,
+                      values=u.values, citations=_citations(text, m.evidence),
+                      utility=u, rounds=m.rounds, **common)
+
+    def _kb_only(self, m: WorkingMemory, kb: Any) -> Answer:
+        evidence = m.evidence or Evidence(m.question)
+        common = dict(question=m.question, mode="kb", graph=evidence.graph,
+                      evidence=evidence.statements)
+        values = evidence.kb_answer
+        if not values:
+            return Answer(text="No answer found in the KB.", grounded=False,
+                          note=KB_ONLY_NOTHING, **common)
+        text = ", ".join(f"{v.label} {_markers(v.numbers)}".strip() for v in values)
+        u = assess(text, evidence, m.question)
+        return Answer(text=text, grounded=u.passed, note=KB_ONLY_NOTE, values=values,
+                      citations=_citations(text, evidence), utility=u, **common)
+
+
+def abstains(answer: str) -> bool:
+    """Whether a model's answer declines to answer ('I don't know', empty)."""
+    return not answer.strip() or bool(ABSTAIN.search(answer))
+
+
+def _check_question(question: Any) -> str:
+    if not isinstance(question, str) or not question.strip():
+        raise KGGroundError("a question is needed", expected="a non-empty string",
+                            got=repr(question))
+    question = " ".join(question.split())
+    if len(question) > MAX_QUESTION_CHARS:
+        raise KGGroundError(f"the question is {len(question)} characters long",
+                            expected=f"one question of at most {MAX_QUESTION_CHARS} "
+                                     "characters", fix="ask one question at a time")
+    return question
+
+
+def _markers(numbers: tuple[int, ...]) -> str:
+    return "".join(f"[{n}]" for n in numbers)
+
+
+def _cite_text(answer: str, cited: tuple[int, ...], evidence: Evidence) -> str:
+    """The answer line; when it cites nothing itself, the numbers its reply cited."""
+    if prompts.cited_numbers(answer):
+        return answer
+    valid = tuple(n for n in cited if evidence.get(n) is not None)
+    return f"{answer} {_markers(valid)}".strip()
+
+
+def _citations(text: str, evidence: Evidence) -> tuple[CitedStatement, ...]:
+    out = []
+    for n in prompts.cited_numbers(text):
+        statement = evidence.get(n)
+        if statement is not None:
+            out.append(statement)
+    return tuple(out)
+
+
+def _aliases(kb: Any, lang: str):
+    cache: dict[str, list[str]] = {}
+
+    def aliases(node: str) -> list[str]:
+        if node not in cache:
+            try:
+                entity = kb.entity(node)
+                cache[node] = [*entity.aliases.get(lang, ()), *entity.aliases.get("en", ())]
+            except (KGGroundError, ValueError):
+                cache[node] = []
+        return cache[node]
+    return aliases
+
+
+def _with_trace(answer: Answer, trace: AnswerTrace) -> Answer:
+    from dataclasses import replace
+    return replace(answer, trace=trace)
+
+
+__all__ = ["Answer", "AnswerValue", "Grounder", "abstains"]

@@ -1,0 +1,89 @@
+"""Working memory (LLM-Augmenter): everything one ``Grounder.ask`` knows so far, as one
+explicit object the policy reads and the stages write.
+
+- ``question``; ``draft``: the model's initial chain-of-thought answer (None before it,
+  and without an LLM); ``decision``: the gate's verdict;
+- ``sub_questions`` and ``evidence``: what the knowledge consolidator gathered;
+- ``candidates``: the answers written from the evidence, each with its ``utility``
+  (``reasoning.utility``); ``feedback``: what the utility module told the model;
+- ``history``: every action taken, in order, with a one-line summary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reasoning.evidence import Evidence
+from reasoning.gates.base import Decision
+from reasoning.utility import Utility
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The model's own answer: the full reply and the answer extracted from it."""
+
+    reply: str
+    answer: str
+
+
+@dataclass
+class CandidateAnswer:
+    """An answer written from the evidence (``round`` 1 is the first, later ones are
+    revisions), the reply it came from, and its utility once checked."""
+
+    round: int
+    reply: str
+    utility: Utility | None = None
+
+
+@dataclass
+class WorkingMemory:
+    """The state of one ask (see the module docstring)."""
+
+    question: str
+    has_llm: bool
+    draft: Draft | None = None
+    decision: Decision | None = None
+    sub_questions: list[str] = field(default_factory=list)
+    evidence: Evidence | None = None
+    candidates: list[CandidateAnswer] = field(default_factory=list)
+    feedback: list[str] = field(default_factory=list)
+    history: list[tuple[str, str]] = field(default_factory=list)
+    done: bool = False
+
+    @property
+    def rounds(self) -> int:
+        """How many answers were written from the evidence."""
+        return len(self.candidates)
+
+    @property
+    def utility(self) -> Utility | None:
+        """The last candidate's utility."""
+        return self.candidates[-1].utility if self.candidates else None
+
+    def best(self) -> CandidateAnswer | None:
+        """The candidate to answer with: the last that passed, else the best scored
+        (the later one on ties)."""
+        checked = [c for c in self.candidates if c.utility is not None]
+        passed = [c for c in checked if c.utility.passed]
+        if passed:
+            return passed[-1]
+        if not checked:
+            return self.candidates[-1] if self.candidates else None
+        return max(reversed(checked), key=lambda c: c.utility.score)
+
+    def note(self, action: str, summary: str) -> None:
+        self.history.append((action, summary))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question,
+                "draft": self.draft.answer if self.draft else None,
+                "consult": self.decision.consult if self.decision else None,
+                "sub_questions": list(self.sub_questions),
+                "evidence": len(self.evidence.statements) if self.evidence else None,
+                "candidates": [{"round": c.round, "reply": c.reply,
+                                "utility": c.utility.as_dict() if c.utility else None}
+                               for c in self.candidates],
+                "feedback": list(self.feedback),
+                "history": [{"action": a, "summary": s} for a, s in self.history]}

@@ -1,0 +1,80 @@
+"""Recording one ask as it runs: stages with their details, LLM calls and KB calls.
+
+    rec = Recorder(metered_kb.meter)
+    with rec.stage("draft") as details:
+        reply = rec.call("model", llm, messages)[0]
+        details["reply"] = reply
+    rec.stages        # (StageRecord('draft', seconds, details, llm_calls, kb_calls),)
+
+A stage's KB calls are the meter's counts over the stage; its LLM calls are the calls
+made through ``call`` (and those ``add_calls`` hands over, e.g. a gate decision's) while
+it ran. LLM errors propagate, recorded on the call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from reasoning.answer import StageRecord
+from reasoning.gates.base import CallRecord
+from reasoning.llm.base import LLM, Message
+from reasoning.metered import KBMeter, meter_delta
+
+
+class Recorder:
+    """Collects the stages of one ask (not shared between asks)."""
+
+    def __init__(self, meter: KBMeter | None = None):
+        self.meter = meter
+        self.started = time.perf_counter()
+        self._stages: list[StageRecord] = []
+        self._calls: list[CallRecord] | None = None
+        self._name = ""
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[dict[str, Any]]:
+        details: dict[str, Any] = {}
+        before = self.meter.snapshot() if self.meter else {}
+        self._calls, self._name = [], name
+        start = time.perf_counter()
+        try:
+            yield details
+        finally:
+            seconds = time.perf_counter() - start
+            kb_calls = meter_delta(before, self.meter.snapshot()) if self.meter else {}
+            self._stages.append(StageRecord(name, seconds, details, tuple(self._calls),
+                                            kb_calls))
+            self._calls = None
+
+    def call(self, role: str, llm: LLM, messages: Sequence[Message], *, n: int = 1,
+             temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:
+        """``llm.complete(...)``, recorded in the current stage."""
+        start = time.perf_counter()
+        replies: list[str] = []
+        error = None
+        try:
+            replies = llm.complete(messages, n=n, temperature=temperature,
+                                   max_tokens=max_tokens)
+            return replies
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            self.add_calls([CallRecord(self._name, role, getattr(llm, "model", "llm"),
+                                       tuple(dict(m) for m in messages), n, temperature,
+                                       tuple(replies), time.perf_counter() - start, error)])
+
+    def add_calls(self, calls: Iterable[CallRecord]) -> None:
+        if self._calls is not None:
+            self._calls.extend(calls)
+
+    @property
+    def stages(self) -> tuple[StageRecord, ...]:
+        return tuple(self._stages)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started

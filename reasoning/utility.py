@@ -1,0 +1,337 @@
+"""The utility module (LLM-Augmenter): does a candidate answer rest on the evidence?
+
+    u = assess(reply, evidence, question)
+    u.passed            # every entity and value it asserts is in a statement it cites
+    u.score             # in [0, 1], to pick the best of several candidates
+    u.kf1               # knowledge F1: word overlap of the answer and the cited statements
+    u.feedback          # what to fix, in words a model can act on ('' when it passed)
+
+What an answer asserts is read from its final answer (the 'Answer:' line of a reply, or
+its only line), citation markers removed; what it cites, from the markers of that line
+(of the whole reply when the line has none):
+
+- the labels of the evidence's nodes (entities, and literals: dates in ISO form, in words,
+  or as a year; numbers) found in it, longest first, as whole words — each is a **value**
+  of the answer (question entities count only when nothing else is named); aliases of
+  the evidence's entities are tried for what is left, when ``aliases`` is given;
+- what is left after removing those, the question's own words, the evidence's property
+  labels and function words: each remaining run of words that names something — a
+  number, a capitalized word, or any word of a short answer (at most ``SHORT`` words) —
+  is an **unsupported claim**, something the evidence does not say. Other words of a
+  sentence ("her husband was …") describe the relation, not a value, and pass.
+
+An answer passes when it names at least one value, every value is held by a statement it
+cites, it makes no unsupported claim, cites no number outside the evidence, and does not
+abstain ("I don't know"). ``score`` = 0.6 × the share of claims supported + 0.2 × the share
+of values cited + 0.2 × knowledge F1 (LLM-Augmenter's KF1: unigram F1 between the answer's
+content words and those of the statements it cites, or of all the evidence when it cites
+none). Deterministic, no LLM call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from linking.lexicon import STOPWORDS
+from reasoning import prompts
+from reasoning.answer import AnswerValue
+from reasoning.evidence import Evidence, EvidenceNode
+
+#: words that carry no claim (besides linking's stopwords)
+FUNCTION_WORDS = frozenset("""
+a an the of in on at to for from by with and or but as is are was were be been being has
+have had do does did it its it's this that these those there their they he she his her him
+them who whom whose which what when where why how answer final also both either neither
+yes no not than then so such very about around approximately roughly only just based
+according evidence statement statements cite cited source sources known called named
+""".split())
+ABSTAIN = re.compile(r"\b(?:i\s+(?:do\s*n[o']?t|dont|cannot|can't|can\s*not)\s+"
+                     r"(?:know|say|tell|answer|determine|find)|unknown|no\s+(?:answer|"
+                     r"information|idea)|not\s+(?:known|sure|enough)|unable\s+to)\b",
+                     re.IGNORECASE)
+#: an answer of at most this many words is all claim (a sentence's lowercase words are not)
+SHORT = 4
+POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+MONTHS = ("january february march april may june july august september october november "
+          "december").split()
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A part of the answer: ``text`` as written, the evidence node it names (None: the
+    evidence does not say it), and whether a statement the answer cites holds it."""
+
+    text: str
+    node: str | None
+    label: str = ""
+    cited: bool = False
+
+    @property
+    def supported(self) -> bool:
+        return self.node is not None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "node": self.node, "label": self.label,
+                "supported": self.supported, "cited": self.cited}
+
+
+@dataclass(frozen=True)
+class Utility:
+    """The verdict on one candidate answer (see the module docstring)."""
+
+    passed: bool
+    score: float
+    kf1: float
+    answer: str
+    claims: tuple[Claim, ...] = ()
+    cited: tuple[int, ...] = ()
+    invalid: tuple[int, ...] = ()
+    abstained: bool = False
+    feedback: str = ""
+    values: tuple[AnswerValue, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"passed": self.passed, "score": round(self.score, 6),
+                "kf1": round(self.kf1, 6), "answer": self.answer,
+                "claims": [c.as_dict() for c in self.claims], "cited": list(self.cited),
+                "invalid": list(self.invalid), "abstained": self.abstained,
+                "feedback": self.feedback}
+
+
+def assess(reply: str, evidence: Evidence, question: str = "", *,
+           aliases: Callable[[str], Iterable[str]] | None = None) -> Utility:
+    """Check ``reply`` (a model's reply, or an answer text) against ``evidence``."""
+    answer = prompts.extract_answer(reply) or reply.strip()
+    # the answer line's citations; when it has none, those of the whole reply
+    cited = tuple(prompts.cited_numbers(answer) or prompts.cited_numbers(reply))
+    invalid = tuple(n for n in cited if evidence.get(n) is None)
+    text = prompts.strip_citations(answer)
+    norm = prompts.normalize_answer(POSSESSIVE.sub("", text))
+    abstained = bool(ABSTAIN.search(text)) or not norm
+    naming = _naming_words(text)
+
+    names = _names(evidence)
+    matched, rest = _match(norm, names)
+    allowed = _allowed_words(evidence, question)
+    chunks = _leftovers(rest, allowed, naming)
+    if chunks and aliases is not None:
+        alias_names = _alias_names(evidence, aliases)
+        still = []
+        for chunk in chunks:
+            found, left = _match(chunk, alias_names)
+            matched += found
+            still += _leftovers(left, allowed, naming)
+        chunks = still
+
+    seeds = set(evidence.seeds)
+    values = [m for m in matched if m[0] not in seeds] or matched
+    cited_set = set(cited) - set(invalid)
+    claims = []
+    answer_values = []
+    for node, written in values:
+        held = evidence.nodes[node].numbers if node in evidence.nodes else \
+            _kb_answer_numbers(evidence, node)
+        is_cited = bool(cited_set & set(held))
+        label = _label(evidence, node)
+        claims.append(Claim(written, node, label, is_cited))
+        ev_node = evidence.nodes.get(node)
+        answer_values.append(AnswerValue(ev_node.entity_id if ev_node else None, label,
+                                         tuple(n for n in held if n in cited_set) or
+                                         tuple(held)))
+    claims += [Claim(chunk, None) for chunk in chunks]
+    if abstained:
+        claims = [c for c in claims if c.supported]
+
+    kf1 = knowledge_f1(text, _cited_text(evidence, cited_set))
+    n_values = sum(c.supported for c in claims)
+    supported_share = n_values / len(claims) if claims else 0.0
+    cited_share = sum(c.cited for c in claims if c.supported) / n_values if n_values else 0.0
+    passed = (n_values > 0 and not chunks and not invalid and not abstained
+              and all(c.cited for c in claims))
+    score = 0.0 if abstained else 0.6 * supported_share + 0.2 * cited_share + 0.2 * kf1
+    utility = Utility(passed, score, kf1, answer, tuple(claims), cited, invalid, abstained,
+                      values=tuple(dict.fromkeys(answer_values)))
+    if not passed:
+        utility = _with_feedback(utility, evidence)
+    return utility
+
+
+# -- matching -----------------------------------------------------------------------------------
+
+def _names(evidence: Evidence) -> list[tuple[str, str]]:
+    """(normalized name, node) for every evidence node and KB-answer value, longest first."""
+    out = []
+    for node in evidence.nodes.values():
+        for name in _surface_forms(node):
+            out.append((name, node.id))
+    for v in evidence.kb_answer:
+        if v.id is None:
+            out.append((prompts.normalize_answer(v.label), f"value:{v.label}"))
+    return sorted({n for n in out if n[0]}, key=lambda n: (-len(n[0]), n[1]))
+
+
+def _surface_forms(node: EvidenceNode) -> list[str]:
+    forms = [node.label]
+    value = node.value
+    if value is not None and value.datatype.endswith("#dateTime"):
+        forms += _date_forms(str(value))
+    return [prompts.normalize_answer(f) for f in forms]
+
+
+def _date_forms(iso: str) -> list[str]:
+    """'1867-11-07' → '7 November 1867', 'November 7, 1867', 'November 1867', '1867'."""
+    m = re.match(r"(-?\d{1,4})(?:-(\d\d))?(?:-(\d\d))?", iso)
+    if not m:
+        return []
+    year, month, day = m.group(1), m.group(2), m.group(3)
+    forms = [year.lstrip("0") or "0"]
+    if month and 1 <= int(month) <= 12:
+        name = MONTHS[int(month) - 1]
+        forms.append(f"{name} {year}")
+        if day and int(day) >= 1:
+            d = str(int(day))
+            forms += [f"{d} {name} {year}", f"{name} {d} {year}", f"{year} {month} {day}"]
+    return forms
+
+
+def _match(norm: str, names: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], str]:
+    """Nodes named in ``norm`` as whole words, longest name first, without overlaps:
+    [(node, the words matched)], and ``norm`` with those words blanked out."""
+    found = []
+    text = f" {norm} "
+    for name, node in names:
+        needle = f" {name} "
+        while needle in text:
+            found.append((node, name))
+            text = text.replace(needle, " | ", 1)
+    # one node named twice (label and date form) counts once
+    seen, unique = set(), []
+    for node, name in found:
+        if node not in seen:
+            seen.add(node)
+            unique.append((node, name))
+    return unique, text
+
+
+def _naming_words(text: str) -> set[str] | None:
+    """The words of ``text`` that may name something: all of a short answer (None), else
+    the capitalized ones (normalized)."""
+    words = re.findall(r"[\w'’.-]+", POSSESSIVE.sub("", text))
+    if len(words) <= SHORT:
+        return None
+    return {prompts.normalize_answer(w) for w in words if w[:1].isupper()}
+
+
+def _allowed_words(evidence: Evidence, question: str) -> set[str]:
+    words = set(STOPWORDS) | FUNCTION_WORDS
+    words.update(prompts.normalize_answer(POSSESSIVE.sub("", question)).split())
+    graph = evidence.graph
+    if graph is not None:
+        for _u, _v, data in graph.graph.edges(data=True):
+            words.update(prompts.normalize_answer(data.get("property_label") or "").split())
+    return words
+
+
+def _leftovers(text: str, allowed: set[str], naming: set[str] | None) -> list[str]:
+    """Runs of words the evidence did not name that may name something (``naming``:
+    None for every word) and are not allowed filler."""
+    chunks, run = [], []
+    for word in text.split():
+        number = bool(NUMBER.fullmatch(word))
+        names = number or naming is None or word in naming
+        if word == "|" or not names or (word in allowed and not number) \
+                or not any(c.isalnum() for c in word):
+            if run:
+                chunks.append(" ".join(run))
+            run = []
+        else:
+            run.append(word)
+    if run:
+        chunks.append(" ".join(run))
+    return chunks
+
+
+def _alias_names(evidence: Evidence, aliases: Callable[[str], Iterable[str]]
+                 ) -> list[tuple[str, str]]:
+    out = set()
+    for node in evidence.nodes.values():
+        if node.value is None:
+            for alias in aliases(node.id):
+                name = prompts.normalize_answer(alias)
+                if name:
+                    out.add((name, node.id))
+    return sorted(out, key=lambda n: (-len(n[0]), n[1]))
+
+
+def _kb_answer_numbers(evidence: Evidence, node: str) -> tuple[int, ...]:
+    label = node.removeprefix("value:")
+    return next((v.numbers for v in evidence.kb_answer if v.label == label), ())
+
+
+def _label(evidence: Evidence, node: str) -> str:
+    if node in evidence.nodes:
+        return evidence.nodes[node].label
+    return node.removeprefix("value:")
+
+
+# -- knowledge F1 -------------------------------------------------------------------------------
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in prompts.normalize_answer(text).split()
+            if w not in STOPWORDS and w not in FUNCTION_WORDS and any(c.isalnum() for c in w)]
+
+
+def knowledge_f1(answer: str, knowledge: str) -> float:
+    """Unigram F1 of the content words of ``answer`` and ``knowledge`` (0 when either has
+    none)."""
+    a, k = Counter(_content_words(answer)), Counter(_content_words(knowledge))
+    common = sum((a & k).values())
+    if not common:
+        return 0.0
+    precision, recall = common / sum(a.values()), common / sum(k.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+def _cited_text(evidence: Evidence, cited: set[int]) -> str:
+    chosen = [s for s in evidence.statements if s.number in cited] or list(evidence.statements)
+    return "\n".join(s.text for s in chosen)
+
+
+# -- feedback -----------------------------------------------------------------------------------
+
+def _with_feedback(u: Utility, evidence: Evidence) -> Utility:
+    from dataclasses import replace
+    return replace(u, feedback=feedback(u, evidence))
+
+
+def feedback(u: Utility, evidence: Evidence, *, options: int = 5) -> str:
+    """What is wrong with the answer ``u`` judged, and how to fix it, one line each."""
+    lines = []
+    last = len(evidence.statements)
+    if u.invalid:
+        lines.append(f"{', '.join(f'[{n}]' for n in u.invalid)} "
+                     f"{'is' if len(u.invalid) == 1 else 'are'} not in the evidence "
+                     f"(its statements are numbered 1 to {last}).")
+    if u.abstained:
+        lines.append("The answer does not answer: the evidence may answer the question.")
+    for c in u.claims:
+        if not c.supported:
+            lines.append(f"No statement of the evidence supports '{c.text}'.")
+        elif not c.cited:
+            numbers = evidence.nodes[c.node].numbers if c.node in evidence.nodes else ()
+            where = ", ".join(f"[{n}]" for n in numbers) or "the evidence"
+            lines.append(f"'{c.label}' is supported by {where}: cite it.")
+    if not any(c.supported for c in u.claims) and not u.abstained:
+        lines.append("The answer names nothing the evidence holds.")
+    hints = [f"{v.label} ({', '.join(f'[{n}]' for n in v.numbers)})"
+             for v in evidence.kb_answer[:options]]
+    if hints and not u.passed:
+        lines.append("The evidence's best answer: " + "; ".join(hints) + ".")
+    lines.append("Answer with names, dates or numbers from the evidence only, and cite the "
+                 "statements as [n].")
+    return "\n".join(lines)
