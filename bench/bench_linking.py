@@ -1,7 +1,14 @@
-"""Entity linking on real linking benchmarks, against the T-REx Wikidata slice (issue 4).
+"""Entity linking on real linking benchmarks, against the T-REx Wikidata slice (issues 4, 13).
 
     python bench/bench_linking.py [--db slice.sqlite] [--json out.json] [--limit N]
-                                  [--split first|second]
+                                  [--split first|second] [--sections gold,questions,...]
+
+Sections (``--sections``, default all): ``gold`` (below), ``questions`` (question subject
+as top link and property top-1 with and without the subject, on slice-qa-dev and on our
+own wordings: ``bench/linking_questions.py``), ``texts`` (acc@1 given gold spans on our
+news and science sentences, ``bench/linking_texts.py``), ``speed`` (mentions/s and the
+time to link 10/50/100 KB of text), ``rdf`` (question linking on an RdfGraphKB built from
+the mirror's statements about the questions' subjects, linking to its own IRIs).
 
 Data (read from ``--data``, default ../shared/data next to the repository; never copied):
 ``benchmarks/entity-linking/tweeki-gold.jsonl`` (tweets, every mention with its span),
@@ -20,7 +27,8 @@ Measured, per dataset and pooled:
 - **Max-prior baseline**, as spaCy's entity linker does it: the most popular entity (the
   mirror's prior: sitelinks, else degree) among exact matches of the normalized mention
   with a label or alias; no match → wrong.
-- **End to end** (mentions detected by the linker, then linked): micro precision, recall
+- **End to end** (mentions detected by the linker, then linked, kept when the best
+  candidate's confidence is at least ``E2E_CONFIDENCE``): micro precision, recall
   and F1 of the bag of QIDs per text (WebQSP has spans only for its main entity, so bags
   keep the three datasets comparable); for Tweeki and Mintaka also span-level scores, where
   a prediction counts when its span overlaps a gold span with the same QID. The in-mirror
@@ -49,12 +57,17 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+sys.path.insert(0, str(REPO / "bench"))
+
 from linking import EntityLinker  # noqa: E402
 from store.mirror import Mirror  # noqa: E402
 from store.normalize import normalize  # noqa: E402
 
 DEFAULT_DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
 TARGET_ACC, TARGET_GAIN, TARGET_RATE = 0.85, 0.10, 1000.0
+#: end to end, a detected mention counts when its best candidate is at least this likely
+#: (linking cuts nothing off; callers threshold on the calibrated confidence)
+E2E_CONFIDENCE = 0.5
 DATASETS = ("tweeki", "webqsp", "mintaka")
 
 
@@ -160,15 +173,11 @@ class MaxPrior:
     """The baseline: the most popular exact label/alias match (properties excluded)."""
 
     def __init__(self, linker: EntityLinker):
-        self.mirror = linker.mirror
-        self.priors = linker.generator.priors
+        self.source = linker.source
 
     def __call__(self, mention: str) -> str | None:
-        rows = self.mirror.query(
-            "SELECT t.entity, e.kind, e.sitelinks, e.degree FROM terms t LEFT JOIN entities e "
-            "ON e.id = t.entity WHERE t.norm = ? AND t.kind != 1", (normalize(mention),))
-        best = max(((self.priors(links, degree), ent) for ent, kind, links, degree in rows
-                    if kind != "property"), default=None, key=lambda x: (x[0], x[1]))
+        names = self.source.names([normalize(mention)])
+        best = max(((n.prior, n.entity) for n in names), default=None)
         return best[1] if best else None
 
 
@@ -224,7 +233,8 @@ def run(docs: list[Doc], linker: EntityLinker, known: set[str]) -> dict[str, Any
         result = linker.link(d.text)
         t_e2e += time.perf_counter() - t0
         n_docs += 1
-        pred = {lm.best.id for lm in result.mentions if lm.best}
+        kept = [lm for lm in result.mentions if lm.best and lm.confidence >= E2E_CONFIDENCE]
+        pred = {lm.best.id for lm in kept}
         for scope, gold in (("all", d.qids), ("in", d.qids & known)):
             for key in ((d.dataset, scope), ("pooled", scope)):
                 c = e2e[("bag",) + key]
@@ -234,13 +244,13 @@ def run(docs: list[Doc], linker: EntityLinker, known: set[str]) -> dict[str, Any
             if not d.all_spans:
                 continue
             gold_spans = [(s, e, q) for s, e, q in d.mentions if scope == "all" or q in known]
-            tp = sum(1 for lm in result.mentions if lm.best and any(
+            tp = sum(1 for lm in kept if any(
                 lm.mention.start < e and s < lm.mention.end and q == lm.best.id
                 for s, e, q in gold_spans))
             for key in ((d.dataset, scope), ("pooled", scope)):
                 c = e2e[("span",) + key]
                 c[0] += tp
-                c[1] += len(result.mentions)
+                c[1] += len(kept)
                 c[2] += len(gold_spans)
     out: dict[str, Any] = {"disambiguation": {}, "end_to_end": {}, "throughput": {
         "mentions": n_mentions, "disambiguation_s": t_dis,
@@ -306,6 +316,143 @@ def print_tables(res: dict[str, Any], info: dict[str, Any]) -> None:
           f"{t['mentions_per_s']:,.0f} mentions/s (≥ {TARGET_RATE:,.0f})")
 
 
+def run_questions(linker: EntityLinker, data: Path, split: str | None) -> dict[str, Any]:
+    from linking_data import paraphrased_questions, slice_questions, slice_rows
+    from linking_questions import evaluate, labels_of, print_rates
+
+    half = split or "all"
+    labels = labels_of(linker, sorted({r["subject"] for r in slice_rows(data, "all")}))
+    out = {}
+    for wordings in ("tune", "held"):
+        qs = paraphrased_questions(data, labels, split=half, wordings=wordings,
+                                   per_relation=8, lowercase=True)
+        if wordings == "tune":
+            qs = slice_questions(data, half) + qs
+        res = evaluate(linker, qs, labels)
+        print_rates(f"Questions ({wordings} wordings; dev questions with the tune ones), "
+                    f"split {half}", res)
+        out[wordings] = {k: v for k, v in res.items() if k != "failures"}
+    return out
+
+
+def run_texts(linker: EntityLinker) -> dict[str, Any]:
+    from linking_texts import texts
+
+    golds = sorted({q for k in ("news", "science") for _, ms in texts(k) for *_, q in ms})
+    known = in_mirror_kb(linker, golds)
+    base = MaxPrior(linker)
+    out: dict[str, Any] = {}
+    pooled = [0, 0, 0]
+    for kind in ("news", "science"):
+        n = ok = b = 0
+        for text, ms in texts(kind):
+            result = linker.link(text, spans=[(s, e) for s, e, _ in ms])
+            for (s, e, q), lm in zip(ms, result.mentions, strict=True):
+                if q not in known:
+                    continue
+                n += 1
+                ok += bool(lm.best) and lm.best.id == q
+                b += base(text[s:e]) == q
+        out[kind] = {"mentions": n, "acc@1": ok / n, "baseline_acc@1": b / n}
+        pooled = [pooled[0] + n, pooled[1] + ok, pooled[2] + b]
+        print(f"{kind:<8} {n:>4} in-KB mentions  acc@1 {ok / n:.3f}  max-prior {b / n:.3f}")
+    out["pooled"] = {"mentions": pooled[0], "acc@1": pooled[1] / pooled[0],
+                     "baseline_acc@1": pooled[2] / pooled[0],
+                     "gold_not_in_kb": len(golds) - len(known)}
+    print(f"pooled   {pooled[0]:>4} in-KB mentions  acc@1 {pooled[1] / pooled[0]:.3f}  "
+          f"max-prior {pooled[2] / pooled[0]:.3f}  ({len(golds) - len(known)} of "
+          f"{len(golds)} gold entities not in the KB, left out)")
+    return out
+
+
+def in_mirror_kb(linker: EntityLinker, ids: list[str]) -> set[str]:
+    labels = linker.source.labels(ids)
+    return {i for i, (label, _) in labels.items() if label != i}
+
+
+def run_speed(linker: EntityLinker, data: Path) -> dict[str, Any]:
+    """Link 10, 50 and 100 KB of distinct real text (tweets, then Mintaka questions and our
+    sentences), each in one call."""
+    from linking_texts import texts
+
+    parts = [t for k in ("news", "science") for t, _ in texts(k)]
+    with open(data / "benchmarks" / "entity-linking" / "tweeki-gold.jsonl",
+              encoding="utf-8") as f:
+        parts += [json.loads(line)["sentence"] for line in f]
+    with open(data / "benchmarks" / "mintaka-dev.jsonl", encoding="utf-8") as f:
+        parts += [json.loads(line)["question"] for line in f]
+    with open(data / "benchmarks" / "slice-qa-dev.jsonl", encoding="utf-8") as f:
+        parts += [json.loads(line)["question"] for line in f]
+    corpus = " ".join(parts)
+    linker.link(corpus[-3000:])                       # warm-up
+    out = {}
+    for size in (10_000, 50_000, 100_000):
+        text = corpus[:size]
+        t0 = time.perf_counter()
+        result = linker.link(text)
+        dt = time.perf_counter() - t0
+        out[f"{size // 1000}KB"] = {"seconds": dt, "mentions": len(result.mentions),
+                                     "mentions_per_s": len(result.mentions) / dt}
+        print(f"{size // 1000:>4} KB in one call: {dt:6.2f} s, {len(result.mentions)} "
+              f"mentions, {len(result.mentions) / dt:,.0f} mentions/s")
+    print(f"  ({len(corpus) // 1000} KB of distinct text available; load {os.getloadavg()})")
+    return out
+
+
+def run_rdf(mirror_linker: EntityLinker, data: Path, n: int = 200) -> dict[str, Any]:
+    """Question linking on an RdfGraphKB: the mirror's terms and statements about the
+    subjects of ``n`` dev questions (and the labels of their values), as an rdflib graph."""
+    import rdflib
+    from rdflib import Literal, URIRef
+    from rdflib.namespace import RDFS, SKOS
+
+    from kb.rdfgraph import RdfGraphKB
+    from linking_data import slice_rows
+    from linking_questions import evaluate, print_rates
+
+    kb_mirror = mirror_linker.kb
+    rows = slice_rows(data, "all")[::max(1, 2000 // n)][:n]
+    g = rdflib.Graph()
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    named: set[str] = set()
+
+    def terms(eid: str) -> None:
+        if eid in named:
+            return
+        named.add(eid)
+        ent = kb_mirror.entity(eid)
+        for lang, text in ent.labels.items():
+            g.add((URIRef(wd + eid), RDFS.label, Literal(text, lang=lang)))
+        for lang, texts_ in ent.aliases.items():
+            for t in texts_:
+                g.add((URIRef(wd + eid), SKOS.altLabel, Literal(t, lang=lang)))
+
+    for r in rows:
+        terms(r["subject"])
+        for st in kb_mirror.statements(r["subject"], limit=200):
+            if st.value.kind == "entity":
+                g.add((URIRef(wd + st.subject), URIRef(wdt + st.property),
+                       URIRef(wd + st.value.value)))
+                try:
+                    terms(st.value.value)
+                except LookupError:
+                    pass
+    for pid in sorted({r["property"] for r in rows}):
+        info = kb_mirror.property_info(pid)
+        g.add((URIRef(wd + pid), RDFS.label, Literal(info.label, lang="en")))
+        for a in info.aliases:
+            g.add((URIRef(wd + pid), SKOS.altLabel, Literal(a, lang="en")))
+    rdf = EntityLinker(RdfGraphKB(g, name="slice-subset"))
+    from linking_data import Question
+    qs = [Question(r["question"], r["subject"], r["property"]) for r in rows]
+    labels = {r["subject"]: kb_mirror.entity(r["subject"]).label("en") for r in rows}
+    t0 = time.perf_counter()
+    res = evaluate(rdf, qs, labels)
+    print_rates(f"RdfGraphKB ({len(g)} triples about {n} dev questions' subjects; "
+                f"{time.perf_counter() - t0:.1f} s)", res)
+    return {k: v for k, v in res.items() if k != "failures"} | {"triples": len(g)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -322,7 +469,10 @@ def main() -> None:
                     help="print N in-mirror disambiguation failures")
     ap.add_argument("--embeddings", action="store_true", help="add semantic similarity with "
                     "all-MiniLM-L6-v2 (the embeddings extra); throughput then includes it")
+    ap.add_argument("--sections", default="gold,questions,texts,speed,rdf",
+                    help="which measurements to run [default: %(default)s]")
     args = ap.parse_args()
+    sections = set(args.sections.split(","))
     docs, skipped = load_docs(args.data)
     docs = select(docs, limit=args.limit, split=args.split)
     db = args.db or default_db(args.data)
@@ -330,17 +480,30 @@ def main() -> None:
     t0 = time.perf_counter()
     linker.index                                   # noqa: B018 - open (or build) the sidecar
     sidecar_s = time.perf_counter() - t0
-    known = in_mirror(linker.mirror, {q for d in docs for *_, q in d.mentions} |
-                      {q for d in docs for q in d.qids})
-    res = run(docs, linker, known)
     info = {"db": str(db), "docs": len(docs), "skipped": skipped,
             "embeddings": args.embeddings,
             "sidecar_open_or_build_s": sidecar_s, "load_average": os.getloadavg(),
             "command": " ".join(["python", *sys.argv])}
-    print_tables(res, info)
-    for f in res["failures"][:args.failures]:
-        print(f"\n[{f['dataset']}] {f['text']}\n  {f['mention']!r}: gold {f['gold']}, "
-              f"got {f['got']}\n  {f['why']}")
+    res: dict[str, Any] = {}
+    if "gold" in sections:
+        known = in_mirror(linker.mirror, {q for d in docs for *_, q in d.mentions} |
+                          {q for d in docs for q in d.qids})
+        res = run(docs, linker, known)
+        print_tables(res, info)
+        for f in res["failures"][:args.failures]:
+            print(f"\n[{f['dataset']}] {f['text']}\n  {f['mention']!r}: gold {f['gold']}, "
+                  f"got {f['got']}\n  {f['why']}")
+    if "questions" in sections:
+        res["questions"] = run_questions(linker, args.data, args.split)
+    if "texts" in sections:
+        print("\nGiven gold spans: our news and science sentences")
+        res["texts"] = run_texts(linker)
+    if "speed" in sections:
+        print("\nSpeed (detection + linking, one call per text)")
+        res["speed"] = run_speed(linker, args.data)
+    if "rdf" in sections:
+        res["rdf"] = run_rdf(linker, args.data)
+    info["load_average_after"] = os.getloadavg()
     if args.json:
         args.json.write_text(json.dumps({"info": info, **res}, indent=2, ensure_ascii=False))
 

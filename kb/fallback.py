@@ -38,6 +38,7 @@ network again.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any, Callable, TypeVar
 
@@ -75,6 +76,11 @@ class FallbackKB:
         self.local.close()
         if self.live is not None:
             self.live.close()
+
+    def linking(self, **options: Any) -> FallbackLinking:
+        """Linking over the mirror (``MirrorKB.linking``) that asks the live endpoint, when
+        it is on, for names the mirror lacks entirely (see ``FallbackLinking``)."""
+        return FallbackLinking(self.local.linking(**options), self)
 
     def live_off_reason(self) -> str | None:
         """Why the live side is off right now, or None when it is on."""
@@ -252,3 +258,67 @@ def _value_key(value: str | Value | None) -> str:
 def _now() -> str:
     from kb.sparql_http import iso_time
     return iso_time(time.time())
+
+
+class FallbackLinking:
+    """``kb.linking.LinkingKB`` for a FallbackKB: the mirror's fast linking, and the live
+    endpoint for what the mirror lacks — a name none of whose forms the mirror has is
+    searched live (only the first key of a ``names`` call: the mention as written, not
+    each variant), and the labels and profiles of entities found so are read through the
+    FallbackKB (which writes them back). Mention detection and fuzzy matching stay local.
+    """
+
+    def __init__(self, local: Any, kb: FallbackKB):
+        from kb.linking import GenericLinking
+
+        self.local, self.kb = local, kb
+        self.name = kb.name
+        self.features = local.features
+        self._remote = GenericLinking(kb)
+        self._fetched: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:      # capitalized, nearest, index, close
+        return getattr(self.local, name)
+
+    def names(self, norms: Any) -> list:
+        found = self.local.names(norms)
+        if found or not norms or self.kb.live_off_reason() is not None:
+            return found
+        try:
+            found = self._remote.names(list(norms)[:1])
+        except EndpointUnreachable:
+            return []
+        with self._lock:
+            self._fetched.update(n.entity for n in found)
+        return found
+
+    def known(self, norms: Any) -> set[str]:
+        return self.local.known(norms)
+
+    def similar(self, norm: str, how: str, *, limit: int = 20) -> list:
+        return self.local.similar(norm, how, limit=limit)
+
+    def _split(self, ids: Any) -> tuple[list[str], list[str]]:
+        remote = [i for i in ids if i in self._fetched]
+        return [i for i in ids if i not in self._fetched], remote
+
+    def labels(self, ids: Any, *, lang: str = "en") -> dict:
+        local, remote = self._split(ids)
+        out = self.local.labels(local, lang=lang) if local else {}
+        if remote:
+            out.update(self._remote.labels(remote, lang=lang))
+        return out
+
+    def profiles(self, ids: Any, *, lang: str = "en") -> dict:
+        local, remote = self._split(ids)
+        out = self.local.profiles(local, lang=lang) if local else {}
+        if remote:
+            out.update(self._remote.profiles(remote, lang=lang))
+        return out
+
+    def properties(self) -> list:
+        return self.local.properties()
+
+    def connecting(self, subject: str, value: str) -> frozenset[str]:
+        return self.local.connecting(subject, value)

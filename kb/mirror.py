@@ -81,6 +81,13 @@ class MirrorKB:
     def close(self) -> None:
         self.mirror.close()
 
+    def linking(self, *, index_path: str | Path | None = None,
+                progress: Any = None) -> Any:
+        """The fast ``kb.linking.LinkingKB`` over this mirror (``kb.mirror_linking``);
+        ``index_path`` overrides where its sidecar lives, ``progress`` hears its build."""
+        from kb.mirror_linking import MirrorLinking
+        return MirrorLinking(self, index_path=index_path, progress=progress)
+
     def __repr__(self) -> str:
         return f"MirrorKB({self.mirror.location!r})"
 

@@ -259,7 +259,8 @@ class Candidate:
     token); ``features`` what decided the score, for explanations. ``source`` is where the
     matched name comes from (``mirror:<path>``, ``sparql:<endpoint>`` — also for a name a
     live endpoint wrote back into a mirror — ``rdf:<file>``), ``retrieved_at`` when a live
-    endpoint gave it.
+    endpoint gave it. Linking adds
+    ``confidence``: the calibrated probability, in [0, 1], that this is the entity meant.
     """
     id: str
     label: str
@@ -272,13 +273,17 @@ class Candidate:
     features: Mapping[str, float] = field(default_factory=dict, compare=False)
     source: str = field(default="", compare=False)
     retrieved_at: str | None = field(default=None, compare=False)
+    confidence: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "score": round(self.score, 6),
-                "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
-                "lang": self.lang, "description": self.description,
-                "features": {k: round(v, 6) for k, v in self.features.items()},
-                "source": self.source, "retrieved_at": self.retrieved_at}
+        out = {"id": self.id, "label": self.label, "score": round(self.score, 6),
+               "prior": round(self.prior, 6), "matched": self.matched, "match": self.match,
+               "lang": self.lang, "description": self.description,
+               "features": {k: round(v, 6) for k, v in self.features.items()},
+               "source": self.source, "retrieved_at": self.retrieved_at}
+        if self.confidence is not None:
+            out["confidence"] = round(self.confidence, 6)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

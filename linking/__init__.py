@@ -1,15 +1,16 @@
-"""Entity and property linking over a local mirror, and grounding of label-level queries.
+"""Entity and property linking over any knowledge base, and grounding of label-level queries.
 
     from linking import EntityLinker, ground
-    linker = EntityLinker("mirror.sqlite")
+    linker = EntityLinker("mirror.sqlite")        # or any kb.KnowledgeBase, or "my-kb.ttl"
     linker.link("Who founded Delta Airlines?").mentions[0].best    # Q188920, with features
     linker.properties.link("house publication", subject="Q188920")  # PropertyLinker
     ground(linker, "wd:/Delta Air Lines/ wdt:/house publication/ ?obj").query
 
-Modules, each with its contract in its docstring: ``candidates`` (labels and aliases in
-every language, variants, spacing, qualified labels, partial and fuzzy matches),
-``variants`` and ``lexicon`` (surface forms and word lists), ``fuzzy`` and ``index`` (the
-sidecar cached beside the mirror), ``mentions`` (detection with offsets), ``context`` and
+The linkers ask the KB through ``kb.linking.LinkingKB`` (fast over a mirror, generic for
+any KnowledgeBase). Modules, each with its contract in its docstring: ``candidates``
+(labels and aliases in every language, variants, spacing, qualified labels, partial and
+fuzzy matches), ``variants`` and ``lexicon`` (surface forms and word lists), ``mentions``
+(detection with offsets), ``context`` and
 ``ranking`` (features and their weights), ``linker`` (EntityLinker), ``properties``
 (PropertyLinker), ``grounding`` (CoK label-level queries), ``embeddings`` (optional
 all-MiniLM-L6-v2), ``errors`` (unknown labels), ``types`` (results).

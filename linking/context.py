@@ -18,27 +18,23 @@ Every feature is in [0, 1]; ``linking.ranking`` weighs them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from kb.linking import LinkingKB
 from linking.lexicon import STOPWORDS, stem
-from store.mirror import Mirror
-from store.vocab import LABEL
-
-TYPE_PROPERTIES = ("P31", "P279")
-#: at most this many neighbours per candidate count for coherence
-MAX_NEIGHBOURS = 200
+from store.normalize import normalize
 
 
 @dataclass
 class Profile:
-    """What the mirror says around one entity."""
-    types: set[str] = field(default_factory=set)
-    neighbours: list[str] = field(default_factory=list)
+    """What the KB says around one entity."""
+    types: frozenset[str] = frozenset()
+    neighbours: frozenset[str] = frozenset()
     subject_of: frozenset[str] = frozenset()
     value_of: frozenset[str] = frozenset()
     words: set[str] = field(default_factory=set)
-    type_labels: list[str] = field(default_factory=list)
+    type_labels: tuple[str, ...] = ()
 
 
 def text_words(norm: str) -> set[str]:
@@ -47,50 +43,30 @@ def text_words(norm: str) -> set[str]:
 
 
 class GraphContext:
-    """Builds candidate profiles from one mirror. ``roles`` is ``LinkIndex.roles``."""
+    """Builds candidate profiles from one KB's ``LinkingKB.profiles``."""
 
-    def __init__(self, mirror: Mirror, roles: Callable[[Iterable[str]], dict]):
-        self.mirror = mirror
-        self._roles = roles
+    def __init__(self, source: LinkingKB):
+        self.source = source
 
     def profiles(self, ids: Iterable[str], *, lang: str = "en") -> dict[str, Profile]:
         """A profile for every ID (empty for entities in no statement)."""
         ids = list(dict.fromkeys(ids))
-        out = {i: Profile() for i in ids}
         if not ids:
-            return out
-        for entity, (subject_of, value_of) in self._roles(ids).items():
-            out[entity].subject_of, out[entity].value_of = subject_of, value_of
-        marks = ",".join("?" * len(ids))
-        for subject, prop, value in self.mirror.query(
-                f"SELECT subject, property, value FROM statements WHERE subject IN ({marks}) "
-                "AND value_kind = 'entity' AND rank > 0", ids):
-            p = out[subject]
-            if prop in TYPE_PROPERTIES:
-                p.types.add(value)
-            if len(p.neighbours) < MAX_NEIGHBOURS:
-                p.neighbours.append(value)
-        named = sorted({t for p in out.values() for t in p.types})
-        labels: dict[str, set[str]] = {}
-        texts: dict[str, str] = {}
-        for start in range(0, len(named), 900):
-            chunk = named[start:start + 900]
-            for entity, text, norm in self.mirror.query(
-                    f"SELECT entity, text, norm FROM terms WHERE entity IN "
-                    f"({','.join('?' * len(chunk))}) AND kind = {LABEL} AND lang IN (?, 'en')",
-                    [*chunk, lang]):
-                labels.setdefault(entity, set()).update(text_words(norm or ""))
-                texts.setdefault(entity, text)
-        for p in out.values():
-            for t in sorted(p.types):
-                p.words |= labels.get(t, set())
-                if t in texts:
-                    p.type_labels.append(texts[t])
+            return {}
+        out = {}
+        for i, p in self.source.profiles(ids, lang=lang).items():
+            words: set[str] = set()
+            for label in p.type_labels:
+                words |= text_words(normalize(label))
+            out[i] = Profile(p.types, p.neighbours, p.subject_of, p.value_of, words,
+                             p.type_labels)
+        for i in ids:
+            out.setdefault(i, Profile())
         return out
 
     @staticmethod
     def edges(profiles: dict[str, Profile]) -> set[tuple[str, str]]:
-        """Unordered pairs of profiled entities joined by a statement (either way)."""
+        """Ordered pairs (both ways) of profiled entities joined by a statement."""
         out = set()
         for a, p in profiles.items():
             for b in p.neighbours:

@@ -181,7 +181,7 @@ def _fixed_id(tok: _Token | None) -> str | None:
 def ground(linker: EntityLinker, query: str, *, lang: str = "en", top: int = 5) -> GroundedQuery:
     """Ground every slot of the label-level ``query`` (see the module docstring)."""
     tokens = _tokens(query)
-    kb = f"mirror:{linker.mirror.location}"
+    kb = linker.name
     entity_cands: dict[int, list[Candidate]] = {}
     for i, tok in enumerate(tokens):
         if tok.kind == "slot" and tok.prefix in ENTITY_PREFIXES:

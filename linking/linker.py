@@ -11,24 +11,27 @@ e)])`` disambiguates given spans, still using the rest of the text as context (m
 found there count for coherence but are not returned). ``candidates(name)`` ranks the
 entities one name may stand for, without context.
 
-Works over a local mirror (``MirrorKB``, a ``Mirror``, or a mirror path). The first use
-of fuzzy matching or context opens the linking sidecar beside the mirror, building it when
-missing or stale (``linking.index``; 10–20 s for a 180k-entity mirror).
+Works over any knowledge base, through its ``kb.linking.LinkingKB`` view: a mirror
+(``MirrorKB``, a ``Mirror``, or a mirror path) is fast — the first use opens the linking
+sidecar beside it, building it when missing or stale (``store.link_index``; 10–20 s for a
+180k-entity mirror, reported to ``progress``); an ``RdfGraphKB`` (or an RDF file's path)
+links to its own IRIs; a ``SparqlEndpointKB`` asks the endpoint; a ``FallbackKB`` links
+from its mirror and asks the live endpoint for names the mirror lacks.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
+from linking.calibration import Calibration, candidate_features, default_calibration
 from linking.candidates import CandidateGenerator, Match
 from linking.context import GraphContext, Profile, text_words
-from linking.fuzzy import compact
-from linking.index import LinkIndex
 from linking.lexicon import STOPWORDS, US_STATES
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
@@ -37,7 +40,6 @@ from linking.types import LinkedMention, LinkResult, Mention
 from store.errors import KGGroundError
 from store.mirror import Mirror
 from store.normalize import normalize
-from store.vocab import DESCRIPTION, LABEL
 
 #: candidates kept per mention, best first by name and popularity
 POOL = 30
@@ -46,63 +48,71 @@ POOL = 30
 PROFILED = 10
 #: candidates of a context-only mention that count for coherence
 CONTEXT_CANDIDATES = 5
-#: detected mentions whose best candidate scores below this are dropped (an exact name of an
-#: entity known in few languages and few statements scores about 1.05; on the linking
-#: benchmarks end-to-end F1 peaked near this threshold)
-MIN_SCORE = 1.25
+#: a mention's context: the text this many characters either side of it ...
+CONTEXT_CHARS = 300
+#: ... and this many mentions either side of it, for coherence
+COHERENCE_MENTIONS = 8
+#: the name match of a surname taken from a longer mention of the text ("John Adams")
+COREFERENCE_MATCH = 0.97
 
 
-def open_mirror(source: Any) -> Mirror:
-    """The Mirror behind ``source``: a Mirror, anything with a ``.mirror`` (MirrorKB), or a
-    path / database URL of a mirror."""
+def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
+    """(the KnowledgeBase, its LinkingKB) for ``source``: a KnowledgeBase, a ``Mirror``, a
+    path or URL ``kb.open`` understands (mirror, RDF file, endpoint), or a LinkingKB."""
+    import kb as kb_package
+
     if isinstance(source, Mirror):
-        return source
-    mirror = getattr(source, "mirror", None)
-    if isinstance(mirror, Mirror):
-        return mirror
-    if isinstance(source, (str, Path)):
-        return Mirror(source)
-    raise KGGroundError("entity linking needs a local mirror",
-                        expected="a MirrorKB, a store.mirror.Mirror, or a mirror path",
-                        got=type(source).__name__,
-                        fix="build a mirror of the KB (kgground mirror load FILE) and link "
-                            "against it")
+        from kb.mirror import MirrorKB
+        source = MirrorKB(mirror=source)
+    elif isinstance(source, (str, Path)):
+        source = kb_package.open(source)
+    if isinstance(source, LinkingKB) and not callable(getattr(source, "search", None)):
+        return getattr(source, "kb", None), source
+    return source, linking_view(source, **options)
 
 
 class EntityLinker:
-    """Links mentions to the entities of one mirror.
+    """Links mentions to the entities of one knowledge base (see the module docstring).
 
     ``fuzzy=False`` turns misspelling tolerance off; ``embeddings`` may be an
     ``linking.embeddings.Embedder`` or True (load all-MiniLM-L6-v2 from the
-    ``embeddings`` extra) to add semantic similarity.
-    ``index_path`` overrides where the sidecar lives. Thread-safe.
+    ``embeddings`` extra) to add semantic similarity. For a mirror, ``index_path``
+    overrides where the sidecar lives and ``progress`` (a callable taking a message)
+    hears about its build. Thread-safe.
     """
 
     def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = False,
-                 index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS):
-        self.mirror = open_mirror(source)
+                 index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS,
+                 progress: Any = None, calibration: Calibration | None = None):
+        options = {k: v for k, v in (("index_path", index_path), ("progress", progress))
+                   if v is not None}
+        self.kb, self.source = open_source(source, **options)
+        self.name = self.source.name
         self.weights = weights
-        self._index_path = index_path
-        self._index: LinkIndex | None = None
-        self._lock = threading.Lock()
-        self.generator = CandidateGenerator(self.mirror, index=lambda: self.index, fuzzy=fuzzy)
+        self.calibration = calibration or default_calibration()
+        self.generator = CandidateGenerator(self.source, fuzzy=fuzzy)
         if embeddings is True:
             from linking.embeddings import Embedder
             embeddings = Embedder()
         self.embedder = embeddings or None
-        self.detector = MentionDetector(self.mirror, lambda: self.index.fuzzy)
-        self.properties = PropertyLinker(self.mirror, roles=lambda ids: self.index.roles(ids),
-                                         embedder=self.embedder)
-        self.context = GraphContext(self.mirror, lambda ids: self.index.roles(ids))
+        self.detector = MentionDetector(self.source)
+        self.properties = PropertyLinker(self.source, embedder=self.embedder)
+        self.context = GraphContext(self.source)
 
     @property
-    def index(self) -> LinkIndex:
-        """The linking sidecar (opened, or built, on first use)."""
-        if self._index is None:
-            with self._lock:
-                if self._index is None:
-                    self._index = LinkIndex.for_mirror(self.mirror, path=self._index_path)
-        return self._index
+    def index(self) -> Any:
+        """The linking sidecar of a mirror (``store.link_index.LinkIndex``)."""
+        index = getattr(self.source, "index", None)
+        if index is None:
+            raise KGGroundError(f"{self.name} has no linking sidecar",
+                                expected="a mirror (MirrorKB or FallbackKB)")
+        return index
+
+    @property
+    def mirror(self) -> Mirror | None:
+        """The mirror behind the KB, if there is one (layers above kb should not need it)."""
+        kb = getattr(self.kb, "local", self.kb)
+        return getattr(kb, "mirror", None)
 
     # -- public API ---------------------------------------------------------------------------
     def candidates(self, name: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
@@ -111,8 +121,9 @@ class EntityLinker:
         matches = self.generator.generate(name, lang=lang)
         scored = [(self._prescored(m, name), m) for m in matches.values()]
         scored.sort(key=lambda x: (-x[0][0], id_order(x[1].entity)))
-        top = scored[:limit]
-        return self._candidates([(s, feats, m) for (s, feats), m in top], lang)
+        ranked = [(s, feats, m) for (s, feats), m in scored]
+        confidences, _nil = self._confidences(ranked, name, detected=False)
+        return self._candidates(ranked[:limit], lang, confidences)
 
     def closest(self, name: str, *, lang: str = "en", limit: int = 5) -> list[tuple[str, str]]:
         """(ID, label) of entities whose labels or aliases are nearest to ``name`` in
@@ -120,31 +131,34 @@ class EntityLinker:
         norm = normalize(name)
         if not norm:
             return []
-        near = self.index.fuzzy.search(norm, max_distance=max(2, len(compact(norm)) // 3),
-                                       limit=limit * 3)
-        norms = [n for m in near for n in m.norms][:limit * 3]
+        nearest = getattr(self.source, "nearest", None)
+        if nearest is not None:
+            norms = nearest(norm, max_distance=max(2, len(norm.replace(" ", "")) // 3),
+                            limit=limit * 3)[:limit * 3]
+        else:
+            norms = [n for n, _ in self.source.similar(norm, "words", limit=limit * 3)]
         if not norms:
             return []
         rank = {n: i for i, n in enumerate(norms)}
         found: dict[str, int] = {}
-        for entity, tnorm, ekind in self.mirror.query(
-                f"SELECT t.entity, t.norm, e.kind FROM terms t LEFT JOIN entities e "
-                f"ON e.id = t.entity WHERE t.norm IN ({','.join('?' * len(norms))}) "
-                "AND t.kind != 1", norms):
-            if ekind != "property" and rank[tnorm] < found.get(entity, len(norms)):
-                found[entity] = rank[tnorm]
+        for n in self.source.names(norms):
+            if rank[n.norm] < found.get(n.entity, len(norms)):
+                found[n.entity] = rank[n.norm]
         ids = sorted(found, key=lambda e: (found[e], e))[:limit]
         names = self._names(ids, lang)
         return [(i, names[i][0]) for i in ids]
 
     def link(self, text: str, *, lang: str = "en", top: int = 5,
              spans: Sequence[tuple[int, int]] | None = None,
-             min_score: float = MIN_SCORE) -> LinkResult:
-        """Mentions of ``text`` with their candidates (at most ``top`` each).
+             min_confidence: float = 0.0, min_score: float | None = None) -> LinkResult:
+        """Mentions of ``text`` with their candidates (at most ``top`` each), every
+        candidate with its calibrated ``confidence`` and every mention with its ``nil``.
 
-        Without ``spans`` the mentions are detected, and those whose best candidate scores
-        below ``min_score`` are dropped; with ``spans`` every span is returned, in the given
-        order, even when nothing matches it."""
+        Without ``spans`` the mentions are detected; every detected mention that has a
+        candidate is returned (callers threshold on confidence), unless its best
+        candidate's confidence is below ``min_confidence`` (or, the old way, its score
+        below ``min_score``). With ``spans`` every span is returned, in the given order,
+        even when nothing matches it."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {type(text).__name__}")
         if spans is not None:
@@ -155,11 +169,48 @@ class EntityLinker:
         ranked = self._rank(text, given, extra, lang)
         out = []
         for mention, scored in zip(given, ranked, strict=True):
-            cands = self._candidates(scored[:top], lang)
-            if spans is None and (not cands or cands[0].score < min_score):
+            confidences, nil = self._confidences(scored, mention.text, detected=spans is None)
+            cands = self._candidates(scored[:top], lang, confidences)
+            if spans is None and (not cands or cands[0].confidence < min_confidence or (
+                    min_score is not None and cands[0].score < min_score)):
                 continue
-            out.append(LinkedMention(mention, tuple(cands)))
+            out.append(LinkedMention(mention, tuple(cands), nil))
         return LinkResult(text, lang, tuple(out))
+
+    def feature_rows(self, text: str, *, lang: str = "en",
+                     spans: Sequence[tuple[int, int]] | None = None
+                     ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
+        """For each mention (detected, or the given ``spans``), its candidates' IDs with the
+        inputs of the confidence model — what ``bench/fit_calibration.py`` fits on."""
+        if spans is not None:
+            given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
+            extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
+        else:
+            given, extra = self.detector.detect(text), []
+        out = []
+        for mention, scored in zip(given, self._rank(text, given, extra, lang), strict=True):
+            rows = self._rows(scored, mention.text, detected=spans is None)
+            out.append((mention, [(m.entity, r) for (_, _, m), r in zip(scored, rows)]))
+        return out
+
+    def _rows(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
+              *, detected: bool) -> list[dict[str, float]]:
+        scores = [s for s, _, _ in scored]
+        rows = []
+        for rank, (score, feats, m) in enumerate(scored):
+            raw = {k: v / w for k, v in feats.items()
+                   if (w := getattr(self.weights, k, 0.0))}
+            rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
+                                           how=m.how, is_label=m.is_label,
+                                           detected=detected, mention=surface))
+        return rows
+
+    def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
+                     *, detected: bool) -> tuple[list[float], float]:
+        """Calibrated confidence of each ranked candidate, and the mention's nil."""
+        if not scored:
+            return [], 1.0
+        return self.calibration.confidences(self._rows(scored, surface, detected=detected))
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
@@ -181,15 +232,28 @@ class EntityLinker:
 
     def _features(self, text: str, given: list[Mention], extra: list[Mention],
                   lang: str) -> list[list[tuple[Match, dict[str, float]]]]:
-        """For each given mention, its candidates' matches with raw features in [0, 1]."""
+        """For each given mention, its candidates' matches with raw features in [0, 1].
+
+        Linear in the text's length: a mention's context is the text within
+        ``CONTEXT_CHARS`` of it and the ``COHERENCE_MENTIONS`` mentions on either side;
+        a name met twice is looked up once."""
+        everyone = [*given, *extra]
         pools: list[list[tuple[float, Match]]] = []
-        for i, mention in enumerate([*given, *extra]):
+        looked_up: dict[tuple[str, bool], list[tuple[float, Match]]] = {}
+        names = (self.generator.prefetch(list({m.text for m in everyone}))
+                 if len(everyone) > 1 else None)
+        for i, mention in enumerate(everyone):
             is_given = i < len(given)
-            matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
-                                              partial=is_given)
-            pool = [(self._prescored(m, mention.text)[0], m) for m in matches.values()]
-            pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
-            pools.append(pool[:POOL if is_given else CONTEXT_CANDIDATES])
+            pool = looked_up.get((mention.text, is_given))
+            if pool is None:
+                matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
+                                                  partial=is_given, names=names)
+                pool = [(self._prescored(m, mention.text)[0], m) for m in matches.values()]
+                pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
+                pool = looked_up[(mention.text, is_given)] = pool[
+                    :POOL if is_given else CONTEXT_CANDIDATES]
+            pools.append(list(pool))
+        _corefer(everyone, pools, len(given), self._prescored)
         if not any(pools[:len(given)]):
             return [[] for _ in given]
         profiles = self.context.profiles(
@@ -197,15 +261,20 @@ class EntityLinker:
         edges = GraphContext.edges(profiles)
         shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
                   if pool and pool[0][0] > 0 else {} for pool in pools]
-        all_words = text_words(normalize(text))
+        order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
+        place = {k: n for n, k in enumerate(order)}
+        windows = _Windows(text)
         semantic = self._semantic(text, pools[:len(given)], profiles)
         cased_text = _is_cased(text)
         out = []
         for i, mention in enumerate(given):
             own = text_words(normalize(mention.text))
-            context = all_words - own
+            context = windows.words(mention.start - CONTEXT_CHARS,
+                                    mention.end + CONTEXT_CHARS) - own
             cues = self.properties.cue_properties(context)
-            others = [shares[j] for j in range(len(pools)) if j != i and shares[j]]
+            n = place[i]
+            near = order[max(0, n - COHERENCE_MENTIONS):n + COHERENCE_MENTIONS + 1]
+            others = [shares[j] for j in near if j != i and shares[j]]
             adjectival = _before_noun(text, mention)
             lowered = cased_text and mention.text == mention.text.lower()
             state = _address_state(text, mention)
@@ -231,9 +300,7 @@ class EntityLinker:
 
     def _named(self, norm: str) -> frozenset[str]:
         """The entities with ``norm`` as a normalized label or alias."""
-        return frozenset(e for (e,) in self.mirror.query(
-            f"SELECT DISTINCT entity FROM terms WHERE norm = ? AND kind != {DESCRIPTION}",
-            (norm,)))
+        return frozenset(n.entity for n in self.source.names([norm]))
 
     def _semantic(self, text: str, pools: list, profiles: dict[str, Profile]
                   ) -> dict[str, float] | None:
@@ -250,34 +317,19 @@ class EntityLinker:
     # -- output -------------------------------------------------------------------------------
     def _names(self, ids: list[str], lang: str) -> dict[str, tuple[str, str | None]]:
         """id → (label, description) in ``lang`` (else English, else any)."""
-        found: dict[str, dict[int, dict[str, str]]] = {}
-        for start in range(0, len(ids), 900):
-            chunk = ids[start:start + 900]
-            for eid, kind, tlang, ttext in self.mirror.query(
-                    f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
-                    f"({','.join('?' * len(chunk))}) AND kind IN ({LABEL}, {DESCRIPTION})",
-                    chunk):
-                found.setdefault(eid, {}).setdefault(kind, {}).setdefault(tlang, ttext)
-
-        def pick(texts: dict[str, str]) -> str | None:
-            for key in (lang, lang.split("-")[0], "en", "mul"):
-                if key in texts:
-                    return texts[key]
-            return next(iter(texts.values()), None)
-
-        return {i: (pick(found.get(i, {}).get(LABEL, {})) or i,
-                    pick(found.get(i, {}).get(DESCRIPTION, {}))) for i in ids}
+        return self.source.labels(ids, lang=lang) if ids else {}
 
     def _candidates(self, scored: list[tuple[float, dict[str, float], Match]],
-                    lang: str) -> list[Candidate]:
+                    lang: str, confidences: Sequence[float]) -> list[Candidate]:
         names = self._names([m.entity for *_, m in scored], lang) if scored else {}
         return [Candidate(m.entity, names[m.entity][0], score, m.prior, m.term, m.how,
-                          m.term_lang, names[m.entity][1], feats)
-                for score, feats, m in scored]
+                          m.term_lang, names[m.entity][1], feats, confidence=conf)
+                for (score, feats, m), conf in zip(scored, confidences)]
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
 
 
 def id_order(entity: str) -> tuple[str, int, str]:
@@ -304,6 +356,53 @@ def _base_features(m: Match, surface: str) -> dict[str, float]:
     cased = m.cased and surface != surface.lower()
     return {"match": m.score, "prior": m.prior, "langs": m.langs,
             "cased": 1.0 if cased else 0.0}
+
+
+class _Windows:
+    """The content words of any stretch of a text, from one pass over it."""
+
+    _WORD = re.compile(r"\w+")
+
+    def __init__(self, text: str):
+        self.starts: list[int] = []
+        self.forms: list[set[str]] = []
+        for m in self._WORD.finditer(text):
+            self.starts.append(m.start())
+            self.forms.append(text_words(normalize(m.group())))
+
+    def words(self, start: int, end: int) -> set[str]:
+        lo = bisect.bisect_left(self.starts, start)
+        hi = bisect.bisect_left(self.starts, end)
+        out: set[str] = set()
+        for forms in self.forms[lo:hi]:
+            out |= forms
+        return out
+
+
+def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], given: int,
+             prescored: Any) -> None:
+    """A one-word capitalized mention that ends (or starts) a longer mention of the same
+    text — "Adams" after "John Adams" — may name what the longer one names: that one's
+    best candidate joins its pool as a ``variant:coreference`` match."""
+    by_word: dict[str, list[int]] = {}
+    for j, m in enumerate(mentions):
+        parts = m.text.split()
+        if len(parts) > 1 and pools[j]:
+            for part in {parts[0], parts[-1]}:
+                by_word.setdefault(part, []).append(j)
+    for i in range(given):
+        text = mentions[i].text
+        if " " in text or not text[:1].isupper():
+            continue
+        for j in by_word.get(text, ())[:1]:
+            best = pools[j][0][1]
+            m = Match(best.entity, COREFERENCE_MATCH, "variant:coreference",
+                      mentions[j].text, best.term_lang, best.is_label, best.prior, True,
+                      False, best.langs)
+            pool = [(s, old) for s, old in pools[i] if old.entity != best.entity]
+            pool.append((prescored(m, text)[0], m))
+            pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
+            pools[i] = pool[:POOL]
 
 
 def _is_cased(text: str) -> bool:

@@ -1,4 +1,4 @@
-"""Mention detection without a model: spans of a text that match the label index.
+"""Mention detection without a model: spans of a text that match the KB's names.
 
 The text is split into words (runs of letters and digits, with inner apostrophes; Chinese
 and Japanese characters one by one, as they are written without spaces). Every run of up
@@ -8,41 +8,43 @@ cheap variants (possessive, plural, the nationality words of ``lexicon.DEMONYMS`
 query. A span qualifies when:
 
 - it neither ends with a stopword nor begins with one other than "the"
-  (all-capital words such as "US" are never stopwords);
+  (all-capital words such as "US" are never stopwords, and a capitalized stopword inside
+  a sentence may begin or end a longer name: "The Evil Within", "Garrett List");
 - in a text with capitals, it has a capitalized word (or a digit): "the civil war" is left
-  alone, "the Civil War" is not;
+  alone, "the Civil War" is not — unless a name of a concept is written in lower case
+  in the KB ("glycine", "fortified wine"; a single everyday word never);
 - in a text with capitals, no capitalized word continues it on either side: "Justin" of
   an unknown "Justin Bieber" is no mention (the sentence's first word aside);
 - in a text without capitals (typed questions), it must match some label or alias written
   with a capital (a name, not a concept such as "zip code"), and a single word must not
   be one of the everyday words in ``lexicon.COMMON_WORDS``.
 
+A name may carry its qualifier in brackets, as titles do ("Ken Ford (violinist)").
 Overlaps are resolved longest span first, then leftmost. In text with capitals, runs of two
 to four capitalized words that matched nothing are added too (a misspelled name, "Albert
 Einstien"), for the linker's fuzzy matching; the linker drops those it cannot link well.
-Offsets index the original text.
+Offsets index the original text. Time is linear in the text's length.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from linking.fuzzy import FuzzyIndex, compact
+from kb.linking import LinkingKB
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.types import Mention
-from store.mirror import Mirror
 from store.normalize import normalize
 
 #: the longest mention looked up, in words (characters for Chinese and Japanese)
-MAX_WORDS = 6
+MAX_WORDS = 8
 _WORD = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"     # one CJK character
     r"|[^\W_]+(?:['\u2019.][^\W_]+)*")                            # a word: it's, U.S
 #: what may stand between the words of one mention ("Winston-Salem", "Tampa, FL", "AT&T",
 #: "玛丽·居里")
-_JOINERS = " -'\u2019.&,\u00b7\u30fb"
+_JOINERS = " -'\u2019.&,\u00b7\u30fb()"
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -55,6 +57,7 @@ class _Word:
     stop: bool
     capital: bool
     cjk: bool
+    soft: bool = False          # a capitalized stopword inside a sentence ("Within")
 
 
 def words(text: str) -> list[_Word]:
@@ -68,36 +71,41 @@ def words(text: str) -> list[_Word]:
             continue
         upper = w.isupper() and len(w) > 1
         initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
-        out.append(_Word(w, m.start(), m.end(), norm,
-                         stop=norm in STOPWORDS and not upper and not initial,
+        stop = norm in STOPWORDS and not upper and not initial
+        soft = (stop and len(w) > 1 and w[0].isupper()
+                and not _SENTENCE_START.search(text, 0, m.start()))
+        out.append(_Word(w, m.start(), m.end(), norm, stop=stop,
                          capital=w[0].isupper() or any(c.isdigit() for c in w) or upper,
-                         cjk=bool(_CJK.match(w))))
+                         cjk=bool(_CJK.match(w)), soft=soft))
     return out
 
 
+#: what comes before a sentence's first word: the text's start, or an end mark and space
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"\u201c]\s*|\s[-\u2013\u2014]\s*)\W*$")
+
+
 def _span_keys(span: Sequence[_Word]) -> list[str]:
-    """Compact keys to look a span up by: itself, then its cheap variants. A span that
+    """Normalized keys to look a span up by: itself, then its cheap variants. A span that
     starts with "the" counts only if "the …" itself is a name ("The Beatles"); the span
     without it is looked up on its own. (Spans never
     cross punctuation other than ``_JOINERS``, which normalization drops or turns into
     spaces, so the span's normalized text is its words' normalized forms joined.)"""
-    key = "".join(w.norm for w in span)
+    key = " ".join(w.norm for w in span)
     keys = [key]
     last = span[-1]
     if last.norm.endswith("s") and (last.text.endswith(("'s", "\u2019s")) or (
             len(last.norm) > 3 and not last.norm.endswith("ss"))):
         keys.append(key[:-1])                  # possessive or plural
     if len(span) == 1 and last.norm in DEMONYMS:
-        keys.append(compact(DEMONYMS[last.norm]))
+        keys.append(DEMONYMS[last.norm])
     return keys
 
 
 class MentionDetector:
-    """Finds mentions in texts, against one mirror's labels and aliases (every language)."""
+    """Finds mentions in texts, against one KB's labels and aliases (every language)."""
 
-    def __init__(self, mirror: Mirror, fuzzy: Callable[[], FuzzyIndex]):
-        self.mirror = mirror
-        self._fuzzy = fuzzy
+    def __init__(self, source: LinkingKB):
+        self.source = source
 
     def detect(self, text: str, *, exclude: Sequence[tuple[int, int]] = ()) -> list[Mention]:
         """Mentions in ``text``, in text order; spans overlapping ``exclude`` are skipped."""
@@ -105,41 +113,74 @@ class MentionDetector:
         if not ws:
             return []
         cased = any(c.isupper() for c in text) and any(c.islower() for c in text)
+        blocked = _blocked(ws, exclude)
         spans: dict[tuple[int, int], list[str]] = {}
+        lowered: set[tuple[int, int]] = set()     # lower-case spans of cased text
         for i in range(len(ws)):
-            if ws[i].stop and ws[i].norm != "the":
+            if blocked[i]:
+                continue
+            if ws[i].stop and not ws[i].soft and ws[i].norm != "the":
                 continue
             limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
             for j in range(i, min(len(ws), i + limit)):
                 if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
-                    break        # a span does not cross brackets, slashes, sentence ends
+                    break        # a span does not cross slashes, quotes, sentence ends
+                if blocked[j]:
+                    break
                 span = ws[i:j + 1]
-                if span[-1].stop or (j > i and span[-1].cjk != span[0].cjk):
+                if (span[-1].stop and not (span[-1].soft and j > i)) or (
+                        j > i and span[-1].cjk != span[0].cjk):
                     continue
                 if cased and not any(w.capital and not w.stop for w in span):
-                    continue
-                if exclude and _overlaps(ws[i].start, span[-1].end, exclude):
-                    continue
+                    if any(w.capital for w in span) or (
+                            j == i and (ws[i].norm in COMMON_WORDS or len(ws[i].norm) < 4)):
+                        continue
+                    lowered.add((i, j))
                 spans[(i, j)] = _span_keys(span)
         if not spans:
             return []
-        known = self._fuzzy().known(sorted({k for keys in spans.values() for k in keys}))
+        known = self.source.known(sorted({k for keys in spans.values() for k in keys}))
         hits = {ij for ij, keys in spans.items() if any(k in known for k in keys)}
         if not cased:
             hits = self._drop_concepts(text, ws, hits)
+        elif lowered & hits:
+            hits = self._keep_concepts(ws, hits, lowered & hits)
+        owner = [-1] * len(ws)           # word → the chosen span covering it
         chosen: list[tuple[int, int]] = []
         for i, j in sorted(hits, key=lambda ij: (ij[0] - ij[1], ij[0])):
-            if all(j < a or i > b for a, b in chosen):
+            if all(owner[k] < 0 for k in range(i, j + 1)):
+                for k in range(i, j + 1):
+                    owner[k] = len(chosen)
                 chosen.append((i, j))
         if cased:
-            chosen = [ij for ij in chosen if not _inside_longer_name(text, ws, ij, chosen)]
-            chosen += self._unmatched_names(text, ws, chosen, exclude)
-        return [Mention(text[ws[i].start:ws[j].end], ws[i].start, ws[j].end)
-                for i, j in sorted(chosen)]
+            chosen = [ij for n, ij in enumerate(chosen)
+                      if not _inside_longer_name(text, ws, ij, n, owner)]
+            chosen += self._unmatched_names(text, ws, chosen, blocked)
+        out = []
+        for i, j in sorted(chosen):
+            start, end = ws[i].start, ws[j].end
+            if text[end:end + 1] == ")" and text.count("(", start, end) > text.count(
+                    ")", start, end):
+                end += 1                    # "Ken Ford (violinist)"
+            out.append(Mention(text[start:end], start, end))
+        return out
+
+    def _keep_concepts(self, ws: list[_Word], hits: set[tuple[int, int]],
+                       lowered: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Of the lower-case spans of cased text, keep those the KB has a name written in
+        lower case for: a concept ("glycine"), not a name typed carelessly."""
+        norms = {ij: " ".join(w.norm for w in ws[ij[0]:ij[1] + 1]) for ij in lowered}
+        concepts = getattr(self.source, "concepts", None)
+        if concepts is not None:
+            named = concepts(sorted(set(norms.values())))
+        else:
+            named = {n.norm for n in self.source.names(sorted(set(norms.values())))
+                     if n.text == n.text.lower()}
+        return (hits - lowered) | {ij for ij, n in norms.items() if n in named}
 
     @staticmethod
     def _unmatched_names(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
-                         exclude: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+                         blocked: list[bool]) -> list[tuple[int, int]]:
         """Runs of two to four capitalized words that matched nothing exactly — misspelled
         names like "Albert Einstien" — for the linker's fuzzy matching to try."""
         taken = {k for i, j in chosen for k in range(i, j + 1)}
@@ -151,8 +192,7 @@ class MentionDetector:
                     and (joined or not run)):
                 run.append(k)
                 continue
-            if 2 <= len(run) <= 4 and not (exclude and _overlaps(
-                    ws[run[0]].start, ws[run[-1]].end, exclude)):
+            if 2 <= len(run) <= 4 and not any(blocked[r] for r in run):
                 out.append((run[0], run[-1]))
             run = [k] if (w is not None and k not in taken and w.capital and not w.stop
                           and not w.cjk) else []
@@ -176,30 +216,44 @@ class MentionDetector:
             if fs[0].endswith("s"):
                 fs.append(fs[0][:-1])
         asked = sorted({f for fs in forms.values() for f in fs})
-        named: set[str] = set()
-        for start in range(0, len(asked), 500):
-            chunk = asked[start:start + 500]
-            named.update(n for (n,) in self.mirror.query(
-                f"SELECT DISTINCT norm FROM terms WHERE norm IN ({','.join('?' * len(chunk))}) "
-                "AND kind != 1 AND text != lower(text)", chunk))
+        capitalized = getattr(self.source, "capitalized", None)
+        if capitalized is not None:
+            named = capitalized(asked)
+        else:
+            named = {n.norm for n in self.source.names(asked) if n.text != n.text.lower()}
         keep = {ij for ij, fs in forms.items() if any(f in named for f in fs)}
         return (hits - set(norms)) | keep
 
 
-def _inside_longer_name(text: str, ws: list[_Word], ij: tuple[int, int],
-                        chosen: list[tuple[int, int]]) -> bool:
+def _inside_longer_name(text: str, ws: list[_Word], ij: tuple[int, int], number: int,
+                        owner: list[int]) -> bool:
     """A span that a capitalized word continues on either side, which no other chosen span
-    covers, names only part of a longer name ("Justin" of "Justin Bieber") — not a mention
-    of its own. (The whole run is offered to fuzzy matching instead.)"""
+    covers (``owner``: word → chosen span number, -1 for none), names only part of a
+    longer name ("Justin" of "Justin Bieber") — not a mention of its own. (The whole run
+    is offered to fuzzy matching instead.)"""
     i, j = ij
-    covered = {k for a, b in chosen if (a, b) != ij for k in range(a, b + 1)}
     for k, gap in ((i - 1, (i - 1, i)), (j + 1, (j, j + 1))):
-        if 0 <= k < len(ws) and k not in covered and ws[k].capital and not ws[k].stop \
+        if 0 <= k < len(ws) and owner[k] in (-1, number) and ws[k].capital \
+                and not ws[k].stop \
                 and not ws[k].cjk and text[ws[gap[0]].end:ws[gap[1]].start] == " " \
                 and not (k == 0 and k == i - 1):
             return True
     return False
 
 
-def _overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
-    return any(start < b and a < end for a, b in spans)
+def _blocked(ws: list[_Word], exclude: Sequence[tuple[int, int]]) -> list[bool]:
+    """For every word, whether it overlaps one of the ``exclude`` spans (in one pass over
+    both, sorted)."""
+    out = [False] * len(ws)
+    spans = sorted(exclude)
+    k = 0
+    for n, w in enumerate(ws):
+        while k < len(spans) and spans[k][1] <= w.start:
+            k += 1
+        m = k
+        while m < len(spans) and spans[m][0] < w.end:
+            if spans[m][1] > w.start:
+                out[n] = True
+                break
+            m += 1
+    return out

@@ -1,8 +1,10 @@
 """What linking returns: mentions with character offsets, ranked candidates, explanations.
 
-``LinkResult.mentions`` holds one ``LinkedMention`` per span of the text that names an
+``LinkResult.mentions`` holds one ``LinkedMention`` per span of the text that may name an
 entity; each has its candidates best first (``kb.types.Candidate``, whose ``features`` are
-the weighted contributions that add up to its ``score``) and can say why the winner won::
+the weighted contributions that add up to its ``score``, and whose ``confidence`` is the
+calibrated probability that it is the entity meant), ``nil`` (the probability that none of
+them is), and can say why the winner won::
 
     >>> result.mentions[0].why()
     'Q188920 (Delta Air Lines) over Q1785329: match +0.93, prior +0.21'
@@ -32,9 +34,17 @@ class Mention:
 
 @dataclass(frozen=True, slots=True)
 class LinkedMention:
-    """A mention and the entities it may name, best first (empty: nothing matched)."""
+    """A mention and the entities it may name, best first (empty: nothing matched), and the
+    probability ``nil`` that it names none of them."""
     mention: Mention
     candidates: tuple[Candidate, ...] = ()
+    nil: float = 1.0
+
+    @property
+    def confidence(self) -> float:
+        """The best candidate's confidence (0.0 without candidates)."""
+        best = self.best
+        return best.confidence or 0.0 if best is not None else 0.0
 
     @property
     def best(self) -> Candidate | None:
@@ -52,6 +62,8 @@ class LinkedMention:
             return f"{self.mention.text!r}: no candidate"
         best = self.candidates[0]
         head = f"{best.id} ({best.label})"
+        if best.confidence is not None:
+            head += f" at {best.confidence:.0%}"
         if len(self.candidates) == 1:
             parts = ", ".join(f"{k} {v:+.2f}" for k, v in best.features.items() if v)
             return f"{head}, the only candidate: {parts}"
@@ -64,7 +76,8 @@ class LinkedMention:
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.mention.as_dict(), "ambiguous": self.ambiguous,
-                "why": self.why(), "candidates": [c.as_dict() for c in self.candidates]}
+                "nil": round(self.nil, 6), "why": self.why(),
+                "candidates": [c.as_dict() for c in self.candidates]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +87,11 @@ class LinkResult:
     lang: str
     mentions: tuple[LinkedMention, ...] = field(default_factory=tuple)
 
-    def entities(self) -> list[str]:
-        """The best candidate's ID of every mention that has one."""
-        return [m.best.id for m in self.mentions if m.best is not None]
+    def entities(self, min_confidence: float = 0.0) -> list[str]:
+        """The best candidate's ID of every mention that has one with at least
+        ``min_confidence``."""
+        return [m.best.id for m in self.mentions
+                if m.best is not None and m.confidence >= min_confidence]
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "lang": self.lang,

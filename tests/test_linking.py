@@ -12,6 +12,10 @@ import pytest
 from linking import EntityLinker
 from linking.variants import variants
 
+#: the first slice test builds the slice mirror and its linking sidecar (a minute or more
+#: on a busy machine)
+pytestmark = pytest.mark.timeout(600)
+
 
 @pytest.fixture(scope="module")
 def demo(demo_mirror_path, tmp_path_factory) -> EntityLinker:
@@ -121,11 +125,11 @@ def test_entities_without_aliases_get_the_language_count_usual_at_their_degree(
 
 
 def test_expected_languages_by_degree():
-    from linking.index import _expected_languages
+    from store.link_index import _expected_languages
     # (entity, languages, has aliases, degree)
     counts = [("Q1", 10, 1, 1), ("Q2", 20, 1, 2), ("Q3", 1, 0, 2), ("Q4", 4, 1, 100)]
     expected = _expected_languages(counts)
-    from linking.index import _degree_bucket
+    from store.link_index import _degree_bucket
     # close degrees share a mean (Q3, without aliases, has no say in it); far ones do not
     assert expected[_degree_bucket(1)] == expected[_degree_bucket(2)] == 15
     assert expected[_degree_bucket(100)] == 4 and len(expected) == 2
@@ -285,7 +289,8 @@ def test_detected_mentions_that_link_poorly_are_dropped(demo):
     assert [m.mention.text for m in result.mentions] == ["Marie Curie"]
 
 
-def test_linker_needs_a_local_mirror():
+def test_linker_needs_a_knowledge_base():
     from kb.errors import KGGroundError
-    with pytest.raises(KGGroundError, match="needs a local mirror"):
+    with pytest.raises(KGGroundError, match="needs a knowledge base") as err:
         EntityLinker(object())
+    assert "kb.open" in str(err.value)

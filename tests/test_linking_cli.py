@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from linking import EntityLinker
-from linking.index import LinkIndex, default_path
+from store.link_index import LinkIndex, default_path
 from reasoning.cli import cli
 from store.errors import MissingExtra
 from store.ingest import load

@@ -47,6 +47,10 @@ TRIPLES = [
     ("Q900000020", "P17", "Q30"), ("Q900000021", "P17", "Q30"),
 ]
 
+#: the first slice test builds the slice mirror and its linking sidecar (a minute or more
+#: on a busy machine)
+pytestmark = pytest.mark.timeout(600)
+
 
 def _nt(s: str, p: str, o: str) -> str:
     pred = f"<{WDT}{p}>" if p[0] == "P" and p[1:].isdigit() else f"<{p}>"

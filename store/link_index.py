@@ -1,10 +1,11 @@
 """The linking sidecar: indexes the linker derives from a mirror, cached on disk beside it.
 
 ``LinkIndex.for_mirror(mirror)`` opens ``<mirror file>.linking`` (or, for a database URL or
-a read-only folder, a file in the user cache folder) and builds it first when it is missing
-or stale — about 10–15 s for a 180k-entity, 950k-term mirror. It holds:
+a folder it may not write to, a file in the user cache folder) and builds it first when it
+is missing or stale — about 10–15 s for a 180k-entity, 950k-term mirror, announced through
+the ``progress`` callback and the ``kgground.linking`` logger. It holds:
 
-- the fuzzy trigram index over labels and aliases (``linking.fuzzy``);
+- the fuzzy trigram index over labels and aliases (``store.fuzzy``);
 - *entity facts*: for every entity, the properties it has as subject and as value —
   context ranking asks "is this candidate the value of some P19?" for thousands of
   candidates, which the mirror answers slowly for popular values (Q5 is the value of 18k
@@ -15,7 +16,8 @@ or stale — about 10–15 s for a 180k-entity, 950k-term mirror. It holds:
   Facts asked for are cached in memory;
 - *heads*: labels and aliases with a qualifier ("Nirvana (band)", "Concord, California")
   by their head, so that "Nirvana" finds the band as well as an exact label would;
-
+- *value types*: for every property, the most common types (P31) of its entity values
+  and the share of its values that are entities — what kind of answer it gives.
 
 The file records the mirror's fingerprint (the highest term and statement row IDs and the
 state of every loaded source); any load into the mirror makes the sidecar stale and it is
@@ -26,37 +28,43 @@ concurrent builders never expose half an index.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import os
 import re
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from linking.fuzzy import FuzzyIndex, compact, write_fuzzy
+from store.fuzzy import FuzzyIndex, compact, write_fuzzy
 from store.mirror import Mirror
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION
 
+log = logging.getLogger("kgground.linking")
+
 #: bump when the file layout changes; older sidecars are rebuilt
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
+#: types kept per property in ``value_types``
+VALUE_TYPES = 8
 #: entities whose facts are kept in memory once asked for (the cache is then emptied)
 CACHE_SIZE = 200_000
 
 
 @dataclass(frozen=True, slots=True)
-class _Facts:
+class Facts:
     langs: float                      # share of the mirror's languages, in [0, 1]
     subject_of: frozenset[str]
     value_of: frozenset[str]
 
 
-_NO_FACTS = _Facts(0.0, frozenset(), frozenset())
+_NO_FACTS = Facts(0.0, frozenset(), frozenset())
 
 
 def fingerprint(mirror: Mirror) -> str:
@@ -69,12 +77,23 @@ def fingerprint(mirror: Mirror) -> str:
     return f"{INDEX_VERSION}|{terms}|{statements}|{sources}"
 
 
-def default_path(mirror: Mirror) -> Path:
-    """``<mirror file>.linking`` when the mirror is a SQLite file in a writable folder,
-    else a file in the user cache folder named after the mirror's location."""
-    if mirror.path is not None and os.access(mirror.path.parent, os.W_OK):
-        return mirror.path.with_name(mirror.path.name + ".linking")
-    digest = hashlib.sha1(mirror.url.encode()).hexdigest()[:16]
+def default_path(mirror: Mirror, *, want: str | None = None) -> Path:
+    """``<mirror file>.linking`` when the mirror is a SQLite file in a writable folder (or
+    a fresh sidecar, fingerprint ``want``, already lies there), else a file in the user
+    cache folder named after the mirror's location."""
+    if mirror.path is not None:
+        beside = mirror.path.with_name(mirror.path.name + ".linking")
+        if os.access(mirror.path.parent, os.W_OK) or (
+                want is not None and _stored_fingerprint(beside) == want):
+            return beside
+    return cache_path(mirror)
+
+
+def cache_path(mirror: Mirror) -> Path:
+    """The sidecar's place in the user cache folder (for mirrors in read-only folders and
+    database URLs)."""
+    where = str(mirror.path.resolve()) if mirror.path is not None else mirror.url
+    digest = hashlib.sha1(where.encode()).hexdigest()[:16]
     return Path(platformdirs.user_cache_dir("kgground")) / f"linking-{digest}.sqlite"
 
 
@@ -84,20 +103,35 @@ class LinkIndex:
     def __init__(self, path: Path):
         self.path = Path(path)
         self._local = threading.local()
-        self._cache: dict[str, _Facts] = {}
+        self._cache: dict[str, Facts] = {}
         row = self._conn().execute("SELECT value FROM meta WHERE key = 'max_langs'").fetchone()
         self.max_langs = max(1, int(row[0])) if row else 1
         self.fuzzy = FuzzyIndex(self._conn)
 
     @classmethod
     def for_mirror(cls, mirror: Mirror, *, path: str | Path | None = None,
-                   rebuild: bool = False) -> LinkIndex:
-        """The mirror's sidecar, built (or rebuilt, when stale or ``rebuild``) as needed."""
-        target = Path(path) if path is not None else default_path(mirror)
+                   rebuild: bool = False,
+                   progress: Callable[[str], None] | None = None) -> LinkIndex:
+        """The mirror's sidecar, built (or rebuilt, when stale or ``rebuild``) as needed;
+        ``progress`` hears what a build is doing (also logged)."""
         want = fingerprint(mirror)
+        target = Path(path) if path is not None else default_path(mirror, want=want)
         if not rebuild and _stored_fingerprint(target) == want:
             return cls(target)
-        build(mirror, target, fingerprint=want)
+        try:
+            build(mirror, target, fingerprint=want, progress=progress)
+        except (OSError, sqlite3.OperationalError) as exc:
+            fallback = cache_path(mirror)
+            if path is not None or target == fallback:
+                raise
+            # the folder looked writable but is not (a read-only mount, a foreign owner)
+            message = f"cannot write the linking index at {target} ({exc}); using {fallback}"
+            log.warning(message)
+            if progress is not None:
+                progress(message)
+            if rebuild or _stored_fingerprint(fallback) != want:
+                build(mirror, fallback, fingerprint=want, progress=progress)
+            target = fallback
         return cls(target)
 
     def _conn(self) -> sqlite3.Connection:
@@ -107,11 +141,11 @@ class LinkIndex:
                 f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
         return conn
 
-    def _facts(self, entities: Iterable[str]) -> dict[str, _Facts]:
+    def facts(self, entities: Iterable[str]) -> dict[str, Facts]:
         """Per-entity facts (languages, properties as subject and as value), from a cache
         of recently asked entities or else one query per 500."""
         cache = self._cache
-        out: dict[str, _Facts] = {}
+        out: dict[str, Facts] = {}
         missing = []
         for e in dict.fromkeys(entities):
             found = cache.get(e)
@@ -128,7 +162,7 @@ class LinkIndex:
                 for entity, langs, as_subject, as_value in conn.execute(
                         f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    out[entity] = _Facts(langs / self.max_langs, frozenset(as_subject.split()),
+                    out[entity] = Facts(langs / self.max_langs, frozenset(as_subject.split()),
                                          frozenset(as_value.split()))
             for e in missing:
                 cache[e] = out.setdefault(e, _NO_FACTS)
@@ -137,7 +171,7 @@ class LinkIndex:
     def roles(self, entities: Iterable[str]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
         """entity → (properties it has as subject, properties it is the value of);
         entities in no statement are left out."""
-        return {e: (f.subject_of, f.value_of) for e, f in self._facts(entities).items()
+        return {e: (f.subject_of, f.value_of) for e, f in self.facts(entities).items()
                 if f.subject_of or f.value_of}
 
     def languages(self, entities: Iterable[str]) -> dict[str, float]:
@@ -145,7 +179,7 @@ class LinkIndex:
         (the most multilingual entity has 1.0; an entity without aliases has at least the
         mean share of the entities of its degree that have some); entities without terms
         are left out."""
-        return {e: f.langs for e, f in self._facts(entities).items() if f.langs}
+        return {e: f.langs for e, f in self.facts(entities).items() if f.langs}
 
     def near_names(self, norm: str) -> tuple[list[str], list[str]]:
         """Normalized labels and aliases equal to ``norm`` but for spaces, and those that
@@ -160,6 +194,16 @@ class LinkIndex:
             else:
                 spaced.extend(names.split("\n"))
         return spaced, qualified
+
+    def value_types(self) -> dict[str, tuple[float, list[tuple[str, float]]]]:
+        """property → (share of its values that are entities, [(type, share of its
+        entity values that are instances of the type)] most common first)."""
+        out: dict[str, tuple[float, list[tuple[str, float]]]] = {}
+        for prop, entity_share, types in self._conn().execute(
+                "SELECT property, entity_share, types FROM value_types"):
+            pairs = [t.split("=") for t in types.split()] if types else []
+            out[prop] = (entity_share, [(t, float(n)) for t, n in pairs])
+        return out
 
     def qualified(self, head: str) -> list[str]:
         """Normalized labels and aliases that are ``head`` plus a qualifier
@@ -260,8 +304,42 @@ def _expected_languages(counts: list[tuple]) -> dict[int, float]:
     return {bucket: total / n for bucket, (total, n) in sums.items()}
 
 
-def build(mirror: Mirror, target: Path, *, fingerprint: str) -> Path:
+def _write_value_types(conn: sqlite3.Connection, mirror: Mirror) -> int:
+    """Per property: the share of its values that are entities, and the most common types
+    (P31) of those values with the share of values that have each."""
+    totals: dict[str, list[int]] = {}
+    for prop, is_entity, n in mirror.query(
+            "SELECT property, value_kind = 'entity', COUNT(*) FROM statements WHERE rank > 0 "
+            "GROUP BY property, value_kind = 'entity'"):
+        totals.setdefault(prop, [0, 0])[0 if is_entity else 1] += n
+    types: dict[str, list[tuple[int, str]]] = {}
+    for prop, typ, n in mirror.query(
+            "SELECT s.property, t.value, COUNT(*) FROM statements s JOIN statements t "
+            "ON t.subject = s.value AND t.property = 'P31' AND t.value_kind = 'entity' "
+            "WHERE s.value_kind = 'entity' AND s.rank > 0 GROUP BY s.property, t.value"):
+        types.setdefault(prop, []).append((n, typ))
+    conn.execute("CREATE TABLE value_types (property TEXT PRIMARY KEY, entity_share REAL, "
+                 "types TEXT NOT NULL) WITHOUT ROWID")
+    rows = []
+    for prop, (entities, others) in totals.items():
+        top = sorted(types.get(prop, []), key=lambda x: (-x[0], x[1]))[:VALUE_TYPES]
+        rows.append((prop, entities / max(entities + others, 1),
+                     " ".join(f"{t}={n / max(entities, 1):.4f}" for n, t in top)))
+    conn.executemany("INSERT INTO value_types VALUES (?, ?, ?)", rows)
+    return len(rows)
+
+
+def build(mirror: Mirror, target: Path, *, fingerprint: str,
+          progress: Callable[[str], None] | None = None) -> Path:
     """Write the sidecar of ``mirror`` to ``target`` (atomically replacing it)."""
+    def say(message: str) -> None:
+        log.info(message)
+        if progress is not None:
+            progress(message)
+
+    started = time.monotonic()
+    say(f"building the linking index of {mirror.location} at {target} (once; about 10 s "
+        "per 200k entities)")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     os.close(fd)
@@ -272,9 +350,15 @@ def build(mirror: Mirror, target: Path, *, fingerprint: str) -> Path:
                 conn.execute("PRAGMA journal_mode=OFF")
                 conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.execute("CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)")
-                keys = write_fuzzy(conn, mirror)
+                say("linking index: fuzzy name index")
+                keys = write_fuzzy(conn, (norm for (norm,) in mirror.query(
+                    f"SELECT DISTINCT norm FROM terms WHERE kind != {DESCRIPTION} "
+                    "AND norm IS NOT NULL AND norm != ''")))
+                say("linking index: entity facts")
                 entities = _write_facts(conn, mirror)
+                say("linking index: qualified names and property value types")
                 _write_heads(conn, mirror)
+                _write_value_types(conn, mirror)
                 conn.executemany("INSERT INTO meta VALUES (?, ?)", [
                     ("fingerprint", fingerprint), ("mirror", mirror.location),
                     ("fuzzy_keys", str(keys)), ("entities", str(entities))])
@@ -284,4 +368,5 @@ def build(mirror: Mirror, target: Path, *, fingerprint: str) -> Path:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    say(f"linking index built in {time.monotonic() - started:.1f} s")
     return target

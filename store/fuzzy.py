@@ -9,7 +9,7 @@ most 3k of the query's padded trigrams. Keys are gathered from the query's rares
 lists, filtered by length and by the number of trigrams they share (counted by bisection
 in the sorted posting lists), and verified with rapidfuzz's optimal-string-alignment
 distance (a transposition is one edit). The index lives in the linking sidecar file
-(``linking.index``) and is held in memory once opened (about 50 MB for the 630k keys of a
+(``store.link_index``) and is held in memory once opened (about 50 MB for the 630k keys of a
 170k-entity mirror).
 """
 
@@ -23,8 +23,7 @@ import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
-from store.mirror import Mirror
-from store.vocab import DESCRIPTION
+from collections.abc import Iterable
 
 _PAD_START, _PAD_END = "\x02", "\x03"
 
@@ -154,13 +153,12 @@ class FuzzyIndex:
         return out
 
 
-def write_fuzzy(conn: sqlite3.Connection, mirror: Mirror) -> int:
-    """Write the trigram index of ``mirror``'s labels and aliases into the sidecar
-    connection ``conn`` (tables ``blobs`` and ``fuzzy_keys``); return the number of keys."""
+def write_fuzzy(conn: sqlite3.Connection, norms: Iterable[str]) -> int:
+    """Write the trigram index of the distinct normalized labels and aliases ``norms`` into
+    the sidecar connection ``conn`` (tables ``blobs`` and ``fuzzy_keys``); return the
+    number of keys."""
     by_key: dict[str, list[str]] = {}
-    for (norm,) in mirror.query(
-            f"SELECT DISTINCT norm FROM terms WHERE kind != {DESCRIPTION} AND norm IS NOT NULL "
-            "AND norm != ''"):
+    for norm in norms:
         by_key.setdefault(compact(norm), []).append(norm)
     keys = sorted(by_key)
     encoded = [k.encode() for k in keys]

@@ -1,0 +1,116 @@
+"""MirrorLinking: the fast ``kb.linking.LinkingKB`` over a local mirror.
+
+The queries are ``store.link_queries.LinkQueries`` (SQL lives in store/); this module turns
+their rows into the linking types. Names are looked up by the mirror's normalized-key
+index; spacing variants, qualified labels, misspellings and language counts come from the
+linking sidecar, built beside the mirror on first use (``store.link_index``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kb.linking import EntityProfile, Name, PropertyNames
+from kb.types import pick_text
+from store.link_queries import LinkQueries
+from store.vocab import ALIAS, DESCRIPTION, LABEL
+
+
+class MirrorLinking:
+    """``LinkingKB`` over one MirrorKB (see the module docstring)."""
+
+    features = frozenset({"spacing", "qualified", "fuzzy", "words"})
+
+    def __init__(self, kb: Any, *, index_path: str | Path | None = None,
+                 progress: Callable[[str], None] | None = None):
+        self.kb = kb
+        self.name = kb.name
+        self.queries = LinkQueries(kb.mirror, index_path=index_path, progress=progress)
+        self._props: list[PropertyNames] | None = None
+        self._spaced: dict[str, tuple[list[str], list[str]]] = {}   # both kinds, one query
+
+    @property
+    def index(self) -> Any:
+        """The linking sidecar (``store.link_index.LinkIndex``), built on first use."""
+        return self.queries.index
+
+    def close(self) -> None:
+        self.queries.close()
+
+    def names(self, norms: Sequence[str]) -> list[Name]:
+        return [Name(e, text, norm, lang, kind == LABEL, prior, langs)
+                for e, kind, lang, text, norm, prior, langs in self.queries.names(norms)]
+
+    def known(self, norms: Sequence[str]) -> set[str]:
+        return self.queries.known(norms)
+
+    def capitalized(self, norms: Sequence[str]) -> set[str]:
+        """The ``norms`` some name written with a capital letter has (faster than names)."""
+        return self.queries.capitalized(norms)
+
+    def concepts(self, norms: Sequence[str]) -> set[str]:
+        """The ``norms`` some name written all in lower case has (a concept's name)."""
+        return self.queries.capitalized(norms, lower=True)
+
+    def similar(self, norm: str, how: str, *, limit: int = 20) -> list[tuple[str, float]]:
+        if how in ("spacing", "qualified"):
+            found = self._spaced.get(norm)
+            if found is None:
+                found = self.queries.spaced(norm)
+                if len(self._spaced) > 20_000:
+                    self._spaced.clear()
+                self._spaced[norm] = found
+            spaced, qualified = found
+            return [(n, 1.0) for n in (spaced if how == "spacing" else qualified)][:limit]
+        if how == "fuzzy":
+            return [(n, sim) for n, sim, dist in self.queries.fuzzy(norm, limit=limit)
+                    if dist > 0]
+        if how == "words":
+            words = norm.split()
+            found = self.queries.word_matches(words) or []
+            return [(n, len(words) / max(len(n.split()), 1)) for n in found if n != norm]
+        return []
+
+    def nearest(self, norm: str, *, max_distance: int, limit: int) -> list[str]:
+        """Normalized names within ``max_distance`` edits of ``norm``, nearest first."""
+        return [n for n, _sim, _d in self.queries.fuzzy(norm, max_distance=max_distance,
+                                                         limit=limit)]
+
+    def labels(self, ids: Sequence[str], *, lang: str = "en") -> dict[str, tuple[str, str | None]]:
+        found = self.queries.labels(ids)
+        return {i: (pick_text(found.get(i, {}).get(LABEL, {}), lang) or i,
+                    pick_text(found.get(i, {}).get(DESCRIPTION, {}), lang)) for i in ids}
+
+    def profiles(self, ids: Sequence[str], *, lang: str = "en") -> dict[str, EntityProfile]:
+        raw = self.queries.profiles(ids)
+        type_ids = sorted({t for r in raw.values() for t in r[2]})
+        names = self.labels(type_ids, lang=lang) if type_ids else {}
+        return {i: EntityProfile(i, frozenset(types),
+                                 tuple(names[t][0] for t in sorted(types) if names[t][0] != t),
+                                 subject_of, value_of, frozenset(neighbours), langs)
+                for i, (subject_of, value_of, types, neighbours, langs) in raw.items()}
+
+    def connecting(self, subject: str, value: str) -> frozenset[str]:
+        return self.queries.connecting(subject, value)
+
+    def properties(self) -> list[PropertyNames]:
+        if self._props is None:
+            out = []
+            for pid, datatype, terms, usage, share, types in self.queries.properties():
+                labels: dict[str, str] = {}
+                descriptions: dict[str, str] = {}
+                aliases: dict[str, list[str]] = {}
+                for kind, lang, text in terms:
+                    if kind == LABEL:
+                        labels.setdefault(lang, text)
+                    elif kind == DESCRIPTION:
+                        descriptions.setdefault(lang, text)
+                    elif kind == ALIAS:
+                        aliases.setdefault(lang, []).append(text)
+                out.append(PropertyNames(pid, datatype, labels,
+                                         {k: tuple(v) for k, v in aliases.items()},
+                                         descriptions, usage, share, tuple(types)))
+            self._props = out
+        return self._props

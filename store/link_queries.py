@@ -1,0 +1,199 @@
+"""The SQL behind linking over a mirror: names by normalized key, entity facts, properties.
+
+``LinkQueries(mirror)`` answers what ``kb.linking.LinkingKB`` asks, in plain tuples (the
+kb layer wraps them in its types): every query the entity and property linkers run on a
+mirror lives here, so that the linkers themselves work on any KB. It opens the linking
+sidecar (``store.link_index``) on first need — building it when missing or stale, with
+``progress`` hearing about it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from store.fuzzy import compact
+from store.link_index import LinkIndex
+from store.mirror import Mirror
+from store.vocab import DESCRIPTION, LABEL
+
+#: a word shared by more labels than this is too common to search names by
+WORD_MATCH_MAX_ROWS = 150
+#: at most this many neighbours per entity are read for coherence
+MAX_NEIGHBOURS = 200
+#: properties whose values type an entity
+TYPE_PROPERTIES = ("P31", "P279")
+_CHUNK = 500
+
+
+def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[list[str]]:
+    for start in range(0, len(items), size):
+        yield list(items[start:start + size])
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class LinkQueries:
+    """Linking's queries over one mirror (thread-safe, as the mirror and sidecar are)."""
+
+    def __init__(self, mirror: Mirror, *, index_path: str | Path | None = None,
+                 progress: Callable[[str], None] | None = None):
+        self.mirror = mirror
+        self.index_path = index_path
+        self.progress = progress
+        self._index: LinkIndex | None = None
+        self._lock = threading.Lock()
+        self._scale: tuple[float, float] | None = None
+
+    @property
+    def index(self) -> LinkIndex:
+        """The linking sidecar (opened, or built, on first use)."""
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    self._index = LinkIndex.for_mirror(self.mirror, path=self.index_path,
+                                                       progress=self.progress)
+        return self._index
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+
+    # -- popularity -------------------------------------------------------------------------
+    def prior(self, sitelinks: int | None, degree: int | None) -> float:
+        """Popularity in [0, 1]: log sitelinks when the mirror has sitelinks (JSON dumps),
+        else log degree, each scaled by the mirror's maximum; entities without sitelinks
+        in a mirror that has some get half weight."""
+        if self._scale is None:
+            links, deg = self.mirror.query(
+                "SELECT COALESCE(MAX(sitelinks), 0), COALESCE(MAX(degree), 0) FROM entities")[0]
+            self._scale = (math.log1p(links), math.log1p(deg))
+        log_links, log_degree = self._scale
+        by_degree = math.log1p(degree or 0) / log_degree if log_degree else 0.0
+        if log_links:
+            return math.log1p(sitelinks) / log_links if sitelinks else 0.5 * by_degree
+        return by_degree
+
+    # -- names ------------------------------------------------------------------------------
+    def names(self, norms: Sequence[str]) -> list[tuple[str, int, str, str, str, float, float]]:
+        """Labels and aliases of entities (not properties) whose normalized text is one of
+        ``norms``: (entity, kind, lang, text, norm, prior, languages share)."""
+        norms = list(dict.fromkeys(n for n in norms if n))
+        rows = []
+        for chunk in _chunks(norms):
+            rows.extend(self.mirror.query(
+                "SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.kind, e.sitelinks, "
+                "e.degree FROM terms t LEFT JOIN entities e ON e.id = t.entity "
+                f"WHERE t.norm IN ({_marks(len(chunk))}) AND t.kind != {DESCRIPTION}", chunk))
+        rows = [r for r in rows if r[5] != "property" and not (r[5] is None and r[0][:1] == "P"
+                                                              and r[0][1:].isdigit())]
+        langs = self.index.languages({r[0] for r in rows}) if rows else {}
+        return [(e, kind, lang, text, norm, self.prior(links, degree), langs.get(e, 0.0))
+                for e, kind, lang, text, norm, _k, links, degree in rows]
+
+    def known(self, norms: Sequence[str]) -> set[str]:
+        """The ``norms`` that equal some label or alias once spaces are ignored."""
+        by_key: dict[str, list[str]] = {}
+        for n in norms:
+            by_key.setdefault(compact(n), []).append(n)
+        found = self.index.fuzzy.known(sorted(by_key))
+        return {n for key in found for n in by_key[key]}
+
+    def capitalized(self, norms: Sequence[str], *, lower: bool = False) -> set[str]:
+        """The ``norms`` that some label or alias written with a capital letter has (with
+        ``lower``: written all in lower case)."""
+        out: set[str] = set()
+        test = "text = lower(text)" if lower else "text != lower(text)"
+        for chunk in _chunks(sorted(set(norms))):
+            out.update(n for (n,) in self.mirror.query(
+                f"SELECT DISTINCT norm FROM terms WHERE norm IN ({_marks(len(chunk))}) "
+                f"AND kind != {DESCRIPTION} AND {test}", chunk))
+        return out
+
+    def spaced(self, norm: str) -> tuple[list[str], list[str]]:
+        """Labels and aliases equal to ``norm`` but for spaces, and those that are ``norm``
+        plus a qualifier ("nirvana" → "nirvana band"): normalized, in one query."""
+        return self.index.near_names(norm)
+
+    def fuzzy(self, norm: str, *, max_distance: int | None = None,
+              limit: int = 20) -> list[tuple[str, float, int]]:
+        """(normalized term, similarity, edits) of names within a few edits of ``norm``."""
+        return [(n, m.similarity, m.distance)
+                for m in self.index.fuzzy.search(norm, max_distance=max_distance, limit=limit)
+                for n in m.norms]
+
+    def word_matches(self, words: Sequence[str]) -> list[str] | None:
+        """Normalized labels and aliases that contain every one of ``words``; None when
+        the words are too common to search by (or the mirror has no word index)."""
+        if not words or not self.mirror.is_sqlite:
+            return None
+        match = " ".join(f'"{w}"' for w in words)
+        rows = self.mirror.query(
+            f"SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
+            f"WHERE terms_fts MATCH ? AND t.kind != {DESCRIPTION} LIMIT ?",
+            (match, WORD_MATCH_MAX_ROWS + 1))
+        if len(rows) > WORD_MATCH_MAX_ROWS:
+            return None
+        return [n for (n,) in rows if n]
+
+    # -- entities ---------------------------------------------------------------------------
+    def labels(self, ids: Sequence[str]) -> dict[str, dict[int, dict[str, str]]]:
+        """id → term kind (label, description) → lang → text."""
+        found: dict[str, dict[int, dict[str, str]]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids)), 900):
+            for eid, kind, lang, text in self.mirror.query(
+                    f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
+                    f"({_marks(len(chunk))}) AND kind BETWEEN {LABEL} AND {DESCRIPTION}",
+                    chunk):
+                found.setdefault(eid, {}).setdefault(kind, {}).setdefault(lang, text)
+        return found
+
+    def profiles(self, ids: Sequence[str]) -> dict[str, tuple[frozenset[str], frozenset[str],
+                                                              set[str], list[str], float]]:
+        """id → (properties it has as subject, properties it is the value of, its types,
+        up to ``MAX_NEIGHBOURS`` entities it names as values, languages share)."""
+        ids = list(dict.fromkeys(ids))
+        facts = self.index.facts(ids)
+        out = {i: (f.subject_of, f.value_of, set(), [], f.langs) for i, f in facts.items()}
+        for chunk in _chunks(ids):
+            for subject, prop, value in self.mirror.query(
+                    f"SELECT subject, property, value FROM statements WHERE subject IN "
+                    f"({_marks(len(chunk))}) AND value_kind = 'entity' AND rank > 0", chunk):
+                p = out[subject]
+                if prop in TYPE_PROPERTIES:
+                    p[2].add(value)
+                if len(p[3]) < MAX_NEIGHBOURS:
+                    p[3].append(value)
+        return out
+
+    def connecting(self, subject: str, value: str) -> frozenset[str]:
+        """Properties of statements from ``subject`` to ``value``."""
+        return frozenset(p for (p,) in self.mirror.query(
+            "SELECT DISTINCT property FROM statements WHERE subject = ? AND value = ? "
+            "AND rank > 0", (subject, value)))
+
+    # -- properties -------------------------------------------------------------------------
+    def properties(self) -> list[tuple[str, str | None, list[tuple[int, str, str]], int,
+                                       float, list[tuple[str, float]]]]:
+        """Every property: (id, datatype, [(term kind, lang, text)], statements using it,
+        share of its values that are entities, [(value type, share)])."""
+        props: dict[str, list] = {}
+        for pid, datatype in self.mirror.query(
+                "SELECT id, datatype FROM entities WHERE kind = 'property'"):
+            props[pid] = [pid, datatype, [], 0, 0.0, []]
+        for pid, kind, lang, text in self.mirror.query(
+                "SELECT t.entity, t.kind, t.lang, t.text FROM terms t "
+                "JOIN entities e ON e.id = t.entity WHERE e.kind = 'property'"):
+            props[pid][2].append((kind, lang, text))
+        for pid, (share, types) in self.index.value_types().items():
+            if pid in props:
+                props[pid][4], props[pid][5] = share, types
+        for pid, count in self.mirror.query(
+                "SELECT property, COUNT(*) FROM statements WHERE rank > 0 GROUP BY property"):
+            if pid in props:
+                props[pid][3] = count
+        return [tuple(p) for p in props.values()]
