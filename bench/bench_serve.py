@@ -54,8 +54,32 @@ def _request_bytes(host: str, port: int, path: str, query: str) -> bytes:
             "Accept: application/sparql-results+json\r\n\r\n").encode()
 
 
+_PATH = ["/sparql"]
+
+
+def _read_chunked(sock: socket.socket, buf: bytearray, start: int) -> int:
+    """The end offset in ``buf`` of a chunked body starting at ``start`` (read as needed)."""
+    pos = start
+    while True:
+        while (eol := buf.find(b"\r\n", pos)) < 0:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection mid-answer")
+            buf += chunk
+        size = int(bytes(buf[pos:eol]).split(b";")[0], 16)
+        end = eol + 2 + size + 2
+        while len(buf) < end:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("the server closed the connection mid-answer")
+            buf += chunk
+        pos = end
+        if size == 0:
+            return pos
+
+
 def _read_response(sock: socket.socket, buf: bytearray) -> int:
-    """Read one whole HTTP response (Content-Length framed) from ``sock``; its status.
+    """Read one whole HTTP response (Content-Length or chunked) from ``sock``; its status.
     ``buf`` carries bytes already received past the previous response."""
     while (end := buf.find(b"\r\n\r\n")) < 0:
         chunk = sock.recv(65536)
@@ -65,10 +89,16 @@ def _read_response(sock: socket.socket, buf: bytearray) -> int:
     head = bytes(buf[:end]).decode("latin-1")
     status = int(head.split(" ", 2)[1])
     length = 0
+    chunked = False
     for line in head.split("\r\n")[1:]:
         name, _, value = line.partition(":")
         if name.strip().lower() == "content-length":
             length = int(value)
+        elif name.strip().lower() == "transfer-encoding" and "chunked" in value.lower():
+            chunked = True
+    if chunked:
+        del buf[:_read_chunked(sock, buf, end + 4)]
+        return status
     total = end + 4 + length
     while len(buf) < total:
         chunk = sock.recv(65536)
@@ -79,11 +109,13 @@ def _read_response(sock: socket.socket, buf: bytearray) -> int:
     return status
 
 
-def _connection(host: str, port: int, requests: list[bytes], offset: int, start_at: float,
+def _connection(host: str, port: int, requests: list[Any], offset: int, start_at: float,
                 stop_at: float, budget: int, out: list[tuple[int, float]],
-                errors: list[str]) -> None:
+                errors: list[str], stride: int = 1) -> None:
     """One keep-alive connection: send, read, repeat until ``stop_at`` or ``budget``;
-    appends (query index, seconds) per answer. ``offset`` staggers where it starts."""
+    appends (query index, seconds) per answer. ``offset`` staggers where it starts;
+    ``stride``: how far it steps (the number of connections, for distinct queries: then no
+    two connections send the same text)."""
     sock = socket.create_connection((host, port), timeout=60)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     buf = bytearray()
@@ -91,9 +123,12 @@ def _connection(host: str, port: int, requests: list[bytes], offset: int, start_
     time.sleep(max(0.0, start_at - time.time()))
     try:
         while i < budget and time.time() < stop_at:
-            which = (i + offset) % len(requests)
+            which = (i * stride + offset) % len(requests)
             t0 = time.perf_counter()
-            sock.sendall(requests[which])
+            request = requests[which]
+            if isinstance(request, str):        # distinct texts: encoded as they are sent
+                request = _request_bytes(host, port, _PATH[0], request)
+            sock.sendall(request)
             status = _read_response(sock, buf)
             elapsed = time.perf_counter() - t0
             if status == 200:
@@ -108,15 +143,19 @@ def _connection(host: str, port: int, requests: list[bytes], offset: int, start_
 
 
 def client_process(host: str, port: int, path: str, queries: list[str], connections: int,
-                   start_at: float, duration: float, budget: int
-                   ) -> tuple[list[tuple[int, float]], list[str], float]:
-    """Run ``connections`` keep-alive connections in threads; (samples, errors, end time)."""
-    requests = [_request_bytes(host, port, path, q) for q in queries]
+                   start_at: float, duration: float, budget: int, first: int = 0,
+                   stride: int = 0) -> tuple[list[tuple[int, float]], list[str], float]:
+    """Run ``connections`` keep-alive connections in threads; (samples, errors, end time).
+    ``stride`` > 0: connection k starts at query ``first + k`` and steps by ``stride``."""
+    _PATH[0] = path
+    requests: list[Any] = (list(queries) if stride else
+                           [_request_bytes(host, port, path, q) for q in queries])
     out: list[tuple[int, float]] = []
     errors: list[str] = []
     threads = [threading.Thread(target=_connection,
-                                args=(host, port, requests, k, start_at, start_at + duration,
-                                      budget, out, errors))
+                                args=(host, port, requests, first + k if stride else k,
+                                      start_at, start_at + duration, budget, out, errors,
+                                      stride or 1))
                for k in range(connections)]
     for t in threads:
         t.start()
@@ -131,19 +170,25 @@ def _percentile(values: list[float], pct: float) -> float:
 
 
 def run_scenario(host: str, port: int, path: str, queries: list[str], *, processes: int,
-                 connections: int, duration: float, max_requests: int) -> dict[str, Any]:
+                 connections: int, duration: float, max_requests: int,
+                 distinct: bool = False) -> dict[str, Any]:
+    """``distinct``: no query text is sent twice (each connection walks its own share of
+    ``queries``, which must outnumber the requests), so no cache can answer."""
     per_connection = max(1, max_requests // (processes * connections))
     start_at = time.time() + 0.5
+    stride = processes * connections if distinct else 0
     with ProcessPoolExecutor(processes) as pool:
         futures = [pool.submit(client_process, host, port, path, queries, connections,
-                               start_at, duration, per_connection) for _ in range(processes)]
+                               start_at, duration, per_connection, p * connections, stride)
+                   for p in range(processes)]
         parts = [f.result() for f in futures]
     samples = [s for part in parts for s in part[0]]
     errors = [e for part in parts for e in part[1]]
     elapsed = max(part[2] for part in parts) - start_at
     latencies = [s[1] * 1000 for s in samples]
     report: dict[str, Any] = {
-        "queries": queries, "processes": processes, "connections": processes * connections,
+        "queries": queries if len(queries) <= 10 else f"{len(queries)} texts",
+        "processes": processes, "connections": processes * connections,
         "requests": len(samples), "errors": len(errors), "error_samples": errors[:5],
         "seconds": round(elapsed, 2),
         "queries_per_s": round(len(samples) / elapsed, 1) if elapsed > 0 else 0.0,
@@ -152,7 +197,7 @@ def run_scenario(host: str, port: int, path: str, queries: list[str], *, process
         report["latency_ms"] = {f"p{p}": round(_percentile(latencies, p), 3)
                                 for p in (50, 90, 99)}
         report["latency_ms"]["max"] = round(max(latencies), 3)
-        if len(queries) > 1:
+        if 1 < len(queries) <= 10:
             report["median_ms_by_query"] = {
                 q: round(statistics.median([s[1] * 1000 for s in samples if s[0] == i]), 3)
                 for i, q in enumerate(queries) if any(s[0] == i for s in samples)}
@@ -174,6 +219,61 @@ def start_server(db: str, workers: int, timeout: float, stderr: Any
         proc.kill()
         raise SystemExit(f"kgground serve did not start: {line!r}")
     return proc, line.split()[2]
+
+
+def _prefixes() -> dict[str, str]:
+    from store.sparql_parse import WIKIDATA_PREFIXES
+    return WIKIDATA_PREFIXES
+
+
+def distinct_queries(n: int, base: int = 200) -> list[str]:
+    """``n`` distinct texts: ``base`` gold queries of the benchmark files (no SERVICE, which
+    Oxigraph would try to call), spread over the files, each repeated with a different
+    trailing comment."""
+    from pathlib import Path
+
+    from store.errors import KGGroundError
+    from store.sparql_parse import parse
+
+    shared = Path(os.environ.get("KGGROUND_SHARED_DATA",
+                                 Path(__file__).resolve().parent.parent.parent / "shared" /
+                                 "data")) / "benchmarks"
+    pool = []
+    for name in ("qald7-test", "qald7-train", "qald9plus-train", "wwq-dev",
+                 "simplequestions-dev"):
+        for line in (shared / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+            text = json.loads(line).get("sparql") if line.strip() else None
+            if not text or "SERVICE" in text.upper():
+                continue
+            try:
+                parse(text)
+            except KGGroundError:
+                continue
+            pool.append(text)
+    step = max(1, len(pool) // base)
+    chosen = pool[::step][:base]
+    return [f"{chosen[i % len(chosen)]}\n# {i}\n" for i in range(n)]
+
+
+def start_oxigraph(slice_path: str) -> tuple[subprocess.Popen, int]:
+    """``oxigraph serve-read-only`` over a store holding the slice, on a free loopback port."""
+    workdir = tempfile.mkdtemp(prefix="oxigraph-bench-")
+    subprocess.run(["oxigraph", "load", "--location", workdir, "--file", slice_path],
+                   check=True, capture_output=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(["oxigraph", "serve-read-only", "--location", workdir,
+                             "--bind", f"127.0.0.1:{port}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("oxigraph serve did not start")
 
 
 def in_process_medians(db: str, queries: list[str], repeat: int = 30) -> dict[str, float]:
@@ -229,6 +329,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="comma-separated: anchors, trivial [both]")
     ap.add_argument("--query", action="append", default=[], metavar="SPARQL",
                     help="add a 'custom' scenario of these queries (repeatable)")
+    ap.add_argument("--distinct", type=int, default=0, metavar="N",
+                    help="add a 'distinct' scenario: N distinct query texts (200 benchmark "
+                    "queries, each made unique by a trailing comment; none is sent twice)")
+    ap.add_argument("--oxigraph", action="store_true", help="also run every scenario "
+                    "against `oxigraph serve-read-only` holding the slice (pip oxigraph), "
+                    "right after kgground's")
+    ap.add_argument("--slice", default=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                    "shared", "data", "wikidata",
+                                                    "trex-slice.nt.gz"))
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     args = ap.parse_args(argv)
     if not 0 < args.duration <= 120:
@@ -254,6 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.query:
         scenarios["custom"] = args.query
         chosen.append("custom")
+    if args.distinct:
+        scenarios["distinct"] = distinct_queries(args.distinct)
+        chosen.append("distinct")
+    prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in _prefixes().items())
+    oxigraph = start_oxigraph(args.slice) if args.oxigraph else None
     report: dict[str, Any] = {
         "url": url, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                 "platform": platform.platform()},
@@ -263,15 +377,27 @@ def main(argv: list[str] | None = None) -> int:
     report["machine"]["loadavg_before"] = _loadavg()
     try:
         for name in chosen:
-            queries = scenarios[name]
-            report.setdefault("rows", {}).update(check_answers(host, port, path, queries))
+            queries = [prologue + q for q in scenarios[name]]
+            if name != "distinct":
+                report.setdefault("rows", {}).update(check_answers(host, port, path, queries))
             report["scenarios"][name] = run_scenario(
                 host, port, path, queries, processes=args.processes,
                 connections=args.connections, duration=args.duration,
-                max_requests=args.max_requests)
+                max_requests=args.max_requests, distinct=name == "distinct")
             if not args.json:
                 _print_scenario(name, report["scenarios"][name])
+            if oxigraph is not None:
+                other = run_scenario(
+                    "127.0.0.1", oxigraph[1], "/query", queries, processes=args.processes,
+                    connections=args.connections, duration=args.duration,
+                    max_requests=args.max_requests, distinct=name == "distinct")
+                report["scenarios"][f"oxigraph-{name}"] = other
+                if not args.json:
+                    _print_scenario(f"ox-{name}", other)
     finally:
+        if oxigraph is not None:
+            oxigraph[0].terminate()
+            oxigraph[0].wait(10)
         if proc is not None:
             proc.terminate()
             proc.wait(10)

@@ -91,7 +91,7 @@ MUTATIONS = [
              "wdt: in SQL reaches every statement, not the truthy ones"),
     # -- rdflib's VALUES + OPTIONAL repair (kb/rdflib_fixes.py) --------------------------------
     Mutation("values-scope-repair-off", "kb/sparql_check.py",
-             "    values_scope(prepared.algebra)", "    pass",
+             "            values_scope(found.algebra)", "            pass",
              (DIFFERENTIAL + "test_values_before_an_optional_on_every_engine",
               "tests/test_store_postgres.py::test_values_before_an_optional_keeps_every_row"),
              "rdflib's evaluator drops VALUES rows a following OPTIONAL does not extend"),

@@ -6,7 +6,7 @@ triples, terms as ``rdfs:label``/``schema:description``/``skos:altLabel``, prope
 datatypes as ``wikibase:propertyType``. The HTTP side (User-Agent, timeout, concurrency cap,
 retries, typed errors, cache) is ``kb.sparql_http.SparqlClient``; this module builds the
 queries. Every query, built here or given by the user, is validated by
-``kb.sparql_check.prepare`` before it is sent; IDs are checked with ``store.vocab.check_id``
+``kb.sparql_check.parse_checked`` before it is sent; IDs are checked with ``store.vocab.check_id``
 and every text put into a query is written as an escaped RDF literal.
 
 What the live side cannot do as the mirror does (limits, by design):
@@ -37,13 +37,13 @@ from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query
 from kb.cache import DEFAULT_TTL, ResultCache
-from kb.sparql_check import PARSE_LOCK, WIKIDATA_PREFIXES, prepare
+from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, parse_checked
 from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
                             DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, SparqlClient,
                             iso_time)
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
-from store.errors import (EntityNotFound, InvalidId, PropertyNotFound, QueryRefused,
-                          UnsupportedQuery)
+from store.errors import EntityNotFound, InvalidId, PropertyNotFound, QueryRefused
+from store.sparql_parse import parse
 from store.validity import (MAX_LITERAL, MAX_TERM, entity_iri_problem, iri_problem,
                             lang_problem, text_problem)
 from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_ID, LABEL,
@@ -65,8 +65,6 @@ _MATCH_SCORES = {"label": 1.0, "alias": 0.9, "label-other": 0.85, "alias-other":
 _LANG_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*\Z")
 #: log1p of a very high sitelink count (Wikidata's top items have a few hundred)
 _PRIOR_SCALE = 6.0
-_KINDS = {"SelectQuery": "SELECT", "AskQuery": "ASK", "ConstructQuery": "CONSTRUCT",
-          "DescribeQuery": "DESCRIBE"}
 _DECLARED = re.compile(r"(?i)\bPREFIX\s+([A-Za-z][\w.-]*)?\s*:")
 
 
@@ -246,16 +244,9 @@ class SparqlEndpointKB:
              deadline: float | None = None) -> tuple[SparqlResult, str]:
         """The result and when it was fetched (ISO time, for citations), within ``timeout``
         (or by ``deadline``: the queries of one call share the call's deadline)."""
-        try:
-            form = prepare(query, self.allowed_services).algebra.name
-        except UnsupportedQuery:
-            # the mirror's emulation of the label service does not cover this use of it;
-            # query.wikidata.org runs the real service, so send the query there as it is
-            if WIKIBASE + "label" not in self.allowed_services:
-                raise
-            from rdflib.plugins.sparql.parser import parseQuery
-            with PARSE_LOCK:
-                form = parseQuery(query)[1].name
+        # syntax and refusals checked here (tree-sitter: fast, and safe in any thread);
+        # the label service is left to the check below, as the endpoint may run it
+        kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES).form
         if "SERVICE" in query.upper():
             # prepare() lets Wikidata's label service through (the mirror emulates it);
             # an endpoint other than Wikidata's would try to call it over the network
@@ -267,7 +258,6 @@ class SparqlEndpointKB:
                     fix="run queries using Wikidata's label service on query.wikidata.org "
                         "or on the local mirror (which emulates it), or pass "
                         "allowed_services")
-        kind = _KINDS.get(form, "SELECT")
         result, fetched = self.client.run_timed(with_prefixes(query), kind=kind,
                                                 timeout=timeout, deadline=deadline)
         return result, iso_time(fetched)
@@ -411,21 +401,7 @@ class SparqlEndpointKB:
 @functools.lru_cache(maxsize=256)
 def service_iris(query: str) -> frozenset[str]:
     """The SERVICE IRIs a (valid) query names."""
-    from rdflib.plugins.sparql import prepareQuery
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    with PARSE_LOCK:
-        parsed = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
-    found, stack = set(), [parsed.algebra]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, CompValue):
-            if node.name == "ServiceGraphPattern":
-                found.add(str(node.get("term")))
-            stack.extend(node.values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-    return frozenset(found)
+    return frozenset(iri for _, iri in parse(query).services())
 
 
 def _node_id(term: Any, skipped: _Skipped) -> str | None:

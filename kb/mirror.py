@@ -294,3 +294,9 @@ class MirrorKB:
         from kb.mirror_sparql import run_sparql
         return run_sparql(self, query, timeout=timeout)
 
+    def sparql_stream(self, query: str, *, timeout: float | None = None) -> Any:
+        """``query``'s answer as a ``kb.mirror_sparql.SparqlStream``: a SELECT's rows one
+        by one as SQLite produces them (for the command line's bounded memory)."""
+        from kb.mirror_sparql import stream_sparql
+        return stream_sparql(self, query, timeout=timeout)
+

@@ -8,20 +8,20 @@ rdflib's generic evaluator over ``store.rdf_store.MirrorStore``. Both see the sa
 The result says which engine ran (``engine`` 'sql' or 'rdflib') and why (``explain``: the
 SQL, or what the compiler could not do).
 
-Parsing costs milliseconds and compiling a little more, so both are cached by query text.
+Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cached by
+query text. rdflib parses a query only when its evaluator runs it.
 """
 
 from __future__ import annotations
 
 import functools
-import threading
 import time
-from collections import OrderedDict
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Iterator, Literal
 
 import rdflib
 
-from kb.sparql_check import prepare
+from kb.sparql_check import PreparedQuery, prepare
 from kb.types import SparqlResult
 from store.errors import QueryTimeout, UnsupportedQuery
 from store.rdf_store import MirrorStore, to_term  # noqa: F401 - re-exported for callers
@@ -30,55 +30,69 @@ from store.sparql_sql import SqlPlan, compile_query, pretty_sql
 Engine = Literal["auto", "sql", "rdflib"]
 
 
-def result_from_rdflib(result: Any, *, source: str, engine: str, explain: str = "") -> SparqlResult:
-    """An rdflib query result → SparqlResult."""
+def result_from_rdflib(result: Any, *, source: str, engine: str, explain: str = "",
+                       order: tuple[str, ...] = (), notes: tuple[str, ...] = ()) -> SparqlResult:
+    """An rdflib query result → SparqlResult; ``order``: the SELECT's variables in the
+    order to report them (rdflib's own order for ``SELECT *`` varies between runs)."""
     if result.type == "ASK":
         return SparqlResult(boolean=bool(result.askAnswer), source=source, engine=engine,
                             explain=explain)
     if result.type in ("CONSTRUCT", "DESCRIBE"):
         return SparqlResult(graph=result.graph, source=source, engine=engine, explain=explain)
-    names = tuple(str(v) for v in result.vars)
-    rows = tuple({name: row[i] for i, name in enumerate(names) if row[i] is not None}
-                 for row in result)
-    return SparqlResult(vars=names, rows=rows, source=source, engine=engine, explain=explain)
+    theirs = [str(v) for v in result.vars]
+    names = tuple(order) if order and set(order) <= set(theirs) else tuple(theirs)
+    index = [(name, theirs.index(name)) for name in names]
+    rows = tuple({name: row[i] for name, i in index if row[i] is not None} for row in result)
+    return SparqlResult(vars=names, rows=rows, source=source, engine=engine, explain=explain,
+                        notes=notes)
 
 
 @functools.lru_cache(maxsize=2048)
-def plan(query: str) -> tuple[Any, SqlPlan | None, str]:
+def plan(query: str) -> tuple[PreparedQuery, SqlPlan | None, str]:
     """(prepared query, its SqlPlan or None, why there is none), cached by query text.
     Raises QuerySyntaxError / QueryRefused for queries that must not run at all."""
     prepared = prepare(query)
+    if prepared.algebra is None:
+        return prepared, None, prepared.why
     try:
         return prepared, compile_query(prepared.algebra), ""
     except UnsupportedQuery as exc:
         return prepared, None, str(exc)
 
 
-class _PerThread(threading.local):
-    def __init__(self) -> None:
-        self.prepared: OrderedDict[str, Any] = OrderedDict()
-
-
-_per_thread = _PerThread()
-
-
-def _evaluable(query: str) -> Any:
-    """The parsed query for rdflib's evaluator. rdflib writes into a parsed query while it
-    evaluates it (``Expr.ctx``), so threads must not share one: each thread parses its own
-    copy, once (the shared, cached parse serves the compiler, which only reads it)."""
-    cache = _per_thread.prepared
-    prepared = cache.get(query)
-    if prepared is None:
-        prepared = cache[query] = prepare.__wrapped__(query)
-        if len(cache) > 256:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(query)
-    return prepared
+def _with_notes(explain: str, notes: tuple[str, ...]) -> str:
+    return explain + "".join(f"\nNote: {n}" for n in notes)
 
 
 def explain_sql(sql_plan: SqlPlan) -> str:
     return f"SQL over the mirror:\n{pretty_sql(sql_plan.sql)}"
+
+
+@dataclass
+class SparqlStream:
+    """A SELECT's solutions as they come (``rows`` is an iterator: memory stays bounded);
+    for ASK, CONSTRUCT and DESCRIBE, ``result`` holds the whole answer instead."""
+    vars: tuple[str, ...]
+    rows: Iterator[dict]
+    engine: str
+    explain: str
+    notes: tuple[str, ...]
+    result: SparqlResult | None = None
+
+
+def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> SparqlStream:
+    """Like ``run_sparql``, but a SELECT compiled to SQL streams its rows from SQLite (the
+    timeout counts from the call and stops the statement). Other answers are whole."""
+    prepared, sql_plan, _ = plan(query)
+    mirror = kb.mirror
+    if sql_plan is not None and not sql_plan.ask and mirror.is_sqlite:
+        explain = _with_notes(explain_sql(sql_plan), prepared.notes)
+        return SparqlStream(sql_plan.vars, sql_plan.stream(mirror, timeout=timeout), "sql",
+                            explain, prepared.notes)
+    result = run_sparql(kb, query, timeout=timeout)
+    return SparqlStream(result.vars, iter(result.rows), result.engine, result.explain,
+                        result.notes, result=None if result.boolean is None and
+                        result.graph is None else result)
 
 
 def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
@@ -86,24 +100,28 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
     """Answer ``query`` over ``kb``'s mirror. ``engine`` 'sql' raises UnsupportedQuery
     instead of falling back; 'rdflib' skips the compiler (benchmarks, differential tests).
     Raises QueryError when ``timeout`` seconds pass first."""
-    _, sql_plan, reason = plan(query)
+    prepared, sql_plan, reason = plan(query)
     mirror = kb.mirror
     if sql_plan is not None and not mirror.is_sqlite:
         sql_plan, reason = None, "the SQL compiler targets SQLite mirrors"
     if engine == "sql" and sql_plan is None:
         raise UnsupportedQuery(f"the SQL compiler cannot answer this query: {reason}")
+    notes = prepared.notes
     if sql_plan is not None and engine != "rdflib":
         out = sql_plan.run(mirror, timeout=timeout)
-        explain = explain_sql(sql_plan)
+        explain = _with_notes(explain_sql(sql_plan), notes)
         if sql_plan.ask:
-            return SparqlResult(boolean=out, source=kb.name, engine="sql", explain=explain)
+            return SparqlResult(boolean=out, source=kb.name, engine="sql", explain=explain,
+                                notes=notes)
         return SparqlResult(vars=sql_plan.vars, rows=tuple(out), source=kb.name, engine="sql",
-                            explain=explain)
+                            explain=explain, notes=notes)
     why = "rdflib was asked for" if engine == "rdflib" else f"not compiled to SQL: {reason}"
     deadline = time.monotonic() + timeout if timeout is not None else None
     graph = rdflib.Graph(store=MirrorStore(mirror, deadline=deadline))
-    out = result_from_rdflib(graph.query(_evaluable(query)), source=kb.name, engine="rdflib",
-                             explain=f"rdflib's evaluator over the mirror ({why})")
+    out = result_from_rdflib(graph.query(prepared.evaluable()), source=kb.name, engine="rdflib",
+                             explain=_with_notes(f"rdflib's evaluator over the mirror ({why})",
+                                                 notes),
+                             order=prepared.vars, notes=notes)
     if deadline is not None and time.monotonic() > deadline:
         raise QueryTimeout(timeout)
     return out

@@ -227,6 +227,8 @@ class RdfGraphKB:
 
     # -- SPARQL -------------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
-        return result_from_rdflib(self.graph.query(prepare(query)), source=self.name,
-                                  engine="rdflib", explain="rdflib's SPARQL evaluator")
+        prepared = prepare(query)
+        return result_from_rdflib(self.graph.query(prepared.evaluable()), source=self.name,
+                                  engine="rdflib", explain="rdflib's SPARQL evaluator",
+                                  order=prepared.vars)
 

@@ -1,5 +1,9 @@
 """Parsing SPARQL safely: every query a KB runs locally goes through ``prepare``.
 
+``prepare`` parses with tree-sitter (``store.sparql_parse``: microseconds, positioned
+errors, safe in any thread) and translates to algebra without rdflib; rdflib parses a query
+only when its evaluator must run it (``PreparedQuery.evaluable``), one parse at a time.
+
 It refuses what a read-only grounding tool must never run: SPARQL Update (INSERT, DELETE,
 LOAD, CLEAR, ...) and SERVICE calls to endpoints not on the allow-list (rdflib's evaluator
 would otherwise fetch them over HTTP). Wikidata's label service
@@ -11,102 +15,171 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Any, Iterable
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
 
 from kb.rdflib_fixes import values_scope
 from store import label_service
-from store.errors import QueryRefused, QuerySyntaxError
+from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
 from store.regex import compile_regex, regex_replace, regex_search
+from store.sparql_algebra import translate
+from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
+from store.sparql_parse import ParsedQuery, parse
 
 #: well-known prefixes of Wikidata's endpoint, so pasted WDQS queries parse as they do there
-WIKIDATA_PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
-    "wds": "http://www.wikidata.org/entity/statement/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "pr": "http://www.wikidata.org/prop/reference/",
-    "wikibase": "http://wikiba.se/ontology#",
-    "bd": "http://www.bigdata.com/rdf#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "schema": "http://schema.org/",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-    "prov": "http://www.w3.org/ns/prov#",
-    "geo": "http://www.opengis.net/ont/geosparql#",
-    "ontolex": "http://www.w3.org/ns/lemon/ontolex#",
-    "dct": "http://purl.org/dc/terms/",
-}
+WIKIDATA_PREFIXES = _WDQS_PREFIXES
 
-
-def _service_iris(node: Any) -> Iterable[str]:
-    """Every SERVICE endpoint IRI in an rdflib algebra tree."""
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, CompValue):
-            if n.name == "ServiceGraphPattern":
-                yield str(n.get("term"))
-            stack.extend(n.values())
-        elif isinstance(n, (list, tuple)):
-            stack.extend(n)
-
-
-#: rdflib's parser (pyparsing, with parse actions that keep state) gives wrong errors when
-#: two threads parse at once: one parse at a time
-PARSE_LOCK = threading.Lock()
 
 #: SERVICE endpoints always allowed: emulated locally, never contacted
 EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
 
 
-@functools.lru_cache(maxsize=1024)
-def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Any:
-    """Parse ``query`` into an rdflib prepared query (cached by text), or raise
-    QuerySyntaxError / QueryRefused. The label service is allowed and emulated (see the
-    module docstring); other SERVICE endpoints must be in ``allowed_services``. A label
-    service body it does not understand raises UnsupportedQuery."""
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql import prepareQuery
-    from rdflib.plugins.sparql.parser import parseUpdate
+#: rdflib's parser (pyparsing) picks how to call each parse action on first use, which is
+#: not thread-safe (pyparsing issue #89): a process whose first parses ran concurrently
+#: kept failing on later ones. Every rdflib parse in kgground goes through this lock.
+PARSE_LOCK = RDFLIB_PARSE_LOCK = threading.Lock()
 
-    if not isinstance(query, str) or not query.strip():
-        raise QuerySyntaxError("empty SPARQL query", expected="a SELECT, ASK, CONSTRUCT or "
-                               "DESCRIBE query", fix="pass the query text")
-    try:
-        with PARSE_LOCK:
-            prepared = prepareQuery(query, initNs=WIKIDATA_PREFIXES)
-    except ParseException as exc:
-        try:
-            with PARSE_LOCK:
-                parseUpdate(query)
-        except ParseException:
-            pass
-        else:
-            raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
-                               "knowledge bases are read-only here",
-                               fix="send a SELECT, ASK, CONSTRUCT or DESCRIBE query") from None
-        raise QuerySyntaxError(f"the SPARQL query does not parse: {exc.msg} "
-                               f"(line {exc.lineno}, column {exc.col})",
-                               got=exc.line, fix="correct the query at that position") from None
-    except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions for bad prefixes
-        raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
-                               fix="check its prefixes and terms") from None
-    for iri in _service_iris(prepared.algebra):
+
+def rdflib_query(text: str, prefixes: dict[str, str] | None = None) -> Any:
+    """``text`` parsed and translated by rdflib (``prepareQuery``), under the parse lock."""
+    from rdflib.plugins.sparql import prepareQuery
+
+    with RDFLIB_PARSE_LOCK:
+        return prepareQuery(text, initNs=WIKIDATA_PREFIXES if prefixes is None else prefixes)
+
+
+def check_services(parsed: ParsedQuery, allowed_services: frozenset[str]) -> None:
+    """QueryRefused for a SERVICE to an endpoint neither allowed nor emulated."""
+    for node, iri in parsed.services():
         if iri not in allowed_services and iri not in EMULATED_SERVICES:
-            raise QueryRefused(f"SERVICE <{iri}> is not on the allow-list",
+            line, _ = parsed.position(node)
+            raise QueryRefused(f"SERVICE <{iri}> (line {line}) is not on the allow-list",
                                expected="SERVICE only to allowed endpoints",
                                fix="remove the SERVICE clause, or allow that endpoint")
-    _use_re2(prepared.algebra)
-    _clamp_slices(prepared.algebra)
-    prepared.algebra = label_service.rewrite(prepared.algebra)
-    values_scope(prepared.algebra)     # an rdflib bug (kb.rdflib_fixes)
-    return prepared
+
+
+def parse_checked(query: str, allowed_services: frozenset[str] = frozenset()) -> ParsedQuery:
+    """``query`` parsed by ``store.sparql_parse`` (QuerySyntaxError with its position), and
+    refused (QueryRefused) if it is an update or calls a SERVICE not allowed."""
+    parsed = parse(query)
+    if parsed.form == "UPDATE":
+        raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
+                           "knowledge bases are read-only here",
+                           fix="send a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+    check_services(parsed, allowed_services)
+    return parsed
+
+
+@dataclass(frozen=True)
+class PreparedQuery:
+    """A query checked and translated once (``prepare``), shared by every thread.
+
+    ``algebra``: the SPARQL algebra built from tree-sitter's tree (``store.sparql_algebra``,
+    label service emulated), for the SQL compiler; None for CONSTRUCT and DESCRIBE, with
+    ``why``. ``vars``: the projected variables in order (``SELECT *``: in order of first
+    appearance). ``notes``: what the query asks that a mirror holds no data for (see
+    ``vocabulary_notes``). ``evaluable()``: the query as rdflib's evaluator runs it.
+    """
+    text: str
+    parsed: ParsedQuery
+    algebra: Any
+    why: str
+    vars: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def form(self) -> str:
+        return self.parsed.form
+
+    def evaluable(self) -> Any:
+        """This query parsed by rdflib for its evaluator (label service emulated). rdflib
+        writes into a parsed query while evaluating it, so each thread gets its own copy,
+        parsed once (under ``RDFLIB_PARSE_LOCK``) and kept for the 256 latest queries."""
+        cache = _per_thread.prepared
+        key = self.text
+        found = cache.get(key)
+        if found is None:
+            try:
+                found = rdflib_query(self.parsed.canonical(), self.parsed.prefixes)
+            except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
+                raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
+                                       fix="check its terms") from None
+            _use_re2(found.algebra)
+            _clamp_slices(found.algebra)
+            found.algebra = label_service.rewrite(found.algebra)
+            values_scope(found.algebra)     # an rdflib bug (kb.rdflib_fixes)
+            cache[key] = found
+            if len(cache) > 256:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found
+
+
+class _PerThread(threading.local):
+    def __init__(self) -> None:
+        self.prepared: OrderedDict[str, Any] = OrderedDict()
+
+
+_per_thread = _PerThread()
+
+
+@functools.lru_cache(maxsize=2048)
+def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> PreparedQuery:
+    """Check and translate ``query`` (cached by text), or raise QuerySyntaxError (with
+    line, column and excerpt) / QueryRefused. The label service is allowed and emulated
+    (see the module docstring); other SERVICE endpoints must be in ``allowed_services``. A
+    label service body it does not understand raises UnsupportedQuery. No rdflib parsing
+    happens here: tree-sitter parses, ``store.sparql_algebra`` translates."""
+    parsed = parse_checked(query, allowed_services)
+    algebra, why = None, ""
+    try:
+        algebra = translate(parsed)
+    except UnsupportedQuery as exc:
+        why = str(exc)
+    if algebra is not None:
+        _check_regexes(algebra)
+        _clamp_slices(algebra)
+        algebra = label_service.rewrite(algebra)
+        names = tuple(str(v) for v in algebra.get("PV") or [])
+    else:
+        names = ()
+    return PreparedQuery(query, parsed, algebra, why, names, vocabulary_notes(parsed))
+
+
+#: Wikidata vocabulary a mirror holds no data for: (IRI prefix, what it is)
+UNMIRRORED = (
+    ("http://wikiba.se/ontology#sitelinks", "wikibase:sitelinks (sitelink counts)"),
+    ("http://wikiba.se/ontology#statements", "wikibase:statements (statement counts)"),
+    ("http://wikiba.se/ontology#identifiers", "wikibase:identifiers"),
+    ("http://wikiba.se/ontology#timeValue", "full time values (wikibase:timeValue)"),
+    ("http://wikiba.se/ontology#quantityAmount", "full quantity values"),
+    ("http://wikiba.se/ontology#geo", "full coordinate values"),
+    ("http://www.wikidata.org/prop/statement/value/", "full values (psv:)"),
+    ("http://www.wikidata.org/prop/qualifier/value/", "full qualifier values (pqv:)"),
+    ("http://www.wikidata.org/prop/reference/", "references (pr:, prov:wasDerivedFrom)"),
+    ("http://www.w3.org/ns/prov#", "references (prov:)"),
+    ("http://schema.org/about", "sitelinks (schema:about)"),
+    ("http://schema.org/isPartOf", "sitelinks (schema:isPartOf)"),
+    ("http://schema.org/dateModified", "revision dates (schema:dateModified)"),
+    ("http://www.wikidata.org/prop/direct-normalized/", "normalized values (wdtn:)"),
+    ("http://www.wikidata.org/value/", "value nodes (wdv:)"),
+    ("http://www.w3.org/ns/lemon/ontolex#", "lexeme forms and senses (ontolex:)"),
+)
+
+
+def vocabulary_notes(parsed: ParsedQuery) -> tuple[str, ...]:
+    """One note per kind of Wikidata vocabulary ``parsed`` uses that a mirror holds no
+    triples for: such patterns match nothing here, while they do on query.wikidata.org."""
+    found: list[str] = []
+    for node in parsed.walk("prefixed_name", "iri_reference"):
+        iri = parsed.iri(node)
+        for prefix, what in UNMIRRORED:
+            if iri.startswith(prefix) and what not in found:
+                found.append(what)
+    return tuple(f"the mirror holds no {what}: patterns using it match nothing here "
+                 "(query.wikidata.org has them)" for what in found)
 
 
 #: the largest LIMIT or OFFSET passed on (their sum must fit the engines' 64-bit integers)
@@ -126,6 +199,26 @@ def _clamp_slices(algebra: Any) -> None:
                 for key in ("start", "length"):
                     if isinstance(node.get(key), int) and node[key] > MAX_SLICE:
                         node[key] = MAX_SLICE
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+
+
+def _check_regexes(algebra: Any) -> None:
+    """Compile every constant REGEX/REPLACE pattern of ``algebra`` once (RE2): a bad one is
+    the user's error (QuerySyntaxError), found before anything runs."""
+    from rdflib import Literal
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    stack = [algebra]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CompValue):
+            if node.name in _RE2_EVAL:
+                pattern, flags = node.get("pattern"), node.get("flags")
+                if isinstance(pattern, Literal) and (flags is None or isinstance(flags,
+                                                                                  Literal)):
+                    compile_regex(str(pattern), str(flags or ""))
             stack.extend(node.values())
         elif isinstance(node, (list, tuple)):
             stack.extend(node)

@@ -293,7 +293,9 @@ class SparqlResult:
     ``graph`` (an rdflib Graph). ``source`` names who answered (``mirror:<path>``,
     ``sparql:<endpoint>``) and ``retrieved_at`` when a live endpoint answered (for a
     cached answer, when it was fetched); ``engine`` how (e.g. 'sql', 'rdflib', 'endpoint',
-    'cache'), with ``explain`` saying why or showing the compiled query."""
+    'cache'), with ``explain`` saying why or showing the compiled query. ``notes``: what
+    the answerer could not hold that the query asked for (e.g. vocabulary a mirror has no
+    data for), each one sentence; empty when nothing is amiss."""
     vars: tuple[str, ...] = ()
     rows: tuple[Mapping[str, Any], ...] = ()
     boolean: bool | None = None
@@ -302,6 +304,7 @@ class SparqlResult:
     engine: str = ""
     explain: str = ""
     retrieved_at: str | None = None
+    notes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.rows)

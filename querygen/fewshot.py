@@ -356,6 +356,8 @@ def _shape(query: str) -> tuple[str, str, tuple[tuple[str, str, str], ...]]:
         algebra = prepare(query).algebra
     except KGGroundError:
         return "select", "", ()
+    if algebra is None:             # CONSTRUCT, DESCRIBE: no SELECT shape
+        return "select", "", ()
     name = algebra.name
     form = "ask" if name == "AskQuery" else "select"
     proj = [str(v) for v in (getattr(algebra, "PV", None) or [])]

@@ -42,11 +42,10 @@ wrong ones.
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 
-from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES
+from kb.sparql_check import EMULATED_SERVICES, PARSE_LOCK, WIKIDATA_PREFIXES
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
 from store.errors import EntityNotFound, InvalidId, PropertyNotFound
@@ -64,8 +63,9 @@ _UNKNOWN_PREFIX_IRI = "urn:kgground:unknown-prefix:"
 _UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
                  "WITH"}
 _LABEL_SUFFIXES = ("AltLabel", "Label", "Description")
-# rdflib's pyparsing grammar is not safe on first concurrent use (pyparsing issue #89)
-_PARSE_LOCK = threading.Lock()
+# rdflib's pyparsing grammar is not safe on first concurrent use (pyparsing issue #89): the
+# one lock every rdflib parse in kgground takes
+_PARSE_LOCK = PARSE_LOCK
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,7 +122,19 @@ class QueryError(KGGroundError):
 
 
 class QuerySyntaxError(QueryError):
-    pass
+    """The query does not parse. Where the parser can tell, ``line`` and ``column`` (1-based,
+    the column in characters) say where, and ``excerpt`` is that line with a caret under the
+    spot (also at the end of the message); otherwise all three are None."""
+
+    def __init__(self, what: str, *, line: int | None = None, column: int | None = None,
+                 excerpt: str | None = None, **kw):
+        self.line, self.column, self.excerpt = line, column, excerpt
+        super().__init__(what, **kw)
+        if excerpt:
+            self.args = (f"{self.args[0]}\n{excerpt}",)
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
 
 
 class QueryRefused(QueryError):

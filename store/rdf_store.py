@@ -11,8 +11,16 @@ query over a mirror (one triple pattern at a time, which is slow but complete):
   links a subject to its statement node (every rank, 'novalue' too), ``ps:P…`` a statement
   node to its value, ``pq:P…`` to its qualifier values ('novalue' left out, as Wikidata's
   RDF does) and ``wikibase:rank`` to ``wikibase:PreferredRank``, ``NormalRank`` or
-  ``DeprecatedRank``. A statement node's IRI is ``wds:`` + the statement ID with its first
-  ``$`` replaced by ``-``.
+  ``DeprecatedRank``;
+- for every property the mirror holds, WDQS's ``wikibase:directClaim`` (``wdt:P…``),
+  ``wikibase:claim`` (``p:``), ``wikibase:statementProperty`` (``ps:``) and
+  ``wikibase:qualifier`` (``pq:``) links, and ``rdf:type wikibase:Item`` /
+  ``wikibase:Property`` / ``wikibase:Lexeme`` by entity kind. These are presented only to
+  patterns that name the predicate (and, for ``rdf:type``, the class): a pattern with a
+  variable predicate or class does not list them.
+
+A statement node's IRI is ``wds:`` + the statement ID with its first ``$`` replaced by
+``-``.
 
 The SQL compiler (``store.sparql_sql``) presents exactly the same triples; the term
 conversions both use live here.
@@ -31,9 +39,10 @@ from rdflib.store import Store
 from store.errors import QueryError
 from store.limits import current as current_limits
 from store.normalize import normalize
-from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, LABEL, PQ, PROPERTY_ID,
-                         PROPERTY_TYPE, PS, RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD,
-                         WDT, WIKIBASE, P, id_to_iri, iri_to_id, property_from_iri)
+from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_CLASSES, LABEL,
+                         PQ, PROPERTY_ID, PROPERTY_LINKS, PROPERTY_TYPE, PS, RDF_TYPE,
+                         RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD, WDT, WIKIBASE, P,
+                         id_to_iri, iri_to_id, property_from_iri)
 
 WDS = WD + "statement/"
 TERM_KINDS = {RDFS_LABEL: LABEL, SKOS_ALT_LABEL: ALIAS, SCHEMA_DESCRIPTION: DESCRIPTION}
@@ -206,6 +215,11 @@ class MirrorStore(Store):
         if not isinstance(p, URIRef):
             return
         pred = str(p)
+        if pred in PROPERTY_LINKS:
+            yield from self._property_links(s, subject, pred, o)
+            return
+        if pred == RDF_TYPE and o is not None and str(o) in ENTITY_CLASSES:
+            yield from self._entity_classes(s, subject, o)
         if pred in TERM_KINDS:
             yield from self._terms(s, subject, TERM_KINDS[pred], o)
         elif pred == PROPERTY_TYPE:
@@ -246,6 +260,32 @@ class MirrorStore(Store):
         for entity, lang, text in self._query(sql, params):
             yield (s if s is not None else node_term(entity), pred,
                    literal_term(text, lang, ""))
+
+    def _property_links(self, s: Any, subject: str | None, pred: str,
+                        o: Any) -> Iterator[tuple]:
+        """``wd:P31 wikibase:directClaim wdt:P31`` and its kin, for the mirror's properties."""
+        namespace = PROPERTY_LINKS[pred]
+        sql, params = "SELECT id FROM entities WHERE kind = 'property'", []
+        if subject is not None:
+            sql += " AND id = ?"
+            params.append(subject)
+        if o is not None:
+            if not (isinstance(o, URIRef) and str(o).startswith(namespace)):
+                return
+            sql += " AND id = ?"
+            params.append(str(o)[len(namespace):])
+        for (pid,) in self._query(sql, params):
+            yield (s if s is not None else node_term(pid), URIRef(pred),
+                   URIRef(namespace + pid))
+
+    def _entity_classes(self, s: Any, subject: str | None, o: Any) -> Iterator[tuple]:
+        """``wd:Q42 rdf:type wikibase:Item`` (and Property, Lexeme) by entity kind."""
+        sql, params = "SELECT id FROM entities WHERE kind = ?", [ENTITY_CLASSES[str(o)]]
+        if subject is not None:
+            sql += " AND id = ?"
+            params.append(subject)
+        for (eid,) in self._query(sql, params):
+            yield (s if s is not None else node_term(eid), URIRef(RDF_TYPE), o)
 
     def _datatypes(self, s: Any, subject: str | None, o: Any) -> Iterator[tuple]:
         sql, params = "SELECT id, datatype FROM entities WHERE datatype IS NOT NULL", []

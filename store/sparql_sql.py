@@ -8,13 +8,18 @@ present the same triples (see that module).
 
 Compiled: basic graph patterns over ``wdt:``, ``p:``, ``ps:``, ``pq:``, a custom KB's own
 predicates, ``rdfs:label``, ``skos:altLabel``, ``schema:description``,
-``wikibase:propertyType`` and ``wikibase:rank``, with sequence (``/``) and inverse (``^``)
-paths; FILTER (see ``store.sparql_sql_expr``), OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS,
-MINUS, DISTINCT, ORDER BY, LIMIT/OFFSET, COUNT with GROUP BY/HAVING, ASK, and the label
-service emulation (``store.label_service``).
+``wikibase:propertyType``, ``wikibase:rank``, WDQS's ``wikibase:directClaim``/``claim``/
+``statementProperty``/``qualifier`` and ``a wikibase:Item``/``Property``; property paths
+(``/``, ``^``, ``|``, and ``*``/``+``/``?`` as recursive CTEs seeded at the bound end, so
+they never walk the whole graph); FILTER and computed values (see ``store.sparql_sql_expr``:
+LCASE/UCASE, STRLEN, SUBSTR, YEAR/MONTH/DAY, xsd casts, ...), BIND and computed SELECT
+expressions, OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS, MINUS, sub-SELECTs, DISTINCT
+(with ORDER BY on variables not selected too), ORDER BY, LIMIT/OFFSET, COUNT, SUM, AVG,
+MIN, MAX, SAMPLE, GROUP_CONCAT with GROUP BY/HAVING (empty groups as the spec says), ASK,
+and the label service emulation (``store.label_service``).
 
-Not compiled: variable predicates, ``*``/``+``/``?``/``|`` paths, sub-SELECTs, BIND and other
-computed values, aggregates other than COUNT, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
+Not compiled: variable predicates, negated property sets, ``*``/``+`` paths between two
+variables nothing else binds, arithmetic, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
 OPTIONALs, MINUS on a variable that may be unbound. Joins on a variable that an OPTIONAL or
 a VALUES UNDEF may leave unbound are compiled with SPARQL's compatibility rule (an unbound
 side matches anything).
@@ -30,10 +35,10 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rdflib import BNode, Literal, URIRef, Variable
-from rdflib.paths import InvPath, Path, SequencePath
+from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from store import label_service
@@ -41,12 +46,18 @@ from store.errors import QueryTimeout, UnsupportedQuery
 from store.limits import current as current_limits
 from store.limits import stop_check
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
-                             node_term, statement_iri, to_term)
-from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_FUNCTIONS, STMT, TEXT, ExprCompiler,
-                                   Term, _get, match_constant, q, q_in, same_term)
-from store.vocab import (ALIAS, LABEL, PQ, PROPERTY_ID, PROPERTY_TYPE, PS, RDFS_LABEL, WD,
-                         WDT, P)
+                             node_term, sid_from_iri, statement_iri, to_term)
+from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS, STMT, TEXT,
+                                   ExprCompiler, Term, _get, ex_term, match_constant, q, q_in,
+                                   same_term)
+from store.sparql_sql_expr import XSD_INTEGER
+from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY_LINKS,
+                         PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
+                         property_from_iri)
 
+#: at most this many (start, end) pairs per * or + path: far more than any timeout lets a
+#: query walk
+CLOSURE_BOUND = 10_000_000
 _ALIAS_REF = re.compile(r"\b(a\d+)\.")
 _DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
                                            for dt, iri in sorted(DATATYPE_IRIS.items()))
@@ -147,35 +158,56 @@ class SqlPlan:
     def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
         """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
         Raises QueryError when ``timeout`` seconds pass first."""
-        rows = _execute(mirror, self.sql, self.functions, timeout)
         if self.ask:
-            return bool(rows)
+            return bool(_execute(mirror, self.sql, self.functions, timeout))
+        return list(self.stream(mirror, timeout=timeout))
+
+    def stream(self, mirror: Any, *, timeout: float | None = None) -> Iterator[dict]:
+        """The rows of a SELECT one by one, as SQLite produces them (memory stays
+        bounded); closing the iterator stops the statement."""
         decoders = self.decoders
-        return [{name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
-                for row in rows]
+        for row in _rows(mirror, self.sql, self.functions, timeout):
+            yield {name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
 
 
 def _execute(mirror: Any, sql: str, functions: frozenset[str],
              timeout: float | None) -> list[tuple]:
+    return list(_rows(mirror, sql, functions, timeout))
+
+
+def _rows(mirror: Any, sql: str, functions: frozenset[str],
+          timeout: float | None) -> Iterator[tuple]:
+    """The rows of ``sql`` as SQLite produces them; QueryTimeout past ``timeout`` seconds
+    (counted from the first row asked for)."""
     raw = mirror.raw
     conn = getattr(raw, "driver_connection", raw)
     if functions:
         info = getattr(raw, "info", None)
         known = info.setdefault("kgground_sql_functions", set()) if info is not None else set()
         for name in functions - known:
-            nargs, fn = SQL_FUNCTIONS[name]
-            conn.create_function(name, nargs, fn, deterministic=True)
+            if name in SQL_AGGREGATES:
+                nargs, cls = SQL_AGGREGATES[name]
+                conn.create_aggregate(name, nargs, cls)
+            else:
+                nargs, fn = SQL_FUNCTIONS[name]
+                conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
     # the timeout, and the running query's limits (store.limits), stop SQLite where it is
     stop = stop_check(time.monotonic() + timeout if timeout is not None else None)
     if stop is not None:
         conn.set_progress_handler(stop, 10_000)
     query_limits = current_limits()
+    cap = query_limits.max_rows if query_limits is not None else None
+    cursor = None
     try:
-        cur = conn.execute(sql)
-        if query_limits is None or query_limits.max_rows is None:
-            return cur.fetchall()
-        return cur.fetchmany(query_limits.max_rows)     # rows past the cap: never built
+        cursor = conn.execute(sql)
+        fetched = 0
+        while cap is None or fetched < cap:      # rows past the cap: never built
+            batch = cursor.fetchmany(256 if cap is None else min(256, cap - fetched))
+            if not batch:
+                return
+            fetched += len(batch)
+            yield from batch
     except sqlite3.OperationalError as exc:
         if "interrupted" in str(exc):
             if query_limits is not None and query_limits.tripped is not None:
@@ -184,26 +216,28 @@ def _execute(mirror: Any, sql: str, functions: frozenset[str],
                 raise QueryTimeout(timeout) from None
         raise
     finally:
+        if cursor is not None:
+            cursor.close()
         if stop is not None:
             conn.set_progress_handler(None, 0)
 
 
-_CLAUSES = re.compile(r" (FROM|WHERE|GROUP BY|HAVING|ORDER BY|LIMIT|LEFT JOIN|UNION ALL) ")
+_PRETTY_TOKENS = re.compile(r"'(?:[^']|'')*'|[()]| (?:FROM|WHERE|GROUP BY|HAVING|ORDER BY|"
+                            r"LIMIT|LEFT JOIN|UNION ALL) ")
 
 
 def pretty_sql(sql: str) -> str:
     """``sql`` with its top-level clauses on lines of their own, for ``explain``."""
-    out, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(sql):
-        if ch == "'":
-            quoted = not quoted
-        elif not quoted and ch in "()":
-            depth += 1 if ch == "(" else -1
-        elif not quoted and depth == 0 and ch == " ":
-            m = _CLAUSES.match(sql, i)
-            if m is not None:
-                out.append(sql[start:i])
-                start = i + 1
+    out, depth, start = [], 0, 0
+    for m in _PRETTY_TOKENS.finditer(sql):
+        token = m.group()
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif token[0] == " " and depth == 0:
+            out.append(sql[start:m.start()])
+            start = m.start() + 1
     out.append(sql[start:])
     return "\n".join(out)
 
@@ -237,6 +271,23 @@ class _Compiler:
         if _get(algebra, "datasetClause"):
             raise UnsupportedQuery("FROM / FROM NAMED")
         node = _get(algebra, "p")
+        if form == "AskQuery":
+            while node.name in ("Slice", "Distinct", "Reduced", "Project"):
+                node = _get(node, "p")
+            rel = self.pattern(node)
+            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+        sql, projection, terms = self.select(node)
+        decoders, i = [], 0
+        for var, term in terms:
+            decoders.append((str(var), i, _DECODERS[term.cat]))
+            i += len(term.columns)
+        return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
+                       frozenset(self.functions))
+
+    def select(self, node: CompValue, *, named: bool = False
+               ) -> tuple[str, list[Variable], list[tuple[Variable, Term]]]:
+        """(SQL, projected variables, [(variable, Term)] of those ever bound, in column
+        order) of a SELECT's algebra below the query node. ``named``: columns c0, c1, ..."""
         limit = offset = None
         distinct = False
         if node.name == "Slice":
@@ -250,23 +301,38 @@ class _Compiler:
             projection = list(_get(node, "PV") or [])
             node = _get(node, "p")
         rel = self.pattern(node)
-        if form == "AskQuery":
-            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+        first_seen = False
         if distinct and rel.order:
             wanted = set(projection)
-            if any(v not in wanted for v in _order_vars(node)):
-                raise UnsupportedQuery("DISTINCT with ORDER BY on a variable not selected")
+            first_seen = any(v not in wanted for v in _order_vars(node))
         columns: list[str] = []
-        decoders = []
+        terms = []
         for var in projection:
             term = rel.vars.get(var)
             if term is None:
                 continue            # never bound: absent from every row
-            decoders.append((str(var), len(columns), _DECODERS[term.cat]))
+            terms.append((var, term))
             columns.extend(term.columns)
-        sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
-        return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
-                       frozenset(self.functions))
+        if first_seen and columns:
+            sql = _distinct_in_order(rel, columns, limit, offset)
+        else:
+            if named:
+                columns = [f"{c} AS c{i}" for i, c in enumerate(columns)]
+            sql = rel.select(columns, distinct=distinct, limit=limit, offset=offset)
+        return sql, projection, terms
+
+    def subselect(self, node: CompValue) -> Rel:
+        """A sub-SELECT: its SQL as a subquery, its projected variables read from it."""
+        sql, _, terms = self.select(node, named=True)
+        alias = self.alias()
+        out = Rel([Item(alias, f"({sql}) AS {alias}")])
+        i = 0
+        for var, term in terms:
+            width = len(term.columns)
+            out.vars[var] = term.rebased([f"{alias}.c{i + j}" for j in range(width)],
+                                         term.nullable)
+            i += width
+        return out
 
     # -- graph patterns --------------------------------------------------------------------
     def pattern(self, node: Any) -> Rel:
@@ -277,18 +343,41 @@ class _Compiler:
             raise UnsupportedQuery(_UNSUPPORTED.get(node.name, f"the construct {node.name}"))
         return method(node)
 
-    def p_BGP(self, node: CompValue) -> Rel:
-        triples = []
+    def p_BGP(self, node: CompValue, outer: Rel | None = None) -> Rel:
+        """A basic graph pattern. ``outer``: the pattern it will be joined to, whose
+        variables may seed its * and + paths (the join then applies it in full)."""
+        triples, later = [], []
         for s, p, o in _get(node, "triples") or []:
-            triples.extend(self.expand_path(_hide_bnode(s), p, _hide_bnode(o)))
+            for t in self.expand_path(_hide_bnode(s), p, _hide_bnode(o)):
+                (triples if isinstance(t[1], URIRef) else later).append(t)
         # qualifiers last, so that their statement row is already known
         triples.sort(key=lambda t: str(t[1]).startswith(PQ))
         rel = Rel()
         for s, p, o in triples:
             self.triple(rel, s, p, o)
+        # alternatives next (they bind like triples); closures last, seeded from what the
+        # rest of the pattern binds
+        later.sort(key=lambda t: isinstance(t[1], MulPath))
+        while later:
+            i = next((i for i, (s, p, o) in enumerate(later)
+                      if isinstance(p, AlternativePath) or self.anchored(rel, s, o, outer)),
+                     None)
+            if i is None:
+                raise UnsupportedQuery(f"the property path {later[0][1].n3()} between two "
+                                       "variables nothing else binds")
+            s, p, o = later.pop(i)
+            if isinstance(p, AlternativePath):
+                branches = [CompValue("BGP", triples=[(s, alt, o)]) for alt in p.args]
+                union = branches[0]
+                for b in branches[1:]:
+                    union = CompValue("Union", p1=union, p2=b)
+                rel = self.join(rel, self.p_Union(union, distinct=True))
+            else:
+                self.closure(rel, s, p, o, outer)
         return rel
 
     def expand_path(self, s: Any, p: Any, o: Any) -> list[tuple]:
+        """Triples whose predicate is an IRI, an AlternativePath or a MulPath."""
         if isinstance(p, URIRef):
             return [(s, p, o)]
         if isinstance(p, InvPath):
@@ -300,15 +389,121 @@ class _Compiler:
                 out.extend(self.expand_path(current, step, nxt))
                 current = nxt
             return out
+        if isinstance(p, (AlternativePath, MulPath)):
+            return [(s, p, o)]
         if isinstance(p, Variable):
             raise UnsupportedQuery("a variable in predicate position")
         if isinstance(p, Path):
-            raise UnsupportedQuery(f"the property path {p.n3()} (only / and ^ are compiled)")
+            raise UnsupportedQuery(f"the property path {p.n3()} (a negated property set)")
         raise UnsupportedQuery(f"the predicate {p!r}")
+
+    @staticmethod
+    def anchored(rel: Rel, s: Any, o: Any, outer: Rel | None = None) -> bool:
+        return any(not isinstance(x, Variable) or x in rel.vars or _seeds(outer, x)
+                   for x in (s, o))
+
+    def closure(self, rel: Rel, s: Any, path: MulPath, o: Any,
+                outer: Rel | None = None) -> None:
+        """``s path* o`` (also ``+``, ``?``) as a recursive CTE over the statements, seeded
+        with the constant or the values the pattern binds at one end and walking to the
+        other. UNION (not UNION ALL) keeps each (seed, node) pair once, so cycles end."""
+        steps = _closure_steps(path.path)
+        # Seed from a constant end when there is one (it reaches few nodes, where the
+        # values a pattern binds may be thousands), else from the end already bound.
+        if not isinstance(o, Variable):
+            forward = False
+        elif not isinstance(s, Variable):
+            forward = True
+        else:
+            forward = s in rel.vars or (o not in rel.vars and _seeds(outer, s))
+        if not forward:
+            steps = [(pid, not inverse) for pid, inverse in steps]
+        start = s if forward else o
+        seed = self.seed(outer if isinstance(start, Variable) and start not in rel.vars
+                         else rel, start)
+
+        def hop(start: str, source: str) -> str:       # one step from each row of source
+            # the rows are found by id through a correlated subquery: a plain join makes
+            # SQLite build a Bloom filter over the whole statements table at every step
+            return " UNION ".join(
+                f"SELECT {start}, st.{'subject' if inverse else 'value'} FROM {source}, "
+                f"statements st WHERE st.rowid IN (SELECT rowid FROM statements WHERE "
+                f"{'value' if inverse else 'subject'} = r.node AND property = {q(pid)} "
+                "AND truthy = 1 AND value_kind IN ('entity', 'iri', 'bnode'))"
+                for pid, inverse in steps)
+
+        step, first = hop("r.seed", "r"), hop("r.node", "seeds r")
+        # a zero-length path matches a node of the graph only (as Oxigraph does)
+        zero = ("SELECT node, node FROM seeds WHERE "
+                "EXISTS (SELECT 1 FROM statements WHERE subject = node) OR "
+                "EXISTS (SELECT 1 FROM statements WHERE value = node "
+                "AND value_kind IN ('entity', 'iri', 'bnode')) OR "
+                "EXISTS (SELECT 1 FROM terms WHERE entity = node)")
+        if path.mod == "*":
+            start, recursive = zero, True
+        elif path.mod == "+":
+            start, recursive = first, True
+        else:                                         # ?: zero or one step
+            start, recursive = f"{zero} UNION {first}", False
+        body = f"{start} UNION {step}" if recursive else start
+        begin, end = (s, o) if forward else (o, s)
+        if not isinstance(begin, Variable) and isinstance(end, Variable) and end in rel.vars:
+            # from a constant to a variable the pattern binds: a filter on that variable
+            # (an IN list SQLite builds once), so the pattern's own join order stays
+            t = rel.vars[end]
+            members = (f"(WITH RECURSIVE seeds(node) AS ({seed}), r(seed, node) AS ({body}) "
+                       f"SELECT node FROM r LIMIT {CLOSURE_BOUND})")
+            if t.cat == NODE:
+                rel.where.append(f"{t.v} IN {members}")
+            elif t.cat == OBJ:
+                rel.where.append(f"({t.k} IN ('entity', 'iri', 'bnode') AND {t.v} IN {members})")
+            else:
+                rel.where.append("0")
+            return
+        a = self.alias()
+        # The LIMIT bounds the walk, and keeps SQLite from building a Bloom filter over the
+        # whole statements table for the join that reads the result.
+        cte = (f"(WITH RECURSIVE seeds(node) AS ({seed}), r(seed, node) AS ({body}) "
+               f"SELECT seed, node FROM r LIMIT {CLOSURE_BOUND}) AS {a}")
+        rel.items.append(Item(a, cte))
+        start_term, end_term = Term(NODE, f"{a}.seed"), Term(NODE, f"{a}.node")
+        self.bind(rel, s, start_term if forward else end_term)
+        self.bind(rel, o, end_term if forward else start_term)
+
+    def seed(self, rel: Rel, node: Any) -> str:
+        """SQL: the distinct node IDs ``node`` (a constant, or a variable ``rel`` binds)
+        can be."""
+        if not isinstance(node, Variable):
+            if not isinstance(node, URIRef) or sid_from_iri(str(node)) is not None:
+                raise UnsupportedQuery(f"a property path from {node.n3()}")
+            return f"SELECT {q(iri_to_id(str(node)))}"
+        t = rel.vars[node]
+        probe = Rel(rel.items, list(rel.where), rel.vars)
+        if t.cat == OBJ:
+            probe.where.append(f"{t.k} IN ('entity', 'iri', 'bnode')")
+        elif t.cat != NODE:
+            raise UnsupportedQuery(f"a property path from ?{node}, which holds literals")
+        return probe.select([t.v], distinct=True)
 
     def triple(self, rel: Rel, s: Any, p: URIRef, o: Any) -> None:
         pred = str(p)
         a = self.alias()
+        if pred in PROPERTY_LINKS:              # wd:P31 wikibase:directClaim wdt:P31, ...
+            rel.items.append(Item(a, f"entities {a}"))
+            rel.where.append(f"{a}.kind = 'property'")
+            self.bind(rel, s, Term(NODE, f"{a}.id"))
+            namespace = PROPERTY_LINKS[pred]
+            if isinstance(o, URIRef):
+                rel.where.append(f"{a}.id = {q(str(o)[len(namespace):])}"
+                                 if str(o).startswith(namespace) else "0")
+            else:
+                self.bind(rel, o, Term(NODE, f"{q(namespace)} || {a}.id"))
+            return
+        if pred == RDF_TYPE and isinstance(o, URIRef) and str(o) in ENTITY_CLASSES:
+            rel.items.append(Item(a, f"entities {a}"))   # ?x a wikibase:Item
+            rel.where.append(f"{a}.kind = {q(ENTITY_CLASSES[str(o)])}")
+            self.bind(rel, s, Term(NODE, f"{a}.id"))
+            return
         if pred in TERM_KINDS:
             kind = TERM_KINDS[pred]
             rel.items.append(Item(a, f"terms {a}"))
@@ -390,7 +585,10 @@ class _Compiler:
             rel.where.extend(match_constant(term, node))
 
     def p_Join(self, node: CompValue) -> Rel:
-        return self.join(self.pattern(_get(node, "p1")), self.pattern(_get(node, "p2")))
+        r1, p2 = self.pattern(_get(node, "p1")), _get(node, "p2")
+        if isinstance(p2, CompValue) and p2.name == "BGP":
+            return self.join(r1, self.p_BGP(p2, outer=r1))
+        return self.join(r1, self.pattern(p2))
 
     def join(self, r1: Rel, r2: Rel) -> Rel:
         r1.check_plain("a join")
@@ -433,7 +631,9 @@ class _Compiler:
         (rel.having if rel.group is not None else rel.where).append(cond)
         return rel
 
-    def p_Union(self, node: CompValue) -> Rel:
+    def p_Union(self, node: CompValue, distinct: bool = False) -> Rel:
+        """UNION: one subquery whose branches are cast to common shapes. ``distinct``:
+        each solution once (property path alternatives, as Oxigraph evaluates them)."""
         branches: list[Any] = []
         stack = [node]
         while stack:
@@ -465,7 +665,8 @@ class _Compiler:
                     values = list((term if term.cat == shape.cat else term.widened()).columns)
                 columns += [f"{v} AS c{len(columns) + i}" for i, v in enumerate(values)]
             selects.append(r.select(columns))
-        out = Rel([Item(alias, f"({' UNION ALL '.join(selects)}) AS {alias}")])
+        joiner = " UNION " if distinct else " UNION ALL "
+        out = Rel([Item(alias, f"({joiner.join(selects)}) AS {alias}")])
         i = 0
         for var in names:
             width = len(shapes[var].columns)
@@ -477,8 +678,10 @@ class _Compiler:
 
     def p_ToMultiSet(self, node: CompValue) -> Rel:
         inner = _get(node, "p")
-        if not isinstance(inner, CompValue) or inner.name != "values":
-            raise UnsupportedQuery("a sub-SELECT")
+        if not isinstance(inner, CompValue):
+            raise UnsupportedQuery(f"the pattern {inner!r}")
+        if inner.name != "values":
+            return self.subselect(inner)
         # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
         rows = [{v: t for v, t in row.items() if type(t) is not str}
                 for row in _get(inner, "res") or []]
@@ -526,7 +729,8 @@ class _Compiler:
                 _get(expr, "iri") == label_service.LABEL_FUNCTION:
             rel.vars[var] = self.label(rel, *_get(expr, "expr"))
             return rel
-        raise UnsupportedQuery("BIND or a computed value in SELECT")
+        rel.vars[var] = ex_term(self.expr(rel.vars).operand(expr))
+        return rel
 
     def label(self, rel: Rel, subject: Any, languages: Literal, predicate: URIRef) -> Term:
         """The label service's value, as SQL subqueries over the terms table."""
@@ -566,6 +770,8 @@ class _Compiler:
         if any(not isinstance(k, Variable) for k in keys):
             raise UnsupportedQuery("GROUP BY an expression")
         rel.group = [c for k in keys if k in rel.vars for c in rel.vars[k].columns]
+        if keys and not rel.group:
+            rel.group = ["NULL"]     # grouped by unbound variables: no group when no rows
         aggregates: dict[Variable, Term] = {}
         for agg in _get(node, "A") or []:
             var = _get(agg, "vars")
@@ -573,11 +779,10 @@ class _Compiler:
                 if var in rel.vars:
                     aggregates[_get(agg, "res")] = rel.vars[var]
                 continue
-            if agg.name != "Aggregate_Count":
-                raise UnsupportedQuery(f"the aggregate {agg.name.split('_')[1].upper()}"
-                                       + (" of a variable not grouped by"
-                                          if agg.name == "Aggregate_Sample" else ""))
             distinct = _get(agg, "distinct") == "DISTINCT"
+            if agg.name != "Aggregate_Count":
+                aggregates[_get(agg, "res")] = self.aggregate(rel, agg, distinct)
+                continue
             if var == "*":
                 if not distinct:
                     count = "COUNT(*)"
@@ -597,6 +802,39 @@ class _Compiler:
             aggregates[_get(agg, "res")] = Term(INT, count)
         rel.vars = aggregates
         return rel
+
+    def aggregate(self, rel: Rel, agg: CompValue, distinct: bool) -> Term:
+        """SUM, AVG, MIN, MAX, SAMPLE, GROUP_CONCAT as SQL aggregates. They follow SPARQL
+        on empty groups (SUM and AVG 0, GROUP_CONCAT "", MIN/MAX/SAMPLE unbound) and on
+        errors (a value SUM cannot add makes the sum unbound)."""
+        kind = agg.name.split("_", 1)[1]
+        arg = _get(agg, "vars")
+        x = self.expr(rel.vars).operand(arg)
+        t = ex_term(x).widened()
+        cols = ", ".join(t.columns)
+        if kind in ("Min", "Max", "Sample"):
+            self.functions.add("kg_pick")
+            mode = q(kind.lower())
+            parts = [f"kg_pick({mode}, {i}, {cols})" for i in range(4)]
+            return Term(OBJ, parts[0], k=parts[1], l=parts[2], d=parts[3], nullable=True)
+        if kind in ("Sum", "Avg"):
+            fn = "kg_sum_distinct" if distinct else "kg_sum"
+            self.functions.add(fn)
+            mode = q(kind.lower())
+            # Python's sqlite3 gives NULL for an aggregate that saw no row: an empty group
+            # sums to 0 here
+            return Term(OBJ, f"CASE WHEN COUNT(*) = 0 THEN '0' ELSE "
+                             f"{fn}({mode}, 0, {t.v}, {t.k}, {t.d}) END", k="'literal'",
+                        d=f"CASE WHEN COUNT(*) = 0 THEN {q(XSD_INTEGER)} ELSE "
+                          f"{fn}({mode}, 1, {t.v}, {t.k}, {t.d}) END", nullable=True)
+        if kind == "GroupConcat":
+            self.functions.update(("kg_concat", "kg_concat_lang"))
+            sep = _get(agg, "separator")
+            sep = " " if sep is None else str(sep)
+            return Term(TEXT, f"CASE WHEN COUNT(*) = 0 THEN '' ELSE "
+                              f"kg_concat({q(sep)}, {int(distinct)}, {cols}) END",
+                        l=f"COALESCE(kg_concat_lang({t.k}, {t.l}, {t.d}), '')", nullable=True)
+        raise UnsupportedQuery(f"the aggregate {kind.upper()}")
 
     def p_OrderBy(self, node: CompValue) -> Rel:
         rel = self.pattern(_get(node, "p"))
@@ -753,6 +991,49 @@ def _value_cells(value: Any, shape: str) -> list[str]:
         return [q(str(value)), "'literal'", q((value.language or "").lower()),
                 q(str(value.datatype) if value.datatype else "")]
     raise UnsupportedQuery(f"the VALUES entry {value!r}")
+
+
+def _distinct_in_order(rel: Rel, columns: list[str], limit: int | None,
+                       offset: int | None) -> str:
+    """SELECT DISTINCT ``columns`` in the order of ``rel``'s ORDER BY, which may sort on
+    columns not selected: each distinct row sits where it first occurs (as SPARQL's
+    DISTINCT over an ordered sequence, and Oxigraph, keep it)."""
+    names = [f"c{i}" for i in range(len(columns))]
+    order = ", ".join(rel.order)
+    inner = Rel(rel.items, rel.where, rel.vars, rel.group, rel.having)
+    inner_sql = inner.select([f"{c} AS {n}" for c, n in zip(columns, names)]
+                             + [f"ROW_NUMBER() OVER (ORDER BY {order}) AS kg_rn"])
+    sql = (f"SELECT {', '.join(names)} FROM ({inner_sql}) AS kg_ordered "
+           f"GROUP BY {', '.join(names)} ORDER BY MIN(kg_rn)")
+    if limit is not None or offset:
+        sql += f" LIMIT {limit if limit is not None else -1}"
+        if offset:
+            sql += f" OFFSET {offset}"
+    return sql
+
+
+def _seeds(outer: Rel | None, var: Any) -> bool:
+    """Whether ``outer`` binds ``var`` on every row (so it can seed a path closure)."""
+    if outer is None or not isinstance(var, Variable) or var not in outer.vars:
+        return False
+    return not outer.vars[var].nullable and outer.group is None and not outer.order
+
+
+def _closure_steps(path: Any) -> list[tuple[str, bool]]:
+    """(property, inverse?) of each alternative one step of a ``*``/``+``/``?`` path takes:
+    predicates held in the statements table, possibly inverted (``^``) or in ``|``."""
+    if isinstance(path, AlternativePath):
+        return [step for alt in path.args for step in _closure_steps(alt)]
+    if isinstance(path, InvPath):
+        return [(pid, not inverse) for pid, inverse in _closure_steps(path.arg)]
+    if isinstance(path, URIRef):
+        pred = str(path)
+        pid = property_from_iri(pred)
+        if pred in TERM_KINDS or pred in (PROPERTY_TYPE, RANK) or (
+                pred.startswith("http://www.wikidata.org/") and not PROPERTY_ID.match(pid)):
+            raise UnsupportedQuery(f"a * or + path over {path.n3()}")
+        return [(pid, False)]
+    raise UnsupportedQuery(f"the property path {path.n3()} under * or +")
 
 
 def _hide_bnode(node: Any) -> Any:

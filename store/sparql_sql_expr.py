@@ -31,7 +31,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any, Callable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef, Variable
@@ -219,10 +219,256 @@ def regex_match(text: Any, pattern: str, flags: str) -> int | None:
     return int(compile_regex(pattern, flags).search(text) is not None)
 
 
+_DATE_PARTS = {"Builtin_YEAR": "year", "Builtin_MONTH": "month", "Builtin_DAY": "day",
+               "Builtin_HOURS": "hours", "Builtin_MINUTES": "minutes"}
+_DATE = re.compile(r"(-?\d{4,})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d))?")
+XSD_DATE = XSD + "date"
+
+
+@functools.lru_cache(maxsize=4096)
+def date_part(text: Any, datatype: Any, part: str) -> int | None:
+    """YEAR/MONTH/DAY/HOURS/MINUTES of an xsd:dateTime or xsd:date literal (SQL function
+    ``kg_datepart``); None for other values (an error in SPARQL)."""
+    if text is None or datatype not in (XSD_DATETIME, XSD_DATE):
+        return None
+    m = _DATE.match(text.strip())
+    if m is None or (datatype == XSD_DATETIME and datetime_key(text) is None):
+        return None
+    index = ("year", "month", "day", "hours", "minutes").index(part)
+    value = m[index + 1]
+    return None if value is None else int(value)
+
+
+def lower_case(text: Any) -> str | None:
+    return None if text is None else str(text).lower()
+
+
+def upper_case(text: Any) -> str | None:
+    return None if text is None else str(text).upper()
+
+
+XSD_DECIMAL, XSD_DOUBLE = XSD + "decimal", XSD + "double"
+XSD_FLOAT = XSD + "float"
+CASTS = frozenset({XSD_INTEGER, XSD_DECIMAL, XSD_DOUBLE, XSD_FLOAT, XSD_STRING, XSD_BOOLEAN,
+                   XSD_DATETIME})
+_INTEGER = re.compile(r"[+-]?\d+\Z")
+_DECIMAL = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)\Z")
+_DOUBLE = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z|[+-]?INF\Z|NaN\Z")
+
+
+@functools.lru_cache(maxsize=4096)
+def cast_value(text: Any, datatype: Any, target: str) -> str | None:
+    """The lexical form of the literal (``text``, ``datatype``; '' for a plain string)
+    cast to ``target`` as XPath's constructor functions do (SQL function ``kg_cast``), or
+    None where the cast is an error."""
+    if text is None:
+        return None
+    text, datatype = str(text).strip(), datatype or ""
+    source_string = datatype in ("", XSD_STRING)
+    try:
+        if datatype in NUMERIC_TYPES:
+            number: Any = Decimal(text) if datatype not in (XSD_DOUBLE, XSD_FLOAT) \
+                else float(text)
+        elif datatype == XSD_BOOLEAN:
+            number = int(text in ("true", "1"))
+        elif source_string:
+            number = None
+        else:
+            return None if target != XSD_DATETIME or datatype != XSD_DATETIME else text
+    except (ValueError, ArithmeticError):
+        return None
+    if target == XSD_INTEGER:
+        if source_string:
+            return str(int(text)) if _INTEGER.match(text) else None
+        if isinstance(number, float) and not math.isfinite(number):
+            return None
+        return str(int(number))
+    if target == XSD_DECIMAL:
+        if source_string:
+            return str(Decimal(text)) if _DECIMAL.match(text) else None
+        if isinstance(number, float) and not math.isfinite(number):
+            return None
+        return str(Decimal(str(number)) if isinstance(number, float) else Decimal(number))
+    if target in (XSD_DOUBLE, XSD_FLOAT):
+        if source_string:
+            return repr(float(text)) if _DOUBLE.match(text) else None
+        return repr(float(number))
+    if target == XSD_BOOLEAN:
+        if source_string:
+            return {"true": "true", "1": "true", "false": "false", "0": "false"}.get(text)
+        return "false" if number == 0 or number != number else "true"
+    if target == XSD_DATETIME:
+        return text if source_string and datetime_key(text) is not None else None
+    return None
+
+
+# -- aggregates (SQLite: Python classes registered on the connection) --------------------
+
+def sparql_sort_key(v: Any, k: Any, l: Any, d: Any) -> tuple:  # noqa: E741
+    """A term's place in SPARQL's ORDER BY (blank nodes, IRIs, literals; numbers by value,
+    dates by instant, other literals by text), as a comparable tuple."""
+    if k in ("bnode", "somevalue"):
+        return (1, 0, 0.0, str(v), "")
+    if k != "literal":
+        return (2, 0, 0.0, str(v), "")
+    if d in NUMERIC_TYPES:
+        try:
+            return (3, 0, float(v), str(v), l or "")
+        except ValueError:
+            pass
+    if d == XSD_DATETIME and datetime_key(v) is not None:
+        return (3, 1, datetime_key(v), str(v), l or "")
+    return (3, 2, 0.0, str(v), l or "")
+
+
+class PickAggregate:
+    """``kg_pick(mode, part, v, k, l, d)``: MIN, MAX (SPARQL's order) or SAMPLE of the
+    terms in a group; returns one column (``part``) of the chosen term. The four calls of
+    one aggregate choose the same term."""
+
+    def __init__(self) -> None:
+        self.best: tuple | None = None
+        self.key: tuple | None = None
+        self.part = 0
+
+    def step(self, mode: str, part: int, v: Any, k: Any, l: Any, d: Any) -> None:  # noqa: E741
+        self.part = part
+        if v is None:
+            return
+        if self.best is None:
+            self.best, self.key = (v, k, l, d), sparql_sort_key(v, k, l, d)
+        elif mode != "sample":
+            key = sparql_sort_key(v, k, l, d)
+            if (key < self.key) if mode == "min" else (key > self.key):
+                self.best, self.key = (v, k, l, d), key
+
+    def finalize(self) -> Any:
+        return None if self.best is None else self.best[self.part]
+
+
+_TOWER = (XSD_INTEGER, XSD + "decimal", XSD + "float", XSD + "double")
+
+
+class SumAggregate:
+    """``kg_sum(mode, part, v, k, d)``: SUM or AVG of numeric literals; part 0 is the
+    lexical form, 1 the datatype. Empty: 0 (xsd:integer); a value that is not a number
+    (or unbound) makes the result unbound, as in SPARQL."""
+    distinct = False
+
+    def __init__(self) -> None:
+        self.total: Any = 0
+        self.type = 0
+        self.count = 0
+        self.failed = False
+        self.mode, self.part = "sum", 0
+        self.seen: set = set()
+
+    def step(self, mode: str, part: int, v: Any, k: Any, d: Any) -> None:
+        self.mode, self.part = mode, part
+        if self.failed:
+            return
+        if v is None or k != "literal" or d not in NUMERIC_TYPES:
+            self.failed = True
+            return
+        if self.distinct:
+            if (v, d) in self.seen:
+                return
+            self.seen.add((v, d))
+        rank = 0 if d not in _TOWER else _TOWER.index(d)
+        if d not in _TOWER:
+            rank = 0                          # integer subtypes (int, long, ...)
+        try:
+            number: Any = int(v) if rank == 0 else Decimal(v) if rank == 1 else float(v)
+        except ValueError:
+            self.failed = True
+            return
+        self.type = max(self.type, rank)
+        if self.type >= 2:
+            self.total = float(self.total) + float(number)
+        elif self.type == 1:
+            self.total = Decimal(self.total) + Decimal(number)
+        else:
+            self.total += number
+        self.count += 1
+
+    def finalize(self) -> Any:
+        if self.failed:
+            return None
+        total, rank = self.total, self.type
+        if self.mode == "avg" and self.count:
+            if rank == 0:
+                total, rank = Decimal(total), 1
+            if rank == 1:      # xsd:decimal division as Oxigraph does it: 18 digits, cut
+                with localcontext() as ctx:
+                    ctx.prec = 80
+                    total = (total / self.count).quantize(Decimal(1).scaleb(-18),
+                                                          rounding=ROUND_DOWN)
+            else:
+                total = total / self.count
+        if self.part == 1:
+            return _TOWER[rank]
+        if rank == 1:
+            text = format(Decimal(total).normalize(), "f")
+            return text if "." in text else text + ".0"
+        return repr(float(total)) if rank >= 2 else str(total)
+
+
+class DistinctSumAggregate(SumAggregate):
+    distinct = True
+
+
+class ConcatAggregate:
+    """``kg_concat(separator, distinct, v, k, l, d)``: GROUP_CONCAT of string literals
+    (another value makes it unbound); empty: ''."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.failed = False
+        self.sep, self.distinct = " ", 0
+
+    def step(self, sep: str, distinct: int, v: Any, k: Any, l: Any, d: Any) -> None:  # noqa: E741
+        self.sep, self.distinct = sep, distinct
+        if v is None or k != "literal" or d not in ("", XSD_STRING):
+            self.failed = True
+        elif not distinct or v not in self.items:
+            self.items.append(v)
+
+    def finalize(self) -> Any:
+        return None if self.failed else self.sep.join(self.items)
+
+
+class ConcatLangAggregate:
+    """``kg_concat_lang(k, l, d)``: the language of a GROUP_CONCAT: the one all values
+    share, else none."""
+
+    def __init__(self) -> None:
+        self.langs: set = set()
+
+    def step(self, k: Any, l: Any, d: Any) -> None:  # noqa: E741
+        self.langs.add(l or "")
+
+    def finalize(self) -> str:
+        return next(iter(self.langs)) if len(self.langs) == 1 else ""
+
+
+#: SQL aggregates the compiled SQL may call: name → (number of arguments, class)
+SQL_AGGREGATES: dict[str, tuple[int, type]] = {
+    "kg_pick": (6, PickAggregate),
+    "kg_sum": (5, SumAggregate),
+    "kg_sum_distinct": (5, DistinctSumAggregate),
+    "kg_concat": (6, ConcatAggregate),
+    "kg_concat_lang": (3, ConcatLangAggregate),
+}
+
+
 #: SQL functions the compiled SQL may call, registered on the connection when it does
 SQL_FUNCTIONS: dict[str, tuple[int, Callable]] = {
     "kg_regex": (3, regex_match),
     "kg_datetime": (1, datetime_key),
+    "kg_datepart": (3, date_part),
+    "kg_lcase": (1, lower_case),
+    "kg_ucase": (1, upper_case),
+    "kg_cast": (3, cast_value),
 }
 
 
@@ -381,8 +627,100 @@ class ExprCompiler:
                 return self._lang(self.operand(_get(e, "arg")))
             if e.name == "Builtin_STR":
                 return self._str(self.operand(_get(e, "arg")))
+            computed = self._computed(e)
+            if computed is not None:
+                return computed
             return Ex("bool", sql=self.bool(e))
         raise UnsupportedQuery(f"the expression {e!r}")
+
+    def _computed(self, e: CompValue) -> Ex | None:
+        """Functions that compute a value (not a truth value); None for the others."""
+        name = e.name
+        if name in ("Builtin_LCASE", "Builtin_UCASE"):
+            x = self.operand(_get(e, "arg"))
+            if x.kind == "const":
+                c = x.const
+                if not isinstance(c, Literal) or (c.datatype is not None and
+                                                  str(c.datatype) != XSD_STRING):
+                    return Ex("str", sql="NULL")
+                text = str(c).lower() if name == "Builtin_LCASE" else str(c).upper()
+                return Ex("const", const=Literal(text, lang=c.language))
+            text, lang = self._string_arg(x)
+            fn = "kg_lcase" if name == "Builtin_LCASE" else "kg_ucase"
+            self.functions.add(fn)
+            return Ex("str", sql=f"{fn}({text})", lang=lang)
+        if name == "Builtin_SUBSTR":
+            text, lang = self._string_arg(self.operand(_get(e, "arg")))
+            start = _View(self.operand(_get(e, "start"))).num
+            length = _get(e, "length")
+            if length is None:
+                return Ex("str", sql=f"substr({text}, ROUND({start}))", lang=lang)
+            size = _View(self.operand(length)).num
+            return Ex("str", sql=f"substr({text}, ROUND({start}), ROUND({size}))", lang=lang)
+        if name == "Builtin_STRLEN":
+            text, _ = self._string_arg(self.operand(_get(e, "arg")))
+            return Ex("term", term=Term(INT, f"length({text})", nullable=True))
+        if name in _DATE_PARTS:
+            x = self.operand(_get(e, "arg"))
+            if x.kind == "const":
+                c = x.const
+                value = date_part(str(c), str(c.datatype or ""), _DATE_PARTS[name]) \
+                    if isinstance(c, Literal) else None
+                return Ex("term", term=Term(INT, "NULL" if value is None else str(value),
+                                            nullable=value is None))
+            if x.kind != "term" or x.term.cat != OBJ:
+                return Ex("term", term=Term(INT, "NULL", nullable=True))
+            t = x.term
+            self.functions.add("kg_datepart")
+            return Ex("term", term=Term(
+                INT, f"kg_datepart(CASE WHEN {t.k} = 'literal' THEN {t.v} END, {t.d}, "
+                     f"{q(_DATE_PARTS[name])})", nullable=True))
+        if name in ("UnaryMinus", "UnaryPlus"):
+            x = self.operand(_get(e, "expr"))
+            if x.kind == "const" and isinstance(x.const, Literal) and \
+                    str(x.const.datatype or "") in NUMERIC_TYPES:
+                if name == "UnaryPlus":
+                    return x
+                text = str(x.const)
+                text = text[1:] if text.startswith("-") else "-" + text.lstrip("+")
+                return Ex("const", const=Literal(text, datatype=x.const.datatype))
+            raise UnsupportedQuery("a sign applied to a computed value")
+        if name == "Function" and str(_get(e, "iri")) in CASTS:
+            target = str(_get(e, "iri"))
+            args = _get(e, "expr") or []
+            if len(args) != 1:
+                raise UnsupportedQuery(f"a cast to <{target}> with {len(args)} arguments")
+            x = self.operand(args[0])
+            if target == XSD_STRING:
+                s = self._str(x)
+                return s if s.kind == "const" else Ex("term", term=Term(
+                    OBJ, s.sql, k="'literal'", d=q(XSD_STRING), nullable=True))
+            if x.kind == "const":
+                c = x.const
+                value = cast_value(str(c), str(c.datatype or ""), target) \
+                    if isinstance(c, Literal) else None
+                return Ex("const", const=None if value is None else
+                          Literal(value, datatype=URIRef(target), normalize=False))
+            v, d = self._literal_parts(x)
+            self.functions.add("kg_cast")
+            return Ex("term", term=Term(OBJ, f"kg_cast({v}, {d}, {q(target)})",
+                                        k="'literal'", d=q(target), nullable=True))
+        return None
+
+    def _literal_parts(self, x: Ex) -> tuple[str, str]:
+        """(SQL lexical form, SQL datatype) of a literal operand; NULL form otherwise."""
+        if x.kind == "str":
+            return x.sql, "''"
+        if x.kind != "term":
+            raise UnsupportedQuery("a cast of a truth value")
+        t = x.term
+        if t.cat == TEXT:
+            return f"CASE WHEN {t.l} = '' THEN {t.v} END", "''"
+        if t.cat == INT:
+            return f"CAST({t.v} AS TEXT)", q(XSD_INTEGER)
+        if t.cat == OBJ:
+            return f"CASE WHEN {t.k} = 'literal' THEN {t.v} END", t.d
+        return "NULL", "''"
 
     def _lang(self, x: Ex) -> Ex:
         if x.kind == "const":
@@ -651,6 +989,29 @@ class ExprCompiler:
                 f"THEN kg_datetime({v}) END",
                 f"CASE {t.k} WHEN 'entity' THEN {q(WD)} || {v} WHEN 'stmt' THEN "
                 f"{_stmt_iri(v)} ELSE {v} END", t.l]
+
+
+def ex_term(x: Ex) -> Term:
+    """A compiled expression as a variable's Term (BIND, computed SELECT values); NULL
+    (unbound) where the expression is an error."""
+    if x.kind == "term":
+        return x.term
+    if x.kind == "str":
+        return Term(TEXT, x.sql, l=x.lang, nullable=True)
+    if x.kind == "bool":
+        return Term(OBJ, f"CASE WHEN {x.sql} THEN 'true' WHEN NOT {x.sql} THEN 'false' END",
+                    k="'literal'", d=q(XSD_BOOLEAN), nullable=True)
+    c = x.const
+    if c is None:
+        return Term(TEXT, "NULL", nullable=True)
+    if isinstance(c, URIRef):
+        sid = sid_from_iri(str(c))
+        return Term(STMT, q(sid)) if sid else Term(NODE, q(iri_to_id(str(c))))
+    if isinstance(c, Literal):
+        if c.datatype is None:
+            return Term(TEXT, q(str(c)), l=q((c.language or "").lower()))
+        return Term(OBJ, q(str(c)), k="'literal'", d=q(str(c.datatype)))
+    raise UnsupportedQuery(f"the value {c!r}")
 
 
 def _case(a: _View, b: _View, branches: list[tuple[str, str]], otherwise: str) -> str:

@@ -24,6 +24,15 @@ SKOS_ALT_LABEL = "http://www.w3.org/2004/02/skos/core#altLabel"
 SCHEMA_NAME = "http://schema.org/name"
 SCHEMA_DESCRIPTION = "http://schema.org/description"
 PROPERTY_TYPE = WIKIBASE + "propertyType"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+#: WDQS's links from a property to its predicates, derived from the property IDs a mirror holds
+PROPERTY_LINKS = {WIKIBASE + "directClaim": "http://www.wikidata.org/prop/direct/",
+                  WIKIBASE + "claim": "http://www.wikidata.org/prop/",
+                  WIKIBASE + "statementProperty": "http://www.wikidata.org/prop/statement/",
+                  WIKIBASE + "qualifier": "http://www.wikidata.org/prop/qualifier/"}
+#: ``?x a wikibase:Item`` (or Property, Lexeme): the entity kinds of the entities table
+ENTITY_CLASSES = {WIKIBASE + "Item": "item", WIKIBASE + "Property": "property",
+                  WIKIBASE + "Lexeme": "lexeme"}
 XSD = "http://www.w3.org/2001/XMLSchema#"
 GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
 COMMONS_FILE = "http://commons.wikimedia.org/wiki/Special:FilePath/"

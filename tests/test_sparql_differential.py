@@ -98,7 +98,7 @@ class Answer:
 
 
 def answer_kb(kb: MirrorKB, query: str, engine: str) -> Answer:
-    r = run_sparql(kb, query, engine=engine, timeout=30)
+    r = run_sparql(kb, query, engine=engine, timeout=120)
     if r.boolean is not None:
         return Answer(r.engine, boolean=r.boolean)
     return Answer(r.engine, r.vars, [tuple(canon_rdflib(row.get(v)) for v in r.vars)
@@ -174,8 +174,13 @@ def check(kb: MirrorKB, store: Any, query: str, *, compiled: bool = True,
         assert sql.engine == "sql", f"expected the SQL path for:\n{query}"
     oxi = answer_ox(store, query)
     assert_same(query, sql, oxi)
-    if rdflib and sql.engine != "rdflib" and not any(q in query for q in RDFLIB_WRONG):
-        assert_same(query, answer_kb(kb, query, "rdflib"), oxi)
+    if rdflib and sql.engine != "rdflib" and not any(
+            q in query for q in {**RDFLIB_WRONG, **RDFLIB_WRONG_ON_THE_SLICE}):
+        try:
+            fallback = answer_kb(kb, query, "rdflib")
+        except QueryError:          # past the timeout on a loaded machine: SQL was checked
+            return sql
+        assert_same(query, fallback, oxi)
     return sql
 
 
@@ -259,6 +264,17 @@ def test_the_mirror_holds_what_wikidata_rdf_says(request, which):
 #: countries of the slice, and one entity that is not a country
 SOME = "VALUES ?x { wd:Q142 wd:Q183 wd:Q38 wd:Q145 wd:Q30 wd:Q17 wd:Q148 wd:Q42 }"
 
+ALTERNATIVES = ("SELECT ?x ?y WHERE { VALUES ?x { wd:Q90 wd:Q64 } "
+                "?x wdt:P1376|wdt:P36|^wdt:P36 ?y }")
+OUTSIDE_THE_GRAPH = "SELECT ?c WHERE { wd:Q99999999 wdt:P131* ?c }"
+MIN_MAX_IRIS = ("SELECT ?c (MIN(?x) AS ?mn) (MAX(?x) AS ?mx) (COUNT(?x) AS ?n) "
+                "WHERE { ?x wdt:P30 ?c } GROUP BY ?c")
+EMPTY_MIN_MAX = "SELECT (MIN(?x) AS ?m) (MAX(?x) AS ?mx) WHERE { wd:Q42 wdt:P99999 ?x }"
+CONCAT_LANG = 'SELECT (GROUP_CONCAT(?l; SEPARATOR="|") AS ?g) WHERE { wd:Q90 rdfs:label ?l }'
+EMPTY_GROUPED = "SELECT ?c (MAX(?x) AS ?m) WHERE { wd:Q42 wdt:P99999 ?x } GROUP BY ?c"
+EMPTY_GROUP = ("SELECT (MIN(?x) AS ?m) (MAX(?x) AS ?mx) (SUM(?x) AS ?s) (AVG(?x) AS ?a) "
+               "(COUNT(?x) AS ?n) (GROUP_CONCAT(?x) AS ?g) WHERE { wd:Q42 wdt:P99999 ?x }")
+
 SLICE_QUERIES = [
     # basic graph patterns, constants in every position
     "SELECT ?o WHERE { wd:Q42 wdt:P108 ?o }",
@@ -333,6 +349,21 @@ SLICE_QUERIES = [
     "SELECT ?x ?c WHERE { wd:Q90 wdt:P1376/wdt:P36 ?c . BIND(1 AS ?x) }",
     "SELECT ?c WHERE { wd:Q90 wdt:P1376/wdt:P36 ?c }",
     "SELECT ?x WHERE { wd:Q90 ^wdt:P36 ?x }",
+    # * + ? | paths (recursive CTEs seeded at the bound end), as WDQS users write them
+    "SELECT ?x WHERE { wd:Q90 wdt:P47|wdt:P190 ?x }",
+    ALTERNATIVES,
+    "SELECT ?c WHERE { wd:Q1270527 wdt:P131* ?c }",
+    "SELECT ?c WHERE { wd:Q1270527 wdt:P131+ ?c }",
+    "SELECT ?c WHERE { wd:Q1270527 wdt:P131? ?c }",
+    "SELECT ?c WHERE { ?c wdt:P131* wd:Q794 }",
+    "SELECT ?c WHERE { ?c wdt:P131+ wd:Q183 }",
+    "SELECT (COUNT(*) AS ?n) WHERE { ?x wdt:P31/wdt:P279* wd:Q515 }",
+    "SELECT ?x WHERE { ?x wdt:P31/wdt:P279 * wd:Q6256 }",
+    "SELECT ?x ?c WHERE { VALUES ?x { wd:Q1270527 wd:Q1612616 } ?x (wdt:P131|wdt:P17)+ ?c }",
+    "SELECT ?c WHERE { wd:Q1004666 (^wdt:P131)* ?c }",
+    "SELECT ?x ?y WHERE { ?x wdt:P47 wd:Q142 . ?x wdt:P190* ?y }",
+    "ASK { wd:Q90 wdt:P31/wdt:P279* wd:Q5119 }",
+    OUTSIDE_THE_GRAPH,
     "SELECT ?x WHERE { ?x wdt:P36 [] ; wdt:P30 wd:Q46 }",
     f"SELECT ?x WHERE {{ {SOME} FILTER NOT EXISTS {{ ?x wdt:P36 ?c }} }}",
     f"SELECT ?x WHERE {{ {SOME} FILTER EXISTS {{ ?x wdt:P47 wd:Q142 }} }}",
@@ -343,6 +374,8 @@ SLICE_QUERIES = [
     "SELECT ?x WHERE { ?x wdt:P31 wd:Q215380 } ORDER BY DESC(?x) LIMIT 7 OFFSET 3",
     "SELECT ?x ?l WHERE { ?x wdt:P31 wd:Q215380 ; rdfs:label ?l } ORDER BY ?l ?x LIMIT 20",
     "SELECT DISTINCT ?c WHERE { ?x wdt:P27 ?c } ORDER BY ?c LIMIT 10",
+    "SELECT DISTINCT ?c WHERE { ?x wdt:P36 ?c ; wdt:P47 ?y } ORDER BY DESC(?y)",
+    "SELECT DISTINCT ?c WHERE { ?x wdt:P30 ?c ; rdfs:label ?l } ORDER BY ?l LIMIT 5",
     "SELECT (COUNT(*) AS ?n) WHERE { ?x wdt:P31 wd:Q215380 }",
     "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?x wdt:P27 ?c }",
     f"SELECT (COUNT(?c) AS ?n) WHERE {{ {SOME} OPTIONAL {{ ?x wdt:P36 ?c }} }}",
@@ -352,15 +385,35 @@ SLICE_QUERIES = [
     "GROUP BY ?x ORDER BY DESC(?n) ?x LIMIT 5",
     "SELECT (COUNT(?p) AS ?n) WHERE { ?p wdt:P27 wd:Q145 }",
     "SELECT ?x WHERE { ?x wdt:P31 wd:Q215380 } LIMIT 0",
+    # functions, BIND and computed SELECT values, aggregates, sub-SELECTs (issue 12)
+    "SELECT ?x (LCASE(?l) AS ?lc) (UCASE(?l) AS ?uc) (STRLEN(?l) AS ?n) "
+    "WHERE { ?x wdt:P36 wd:Q90 ; rdfs:label ?l }",
+    'SELECT ?x ?l WHERE { ?x wdt:P31 wd:Q215380 ; rdfs:label ?l '
+    'FILTER(CONTAINS(LCASE(?l), "beat")) }',
+    "SELECT ?x ?l WHERE { ?x wdt:P31 wd:Q215380 ; rdfs:label ?l FILTER(STRLEN(?l) < 4) }",
+    'SELECT ?x ?l WHERE { ?x wdt:P31 wd:Q215380 ; rdfs:label ?l FILTER(UCASE(?l) = "ABBA"@en) }',
+    "SELECT ?x ?y ?z WHERE { ?x wdt:P36 wd:Q90 BIND(wd:Q5 AS ?y) BIND(\"z\"@de AS ?z) }",
+    "SELECT ?x ?c ?n WHERE { VALUES ?x { wd:Q142 wd:Q183 } BIND(?x AS ?c) "
+    "BIND(STRLEN(STR(?x)) AS ?n) }",
+    "SELECT ?x WHERE { ?x wdt:P36 wd:Q90 FILTER(-1 < 0 && 3 > - 2 && -2.5 < -1) }",
+    MIN_MAX_IRIS,
+    "SELECT (SUM(?n) AS ?t) (MIN(?n) AS ?lo) (MAX(?n) AS ?hi) WHERE { { SELECT ?c "
+    "(COUNT(?x) AS ?n) WHERE { ?x wdt:P30 ?c } GROUP BY ?c } }",
+    EMPTY_GROUP,
+    EMPTY_MIN_MAX,
+    EMPTY_GROUPED,
+    CONCAT_LANG,
+    "SELECT ?x ?n WHERE { { SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P47 ?y } GROUP BY ?x } "
+    "FILTER(?x = wd:Q142) }",
+    "SELECT ?c ?l WHERE { { SELECT DISTINCT ?c WHERE { ?x wdt:P36 ?c } ORDER BY ?c LIMIT 3 } "
+    "?c rdfs:label ?l }",
 ]
 
 # queries the compiler hands to rdflib on purpose: they must still be answered correctly
 SLICE_FALLBACKS = [
     "SELECT ?p WHERE { wd:Q42 ?p wd:Q9531 }",
-    "SELECT ?x WHERE { wd:Q90 wdt:P17|wdt:P131 ?x }",
-    "SELECT (SAMPLE(?l) AS ?s) WHERE { wd:Q90 rdfs:label ?l }",
-    "SELECT ?x ?n WHERE { { SELECT ?x (COUNT(?y) AS ?n) WHERE { ?x wdt:P47 ?y } GROUP BY ?x } "
-    "FILTER(?x = wd:Q142) }",
+    "SELECT ?o WHERE { wd:Q90 !(wdt:P47|rdfs:label) ?o }",
+    "SELECT ?x (STRLEN(?l) * 2 AS ?n) WHERE { ?x wdt:P36 wd:Q90 ; rdfs:label ?l }",
 ]
 
 
@@ -405,10 +458,30 @@ def test_slice_fallbacks_agree_too(slice_kb, slice_ox, query):
 
 def test_slice_corpus_is_not_vacuous(slice_kb):
     """Most hand-written queries find something, so agreement means something."""
-    empty = [q for q in SLICE_QUERIES
+    empty = [q for q in SLICE_QUERIES if q not in (OUTSIDE_THE_GRAPH, EMPTY_GROUPED)
              if (a := answer_kb(slice_kb, q, "auto")).boolean is False
              or (a.boolean is None and not a.rows)]
     assert len(empty) <= 7, empty
+
+
+#: where rdflib's evaluator is wrong on the slice (the SQL path agrees with Oxigraph there)
+RDFLIB_WRONG_ON_THE_SLICE = {
+    ALTERNATIVES: "rdflib keeps a pair twice when both sides of a | path link it; Oxigraph "
+                  "(and the SQL path) give each pair once",
+    OUTSIDE_THE_GRAPH: "rdflib matches a zero-length path from a node the graph does not "
+                       "hold; Oxigraph (and the SQL path) do not",
+    MIN_MAX_IRIS: "rdflib returns MIN/MAX of IRIs as literals",
+    EMPTY_MIN_MAX: "rdflib drops the row of MIN/MAX over an empty group; the spec, WDQS "
+                   "and Oxigraph keep one row with the variables unbound",
+    CONCAT_LANG: "rdflib's GROUP_CONCAT drops the language all values share; Oxigraph (and "
+                 "the SQL path) keep it",
+}
+
+
+@pytest.mark.parametrize("query", [pytest.param(q, marks=pytest.mark.xfail(
+    reason=why, strict=True)) for q, why in RDFLIB_WRONG_ON_THE_SLICE.items()])
+def test_where_rdflib_is_wrong_on_the_slice_it_still_is(slice_kb, slice_ox, query):
+    assert_same(query, answer_kb(slice_kb, query, "rdflib"), answer_ox(slice_ox, query))
 
 
 # -- demo and dump mirrors: literals, statement nodes, qualifiers, ranks ------------------------
@@ -449,6 +522,16 @@ MIRROR_QUERIES = [
     "?c rdfs:label ?l } }",
     "SELECT ?x ?l WHERE { ?x wdt:P36 ?c OPTIONAL { ?x rdfs:label ?l FILTER(lang(?l) = \"zh\") } }",
     "SELECT ?x ?b ?d WHERE { ?x wdt:P166 wd:Q38104 OPTIONAL { ?x wdt:P19 ?b ; wdt:P20 ?d } }",
+    # functions, BIND, casts and aggregates over typed literals (issue 12)
+    "SELECT ?x (YEAR(?d) AS ?y) (MONTH(?d) AS ?m) (DAY(?d) AS ?dd) WHERE { ?x wdt:P569 ?d }",
+    "SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(YEAR(?d) >= 1900 && MONTH(?d) < 7) }",
+    "SELECT ?x (xsd:integer(?v) AS ?i) (xsd:string(?v) AS ?s) (xsd:decimal(?v) AS ?dec) "
+    "(xsd:double(?v) AS ?dbl) WHERE { ?x wdt:P1971 ?v }",
+    "SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(xsd:integer(SUBSTR(STR(?d), 1, 4)) < 1900) }",
+    "SELECT ?g (SUM(?v) AS ?s) (AVG(?v) AS ?a) (MAX(?v) AS ?hi) WHERE { ?x wdt:P1971 ?v ; "
+    "wdt:P21 ?g } GROUP BY ?g",
+    "SELECT (MIN(?d) AS ?first) (MAX(?d) AS ?last) WHERE { ?x wdt:P569 ?d }",
+    "SELECT ?x ?b WHERE { ?x wdt:P1971 ?v BIND(?v > 2 AS ?b) }",
 ] + RDFLIB_ON_THE_DEMO
 
 # the dump holds Wikidata's "2016-06-31" (sic): not a date, so comparing it is an error

@@ -338,7 +338,7 @@ def test_what_only_rdflib_answers(kb):
                       "BIND(wdt:P69 AS ?p) }")
     assert graph.engine == "rdflib" and len(graph.graph) == 2
     with pytest.raises(UnsupportedQuery) as err:
-        run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P279* wd:Q5 }", engine="sql")
+        run_sparql(kb, "SELECT ?x ?y WHERE { ?x wdt:P279* ?y }", engine="sql")
     assert isinstance(err.value, NotImplementedError)
     assert "property path" in str(err.value)
 
@@ -419,3 +419,38 @@ def test_wdt_triples_are_a_set_even_when_statements_repeat_a_value(demo_mirror_p
         assert winners.count("http://www.wikidata.org/entity/Q949") == 1
     assert base.sparql("SELECT (COUNT(*) AS ?n) WHERE { wd:Q949 wdt:P166 wd:Q38104 }"
                        ).rows[0]["n"].toPython() == 1
+
+
+# -- WDQS vocabulary derived from the mirror's property IDs (issue 12) -----------------------------
+
+@pytest.mark.parametrize("query", [
+    "SELECT ?p ?d WHERE { ?p wikibase:directClaim ?d } ORDER BY ?p LIMIT 5",
+    "SELECT ?p WHERE { ?p wikibase:claim p:P166 ; wikibase:statementProperty ps:P166 ; "
+    "wikibase:qualifier pq:P166 }",
+    "SELECT ?p WHERE { ?p wikibase:directClaim wd:Q5 }",
+    "SELECT (COUNT(?x) AS ?n) WHERE { ?x a wikibase:Property }",
+    "SELECT ?x WHERE { ?x a wikibase:Item ; wdt:P166 wd:Q38104 }",
+    "ASK { wd:Q937 a wikibase:Item }",
+    "ASK { wd:Q937 a wikibase:Property }",
+])
+def test_wdqs_vocabulary_in_both_engines(kb, query):
+    sql = run_sparql(kb, query)
+    assert sql.engine == "sql", sql.explain
+    fallback = run_sparql(kb, query, engine="rdflib")
+    assert sql.boolean == fallback.boolean
+    assert sql.rows == fallback.rows or sorted(map(str, sql.rows)) == \
+        sorted(map(str, fallback.rows))
+
+
+def test_wdqs_vocabulary_finds_what_it_should(kb):
+    claims = run_sparql(kb, "SELECT ?d WHERE { wd:P166 wikibase:directClaim ?d }")
+    assert [str(r["d"]) for r in claims.rows] == ["http://www.wikidata.org/prop/direct/P166"]
+    assert run_sparql(kb, "ASK { wd:Q937 a wikibase:Item }").boolean
+    assert not run_sparql(kb, "ASK { wd:Q937 a wikibase:Property }").boolean
+
+
+def test_unmirrored_vocabulary_is_noted(kb):
+    result = run_sparql(kb, "SELECT ?x ?n WHERE { ?x wdt:P31 wd:Q5 ; wikibase:sitelinks ?n }")
+    assert result.rows == () and any("wikibase:sitelinks" in n for n in result.notes)
+    assert "wikibase:sitelinks" in result.explain
+    assert run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } LIMIT 1").notes == ()
