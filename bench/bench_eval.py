@@ -1,21 +1,21 @@
 """Every evaluation number of bench/RESULTS.md (issue 19) in one command.
 
-    python bench/bench_eval.py --out /work/dev/eval/runs
-    python bench/bench_eval.py --out runs --db slice.sqlite --endpoint URL
+    python bench/bench_eval.py --out runs          # from a clean checkout: builds the mirror
+    python bench/bench_eval.py --out /work/dev/eval/runs --db /work/dev/slice.sqlite
     python bench/bench_eval.py --out /work/dev/eval/runs --tables     # the tables only
 
 Runs ``kgground eval`` (a process per run; WORKERS questions at once) over the benchmarks of
 ../shared/data/benchmarks and our own wordings (bench/eval-own-questions.jsonl), on two
 KB paths:
 
-- ``mirror``: the slice mirror (--db; build it with ``kgground mirror load
-  trex-slice.nt.gz --db slice.sqlite``);
-- ``live``: every statement from the SPARQL endpoint holding the slice (--endpoint, the
-  dev Virtuoso by default), behind a mirror holding only the slice's labels, aliases and
-  descriptions (linking needs a local label index; no statement is in it). The labels
-  mirror is built once from trex-slice.nt.gz (the ``wdt:`` lines dropped), and each run
-  starts from a fresh copy of it, since the live path writes what it fetches back into
-  its mirror.
+- ``mirror``: the slice mirror (--db, default OUT/slice.sqlite: built from
+  trex-slice.nt.gz with ``kgground mirror load`` when it does not exist);
+- ``live``: every statement from the SPARQL endpoint holding the slice (--endpoint,
+  default $KGGROUND_VIRTUOSO_URL: the Virtuoso .ci/run starts and loads), behind a mirror
+  holding only the slice's labels, aliases and descriptions (linking needs a local label
+  index; no statement is in it). The labels mirror is built once from trex-slice.nt.gz
+  (the ``wdt:`` lines dropped), and each run starts from a fresh copy of it, since the
+  live path writes what it fetches back into its mirror.
 
 Settings per benchmark and path: ``kb-only`` (no LLM), and ``--llm simulated:1`` with
 each gate (``never``, ``always``, ``cok``, ``rowen-cl``, and with ``--verifier
@@ -127,6 +127,17 @@ def labels_mirror(out: Path) -> Path:
 
 def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def slice_mirror(db: Path) -> Path:
+    """The slice mirror at ``db``, built from trex-slice.nt.gz when it does not exist."""
+    if not db.exists():
+        print(f"building the slice mirror {db} (a few minutes, once)", file=sys.stderr,
+              flush=True)
+        db.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, "-m", "reasoning", "mirror", "load", str(SLICE),
+                        "--db", str(db)], check=True, env=_env(), stdout=subprocess.DEVNULL)
+    return db
 
 
 def run_one(out: Path, path: str, bench: str, setting: str, db: str, endpoint: str | None,
@@ -286,14 +297,16 @@ def tables(out: Path) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=os.environ.get("KGGROUND_EVAL_OUT",
-                                                    "/work/dev/eval/runs"))
-    ap.add_argument("--db", default=os.environ.get("KGGROUND_EVAL_DB",
-                                                   "/work/dev/slice.sqlite"))
-    ap.add_argument("--endpoint", default=os.environ.get("KGGROUND_VIRTUOSO_URL"))
-    ap.add_argument("--paths", default="mirror,live")
-    ap.add_argument("--benchmarks", default=",".join(BENCHMARKS))
-    ap.add_argument("--settings", default=",".join(SETTINGS))
+    ap.add_argument("--out", default=os.environ.get("KGGROUND_EVAL_OUT", "eval-runs"),
+                    help="where the reports go [default: ./eval-runs]")
+    ap.add_argument("--db", default=os.environ.get("KGGROUND_EVAL_DB"),
+                    help="the slice mirror [default: OUT/slice.sqlite, built if missing]")
+    ap.add_argument("--endpoint", default=os.environ.get("KGGROUND_VIRTUOSO_URL"),
+                    help="the SPARQL endpoint holding the slice [default: "
+                         "$KGGROUND_VIRTUOSO_URL]")
+    ap.add_argument("--paths", default="mirror,live", help="mirror, live or both")
+    ap.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="comma-separated")
+    ap.add_argument("--settings", default=",".join(SETTINGS), help="comma-separated")
     ap.add_argument("--tables", action="store_true", help="only print the tables")
     args = ap.parse_args()
     out = Path(args.out)
@@ -303,12 +316,14 @@ def main() -> None:
         if "live" in paths and not args.endpoint:
             raise SystemExit("the live path needs --endpoint (or $KGGROUND_VIRTUOSO_URL)")
         labels = labels_mirror(out) if "live" in paths else None
+        db = str(slice_mirror(Path(args.db) if args.db else out / "slice.sqlite")) \
+            if "mirror" in paths else ""
         for path in paths:
             for setting in args.settings.split(","):
                 for bench in args.benchmarks.split(","):
                     if bench not in BENCHMARKS or setting not in SETTINGS:
                         raise SystemExit(f"unknown benchmark or setting: {bench} {setting}")
-                    run_one(out, path, bench, setting, args.db, args.endpoint, labels)
+                    run_one(out, path, bench, setting, db, args.endpoint, labels)
     text = tables(out)
     (out / "tables.md").write_text(text + "\n", encoding="utf-8")
     print(text)
