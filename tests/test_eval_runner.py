@@ -206,3 +206,23 @@ def test_a_progress_bar_with_the_running_f1(demo, bench, tmp_path, capsys):
     evaluate(read_items(bench), ScriptedAnswerer(ANSWERS), demo, report=tmp_path / "s.json",
              config=CONFIG, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_warm_up_loads_the_live_property_list_before_the_clock(tmp_path, demo_endpoint,
+                                                                demo_mirror_path):
+    """Over a FallbackKB, the first name the mirror lacks loads the endpoint's property
+    list (minutes on a big endpoint, every other thread waiting): the warm-up does it,
+    even when the warm-up question's names are all in the mirror."""
+    import shutil
+
+    from kb.endpoint import SparqlEndpointKB
+    from reasoning.eval import GrounderAnswerer
+    from reasoning.grounder import Grounder
+
+    local = tmp_path / "local.sqlite"
+    shutil.copyfile(demo_mirror_path, local)
+    live = kb.open(str(local), live=SparqlEndpointKB(demo_endpoint.url, no_cache=True))
+    answerer = GrounderAnswerer(lambda lang: Grounder(live, lang=lang))
+    source = answerer.grounder("en").linker.source
+    answerer.warm_up("en", "Where was Marie Curie born?")
+    assert source._remote._props is not None           # loaded (whatever this server knows)
