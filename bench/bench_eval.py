@@ -80,9 +80,9 @@ SEED = 19
 LIMITS = {
     ("mirror", "kb-only"): {"simplequestions-dev": ("first", 1000),
                             "mintaka-dev-9-languages": ("sample", 30)},
-    ("mirror", "gate"): {"slice-qa-dev": ("first", 500), "wwq-dev": ("sample", 200),
-                         "simplequestions-dev": ("sample", 200),
-                         "mintaka-dev": ("sample", 100), "mintaka-dev-9-languages": SKIP},
+    ("mirror", "gate"): {"slice-qa-dev": ("first", 300), "wwq-dev": ("sample", 100),
+                         "simplequestions-dev": ("sample", 100),
+                         "mintaka-dev": ("sample", 50), "mintaka-dev-9-languages": SKIP},
     ("live", "kb-only"): {"slice-qa-dev": ("first", 400), "wwq-dev": ("sample", 100),
                           "simplequestions-dev": ("sample", 100),
                           "mintaka-dev": ("sample", 50), "mintaka-dev-9-languages": SKIP},
