@@ -56,13 +56,22 @@ MEMBER_FIT, INDEFINITE_FIT, MIN_MEMBERS = 0.45, 0.35, 2
 #: how much "the R of X" says about the direction of R
 DIRECTION_FIT = 0.15
 #: a reading the KB holds no statement for (offered because the question asks it that
-#: way) ranks below a held reading that fits as well
-ABSENT_PENALTY = 0.1
+#: way) ranks below a held reading that fits nearly as well ("In which language is X
+#: written?": X's "language of work", not the "languages written" a person has)
+ABSENT_PENALTY = 0.5
 #: a property whose fit reaches this is named outright by the relation words (an exact
 #: label or alias covering every content word scores about 1.5)
 NAMED_FIT = 1.3
-#: the note of a one-hop reading whose property the relation words name outright: when
-#: it finds nothing, the KB has no answer (``reasoning`` then answers none, not a chain's)
+#: the end of the note of a reading whose property the entity has in neither role: it
+#: is offered only when no reading the KB holds fits the relation words nearly as well
+NOT_HELD = " (held neither way)"
+#: a reading whose direction the syntax sets names the relation from this fit on
+ASKED_FIT = 1.0
+#: a held reading fitting this well is preferred to a property the entity lacks
+HELD_FIT = 0.6
+#: the note of a one-hop reading whose property the relation words name outright (fit
+#: NAMED_FIT, or ASKED_FIT with the direction the syntax asks): when it finds nothing,
+#: the KB has no answer (``reasoning`` then answers none, not a chain's)
 NAMES_RELATION = "names the relation"
 #: once a reading names the relation outright, readings whose relation fit is this much
 #: lower are not offered: they answer another question
@@ -111,9 +120,12 @@ class RuleGenerator:
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
         """Queries for ``question``, best first (at most ``limit``); empty when no entity
-        of the question could be linked or no property fits."""
+        of the question could be linked or no property fits, and for a negated question
+        ("Who did not …?") other than yes/no: what does not hold is no query's answer."""
         text = expand_contractions(question.strip())
         a = analyze(text)
+        if a.negated and a.form != "ask":
+            return []       # what does not hold: no triplet query lists it
         plans = self.plans(a, self.finder.find(text, a))
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             plans += self.plans(a, self.finder.find(text, a, gaps=True))
@@ -124,6 +136,8 @@ class RuleGenerator:
         out: list[GeneratedQuery] = []
         seen: set[str] = set()
         for plan in plans:
+            if plan.notes[:1] and plan.notes[0].startswith("chain") and self._circular(plan):
+                continue
             q = plan.generated(question)
             if q.grounded not in seen:
                 seen.add(q.grounded)
@@ -166,6 +180,13 @@ class RuleGenerator:
         rescored.sort(key=lambda p: -p.score)
         return rescored + tail
 
+    def _circular(self, plan: QueryPlan) -> bool:
+        """Whether a chain only leads back to the entities it starts from ("the doctoral
+        advisor of X's doctoral students" is X): it reads a relation's name as two."""
+        starts = {d.id for d in plan.decisions if d.kind == "entity"}
+        answers = self._sample_answers(plan)
+        return bool(answers) and set(answers) <= starts
+
     def _sample_answers(self, plan: QueryPlan, n: int = 5) -> list[str]:
         return [v for v in (self._answers(plan, limit=n) or []) if v]
 
@@ -203,11 +224,11 @@ class RuleGenerator:
                         continue
                     held = {True} if pid in out_props else set()
                     held |= {False} if pid in in_props else set()
-                    asked = asked_direction(a, mention.span, fit[1].matched or fit[1].label)
+                    asked = asked_direction(a, mention.span, self._names(pid, fit[1]))
                     if asked is not None:
                         directions = (asked == FORWARD,)
-                    else:
-                        directions = tuple(sorted(held, reverse=True)) or (True,)
+                    else:           # the words do not say: the KB's statements decide
+                        directions = tuple(sorted(held, reverse=True))
                     for forward in directions:
                         total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
                         if forward not in held:
@@ -226,10 +247,23 @@ class RuleGenerator:
                             note += ", as asked"
                         if forward not in held:
                             note += ", no statement in the KB"
-                        notes = (note, NAMES_RELATION) if fit[0] >= NAMED_FIT else (note,)
+                            if not held:
+                                note += NOT_HELD
+                        named_here = fit[0] >= NAMED_FIT or (
+                            asked is not None and fit[0] >= ASKED_FIT)
+                        notes = (note, NAMES_RELATION) if named_here else (note,)
                         plans.append(QueryPlan((edge,), score=total, fit=fit[0],
                                                notes=notes))
         return plans
+
+    def _names(self, pid: str, cand: Candidate | None) -> list[str]:
+        """The names of ``pid`` to read the question's syntax with: the one that matched
+        the relation words first, then its label and aliases."""
+        info = self.fit.info(pid)
+        names = [cand.matched or cand.label] if cand is not None else []
+        if info is not None:
+            names += [info.label, *info.aliases]
+        return [n for n in dict.fromkeys(names) if n]
 
     def _named(self, a: Analysis | None, scores: dict,
                contents: list[list[str]]) -> str | None:
@@ -329,6 +363,9 @@ class RuleGenerator:
                     continue
                 pid = member[0]
                 fit = self.fit.fit(None, pid, scores, [words]) if words else None
+                names = self._names(pid, fit[1] if fit else None)
+                if asked_direction(a, mention.span, names) == FORWARD:
+                    continue           # "Who advised X?": X's advisor, not X's students
                 score = (cand.score + MEMBER_FIT + (fit[0] * 0.5 if fit else 0.0)
                          + (INDEFINITE_FIT if indefinite else 0.0))
                 prop = _property(self.fit.candidate(pid, score))
@@ -378,27 +415,34 @@ class RuleGenerator:
         for (sm, s), (om, o) in ((first, second), (second, first)):
             subject, obj = _entity(sm, s), _entity(om, o)
 
-            def against_syntax(cand: Candidate, sm: Mention = sm, om: Mention = om) -> bool:
+            def against_syntax(pid: str, cand: Candidate, sm: Mention = sm,
+                               om: Mention = om) -> bool:
                 """Whether the question asks the property the other way round ("Was Y
                 the doctoral advisor of X?" asks X's advisor, not Y's)."""
-                name = cand.matched or cand.label
-                return (asked_direction(a, sm.span, name) == INVERSE
-                        or asked_direction(a, om.span, name) == FORWARD)
+                names = self._names(pid, cand)
+                return (asked_direction(a, sm.span, names) == INVERSE
+                        or asked_direction(a, om.span, names) == FORWARD)
 
             held = {st.property for st in self.kb.statements(s.id, None, o.id, limit=50)}
             for pid in held:                       # the KB links them directly: true
                 fit = self._ask_fit(pid, scores, words)
-                if fit is not None and not against_syntax(fit[1]):
-                    plans.append(QueryPlan((Edge(subject, _property(fit[1]), obj),),
-                                           form="ask", score=base + fit[0] + ASK_TRUE_BONUS,
-                                           notes=("yes/no, held",)))
+                if fit is None:
+                    continue
+                if against_syntax(pid, fit[1]):    # held the other way round: asked as
+                    plans.append(QueryPlan(        # the question asks it
+                        (Edge(obj, _property(fit[1]), subject),), form="ask",
+                        score=base + fit[0], notes=("yes/no, as asked",)))
+                    continue
+                plans.append(QueryPlan((Edge(subject, _property(fit[1]), obj),),
+                                       form="ask", score=base + fit[0] + ASK_TRUE_BONUS,
+                                       notes=("yes/no, held",)))
             out_props, _ = self.props.roles([s.id]).get(s.id, (frozenset(), frozenset()))
             named = self._named(None, scores, [words]) if words else None
             if named is not None:                  # asked outright: false if not held
                 out_props = out_props | {named}
             for pid in out_props - held:           # a fitting property of s: false, or …
                 fit = self._ask_fit(pid, scores, words)
-                if fit is None or against_syntax(fit[1]):
+                if fit is None or against_syntax(pid, fit[1]):
                     continue
                 prop = _property(fit[1])
                 plans.append(QueryPlan((Edge(subject, prop, obj),), form="ask",
@@ -603,6 +647,16 @@ def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
     best = max(fits, default=0.0)
     if best < NAMED_FIT:
         return plans
+    # a property the entity has neither way is the reading only when nothing it has fits:
+    # "Which genre is X associated with?" is X's genre, not the "associated with" X lacks
+    held = max((p.fit for p in plans if p.fit is not None and p.form != "ask"
+                and not any(n.endswith(NOT_HELD) for n in p.notes)), default=0.0)
+    if held >= HELD_FIT:
+        plans = [p for p in plans if not (p.notes and p.notes[0].endswith(NOT_HELD))]
+        best = max((p.fit for p in plans if p.fit is not None and p.form != "ask"),
+                   default=0.0)
+        if best < NAMED_FIT:
+            return plans
     # a one hop that names every relation word outright: chains would split its name
     # ("doctoral | advisor" of X's doctoral students)
     one_hop = any(NAMES_RELATION in p.notes for p in plans)
