@@ -659,10 +659,12 @@ def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
             return plans
     # a one hop that names every relation word outright: chains would split its name
     # ("doctoral | advisor" of X's doctoral students)
-    one_hop = any(NAMES_RELATION in p.notes for p in plans)
+    one_hop = max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
+                   and p.fit >= NAMED_FIT), default=None)
     return [p for p in plans if p.fit is None or p.form == "ask" or
-            (p.fit >= best - FIT_GAP and not (one_hop and p.notes[:1] and
-                                              p.notes[0].startswith("chain")))]
+            (p.fit >= best - FIT_GAP and not (
+                one_hop is not None and p.fit <= one_hop and p.notes[:1]
+                and p.notes[0].startswith("chain")))]
 
 
 def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:
