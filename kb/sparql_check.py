@@ -171,15 +171,29 @@ UNMIRRORED = (
 
 def vocabulary_notes(parsed: ParsedQuery) -> tuple[str, ...]:
     """One note per kind of Wikidata vocabulary ``parsed`` uses that a mirror holds no
-    triples for: such patterns match nothing here, while they do on query.wikidata.org."""
+    triples for: such patterns match nothing here, while they do on query.wikidata.org.
+    Declaring a prefix (``PREFIX prov: <…>``, as pasted WDQS prologues do) is no use."""
     found: list[str] = []
     for node in parsed.walk("prefixed_name", "iri_reference"):
+        if node.type == "prefixed_name":
+            prefix = parsed.text_of(node).partition(":")[0]
+            if not _may_be_unmirrored(parsed.prefixes.get(prefix, "")):
+                continue             # most names: decided by their namespace alone
+        elif node.parent is not None and node.parent.type in ("prefix_declaration",
+                                                              "base_declaration"):
+            continue
         iri = parsed.iri(node)
         for prefix, what in UNMIRRORED:
             if iri.startswith(prefix) and what not in found:
                 found.append(what)
     return tuple(f"the mirror holds no {what}: patterns using it match nothing here "
                  "(query.wikidata.org has them)" for what in found)
+
+
+@functools.lru_cache(maxsize=256)
+def _may_be_unmirrored(namespace: str) -> bool:
+    """Whether a name in ``namespace`` can be an IRI of ``UNMIRRORED``."""
+    return any(namespace.startswith(p) or p.startswith(namespace) for p, _ in UNMIRRORED)
 
 
 #: the largest LIMIT or OFFSET passed on (their sum must fit the engines' 64-bit integers)

@@ -79,6 +79,27 @@ def test_canonical_text_drops_comments_and_query_hints():
     assert parsed.canonical() == "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; rdfs:label ?l }"
 
 
+def test_hints_are_found_under_any_prefix_and_only_where_used():
+    prologue = "PREFIX hint: <http://www.bigdata.com/queryHints#>\nPREFIX h: <http://www.bigdata.com/queryHints#>\n"
+    used = parse(prologue + 'SELECT ?x WHERE { h:Query h:optimizer "None" . ?x wdt:P31 wd:Q5 }')
+    assert used.canonical().endswith("WHERE { ?x wdt:P31 wd:Q5 }")
+    full = parse('SELECT ?x WHERE { <http://www.bigdata.com/queryHints#Query> '
+                 '<http://www.bigdata.com/queryHints#optimizer> "None" . ?x wdt:P31 wd:Q5 }')
+    assert full.canonical() == "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"
+    unused = parse(prologue + "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }")
+    assert unused.canonical().endswith("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }")
+
+
+def test_prefix_declarations_read_fast_or_from_the_tree_agree():
+    text = ("BASE <http://base.example/>\nPREFIX rel: <rel/>\nprefix  ex :<http://ex/>\n"
+            "PREFIX : <http://default/>\nSELECT ?x WHERE { ?x rel:p ex:o , :d }")
+    parsed = parse(text)
+    assert parsed.prefixes["rel"] == "http://base.example/rel/"
+    assert parsed.prefixes["ex"] == "http://ex/" and parsed.prefixes[""] == "http://default/"
+    with pytest.raises(QuerySyntaxError, match="undeclared|not declared|prefix"):
+        parse("PREFIX ex: <http://ex/>\nSELECT ?x WHERE { ?x ex:p nope:o }", prefixes={})
+
+
 def test_what_the_tree_offers():
     parsed = parse("PREFIX ex: <http://ex/>\nselect ?b ?a where { ?a a ex:C ; ex:p ?b . "
                    "FILTER(?a != <http://x>) } ORDER BY ?c")
