@@ -133,23 +133,72 @@ def parse(text: str, prefixes: dict[str, str] | None = None) -> ParsedQuery:
                                got=text[max(0, exc.start - 10):exc.end + 10],
                                fix="pass the query as UTF-8 text") from None
     parser, _ = _parser()
+    declared, end = _plain_prologue(source)
+    shown = source
+    if declared:
+        # tree-sitter builds a dozen nodes per declaration (and lexes blanks slowly): a
+        # pasted 25-prefix WDQS prologue cost five times the query itself. The regex reads
+        # those declarations; the tree gets the rest after as many newlines and spaces as
+        # keep every line and column where it was.
+        head = source[:end]
+        source = _blank(head) + source[end:]
+        end = len(source) - (len(shown) - end)
     parsed = ParsedQuery(text, source, parser.parse(source),
-                         WIKIDATA_PREFIXES if prefixes is None else prefixes)
+                         WIKIDATA_PREFIXES if prefixes is None else prefixes, shown=shown)
+    parsed.prefixes.update(declared)
+    parsed.prologue_end = end
     parsed.check()
     return parsed
+
+
+_DECLARATION_BYTES = (rb"PREFIX[ \t\r\n]+([A-Za-z](?:[\w.-]*[\w-])?|)[ \t\r\n]*:[ \t\r\n]*"
+                      rb"<([^<>\"{}|^`\\\x00-\x20]*)>")
+#: the run of plain ``PREFIX p: <iri>`` declarations and comments that opens a query
+_PLAIN_PROLOGUE = re.compile(rb"(?:\s*(?:#[^\n]*|" + _DECLARATION_BYTES + rb"))*",
+                             re.IGNORECASE | re.ASCII)
+_ONE_DECLARATION = re.compile(_DECLARATION_BYTES, re.IGNORECASE | re.ASCII)
+
+
+def _plain_prologue(source: bytes) -> tuple[dict[str, str], int]:
+    """The plain PREFIX declarations that open ``source`` (up to a BASE or anything else
+    the regex does not take: the tree reads those), and the byte offset where they end."""
+    end = _PLAIN_PROLOGUE.match(source).end()
+    if end == 0:
+        return {}, 0
+    return dict(_declarations(source[:end])), end
+
+
+@functools.lru_cache(maxsize=256)
+def _declarations(prologue: bytes) -> tuple[tuple[str, str], ...]:
+    """(prefix, namespace) of each declaration in ``prologue`` (pasted prologues repeat)."""
+    return tuple((m[1].decode("ascii"), m[2].decode("utf-8"))
+                 for m in _ONE_DECLARATION.finditer(prologue))
+
+
+def _blank(head: bytes) -> bytes:
+    """What stands in for ``head`` in the text tree-sitter parses: its newlines, then a
+    space per character of its last line."""
+    last = head.rfind(b"\n")
+    return b"\n" * head.count(b"\n") + b" " * len(head[last + 1:].decode("utf-8"))
 
 
 class ParsedQuery:
     """A query's syntax tree and what it declares (see the module docstring)."""
 
-    def __init__(self, text: str, source: bytes, tree, predeclared: dict[str, str]):
+    def __init__(self, text: str, source: bytes, tree, predeclared: dict[str, str],
+                 shown: bytes | None = None):
+        """``source``: the bytes ``tree`` was parsed from; ``shown``: the query's own bytes,
+        quoted in error excerpts (the same lines and columns; the default: ``source``)."""
         self.text, self.source, self.tree = text, source, tree
         self.root = tree.root_node
         self.prefixes: dict[str, str] = dict(predeclared)
         self.base: str | None = None
         self._lines = source.split(b"\n")
+        self._shown = self._lines if shown is None else shown.split(b"\n")
         self._iris: dict[tuple[int, int], str] = {}
         self._may_hint = True
+        #: where the plain PREFIX declarations ``parse`` read before parsing end (bytes)
+        self.prologue_end = 0
 
     # -- positions -------------------------------------------------------------------------
     def text_of(self, node) -> str:
@@ -162,7 +211,7 @@ class ParsedQuery:
 
     def excerpt(self, line: int, column: int) -> str:
         """The source line ``line`` and a caret under ``column`` (both 1-based)."""
-        text = self._lines[line - 1].decode("utf-8", "replace").rstrip("\r")
+        text = self._shown[line - 1].decode("utf-8", "replace").rstrip("\r")
         return f"  {text}\n  {' ' * (column - 1)}^"
 
     def error_at(self, node, what: str, **kw) -> QuerySyntaxError:
@@ -275,9 +324,10 @@ class ParsedQuery:
             raise self.error_at(root, "the SPARQL query does not parse",
                                 fix="check the query's syntax")
         if self.query is None:
-            raise self.error_at(root, "there is no query here, only declarations",
-                                fix="add a SELECT, ASK, CONSTRUCT or DESCRIBE query")
-        prologue_end = 0
+            raise QuerySyntaxError("there is no query here, only declarations", line=1,
+                                   column=1, excerpt=self.excerpt(1, 1),
+                                   fix="add a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+        prologue_end = self.prologue_end
         for node in self.walk("prefix_declaration", "base_declaration", "prefixed_name"):
             if node.type == "prefix_declaration":
                 declared = _declaration(self.text_of(node)) if self.base is None else None
