@@ -19,11 +19,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
 from store.regex import compile_regex, regex_replace, regex_search
 from store.sparql_algebra import translate
+from store.sparql_nodes import CompValue
 from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
 from store.sparql_parse import ParsedQuery, parse
 
@@ -105,6 +105,8 @@ class PreparedQuery:
             except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
+            from kb.rdflib_fixes import values_scope
+
             _use_re2(found.algebra)
             _clamp_slices(found.algebra)
             found.algebra = label_service.rewrite(found.algebra)
@@ -203,8 +205,6 @@ MAX_SLICE = 1 << 62
 def _clamp_slices(algebra: Any) -> None:
     """A LIMIT or OFFSET past 2**62 means the same as one of 2**62 (no answer has
     that many rows): make it that, so that the engines take it."""
-    from rdflib.plugins.sparql.parserutils import CompValue
-
     stack = [algebra]
     while stack:
         node = stack.pop()
@@ -222,7 +222,6 @@ def _check_regexes(algebra: Any) -> None:
     """Compile every constant REGEX/REPLACE pattern of ``algebra`` once (RE2): a bad one is
     the user's error (QuerySyntaxError), found before anything runs."""
     from rdflib import Literal
-    from rdflib.plugins.sparql.parserutils import CompValue
 
     stack = [algebra]
     while stack:

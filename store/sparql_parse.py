@@ -29,7 +29,10 @@ What a ``ParsedQuery`` offers (the SPARQL validator and ``store.sparql_algebra``
 - ``text_of(node)``: the node's source text; ``position(node)``: its (line, column), 1-based;
   ``excerpt(line, column)``: the caret excerpt used in errors;
 - ``prefixes``: prefix → namespace IRI (predeclared and declared); ``iri(node)``: the IRI of
-  an ``iri_reference``, ``prefixed_name`` or ``a`` node;
+  an ``iri_reference``, ``prefixed_name`` or ``a`` node. The plain ``PREFIX p: <iri>``
+  declarations that open a query are read by a regex, not parsed (tree-sitter spent longer
+  on a pasted 25-prefix WDQS prologue than on the query): they are in ``prefixes`` but not
+  in the tree, whose lines and columns stay those of the text;
 - ``services()``: (node, endpoint IRI) of each SERVICE clause;
 - ``variables``: the variable names (without ``?``) in order of first appearance;
 - ``canonical()``: the query as text that rdflib's stricter parser accepts too.
