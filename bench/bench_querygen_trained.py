@@ -71,14 +71,14 @@ def gold_query(row: dict) -> str:
     return f"SELECT ?x WHERE {{ wd:{row['subject']} wdt:{row['property']} ?x . }}"
 
 
-def build(mirror, train_rows: list[dict], out: Path, seed: int) -> dict:
+def build(mirror, linker, train_rows: list[dict], out: Path, seed: int) -> dict:
     pairs = [(r["question"], gold_query(r), f"slice-qa:{i}") for i, r in enumerate(train_rows)]
     for name in OTHER:
         path = DATA / "benchmarks" / f"{name}.jsonl"
         if path.exists():
             pairs += list(read_pairs(path))
     report = BuildReport()
-    n = write_examples(build_examples(pairs, mirror, seed=seed, report=report,
+    n = write_examples(build_examples(pairs, mirror, seed=seed, report=report, linker=linker,
                                       progress=sys.stderr.isatty()), out)
     return {"pairs": len(pairs), "examples": n, "skipped": report.skipped}
 
@@ -150,6 +150,8 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--no-negatives", action="store_true")
     ap.add_argument("--skip-train", action="store_true", help="evaluate the model in --work")
+    ap.add_argument("--no-constrain", action="store_true",
+                    help="decode freely (no slot constraint) to see what the constraint adds")
     args = ap.parse_args()
 
     from linking import EntityLinker
@@ -159,12 +161,13 @@ def main() -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     mirror = kbmod.open(args.db)
+    linker = EntityLinker(mirror)
     train_rows, test_rows = split(args.seed, args.test)
     data = work / "train.jsonl"
     report: dict = {"seed": args.seed, "time_limit_s": args.time_limit, "size": args.size}
     if not data.exists():
         t0 = time.perf_counter()
-        report["dataset"] = build(mirror, train_rows, data, args.seed)
+        report["dataset"] = build(mirror, linker, train_rows, data, args.seed)
         report["dataset"]["seconds"] = round(time.perf_counter() - t0, 1)
     model_dir = work / ("model-plain" if args.no_negatives else "model")
     if not args.skip_train:
@@ -177,8 +180,8 @@ def main() -> None:
                                             learning_rate=args.lr, save_every=200,
                                             negatives=not args.no_negatives))
         report["training"] = result.as_dict()
-    gen = TrainedGenerator(model_dir)
-    linker = EntityLinker(mirror)
+    gen = TrainedGenerator(model_dir, linker=linker, constrain=not args.no_constrain)
+    report["constrained"] = not args.no_constrain
     held_out = []
     for r in test_rows:
         try:
