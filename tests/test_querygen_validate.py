@@ -305,3 +305,13 @@ def test_construct_and_describe_are_checked_like_the_mirror_runs_them(demo):
     assert codes(bad) == {"syntax"} and bad.errors[0].line == 1
     unknown = validate("CONSTRUCT { ?s ?p ?o } WHERE { wd:Q7186 wdt:P999999 ?o }", demo)
     assert "unknown-property" in codes(unknown)
+
+
+def test_language_tags_survive_the_label_level_rewrite(demo):
+    from querygen.dataset import canonical, to_label_level
+
+    gold = 'ASK WHERE { wd:Q7186 wdt:P108 ?x . ?x rdfs:label "University of Paris"@en }'
+    label = to_label_level(gold, demo)
+    assert '"University of Paris" @en }' in label and "@ en" not in canonical(gold)
+    assert "syntax" not in codes(validate(label, demo)), validate(label, demo).report()
+    assert "syntax" not in codes(validate(gold, demo))
