@@ -163,5 +163,7 @@ class SlotConstraint:
             keep = torch.tensor(allowed, dtype=torch.long, device=scores.device)
             masked = torch.full_like(scores[row], float("-inf"))
             masked[keep] = scores[row, keep]
-            scores[row] = masked
+            # renormalized over the allowed tokens: a beam must not pay for the mass the
+            # model put on labels the slot cannot hold (greedy choices are unchanged)
+            scores[row] = torch.log_softmax(masked, dim=-1)
         return scores

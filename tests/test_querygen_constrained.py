@@ -140,6 +140,23 @@ def test_constraint_allows_only_continuations_of_labels(tokenizer):
                        torch.ones(1, len(pieces)))
 
 
+def test_a_slot_renormalizes_over_its_labels(tokenizer):
+    """Beam search adds log-probabilities: inside a slot the allowed tokens must form a
+    distribution of their own, or a beam that writes a linked label pays for the mass the
+    model put elsewhere and loses to beams that avoid slots (broken queries)."""
+    pieces = token_bytes(tokenizer)
+    constraint = SlotConstraint(pieces, 0, entities=LabelTrie(["Ada Lovelace"]))
+    ids = tokenizer("SELECT ?x WHERE { wd:/A", add_special_tokens=False)["input_ids"]
+    scores = torch.log_softmax(torch.randn(2, len(pieces), generator=torch.Generator()
+                                           .manual_seed(0)), dim=-1)
+    out = constraint(torch.tensor([ids, ids]), scores.clone())
+    assert torch.allclose(torch.logsumexp(out, dim=-1), torch.zeros(2), atol=1e-5)
+    kept = out[0] > float("-inf")
+    assert 0 < int(kept.sum()) < len(pieces)
+    # the order among allowed tokens is the model's (greedy picks the same token)
+    assert int(out[0].argmax()) == int(torch.where(kept, scores[0], -torch.inf).argmax())
+
+
 def _entity_slots(query: str) -> list[str]:
     return [t.label for t in lex(query) if t.kind == "slot" and t.prefix == "wd"]
 
