@@ -10,6 +10,10 @@ SQL, or what the compiler could not do).
 
 Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cached by
 query text. rdflib parses a query only when its evaluator runs it.
+
+On a PostgreSQL mirror the SQL path answers the plans written in SQL both engines read
+alike (``SqlPlan.sqlite_only`` empty: patterns, OPTIONAL, UNION, VALUES, MINUS,
+sub-SELECTs, DISTINCT, LIMIT, COUNT); the others go to rdflib, and ``explain`` says why.
 """
 
 from __future__ import annotations
@@ -85,7 +89,8 @@ def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> Sparq
     timeout counts from the call and stops the statement). Other answers are whole."""
     prepared, sql_plan, _ = plan(query)
     mirror = kb.mirror
-    if sql_plan is not None and not sql_plan.ask and mirror.is_sqlite:
+    if sql_plan is not None and not sql_plan.ask and (mirror.is_sqlite
+                                                      or not sql_plan.sqlite_only):
         explain = _with_notes(explain_sql(sql_plan), prepared.notes)
         return SparqlStream(sql_plan.vars, sql_plan.stream(mirror, timeout=timeout), "sql",
                             explain, prepared.notes)
@@ -102,8 +107,9 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
     Raises QueryError when ``timeout`` seconds pass first."""
     prepared, sql_plan, reason = plan(query)
     mirror = kb.mirror
-    if sql_plan is not None and not mirror.is_sqlite:
-        sql_plan, reason = None, "the SQL compiler targets SQLite mirrors"
+    if sql_plan is not None and not mirror.is_sqlite and sql_plan.sqlite_only:
+        sql_plan, reason = None, (f"on {mirror.engine.dialect.name}, the SQL path does not "
+                                  f"cover {sql_plan.sqlite_only} (SQLite mirrors only)")
     if engine == "sql" and sql_plan is None:
         raise UnsupportedQuery(f"the SQL compiler cannot answer this query: {reason}")
     notes = prepared.notes
