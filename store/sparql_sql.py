@@ -29,12 +29,14 @@ registers on the connection). Constants are inlined as quoted SQL literals, so a
 one fixed SQL text that SQLite's statement cache keeps prepared.
 
 PostgreSQL runs the plans written in the SQL both engines read alike: basic graph
-patterns (every predicate kind above), OPTIONAL, UNION, VALUES, MINUS, sub-SELECTs,
-DISTINCT, LIMIT/OFFSET, COUNT with GROUP BY, ASK. ``SqlPlan.sqlite_only`` says why a plan
-is not one of them: FILTER/BIND/computed expressions and ORDER BY (SQLite's 1/0 truth
+patterns (every predicate kind above), property paths (``*``/``+`` too), OPTIONAL, UNION,
+VALUES, MINUS, sub-SELECTs, DISTINCT, LIMIT/OFFSET, COUNT with GROUP BY, ASK.
+``compile_query(algebra, "postgresql")`` writes a path's recursive step as an indexed join
+(SQLite's plan is a correlated id lookup). ``SqlPlan.sqlite_only`` says why a plan is not
+one of them: FILTER/BIND/computed expressions and ORDER BY (SQLite's 1/0 truth
 values and string functions, and its binary collation, which PostgreSQL's text ordering
-is not), ``*``/``+`` paths (``rowid``), the label service (``group_concat``), and the
-aggregates that call Python functions.
+is not), the label service (``group_concat``), and the aggregates that call Python
+functions.
 """
 
 from __future__ import annotations
@@ -309,14 +311,16 @@ def pretty_sql(sql: str) -> str:
 
 # -- the compiler --------------------------------------------------------------------------
 
-def compile_query(algebra: CompValue) -> SqlPlan:
+def compile_query(algebra: CompValue, dialect: str = "sqlite") -> SqlPlan:
     """The SqlPlan of a SELECT or ASK query's algebra; UnsupportedQuery when the query
-    needs something the compiler does not do (the message says what)."""
-    return _Compiler().query(algebra)
+    needs something the compiler does not do (the message says what). ``dialect``
+    'postgresql' writes what the two engines plan differently PostgreSQL's way."""
+    return _Compiler(dialect).query(algebra)
 
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, dialect: str = "sqlite") -> None:
+        self.dialect = dialect
         self.n = 0
         self.functions: set[str] = set()
         self.sqlite_only: list[str] = []     # what makes the plan SQLite's alone
@@ -482,7 +486,6 @@ class _Compiler:
         with the constant or the values the pattern binds at one end and walking to the
         other. UNION (not UNION ALL) keeps each (seed, node) pair once, so cycles end."""
         steps = _closure_steps(path.path)
-        self.only_sqlite("* and + property paths")
         # Seed from a constant end when there is one (it reaches few nodes, where the
         # values a pattern binds may be thousands), else from the end already bound.
         if not isinstance(o, Variable):
@@ -498,18 +501,25 @@ class _Compiler:
                          else rel, start)
 
         def hop(start: str, source: str) -> str:       # one step from each row of source
+            if self.dialect != "sqlite":     # PostgreSQL: a join, read through the index
+                return " UNION ".join(
+                    f"SELECT {start}, CAST(st.{'subject' if inverse else 'value'} AS TEXT) "
+                    f"FROM {source} JOIN statements st ON st.{'value' if inverse else 'subject'}"
+                    f" = r.node AND st.property = {q(pid)} AND st.truthy = 1 AND "
+                    "st.value_kind IN ('entity', 'iri', 'bnode')" for pid, inverse in steps)
             # the rows are found by id through a correlated subquery: a plain join makes
             # SQLite build a Bloom filter over the whole statements table at every step
             return " UNION ".join(
-                f"SELECT {start}, st.{'subject' if inverse else 'value'} FROM {source}, "
-                f"statements st WHERE st.rowid IN (SELECT rowid FROM statements WHERE "
+                f"SELECT {start}, CAST(st.{'subject' if inverse else 'value'} AS TEXT) "
+                f"FROM {source}, statements st WHERE st.id IN (SELECT id FROM statements WHERE "
                 f"{'value' if inverse else 'subject'} = r.node AND property = {q(pid)} "
                 "AND truthy = 1 AND value_kind IN ('entity', 'iri', 'bnode'))"
                 for pid, inverse in steps)
 
         step, first = hop("r.seed", "r"), hop("r.node", "seeds r")
         # a zero-length path matches a node of the graph only (as Oxigraph does)
-        zero = ("SELECT node, node FROM seeds WHERE "
+        # (CAST: PostgreSQL wants the recursive and the first part of a CTE of one type)
+        zero = ("SELECT CAST(node AS TEXT), CAST(node AS TEXT) FROM seeds WHERE "
                 "EXISTS (SELECT 1 FROM statements WHERE subject = node) OR "
                 "EXISTS (SELECT 1 FROM statements WHERE value = node "
                 "AND value_kind IN ('entity', 'iri', 'bnode')) OR "

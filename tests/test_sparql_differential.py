@@ -786,8 +786,20 @@ def _on_postgres(which: str, query: str) -> Any:
     return pytest.param(which, query, marks=pytest.mark.xfail(strict=True, reason=wrong))
 
 
+#: property paths on the demo KB (the other corpora's paths are the slice's)
+POSTGRES_PATHS = [
+    "SELECT ?x ?y WHERE { ?x wdt:P108/wdt:P17* ?y }",
+    "SELECT ?y WHERE { wd:Q937 (wdt:P108|wdt:P69)/wdt:P17+ ?y }",
+    "SELECT ?x WHERE { ?x wdt:P31/wdt:P279* wd:Q5 }",
+    "SELECT ?x ?y WHERE { ?x ^wdt:P108? ?y . ?y wdt:P27 wd:Q183 }",
+    "SELECT ?x ?c WHERE { ?x wdt:P19 ?b . ?b wdt:P131+ ?c }",
+    "ASK { wd:Q937 wdt:P108/wdt:P131* ?c }",
+]
+
+
 @pytest.mark.parametrize("which, query", [_on_postgres("demo", q) for q in MIRROR_QUERIES]
-                         + [_on_postgres("dump", q) for q in DUMP_QUERIES])
+                         + [_on_postgres("dump", q) for q in DUMP_QUERIES]
+                         + [_on_postgres("demo", q) for q in POSTGRES_PATHS])
 def test_postgres_mirror_corpus(postgres_kbs, demo_ox, dump_ox, which, query):
     """Every query of the demo and dump corpora gives Oxigraph's answer on a PostgreSQL
     mirror; the plans PostgreSQL can run (``sqlite_only`` empty) run as SQL there."""
@@ -795,7 +807,7 @@ def test_postgres_mirror_corpus(postgres_kbs, demo_ox, dump_ox, which, query):
     store = demo_ox if which == "demo" else dump_ox
     got = answer_kb(kb, query, "auto")
     assert_same(query, got, answer_ox(store, query))
-    _, sql_plan, _ = plan(query)
+    _, sql_plan, _ = plan(query, "postgresql")
     portable = sql_plan is not None and not sql_plan.sqlite_only
     assert got.engine == ("sql" if portable else "rdflib"), sql_plan and sql_plan.sqlite_only
     POSTGRES_ENGINES[got.engine] += 1
@@ -812,6 +824,7 @@ def test_postgres_sql_path_is_not_vacuous(postgres_kbs):
         "SELECT ?x ?l WHERE { VALUES ?x { wd:Q937 wd:Q7186 } ?x rdfs:label ?l }",
         "ASK { wd:Q937 wdt:P31 wd:Q5 }",
         "SELECT ?s ?v WHERE { wd:Q937 p:P108 ?s . ?s ps:P108 ?v }",
+        "SELECT ?x ?c WHERE { ?x wdt:P19 ?b . ?b wdt:P131+ ?c }",
     ]
     kb = postgres_kbs["demo"]
     for query in shapes:
