@@ -36,7 +36,7 @@ VALUES, MINUS, sub-SELECTs, DISTINCT, LIMIT/OFFSET, COUNT with GROUP BY, ASK.
 one of them: FILTER/BIND/computed expressions and ORDER BY (SQLite's 1/0 truth
 values and string functions, and its binary collation, which PostgreSQL's text ordering
 is not), the label service (``group_concat``), and the aggregates that call Python
-functions.
+functions. ``instr`` and ``char`` are written ``strpos`` and ``chr`` there.
 """
 
 from __future__ import annotations
@@ -277,6 +277,9 @@ _SQLITE_ONLY = re.compile(r"\b(?:instr|char|group_concat|glob|printf|julianday|s
                           r"typeof|unicode|rowid|kg_\w+)\b|LIMIT -1|"
                           r"\b(?:WHERE|AND|OR|ON|NOT|WHEN|THEN|ELSE)\s+[01]\b(?!\s*=)")
 _SQL_STRING = re.compile(r"'(?:[^']|'')*'")
+#: SQLite's functions PostgreSQL has under another name, the same meaning as used here
+_RENAMES = {"instr(": "strpos(", "char(": "chr("}
+_RENAMED = re.compile(r"'(?:[^']|'')*'|\b(?:instr|char)\(")
 
 
 def _sqlite_only(sql: str, reasons: list[str], functions: set[str]) -> str:
@@ -325,6 +328,12 @@ class _Compiler:
         self.functions: set[str] = set()
         self.sqlite_only: list[str] = []     # what makes the plan SQLite's alone
 
+    def spelled(self, sql: str) -> str:
+        """``sql`` in this dialect's names for the functions both have."""
+        if self.dialect == "sqlite":
+            return sql
+        return _RENAMED.sub(lambda m: _RENAMES.get(m.group(), m.group()), sql)
+
     def only_sqlite(self, what: str) -> None:
         if what not in self.sqlite_only:
             self.sqlite_only.append(what)
@@ -350,10 +359,11 @@ class _Compiler:
             while node.name in ("Slice", "Distinct", "Reduced", "Project"):
                 node = _get(node, "p")
             rel = self.pattern(node)
-            sql = rel.select(["1"], limit=1)
+            sql = self.spelled(rel.select(["1"], limit=1))
             return SqlPlan(sql, True, (), (), frozenset(self.functions),
                            _sqlite_only(sql, self.sqlite_only, self.functions))
         sql, projection, terms = self.select(node)
+        sql = self.spelled(sql)
         decoders, i = [], 0
         for var, term in terms:
             decoders.append((str(var), i, _DECODERS[term.cat]))

@@ -794,6 +794,9 @@ POSTGRES_PATHS = [
     "SELECT ?x ?y WHERE { ?x ^wdt:P108? ?y . ?y wdt:P27 wd:Q183 }",
     "SELECT ?x ?c WHERE { ?x wdt:P19 ?b . ?b wdt:P131+ ?c }",
     "ASK { wd:Q937 wdt:P108/wdt:P131* ?c }",
+    # SQLite's instr and char, written strpos and chr for PostgreSQL
+    "SELECT ?x ?y WHERE { VALUES ?x { wd:Q937 wd:Q7186 } ?x wdt:P108|^wdt:P108 ?y }",
+    "SELECT (COUNT(DISTINCT *) AS ?n) WHERE { ?x wdt:P108 ?e . ?e wdt:P17 ?c }",
 ]
 
 
