@@ -323,7 +323,7 @@ def run_questions(linker: EntityLinker, data: Path, split: str | None) -> dict[s
     half = split or "all"
     labels = labels_of(linker, sorted({r["subject"] for r in slice_rows(data, "all")}))
     out = {}
-    for wordings in ("tune", "held"):
+    for wordings in ("tune", "held", "fresh"):
         qs = paraphrased_questions(data, labels, split=half, wordings=wordings,
                                    per_relation=8, lowercase=True)
         if wordings == "tune":
@@ -469,6 +469,8 @@ def main() -> None:
                     help="print N in-mirror disambiguation failures")
     ap.add_argument("--embeddings", action="store_true", help="add semantic similarity with "
                     "all-MiniLM-L6-v2 (the embeddings extra); throughput then includes it")
+    ap.add_argument("--no-embeddings", action="store_true", help="never embed (by default "
+                    "property linking uses MiniLM when the embeddings extra is installed)")
     ap.add_argument("--sections", default="gold,questions,texts,speed,rdf",
                     help="which measurements to run [default: %(default)s]")
     args = ap.parse_args()
@@ -476,7 +478,8 @@ def main() -> None:
     docs, skipped = load_docs(args.data)
     docs = select(docs, limit=args.limit, split=args.split)
     db = args.db or default_db(args.data)
-    linker = EntityLinker(db, embeddings=args.embeddings)
+    linker = EntityLinker(db, embeddings=True if args.embeddings else (
+        False if args.no_embeddings else None))
     t0 = time.perf_counter()
     linker.index                                   # noqa: B018 - open (or build) the sidecar
     sidecar_s = time.perf_counter() - t0

@@ -74,14 +74,15 @@ def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
 class EntityLinker:
     """Links mentions to the entities of one knowledge base (see the module docstring).
 
-    ``fuzzy=False`` turns misspelling tolerance off; ``embeddings`` may be an
-    ``linking.embeddings.Embedder`` or True (load all-MiniLM-L6-v2 from the
-    ``embeddings`` extra) to add semantic similarity. For a mirror, ``index_path``
-    overrides where the sidecar lives and ``progress`` (a callable taking a message)
-    hears about its build. Thread-safe.
+    ``fuzzy=False`` turns misspelling tolerance off. ``embeddings``: None (the default)
+    links properties with all-MiniLM-L6-v2 when the ``embeddings`` extra is installed
+    and ranks entities without it; True (load the model, or fail naming the extra) or an
+    ``linking.embeddings.Embedder`` adds it to entity ranking too; False never embeds.
+    For a mirror, ``index_path`` overrides where the sidecar lives and ``progress`` (a
+    callable taking a message) hears about its build. Thread-safe.
     """
 
-    def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = False,
+    def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = None,
                  index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  progress: Any = None, calibration: Calibration | None = None):
         options = {k: v for k, v in (("index_path", index_path), ("progress", progress))
@@ -96,7 +97,9 @@ class EntityLinker:
             embeddings = Embedder()
         self.embedder = embeddings or None
         self.detector = MentionDetector(self.source)
-        self.properties = PropertyLinker(self.source, embedder=self.embedder)
+        self.properties = PropertyLinker(
+            self.source, embedder=self.embedder if self.embedder is not None else (
+                "auto" if embeddings is None else None))
         self.context = GraphContext(self.source)
 
     @property
