@@ -73,7 +73,7 @@ def words(text: str) -> list[_Word]:
         initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
         stop = norm in STOPWORDS and not upper and not initial
         soft = (stop and len(w) > 1 and w[0].isupper()
-                and not _SENTENCE_START.search(text, 0, m.start()))
+                and not _sentence_start(text, m.start()))
         out.append(_Word(w, m.start(), m.end(), norm, stop=stop,
                          capital=w[0].isupper() or any(c.isdigit() for c in w) or upper,
                          cjk=bool(_CJK.match(w)), soft=soft))
@@ -82,6 +82,17 @@ def words(text: str) -> list[_Word]:
 
 #: what comes before a sentence's first word: the text's start, or an end mark and space
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"\u201c]\s*|\s[-\u2013\u2014]\s*)\W*$")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    """Whether the word at ``start`` begins a sentence (or a clause after a dash). Only the
+    run of non-word characters before it is searched — the pattern cannot match across a
+    word — so that the cost is that run's length, not the text's."""
+    lo = start
+    while lo > 0 and not _WORD_CHAR.match(text, lo - 1):
+        lo -= 1
+    return _SENTENCE_START.search(text, lo, start) is not None
 
 
 def _span_keys(span: Sequence[_Word]) -> list[str]:

@@ -294,3 +294,19 @@ def test_linker_needs_a_knowledge_base():
     with pytest.raises(KGGroundError, match="needs a knowledge base") as err:
         EntityLinker(object())
     assert "kb.open" in str(err.value)
+
+
+def test_sentence_start_reads_only_the_gap_before_the_word():
+    # the same answer as searching the whole text before the word (the old, quadratic way)
+    import random
+    import re
+
+    from linking.mentions import _SENTENCE_START, _sentence_start
+    rng = random.Random(7)
+    pieces = ["word", "The", " ", "  ", ". ", "! ", " - ", " \u2014 ", "\n", "\"", ", ", "(",
+              "_", "x_y", "\u201c", ";", "..."]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        for m in re.finditer(r"[^\W_]+", text):
+            assert _sentence_start(text, m.start()) == bool(
+                _SENTENCE_START.search(text, 0, m.start())), (text, m.start())
