@@ -1,7 +1,8 @@
 """kgground's exception hierarchy (defined in ``store.errors``, the lowest layer, so that
 every layer can raise it). See that module's docstring for the tree."""
 
-from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,  # noqa: F401
+from store.errors import (BenchmarkFormatError, EndpointError,  # noqa: F401
+                          EndpointHTTPError, EndpointTimeout,
                           EndpointUnreachable, EntityNotFound, InvalidId, InvalidRequest,
                           InvalidText,
                           KGGroundError, LLMBadReply, LLMCacheMiss, LLMConfigError, LLMError,
@@ -9,13 +10,14 @@ from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,  # 
                           MalformedResult, MirrorError, MissingExtra, NotFound,
                           PropertyNotFound, QueryError, QueryRefused, QuerySyntaxError,
                           QueryTimeout, QueryTooLarge, RateLimited, ServerBusy,
-                          UnsupportedQuery, require)
+                          ReportMismatch, EvalError, UnsupportedQuery, require)
 
-__all__ = ["EndpointError", "EndpointHTTPError", "EndpointTimeout", "EndpointUnreachable",
+__all__ = ["BenchmarkFormatError", "EndpointError", "EndpointHTTPError", "EndpointTimeout",
+           "EndpointUnreachable", "EvalError",
            "EntityNotFound", "InvalidId", "InvalidRequest", "InvalidText", "KGGroundError",
            "LLMBadReply", "LLMCacheMiss", "LLMConfigError", "LLMError", "LLMHTTPError",
            "LLMRateLimited", "LLMTimeout", "LLMUnreachable", "LoadError", "MalformedResult",
            "MirrorError", "MissingExtra", "NotFound", "PropertyNotFound", "QueryError",
            "QueryRefused", "QuerySyntaxError", "QueryTimeout", "QueryTooLarge", "RateLimited",
-           "ServerBusy",
+           "ReportMismatch", "ServerBusy",
            "UnsupportedQuery", "require"]

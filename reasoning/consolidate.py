@@ -38,6 +38,11 @@ Steps, each written into ``log`` (a dict the caller keeps as the stage's trace d
    last answered sub-question); with no answered query, the ends of the best chain's
    relation (every shortlisted chain from the same start along the same properties).
 
+Question-level problems (no entity linked, no query generated, a generated query that
+fails) become warnings in the evidence; failures of the KB, a model or the installation
+(``FAILURES``: an unreachable endpoint, a broken mirror) are raised, never reported as
+"no evidence".
+
 Which KB served each result is on its citation (``source``: ``mirror:…`` or
 ``sparql:…``, with ``live`` and the retrieval time) and on each query's record
 (``source``, ``engine``); ``log["sources"]`` counts the statements per source.
@@ -62,7 +67,8 @@ from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number
                                 statement_from_citation)
 from reasoning.prompt_engine import fill_in
 from reasoning.utility import POSSESSIVE
-from store.errors import KGGroundError
+from store.errors import (EndpointError, KGGroundError, LLMError, MirrorError, MissingExtra,
+                          ServerBusy)
 
 STRATEGIES = ("auto", "rules", "llm")
 #: generated queries tried per question, best first, until one answers
@@ -193,6 +199,7 @@ class Consolidator:
             queries = generate(question, self.kb, strategy=strategy, llm=self.llm,
                                linker=self.linker, limit=QUERIES_TRIED)
         except KGGroundError as exc:
+            _reraise_failures(exc)
             evidence.warnings.append(f"query generation ({strategy}): {exc.what}")
             return Asked(question)
         generated = time.perf_counter()
@@ -223,6 +230,7 @@ class Consolidator:
             try:
                 result = run(query, self.kb, lang=self.lang)
             except KGGroundError as exc:
+                _reraise_failures(exc)
                 record["error"] = str(exc)
                 evidence.warnings.append(f"query {query.grounded!r}: {exc.what}")
                 continue
@@ -318,10 +326,22 @@ class Consolidator:
                                              limits=self.limits,
                                              entities=list(entities[:MAX_SEEDS]) or None)
             except KGGroundError as exc:
+                _reraise_failures(exc)
                 error = exc
         if error is not None:
             evidence.warnings.append(f"evidence chains: {error.what}")
         return None
+
+
+#: failures of the KB, a model or the installation: raised, never turned into "no evidence"
+FAILURES = (EndpointError, LLMError, MirrorError, MissingExtra, ServerBusy)
+
+
+def _reraise_failures(exc: KGGroundError) -> None:
+    """Re-raise ``exc`` when it is a failure (``FAILURES``) rather than a question the KB
+    cannot answer (no entity linked, no query generated, a generated query rejected)."""
+    if isinstance(exc, FAILURES):
+        raise exc
 
 
 def ignored_names(question: str, query: Any) -> list[str]:

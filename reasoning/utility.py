@@ -12,8 +12,9 @@ its only line), citation markers removed; what it cites, from the markers of tha
 
 - the labels of the evidence's nodes (entities, and literals: dates in ISO form, in words,
   or as a year; numbers) found in it, longest first, as whole words — each is a **value**
-  of the answer (question entities count only when nothing else is named); aliases of
-  the evidence's entities are tried for what is left, when ``aliases`` is given;
+  of the answer, unless it is a question entity; aliases of
+  the evidence's entities are tried for what is left, when ``aliases`` is given; an
+  answer naming only question entities ("Who won X?" → "X") fails;
 - what is left after removing those, the question's own words, the evidence's property
   labels and function words: each remaining run of words that names something — a
   number, a capitalized word, or any word of a short answer (at most ``SHORT`` words) —
@@ -92,6 +93,8 @@ class Utility:
     cited: tuple[int, ...] = ()
     invalid: tuple[int, ...] = ()
     abstained: bool = False
+    #: the answer names only what the question asks about ("Who won X?" → "X")
+    only_question: bool = False
     feedback: str = ""
     values: tuple[AnswerValue, ...] = field(default=())
 
@@ -100,6 +103,7 @@ class Utility:
                 "kf1": round(self.kf1, 6), "answer": self.answer,
                 "claims": [c.as_dict() for c in self.claims], "cited": list(self.cited),
                 "invalid": list(self.invalid), "abstained": self.abstained,
+                "only_question": self.only_question,
                 "feedback": self.feedback}
 
 
@@ -129,7 +133,8 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
         chunks = still
 
     seeds = set(evidence.seeds)
-    values = [m for m in matched if m[0] not in seeds] or matched
+    values = [m for m in matched if m[0] not in seeds]
+    only_seeds = not values and bool(matched)
     cited_set = set(cited) - set(invalid)
     claims = []
     answer_values = []
@@ -152,10 +157,10 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
     supported_share = n_values / len(claims) if claims else 0.0
     cited_share = sum(c.cited for c in claims if c.supported) / n_values if n_values else 0.0
     passed = (n_values > 0 and not chunks and not invalid and not abstained
-              and all(c.cited for c in claims))
+              and not only_seeds and all(c.cited for c in claims))
     score = 0.0 if abstained else 0.6 * supported_share + 0.2 * cited_share + 0.2 * kf1
     utility = Utility(passed, score, kf1, answer, tuple(claims), cited, invalid, abstained,
-                      values=tuple(dict.fromkeys(answer_values)))
+                      only_seeds, values=tuple(dict.fromkeys(answer_values)))
     if not passed:
         utility = _with_feedback(utility, evidence)
     return utility
@@ -319,6 +324,11 @@ def feedback(u: Utility, evidence: Evidence, *, options: int = 5) -> str:
                      f"(its statements are numbered 1 to {last}).")
     if u.abstained:
         lines.append("The answer does not answer: the evidence may answer the question.")
+    if u.only_question:
+        names = ", ".join(f"'{evidence.nodes[n].label}'" for n in evidence.seeds
+                          if n in evidence.nodes) or "it"
+        lines.append(f"The answer names only what the question is about ({names}), "
+                     "not what it asks for.")
     for c in u.claims:
         if not c.supported:
             lines.append(f"No statement of the evidence supports '{c.text}'.")
@@ -326,7 +336,7 @@ def feedback(u: Utility, evidence: Evidence, *, options: int = 5) -> str:
             numbers = evidence.nodes[c.node].numbers if c.node in evidence.nodes else ()
             where = ", ".join(f"[{n}]" for n in numbers) or "the evidence"
             lines.append(f"'{c.label}' is supported by {where}: cite it.")
-    if not any(c.supported for c in u.claims) and not u.abstained:
+    if not any(c.supported for c in u.claims) and not u.abstained and not u.only_question:
         lines.append("The answer names nothing the evidence holds.")
     hints = [f"{v.label} ({', '.join(f'[{n}]' for n in v.numbers)})"
              for v in evidence.kb_answer[:options]]

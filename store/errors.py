@@ -34,7 +34,10 @@ what came, and how to fix it::
     │   ├── LLMUnreachable
     │   ├── LLMBadReply           a reply without the completions asked for; a script out of replies
     │   └── LLMCacheMiss          replay-only: the record/replay cache lacks this request
-    └── MissingExtra              an optional dependency is not installed (also ImportError)
+    ├── MissingExtra              an optional dependency is not installed (also ImportError)
+    └── EvalError                 an evaluation cannot run as asked
+        ├── BenchmarkFormatError  a benchmark file is malformed or of unknown format (ValueError)
+        └── ReportMismatch        a report to resume was written by a different run
 """
 
 from __future__ import annotations
@@ -259,6 +262,18 @@ class MissingExtra(KGGroundError, ImportError):
     def __init__(self, module: str, extra: str, purpose: str):
         super().__init__(f"{purpose} needs the Python package {module!r}, which is not installed",
                          fix=f"pip install 'kgground[{extra}]'")
+
+
+class EvalError(KGGroundError):
+    """An evaluation (``kgground eval``) cannot run as asked."""
+
+
+class BenchmarkFormatError(EvalError, ValueError):
+    """A benchmark file is malformed, or its format cannot be told (file and line say where)."""
+
+
+class ReportMismatch(EvalError):
+    """The report an evaluation would resume was written by a run with other settings."""
 
 
 def require(module: str, extra: str, purpose: str):

@@ -204,11 +204,7 @@ def test_custom_turtle_kb_question_from_a_given_entity(library):
 def test_custom_turtle_kb_question_linked(library):
     """Linking over an RdfGraphKB (issue 13): the question's entity is found by its label."""
     from linking import EntityLinker
-    try:
-        linker = EntityLinker(library)
-    except KGGroundError as exc:
-        pytest.skip(f"linking does not work over an RdfGraphKB yet (issue 13): {exc}")
-    ev = chains.build_evidence("Where was Ada Quill born?", library, linker)
+    ev = chains.build_evidence("Where was Ada Quill born?", library, EntityLinker(library))
     check_invariants(ev)
     assert ev.seeds[0].id == EX + "ada"
     assert EX + "porto" in {c.end for c in ev.chains}

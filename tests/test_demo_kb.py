@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from kb.mirror import MirrorKB
 from store.demo import DEMO_KB
@@ -85,3 +86,15 @@ def test_demo_qids_agree_with_the_real_slice(slice_mirror_path):
     assert in_slice >= 400
     assert disagreements == []
     assert same_label >= 0.7 * in_slice
+
+
+def test_shipped_demo_questions_are_what_the_builder_writes(tmp_path):
+    """The demo question file is derived from the demo KB: a change to either must rebuild it
+    (``python bench/make_demo_questions.py``), or the simulated LLM's catalog goes stale."""
+    from store.demo import DEMO_QUESTIONS
+
+    out = tmp_path / "questions.jsonl"
+    script = Path(__file__).resolve().parents[1] / "bench" / "make_demo_questions.py"
+    builder = [sys.executable, str(script), str(out)]
+    subprocess.run(builder, check=True, capture_output=True, timeout=120)
+    assert out.read_bytes() == DEMO_QUESTIONS.read_bytes()

@@ -270,3 +270,20 @@ def test_rule_made_sparql_is_validated_before_it_runs(demo, linker):
     query = a.trace.stage("retrieve").details["queries"][0]
     assert query["form"] == "ask" and query["diagnostics"] == {"errors": [], "warnings": []}
     assert a.citations[0].citation.property == "P19"
+
+
+def test_an_unreachable_endpoint_is_an_error_not_an_empty_answer(demo, linker):
+    import socket
+
+    from kb.endpoint import SparqlEndpointKB
+    from kb.fallback import FallbackKB
+    from store.errors import EndpointUnreachable
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]          # closed once the block ends: nothing listens
+    live = SparqlEndpointKB(f"http://127.0.0.1:{port}/sparql", no_cache=True)
+    with pytest.raises(EndpointUnreachable):
+        Grounder(FallbackKB(demo, live), linker=linker).ask(QUESTION)
+    offline = Grounder(FallbackKB(demo, live, offline=True), linker=linker).ask(QUESTION)
+    assert offline.text == "Warsaw [1]" and offline.grounded

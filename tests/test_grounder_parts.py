@@ -86,10 +86,13 @@ def test_aliases_of_evidence_entities_count():
     assert u.passed and u.values[0].id == "Q270"
 
 
-def test_question_entities_are_values_only_when_nothing_else_is_named():
+def test_question_entities_are_not_values():
     u = assess("Answer: Marie Curie's husband was Pierre Curie [3]", evidence(),
                "Who was Marie Curie married to?")
     assert u.passed and [v.id for v in u.values] == ["Q37463"]
+    u = assess("Answer: Marie Curie [1]", evidence(), "Who was Marie Curie married to?")
+    assert not u.passed and u.only_question
+    assert "names only what the question is about ('Marie Curie')" in u.feedback
 
 
 def test_knowledge_f1():
@@ -200,6 +203,9 @@ def test_simulated_llm_answers_from_evidence():
         followed = follow.complete(prompts.GROUNDED.render(evidence=ev, question=q))[0]
         if own != truth:                     # unknown: follows the top statement
             assert prompts.extract_answer(followed) == "Atlantis [1]"
+    inverse = prompts.GROUNDED.render(evidence="[1] Ada — award received → Prize X",
+                                      question="Who won Prize X?")
+    assert prompts.extract_answer(follow.complete(inverse)[0]) == "Ada [1]"
     revise = prompts.REVISE.render(
         evidence="[1] person — place of birth → Oslo", question=CATALOG[0]["question"],
         previous="Answer: Lima",

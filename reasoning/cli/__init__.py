@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from reasoning.cli import ask, chain, gate, link, mirror, query, read, serve, sparql
+from reasoning.cli import eval as eval_cli
 from reasoning.cli import querygen as querygen_cli
 from reasoning.cli import validate as validate_cli
 
@@ -27,6 +28,7 @@ for command in (mirror.mirror, read.entity_cmd, read.search_cmd, read.triples_cm
     cli.add_command(command)
 cli.add_command(validate_cli.validate_cmd)
 cli.add_command(querygen_cli.querygen_group)
+cli.add_command(eval_cli.eval_cmd)
 
 
 def main() -> None:

@@ -35,13 +35,14 @@ How it behaves (all draws are seeded hashes, so a run is reproducible and thread
 - For ``Grounder.ask``: a decomposition is the question itself (catalog facts are single
   facts). Given numbered evidence ('[n] S — P → O' lines, ``prompts.GROUNDED``), it keeps
   its own answer, cited, when a statement's value says it; otherwise it follows the
-  evidence — the value of the first statement, the top-ranked one — with probability
+  evidence — the answer of the first statement, the top-ranked one — with probability
   ``follow_evidence`` and keeps its own answer, uncited, otherwise (models sometimes
   ignore retrieved evidence). A cited answer leaves out its citation with probability
   ``forget_citation``. Asked to revise (``prompts.REVISE``), it cites its previous answer
   when a statement holds it, else takes the feedback's suggested answer, else the first
-  statement's value. It does not read the statements' subjects and properties: the
-  simulation measures how good the evidence ranking is, not reading comprehension.
+  statement's. A statement's answer is its value, or its subject when the question names
+  the value and not the subject ("Who won the Nobel Prize in Chemistry?"); properties
+  are not read: the simulation measures the evidence ranking, not reading comprehension.
 - Any other prompt: if it contains a catalog question, the short answer to it; else
   "I don't know".
 
@@ -373,9 +374,10 @@ class SimulatedLLM(BaseLLM):
 
     def _grounded(self, task: str, fields: dict[str, str], salt: str) -> str:
         """An answer from numbered evidence (see the module docstring)."""
-        lines = [(int(m["number"]), _strip_qualifiers(m["value"]))
-                 for m in prompts.EVIDENCE_LINE.finditer(fields["evidence"])]
         question = fields["question"].strip()
+        lines = [(int(m["number"]), _answer_side(question, m["subject"],
+                                                 _strip_qualifiers(m["value"])))
+                 for m in prompts.EVIDENCE_LINE.finditer(fields["evidence"])]
         asked = self.catalog.lookup(question)
         key = asked.fact.key if asked.fact is not None else question
         if task == "revise":
@@ -399,6 +401,14 @@ class SimulatedLLM(BaseLLM):
 
 
 _HINT = re.compile(r"best answer: ([^;\n]+?) \((\[\d+\][^)]*)\)")
+
+
+def _answer_side(question: str, subject: str, value: str) -> str:
+    """The side of a statement that answers: its subject when the question names the
+    value and not the subject ("Who won the Nobel Prize?"), else its value."""
+    q = f" {prompts.normalize_answer(question)} "
+    named = [f" {prompts.normalize_answer(x)} " in q for x in (subject, value)]
+    return subject if named == [False, True] else value
 
 
 def _strip_qualifiers(value: str) -> str:

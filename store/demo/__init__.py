@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 DEMO_KB = Path(__file__).with_name("nobel-demo.json")
-#: questions about the demo KB's laureates with their answers (``build_questions.py``): the
-#: fact catalog of a simulated LLM on the demo KB
+#: questions about the demo KB's laureates with their answers, the fact catalog of a
+#: simulated LLM on the demo KB (written by ``bench/make_demo_questions.py``)
 DEMO_QUESTIONS = Path(__file__).with_name("nobel-demo-questions.jsonl")
 
 

@@ -2,7 +2,7 @@
 answers from the KB — the fact catalog a simulated LLM lives in on the demo KB
 (``kgground ask --llm simulated``), and a small test set for answering.
 
-    python -m store.demo.build_questions [OUT]
+    python bench/make_demo_questions.py [OUT]
 
 The wordings are the kgground authors' own, several per relation; each laureate gets one
 question per relation it has a value for, its wording picked by a seeded hash (so the
@@ -18,8 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-OUT = HERE / "nobel-demo-questions.jsonl"
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # run as a script from anywhere
+OUT = REPO / "store" / "demo" / "nobel-demo-questions.jsonl"
 
 #: X is the laureate's English label
 WORDINGS = {

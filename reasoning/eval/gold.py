@@ -1,0 +1,193 @@
+"""Gold answers and coverage: what the KB says about a question before anyone answers it.
+
+``resolve(item, kb)`` returns a ``GoldInfo``:
+
+- ``answers`` and ``source``: the file's gold answers (``file``), else the answers of the
+  item's gold SPARQL run on this KB (``kb``); ``none`` when there is neither, ``kb-error``
+  when the gold query failed on this KB (``error`` says how). Without gold answers a
+  question is not scored.
+- ``covered``: could this KB answer the question at all?
+  - with a gold query: it returns something on this KB (for ASK: true — on a partial KB a
+    false usually means missing facts, not a no);
+  - else with the fact asked for (slice-qa: subject and property): one of the gold
+    answers is a value of that statement on this KB;
+  - else with question entities (Mintaka): a gold entity is reachable from a question
+    entity within ``hops`` statements (``chains.connect_entities``), or a gold literal is
+    the value of a statement of one;
+  - else (or yes/no questions without a query): unknown (None).
+  ``coverage_how`` says which test decided.
+
+Over a mirror backed by a live endpoint (``FallbackKB``), gold queries and coverage
+lookups go to the endpoint directly (``lookup_kb``): the mirror would answer a gold query
+from whatever it happens to hold, and lookups through it would be written back, warming
+the mirror for the answerer being timed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from reasoning.eval import answers as A
+from reasoning.eval.answers import AnswerItem
+from reasoning.eval.readers import EvalItem
+from store.errors import EndpointUnreachable, KGGroundError, MirrorError
+
+
+@dataclass(frozen=True)
+class GoldInfo:
+    answers: tuple[AnswerItem, ...] | None
+    source: str                      # file | kb | kb-error | none
+    covered: bool | None
+    coverage_how: str
+    error: str | None = None
+
+
+def resolve(item: EvalItem, kb: Any, *, timeout: float | None = 30.0,
+            hops: int = 2) -> GoldInfo:
+    """Gold answers and coverage of ``item`` on ``kb`` (see the module docstring)."""
+    if item.sparql:
+        try:
+            found = run_gold_query(kb, item.sparql, timeout=timeout)
+        except (EndpointUnreachable, MirrorError):
+            raise                    # the KB itself is broken: no question can be judged
+        except KGGroundError as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            if item.gold is not None:
+                return GoldInfo(item.gold, "file", None, "the gold query failed on this KB",
+                                error)
+            return GoldInfo(None, "kb-error", None, "the gold query failed on this KB",
+                            error)
+        boolean = len(found) == 1 and found[0].kind == "literal" and \
+            found[0].value in ("true", "false") and _is_ask(item.sparql)
+        covered = (found[0].value == "true") if boolean else bool(found)
+        how = "the gold query " + ("is true" if covered and boolean else
+                                   "is false" if boolean else
+                                   f"returns {len(found)} answers" if found else
+                                   "returns nothing") + " on this KB"
+        if item.gold is not None:
+            return GoldInfo(item.gold, "file", covered, how)
+        return GoldInfo(tuple(found), "kb", covered, how)
+    if item.gold is None:
+        return GoldInfo(None, "none", None, "no gold answers and no gold query")
+    if item.subject and item.relation:
+        return GoldInfo(item.gold, "file", *_fact_coverage(kb, item))
+    if item.entities:
+        return GoldInfo(item.gold, "file", *_reach_coverage(kb, item, hops))
+    return GoldInfo(item.gold, "file", None, "nothing to test coverage with")
+
+
+def lookup_kb(kb: Any) -> Any:
+    """The KB gold answers and coverage are looked up in: a ``FallbackKB``'s live endpoint
+    when its live side is on, else ``kb`` itself."""
+    live = getattr(kb, "live", None)
+    if live is not None and not getattr(kb, "offline", False):
+        return live
+    return kb
+
+
+class GoldResolver:
+    """``resolve`` with a memory: each item's gold is looked up once (thread-safe), so the
+    simulated model's catalog and the run share the lookups."""
+
+    def __init__(self, kb: Any, *, timeout: float | None = 30.0, hops: int = 2):
+        import threading
+        self.kb, self.timeout, self.hops = lookup_kb(kb), timeout, hops
+        self._memo: dict[str, GoldInfo] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, item: EvalItem) -> GoldInfo:
+        with self._lock:
+            found = self._memo.get(item.key)
+        if found is None:
+            found = resolve(item, self.kb, timeout=self.timeout, hops=self.hops)
+            with self._lock:
+                self._memo[item.key] = found
+        return found
+
+
+def run_gold_query(kb: Any, sparql: str, *, timeout: float | None = 30.0
+                   ) -> list[AnswerItem]:
+    """The answers of a gold query on ``kb``: the ASK boolean, else the first variable's
+    bindings (entities as IDs, literals normalized)."""
+    result = kb.sparql(sparql, timeout=timeout)
+    if result.boolean is not None:
+        return [A.literal(bool(result.boolean))]
+    if not result.vars:
+        return []
+    var = result.vars[0]
+    return [term_answer(t) for t in result.values(var)]
+
+
+def term_answer(term: Any) -> AnswerItem:
+    """An rdflib term (or a plain value) as an answer."""
+    from rdflib import Literal, URIRef
+
+    if isinstance(term, URIRef):
+        return A.entity(str(term))
+    if isinstance(term, Literal):
+        return A.literal(str(term), str(term.datatype) if term.datatype else None)
+    return A.literal(str(term))
+
+
+def _is_ask(sparql: str) -> bool:
+    import re
+    body = re.sub(r"(?i)PREFIX\s+\S+\s*<[^>]*>", " ", sparql)
+    return bool(re.match(r"\s*ASK\b", body, re.I))
+
+
+def _fact_coverage(kb: Any, item: EvalItem) -> tuple[bool, str]:
+    values = _statement_answers(kb.statements(item.subject, item.relation, limit=500))
+    hit = any(A.matches(v, g) for v in values for g in item.gold or ())
+    return hit, (f"{item.subject} {item.relation} has a gold answer on this KB" if hit else
+                 f"{item.subject} {item.relation} has {len(values)} values on this KB, "
+                 "none of them gold")
+
+
+def _reach_coverage(kb: Any, item: EvalItem, hops: int) -> tuple[bool | None, str]:
+    gold = item.gold or ()
+    if not gold:
+        return False, "the gold answer is empty"
+    if all(g.kind == "literal" and g.value in ("true", "false") for g in gold):
+        return None, "a yes/no answer: reachability says nothing"
+    import chains
+
+    known = []
+    for e in item.entities:
+        try:
+            kb.entity(e)
+            known.append(e)
+        except KGGroundError:
+            continue
+    if not known:
+        return False, "no question entity is in this KB"
+    literals = [g for g in gold if g.kind == "literal"]
+    if literals:
+        values = _statement_answers(s for e in known for s in kb.statements(e, limit=500))
+        if any(A.matches(v, g) for v in values for g in literals):
+            return True, "a gold value is a statement value of a question entity"
+    for g in gold:
+        if g.kind != "entity":
+            continue
+        for e in known:
+            if e == g.value:
+                return True, "the gold answer is a question entity"
+            try:
+                graph = chains.connect_entities(kb, e, g.value, hops=hops, top=1)
+            except KGGroundError:
+                continue
+            if graph.chains:
+                return True, f"{g.value} is within {hops} statements of {e}"
+    return False, f"no gold answer within {hops} statements of the question entities"
+
+
+def _statement_answers(statements: Iterable[Any]) -> list[AnswerItem]:
+    out = []
+    for s in statements:
+        v = s.value
+        if v.kind == "entity":
+            out.append(A.entity(v.value))
+        elif v.kind == "literal":
+            out.append(A.literal(v.value, v.datatype or None))
+    return out
