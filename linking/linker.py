@@ -170,10 +170,12 @@ class EntityLinker:
         else:
             given, extra = self.detector.detect(text), []
         ranked = self._rank(text, given, extra, lang)
+        names = self._names(list({m.entity for scored in ranked for *_, m in scored[:top]}),
+                            lang)                 # one lookup for the whole text
         out = []
         for mention, scored in zip(given, ranked, strict=True):
             confidences, nil = self._confidences(scored, mention.text, detected=spans is None)
-            cands = self._candidates(scored[:top], lang, confidences)
+            cands = self._candidates(scored[:top], lang, confidences, names)
             if spans is None and (not cands or cands[0].confidence < min_confidence or (
                     min_score is not None and cands[0].score < min_score)):
                 continue
@@ -323,8 +325,10 @@ class EntityLinker:
         return self.source.labels(ids, lang=lang) if ids else {}
 
     def _candidates(self, scored: list[tuple[float, dict[str, float], Match]],
-                    lang: str, confidences: Sequence[float]) -> list[Candidate]:
-        names = self._names([m.entity for *_, m in scored], lang) if scored else {}
+                    lang: str, confidences: Sequence[float],
+                    names: dict[str, tuple[str, str | None]] | None = None) -> list[Candidate]:
+        if names is None:
+            names = self._names([m.entity for *_, m in scored], lang) if scored else {}
         return [Candidate(m.entity, names[m.entity][0], score, m.prior, m.term, m.how,
                           m.term_lang, names[m.entity][1], feats, confidence=conf)
                 for (score, feats, m), conf in zip(scored, confidences)]
