@@ -30,7 +30,10 @@ KB itself, never from a list of question templates:
 A logistic model fitted on question wordings (``bench/fit_properties.py``, scikit-learn;
 coefficients in ``property_model.json``, one model with the embeddings and one without)
 weighs the evidence into ``score`` in [0, 1]; its ``features`` keep the evidence callers
-read (``name``: the best name evidence, ``prior``, ``answer``, ``semantic``).
+read (``name``: the best name evidence, ``prior``, ``answer``, ``semantic``, and ``fit``:
+how well this property's names, meaning and answer type fit the phrase on their own —
+hand-weighted, not in competition with the other properties, so that two properties a
+phrase names both ("the spouse of … born") both fit; the model's ``score`` picks one).
 Semantic similarity is computed for the properties the KB holds statements of (all of them
 when the KB reports no usage); their name embeddings are computed once per KB and kept in
 the user cache (``Embedder.encode_stored``).
@@ -566,7 +569,8 @@ class PropertyLinker:
             if r.get("sem_doc", 0.0) * SEMANTIC_WEIGHT > name_score:
                 how = "semantic"
             out_feats = {"name": name_score, "prior": PRIOR_WEIGHT * r["prior"],
-                         "answer": ANSWER_WEIGHT * r["answer_x"], "model": total}
+                         "answer": ANSWER_WEIGHT * r["answer_x"], "model": total,
+                         "fit": r["heuristic"]}
             if semantic:
                 out_feats["semantic"] = SEMANTIC_WEIGHT * r.get("sem_doc", 0.0)
             if anchor is not None:
