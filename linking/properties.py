@@ -40,7 +40,7 @@ the user cache (``Embedder.encode_stored``).
 
 Given a ``subject`` (and optionally a ``value``), candidates are restricted to the properties
 the subject actually has — as subject, or as value (``inverse`` in the features) — when the
-best of those fits the phrase nearly as well as the best of all (``RESTRICT_RATIO``);
+best of those fits the phrase nearly as well as the best of all (``RESTRICT_MARGIN``);
 otherwise the unrestricted list is returned, the subject's own properties first among
 equals, with ``restricted`` = 0 in every candidate's features, so callers can tell.
 """
@@ -80,9 +80,9 @@ ANSWER_BASIS = 0.4
 UNUSED_FACTOR = 0.6
 #: bonus for a property the subject has, as subject / only as value
 HAS_BONUS, INVERSE_BONUS = 0.15, 0.05
-#: restrict to the subject's properties when the best of them scores at least this share
-#: of the best of all properties
-RESTRICT_RATIO = 0.5
+#: restrict to the subject's properties when the best of them fits the phrase at most this
+#: much worse than the best of all properties (``fit``: the evidence before the model)
+RESTRICT_MARGIN = 0.1
 #: a fuzzy similarity (0–100) below this is no match
 FUZZY_CUTOFF = 70
 #: properties compared by meaning per phrase at most (the closest by their whole names)
@@ -555,9 +555,12 @@ class PropertyLinker:
             has = {p: "subject" for p in out_props}
             for p in in_props:
                 has.setdefault(p, "inverse")     # the subject is the value: an inverse use
-            best_all = max(totals.values(), default=0.0)
-            best_has = max((s for pid, s in totals.items() if pid in has), default=0.0)
-            if best_has and best_has >= best_all * RESTRICT_RATIO:
+            # by each property's own fit (the model's scores compete: for a vague phrase
+            # such as "place" every one of them is low)
+            fits = {pid: feats[pid]["heuristic"] for pid in totals}
+            best_all = max(fits.values(), default=0.0)
+            best_has = max((f for pid, f in fits.items() if pid in has), default=0.0)
+            if best_has and best_has >= best_all - RESTRICT_MARGIN:
                 restricted = 1.0
                 totals = {pid: s for pid, s in totals.items() if pid in has}
 
