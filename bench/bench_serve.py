@@ -206,13 +206,14 @@ def run_scenario(host: str, port: int, path: str, queries: list[str], *, process
 
 # -- the server and the in-process baseline ----------------------------------------------------
 
-def start_server(db: str, workers: int, timeout: float, stderr: Any
-                 ) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, workers: int, timeout: float, stderr: Any,
+                 processes: int | None = None) -> tuple[subprocess.Popen, str]:
     """``kgground serve`` on a free loopback port; (process, endpoint URL)."""
     # -c, not -m reasoning.cli: the CLI module must not run twice (as __main__ and as itself)
+    extra = ["--processes", str(processes)] if processes else []
     proc = subprocess.Popen([sys.executable, "-c", "from reasoning.cli import main; main()",
                              "serve", "--db", db, "--port", "0", "--workers", str(workers),
-                             "--timeout", str(timeout)],
+                             "--timeout", str(timeout), *extra],
                             stdout=subprocess.PIPE, stderr=stderr, text=True)
     line = proc.stdout.readline() if proc.stdout else ""
     if not line.startswith("SPARQL endpoint: "):
@@ -323,7 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--processes", type=int, default=1, help="client processes [1]")
     ap.add_argument("--connections", type=int, default=8,
                     help="keep-alive connections per client process [8]")
-    ap.add_argument("--workers", type=int, default=4, help="server query workers [4]")
+    ap.add_argument("--workers", type=int, default=4,
+                    help="server query workers per server process [4]")
+    ap.add_argument("--server-processes", type=int, default=None, metavar="N",
+                    help="kgground serve --processes (default: serve's own, one per CPU)")
     ap.add_argument("--timeout", type=float, default=30.0, help="server query timeout [30]")
     ap.add_argument("--scenarios", default="anchors,trivial",
                     help="comma-separated: anchors, trivial [both]")
@@ -348,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     proc = None
     server_log = tempfile.TemporaryFile("w+")
     if args.db:
-        proc, url = start_server(args.db, args.workers, args.timeout, server_log)
+        proc, url = start_server(args.db, args.workers, args.timeout, server_log,
+                                 args.server_processes)
     else:
         url = args.url
     parts = urllib.parse.urlsplit(url)
@@ -371,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "url": url, "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                                 "platform": platform.platform()},
-        "server": {"workers": args.workers if args.db else None, "timeout": args.timeout},
+        "server": {"workers": args.workers if args.db else None, "timeout": args.timeout,
+                   "processes": args.server_processes},
         "scenarios": {},
     }
     report["machine"]["loadavg_before"] = _loadavg()

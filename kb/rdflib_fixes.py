@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rdflib import Variable
-from rdflib.plugins.sparql.parserutils import CompValue
+from store.sparql_nodes import CompValue
 
 
 def values_scope(node: Any) -> set[Variable]:

@@ -19,11 +19,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from kb.rdflib_fixes import values_scope
 from store import label_service
 from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
 from store.regex import compile_regex, regex_replace, regex_search
 from store.sparql_algebra import translate
+from store.sparql_nodes import CompValue
 from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
 from store.sparql_parse import ParsedQuery, parse
 
@@ -105,6 +105,8 @@ class PreparedQuery:
             except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
+            from kb.rdflib_fixes import values_scope
+
             _use_re2(found.algebra)
             _clamp_slices(found.algebra)
             found.algebra = label_service.rewrite(found.algebra)
@@ -171,15 +173,29 @@ UNMIRRORED = (
 
 def vocabulary_notes(parsed: ParsedQuery) -> tuple[str, ...]:
     """One note per kind of Wikidata vocabulary ``parsed`` uses that a mirror holds no
-    triples for: such patterns match nothing here, while they do on query.wikidata.org."""
+    triples for: such patterns match nothing here, while they do on query.wikidata.org.
+    Declaring a prefix (``PREFIX prov: <…>``, as pasted WDQS prologues do) is no use."""
     found: list[str] = []
     for node in parsed.walk("prefixed_name", "iri_reference"):
+        if node.type == "prefixed_name":
+            prefix = parsed.text_of(node).partition(":")[0]
+            if not _may_be_unmirrored(parsed.prefixes.get(prefix, "")):
+                continue             # most names: decided by their namespace alone
+        elif node.parent is not None and node.parent.type in ("prefix_declaration",
+                                                              "base_declaration"):
+            continue
         iri = parsed.iri(node)
         for prefix, what in UNMIRRORED:
             if iri.startswith(prefix) and what not in found:
                 found.append(what)
     return tuple(f"the mirror holds no {what}: patterns using it match nothing here "
                  "(query.wikidata.org has them)" for what in found)
+
+
+@functools.lru_cache(maxsize=256)
+def _may_be_unmirrored(namespace: str) -> bool:
+    """Whether a name in ``namespace`` can be an IRI of ``UNMIRRORED``."""
+    return any(namespace.startswith(p) or p.startswith(namespace) for p, _ in UNMIRRORED)
 
 
 #: the largest LIMIT or OFFSET passed on (their sum must fit the engines' 64-bit integers)
@@ -189,8 +205,6 @@ MAX_SLICE = 1 << 62
 def _clamp_slices(algebra: Any) -> None:
     """A LIMIT or OFFSET past 2**62 means the same as one of 2**62 (no answer has
     that many rows): make it that, so that the engines take it."""
-    from rdflib.plugins.sparql.parserutils import CompValue
-
     stack = [algebra]
     while stack:
         node = stack.pop()
@@ -208,7 +222,6 @@ def _check_regexes(algebra: Any) -> None:
     """Compile every constant REGEX/REPLACE pattern of ``algebra`` once (RE2): a bad one is
     the user's error (QuerySyntaxError), found before anything runs."""
     from rdflib import Literal
-    from rdflib.plugins.sparql.parserutils import CompValue
 
     stack = [algebra]
     while stack:

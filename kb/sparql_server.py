@@ -124,7 +124,8 @@ def _version() -> str:
 class SparqlServer(ThreadingHTTPServer):
     """The SPARQL endpoint over ``kb`` (see the module docstring).
 
-    ``port=0`` picks a free port; ``url`` says which. ``serve_forever()`` serves until
+    ``port=0`` picks a free port; ``url`` says which. ``reuse_port``: other processes
+    may listen on the same port too (SO_REUSEPORT). ``serve_forever()`` serves until
     ``shutdown()``; ``close()`` stops serving, closes the socket and stops the workers
     (the KB itself stays open: its owner closes it). ``log`` gets one line per request
     (None: only internal errors are written, to stderr).
@@ -138,7 +139,7 @@ class SparqlServer(ThreadingHTTPServer):
                  timeout: float = 30.0, max_rows: int = 10_000, workers: int = 4,
                  max_pending: int = 64, log: TextIO | None = None,
                  max_connections: int = 512, max_memory: int | None = DEFAULT_MAX_MEMORY,
-                 max_heavy: int | None = None):
+                 max_heavy: int | None = None, reuse_port: bool = False):
         if max_rows < 1:
             raise ValueError(f"max_rows must be at least 1, got {max_rows}")
         self.kb, self.max_rows, self.log = kb, max_rows, log
@@ -151,6 +152,9 @@ class SparqlServer(ThreadingHTTPServer):
                                   max_rows=max_rows + 1, max_memory=max_memory,
                                   max_heavy=max_heavy)
         self.version = _version()
+        # several processes may listen on one port (``kgground serve --processes``): the
+        # kernel spreads the connections among them
+        self.allow_reuse_port = reuse_port
         try:
             super().__init__((host, port), SparqlHandler)
         except BaseException:

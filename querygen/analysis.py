@@ -11,7 +11,8 @@
 ``type_noun``   the noun of "which country …", "what city …", "how many children …" (the
                 class the answer belongs to, or the relation itself: "which country is X in");
 ``superlative`` an ordering the question asks for ("oldest", "the most recent",
-                "earliest"), with the property words it implies and the direction.
+                "earliest"), with the property words it implies and the direction;
+``negated``     whether it asks what does not hold ("Where wasn't X born?").
 
 ``words`` are the question's words with offsets; ``relation_words(spans)`` gives the words
 left once the entity mentions (``spans``) and the question's own machinery (question
@@ -59,6 +60,9 @@ class Analysis:
     #: offsets of the words that belong to the question's frame (question word, type
     #: noun of "which N", superlative), not to the relation
     frame: frozenset[int] = field(default_factory=frozenset)
+    #: the question asks what does not hold ("Which country does X not border?"): a
+    #: triplet query lists what holds, so no reading answers it
+    negated: bool = False
 
     def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
                        keep_type_noun: bool = True) -> list[Word]:
@@ -106,8 +110,12 @@ def analyze(question: str) -> Analysis:
         frame.update(ws[i].start for i in idx if 0 <= i < len(ws))
 
     first = _first_content(lows)
+    # a polite request around a wh-question ("Could you tell me who …") asks no yes/no
+    polite = first is not None and first + 1 < len(lows) and lows[first + 1] == "you" \
+        and any(w in _WH_WORDS for w in lows[first + 2:])
     # yes/no: the question opens with an auxiliary ("Is Paris …", "Did Marie Curie …")
-    if first is not None and lows[first] in AUXILIARIES and not _has_wh(lows):
+    if first is not None and lows[first] in AUXILIARIES and not _has_wh(lows) \
+            and not polite:
         form, wh = "ask", "yes/no"
         mark(first)
     counting = any((w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"))
@@ -171,8 +179,11 @@ def analyze(question: str) -> Analysis:
             superlative = SUPERLATIVES[key]
             mark(i, *((i + 1,) if key != w else ()))
             break
+    # a capitalized "Never" inside the question is part of a name ("Never Let Me Go")
+    negated = any(w.low in NEGATIONS and not (i > 0 and w.text[:1].isupper())
+                  for i, w in enumerate(ws))
     return Analysis(question, form, wh, answer_type, type_noun, superlative, ws,
-                    frozenset(frame))
+                    frozenset(frame), negated)
 
 
 def _first_content(lows: Sequence[str]) -> int | None:
@@ -183,9 +194,13 @@ def _first_content(lows: Sequence[str]) -> int | None:
     return None
 
 
+_WH_WORDS = frozenset("who whom whose what which where when how".split())
+#: words that negate the relation asked about ("n't" is expanded to "not" first)
+NEGATIONS = frozenset("not never neither nor".split())
+
+
 def _has_wh(lows: Sequence[str]) -> bool:
-    return any(w in ("who", "whom", "whose", "what", "which", "where", "when", "how")
-               for w in lows[:3])
+    return any(w in _WH_WORDS for w in lows[:3])
 
 
 def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None

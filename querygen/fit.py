@@ -83,6 +83,8 @@ class RelationFit:
 
         base = a.relation_words(own)
         add(base, 1.0)
+        if len(base) > 1 and base[-1].low == "of":
+            add(base[:-1], 1.0)            # "the employer of X": the name is "employer"
         add(a.relation_words(all_spans), 1.0)
         add(a.relation_words(all_spans, keep_type_noun=False), 1.0)
         if a.type_noun:

@@ -128,6 +128,9 @@ class QueryPlan:
     limit: int | None = None
     score: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    #: how well the plan's property (or chain of properties) fits the question's relation
+    #: words; None where the plan names no relation (pairs, class members)
+    fit: float | None = None
 
     # -- shape --------------------------------------------------------------------------------
     @property

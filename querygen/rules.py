@@ -36,6 +36,7 @@ from typing import Any
 
 from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
+from querygen.direction import FORWARD, INVERSE, asked_direction
 from querygen.fit import (TYPE_PROPERTY, RelationFit, chunks, content)
 from querygen.lexicon import GENERIC_RELATION_WORDS
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
@@ -54,6 +55,27 @@ INVERSE_PENALTY = 0.05
 MEMBER_FIT, INDEFINITE_FIT, MIN_MEMBERS = 0.45, 0.35, 2
 #: how much "the R of X" says about the direction of R
 DIRECTION_FIT = 0.15
+#: a reading the KB holds no statement for (offered because the question asks it that
+#: way) ranks below a held reading that fits nearly as well ("In which language is X
+#: written?": X's "language of work", not the "languages written" a person has)
+ABSENT_PENALTY = 0.5
+#: a property whose fit reaches this is named outright by the relation words (an exact
+#: label or alias covering every content word scores about 1.5)
+NAMED_FIT = 1.3
+#: the end of the note of a reading whose property the entity has in neither role: it
+#: is offered only when no reading the KB holds fits the relation words nearly as well
+NOT_HELD = " (held neither way)"
+#: a reading whose direction the syntax sets names the relation from this fit on
+ASKED_FIT = 1.0
+#: a held reading fitting this well is preferred to a property the entity lacks
+HELD_FIT = 0.6
+#: the note of a one-hop reading whose property the relation words name outright (fit
+#: NAMED_FIT, or ASKED_FIT with the direction the syntax asks): when it finds nothing,
+#: the KB has no answer (``reasoning`` then answers none, not a chain's)
+NAMES_RELATION = "names the relation"
+#: once a reading names the relation outright, readings whose relation fit is this much
+#: lower are not offered: they answer another question
+FIT_GAP = 0.6
 #: how much better a quantity property ("number of children") answers "how many" than a
 #: count of statements does
 QUANTITY_FIT = 0.5
@@ -98,18 +120,24 @@ class RuleGenerator:
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
         """Queries for ``question``, best first (at most ``limit``); empty when no entity
-        of the question could be linked or no property fits."""
+        of the question could be linked or no property fits, and for a negated question
+        ("Who did not …?") other than yes/no: what does not hold is no query's answer."""
         text = expand_contractions(question.strip())
         a = analyze(text)
+        if a.negated and a.form != "ask":
+            return []       # what does not hold: no triplet query lists it
         plans = self.plans(a, self.finder.find(text, a))
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             plans += self.plans(a, self.finder.find(text, a, gaps=True))
+        plans = _named_relation_only(plans)
         plans.sort(key=lambda p: -p.score)
         if a.answer_type == "place" and a.form == "select":
             plans = self._place_check(plans)
         out: list[GeneratedQuery] = []
         seen: set[str] = set()
         for plan in plans:
+            if plan.notes[:1] and plan.notes[0].startswith("chain") and self._circular(plan):
+                continue
             q = plan.generated(question)
             if q.grounded not in seen:
                 seen.add(q.grounded)
@@ -152,13 +180,28 @@ class RuleGenerator:
         rescored.sort(key=lambda p: -p.score)
         return rescored + tail
 
+    def _circular(self, plan: QueryPlan) -> bool:
+        """Whether a chain only leads back to the entities it starts from ("the doctoral
+        advisor of X's doctoral students" is X): it reads a relation's name as two."""
+        starts = {d.id for d in plan.decisions if d.kind == "entity"}
+        answers = self._sample_answers(plan)
+        return bool(answers) and set(answers) <= starts
+
     def _sample_answers(self, plan: QueryPlan, n: int = 5) -> list[str]:
         return [v for v in (self._answers(plan, limit=n) or []) if v]
 
     # -- one hop ------------------------------------------------------------------------------
     def _one_hop(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
-        """Triplet queries: a linked entity, a property it has that fits the relation words,
-        forward (s, p, ?) or inverse (?, p, s)."""
+        """Triplet queries: a linked entity, a property that fits the relation words,
+        forward (s, p, ?) or inverse (?, p, s).
+
+        The KB proposes the properties (those the entity has, as subject or as value);
+        the question's syntax (``querygen.direction``) says which way it asks each one.
+        Where it says, the converse is not offered, and the asked direction is offered
+        even when the KB holds no such statement (its empty answer means "not in the KB",
+        never the converse's answer). The property the relation words name best is
+        offered that way too when the entity has it in neither role ("the doctoral
+        advisor of X" where the KB has no advisor of X)."""
         plans = []
         all_spans = [m.span for m in mentions]
         for mention in mentions:
@@ -169,15 +212,27 @@ class RuleGenerator:
             cands = mention.candidates[:ENTITY_CANDIDATES]
             roles = self.props.roles([c.id for c in cands])
             of_mention = _of_before(a, mention)
-            for cand in cands:
+            named = self._named(a, scores, contents)
+            for rank, cand in enumerate(cands):
                 out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
-                for pid in out_props | in_props:
+                pids = out_props | in_props
+                if named is not None and rank == 0:
+                    pids = pids | {named}
+                for pid in pids:
                     fit = self.fit.fit(a, pid, scores, contents)
                     if fit is None:
                         continue
-                    for forward in ((True, False) if pid in out_props and pid in in_props
-                                    else (pid in out_props,)):
+                    held = {True} if pid in out_props else set()
+                    held |= {False} if pid in in_props else set()
+                    asked = asked_direction(a, mention.span, self._names(pid, fit[1]))
+                    if asked is not None:
+                        directions = (asked == FORWARD,)
+                    else:           # the words do not say: the KB's statements decide
+                        directions = tuple(sorted(held, reverse=True))
+                    for forward in directions:
                         total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
+                        if forward not in held:
+                            total -= ABSENT_PENALTY
                         if of_mention:        # "the R of X": X is R's subject, unless
                             # the property is itself named "R of" ("a member of X")
                             inverse_named = (fit[1].matched or "").lower().endswith(" of")
@@ -187,10 +242,39 @@ class RuleGenerator:
                         prop = _property(fit[1])
                         x = Var("x")
                         edge = Edge(entity, prop, x) if forward else Edge(x, prop, entity)
-                        plans.append(QueryPlan(
-                            (edge,), score=total,
-                            notes=(f"one hop, {'forward' if forward else 'inverse'}",)))
+                        note = f"one hop, {'forward' if forward else 'inverse'}"
+                        if asked is not None:
+                            note += ", as asked"
+                        if forward not in held:
+                            note += ", no statement in the KB"
+                            if not held:
+                                note += NOT_HELD
+                        named_here = fit[0] >= NAMED_FIT or (
+                            asked is not None and fit[0] >= ASKED_FIT)
+                        notes = (note, NAMES_RELATION) if named_here else (note,)
+                        plans.append(QueryPlan((edge,), score=total, fit=fit[0],
+                                               notes=notes))
         return plans
+
+    def _names(self, pid: str, cand: Candidate | None) -> list[str]:
+        """The names of ``pid`` to read the question's syntax with: the one that matched
+        the relation words first, then its label and aliases."""
+        info = self.fit.info(pid)
+        names = [cand.matched or cand.label] if cand is not None else []
+        if info is not None:
+            names += [info.label, *info.aliases]
+        return [n for n in dict.fromkeys(names) if n]
+
+    def _named(self, a: Analysis | None, scores: dict,
+               contents: list[list[str]]) -> str | None:
+        """The property the relation words name outright (a fit of at least NAMED_FIT,
+        the best such), whether or not the KB has it for the entity; None if none."""
+        best, best_fit = None, NAMED_FIT
+        for pid in scores:
+            fit = self.fit.fit(a, pid, scores, contents)
+            if fit is not None and fit[0] >= best_fit:
+                best, best_fit = pid, fit[0]
+        return best
 
     # -- chains -------------------------------------------------------------------------------
     def _chains(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
@@ -239,7 +323,7 @@ class RuleGenerator:
             frontier = sorted(grown, key=lambda g: -g[1])[:BEAM]
         hops = len(piece_scores)
         return [QueryPlan(edges, score=cand.score + fit / hops - CHAIN_PENALTY * (hops - 1),
-                          notes=(f"chain of {hops}",))
+                          fit=fit / hops, notes=(f"chain of {hops}",))
                 for edges, fit, _ in frontier]
 
     def _values(self, subjects: Sequence[str], pid: str, forward: bool) -> list[str]:
@@ -279,11 +363,15 @@ class RuleGenerator:
                     continue
                 pid = member[0]
                 fit = self.fit.fit(None, pid, scores, [words]) if words else None
+                names = self._names(pid, fit[1] if fit else None)
+                if asked_direction(a, mention.span, names) == FORWARD:
+                    continue           # "Who advised X?": X's advisor, not X's students
                 score = (cand.score + MEMBER_FIT + (fit[0] * 0.5 if fit else 0.0)
                          + (INDEFINITE_FIT if indefinite else 0.0))
                 prop = _property(self.fit.candidate(pid, score))
                 plans.append(QueryPlan((Edge(Var("x"), prop, _entity(mention, cand)),),
-                                       score=score, notes=(f"members of {cand.id}",)))
+                                       score=score, fit=fit[0] if fit else 0.0,
+                                       notes=(f"members of {cand.id}",)))
         return plans
 
     # -- pairs --------------------------------------------------------------------------------
@@ -326,17 +414,35 @@ class RuleGenerator:
         base = first[1].score + second[1].score
         for (sm, s), (om, o) in ((first, second), (second, first)):
             subject, obj = _entity(sm, s), _entity(om, o)
+
+            def against_syntax(pid: str, cand: Candidate, sm: Mention = sm,
+                               om: Mention = om) -> bool:
+                """Whether the question asks the property the other way round ("Was Y
+                the doctoral advisor of X?" asks X's advisor, not Y's)."""
+                names = self._names(pid, cand)
+                return (asked_direction(a, sm.span, names) == INVERSE
+                        or asked_direction(a, om.span, names) == FORWARD)
+
             held = {st.property for st in self.kb.statements(s.id, None, o.id, limit=50)}
             for pid in held:                       # the KB links them directly: true
                 fit = self._ask_fit(pid, scores, words)
-                if fit is not None:
-                    plans.append(QueryPlan((Edge(subject, _property(fit[1]), obj),),
-                                           form="ask", score=base + fit[0] + ASK_TRUE_BONUS,
-                                           notes=("yes/no, held",)))
+                if fit is None:
+                    continue
+                if against_syntax(pid, fit[1]):    # held the other way round: asked as
+                    plans.append(QueryPlan(        # the question asks it
+                        (Edge(obj, _property(fit[1]), subject),), form="ask",
+                        score=base + fit[0], notes=("yes/no, as asked",)))
+                    continue
+                plans.append(QueryPlan((Edge(subject, _property(fit[1]), obj),),
+                                       form="ask", score=base + fit[0] + ASK_TRUE_BONUS,
+                                       notes=("yes/no, held",)))
             out_props, _ = self.props.roles([s.id]).get(s.id, (frozenset(), frozenset()))
+            named = self._named(None, scores, [words]) if words else None
+            if named is not None:                  # asked outright: false if not held
+                out_props = out_props | {named}
             for pid in out_props - held:           # a fitting property of s: false, or …
                 fit = self._ask_fit(pid, scores, words)
-                if fit is None:
+                if fit is None or against_syntax(pid, fit[1]):
                     continue
                 prop = _property(fit[1])
                 plans.append(QueryPlan((Edge(subject, prop, obj),), form="ask",
@@ -532,6 +638,34 @@ class RuleGenerator:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
+    """When a reading's property names the question's relation outright (fit ≥
+    NAMED_FIT), the readings whose relation fit is FIT_GAP lower: they answer another
+    question, and must not answer this one when the named reading finds nothing."""
+    fits = [p.fit for p in plans if p.fit is not None and p.form != "ask"]
+    best = max(fits, default=0.0)
+    if best < NAMED_FIT:
+        return plans
+    # a property the entity has neither way is the reading only when nothing it has fits:
+    # "Which genre is X associated with?" is X's genre, not the "associated with" X lacks
+    held = max((p.fit for p in plans if p.fit is not None and p.form != "ask"
+                and not any(n.endswith(NOT_HELD) for n in p.notes)), default=0.0)
+    if held >= HELD_FIT:
+        plans = [p for p in plans if not (p.notes and p.notes[0].endswith(NOT_HELD))]
+        best = max((p.fit for p in plans if p.fit is not None and p.form != "ask"),
+                   default=0.0)
+        if best < NAMED_FIT:
+            return plans
+    # a one hop that names every relation word outright: chains would split its name
+    # ("doctoral | advisor" of X's doctoral students)
+    one_hop = max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
+                   and p.fit >= NAMED_FIT), default=None)
+    return [p for p in plans if p.fit is None or p.form == "ask" or
+            (p.fit >= best - FIT_GAP and not (
+                one_hop is not None and p.fit <= one_hop and p.notes[:1]
+                and p.notes[0].startswith("chain")))]
+
 
 def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:
     if not roles:

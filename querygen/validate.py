@@ -626,7 +626,7 @@ def _closest_prefix(name: str, prefixes: dict[str, str]) -> str | None:
 
 def _walk(node: Any) -> Iterator[Any]:
     """Every node of an rdflib algebra (or parse) tree, depth first."""
-    from rdflib.plugins.sparql.parserutils import CompValue
+    from kb.sparql_check import CompValue
 
     stack = [node]
     while stack:
@@ -649,7 +649,7 @@ def _triples(node: Any, *, required: bool, services: bool = False
              ) -> Iterator[tuple[tuple, bool]]:
     """(triple, required) for every triple pattern of the algebra; services=True also
     yields the triples written inside SERVICE clauses (as not required)."""
-    from rdflib.plugins.sparql.parserutils import CompValue
+    from kb.sparql_check import CompValue
 
     if isinstance(node, CompValue):
         name = node.name

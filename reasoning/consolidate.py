@@ -36,7 +36,12 @@ Steps, each written into ``log`` (a dict the caller keeps as the stage's trace d
    that order (``[n]`` means the same statement in prompts, answers and the graph page).
 4. **the KB's own answer**: the answers of the question's answered query (else of the
    last answered sub-question); with no answered query, the ends of the best chain's
-   relation (every shortlisted chain from the same start along the same properties).
+   relation (every shortlisted chain from the same start along the same properties) —
+   unless a query that names the question's relation outright, asked the way the
+   question asks it (``querygen.rules.NAMES_RELATION``), found nothing: then the KB has
+   no answer (a warning says so; the chains stay as evidence), never the converse's
+   ("the doctoral advisor of X" is not answered with X's students); a negated question
+   ("Where wasn't X born?") has no answer from the KB either.
 
 Question-level problems (no entity linked, no query generated, a generated query that
 fails) become warnings in the evidence; failures of the KB, a model or the installation
@@ -61,6 +66,7 @@ import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
 from kb.types import Citation, Statement
+from querygen.rules import NAMES_RELATION
 from reasoning import prompts
 from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
@@ -99,6 +105,13 @@ class Asked:
     #: the entities the generated queries were grounded to, best query first (answered
     #: or not): seeds for the chainer when linking the question finds none
     entities: tuple[str, ...] = ()
+    #: a query that asks the question's relation outright (the relation words name its
+    #: property) and found nothing: the KB has no answer (label-level form), else None
+    named_empty: str | None = None
+    #: (entity, property, forward) of the triplet queries that asked a relation the way
+    #: the question's syntax asks it and found nothing: chains along their converse
+    #: answer another question
+    asked_empty: tuple[tuple[str, str, bool], ...] = ()
 
 
 class Consolidator:
@@ -162,14 +175,29 @@ class Consolidator:
         evidence.seeds = tuple(s.id for s in graph.seeds) or _query_entities(answered)
         best = next((a for a in answered if a.question == question), None) or \
             (answered[-1] if answered else None)
-        evidence.kb_answer = (query_answer(best, numbered) if best is not None
-                              else chain_answer(graph))
+        if best is not None:
+            evidence.kb_answer = query_answer(best, numbered)
+        elif _negated(question):
+            evidence.kb_answer = ()
+            evidence.warnings.append("the question asks what does not hold: the KB lists "
+                                     "what holds, so it has no answer (the chains are "
+                                     "evidence only)")
+        elif asked[0].named_empty is not None:
+            # the question's own relation, asked the way the question asks it, has no
+            # statement: chains (the converse, another relation) answer other questions
+            evidence.kb_answer = ()
+            evidence.warnings.append(f"the KB holds no statement for "
+                                     f"{asked[0].named_empty}: no answer from the KB "
+                                     f"(the chains are evidence only)")
+        else:
+            evidence.kb_answer = chain_answer(graph, converse_of=asked[0].asked_empty)
         log.update(seeds=[s.as_dict() for s in graph.seeds],
                    chains=[c.text for c in graph.chains],
                    statements=len(evidence.statements),
                    sources=dict(Counter(s.citation.source for s in evidence.statements)),
                    kb_answer=[v.as_dict() for v in evidence.kb_answer],
-                   answered_by="query" if best is not None else "chains",
+                   answered_by="query" if best is not None else
+                   "chains" if evidence.kb_answer else "none",
                    queries_ms=_ms(started, queried), chains_ms=_ms(queried, chained),
                    number_ms=_ms(chained, time.perf_counter()))
         if evidence.warnings:
@@ -183,12 +211,17 @@ class Consolidator:
         strategies = {"auto": ["rules"] + (["llm"] if self.llm is not None else []),
                       "rules": ["rules"], "llm": ["llm"]}[self.strategy]
         entities: list[str] = []
+        named_empty = None
+        asked_empty: tuple[tuple[str, str, bool], ...] = ()
         for strategy in strategies:
             found = self._try(question, strategy, records, evidence, sub_question)
             entities += found.entities
             if found.result is not None:
                 return found
-        return Asked(question, entities=tuple(dict.fromkeys(entities)))
+            named_empty = named_empty or found.named_empty
+            asked_empty += found.asked_empty
+        return Asked(question, entities=tuple(dict.fromkeys(entities)),
+                     named_empty=named_empty, asked_empty=asked_empty)
 
     def _try(self, question: str, strategy: str, records: list[dict[str, Any]],
              evidence: Evidence, sub_question: int | None) -> Asked:
@@ -207,6 +240,8 @@ class Consolidator:
         entities = tuple(dict.fromkeys(d.id for q in queries for d in q.decisions
                                        if d.kind == "entity"
                                        and not ignored_names(question, q)))
+        named_empty = None
+        asked_empty: list[tuple[str, str, bool]] = []
         for rank, query in enumerate(queries[:QUERIES_TRIED], 1):
             record: dict[str, Any] = {"question": question, "strategy": strategy,
                                       "rank": rank, "label_level": query.label_level,
@@ -241,7 +276,11 @@ class Consolidator:
             if not result.empty:
                 return self._supported(Asked(question, query, result,
                                              entities=entities), record)
-        return Asked(question, entities=entities)
+            if named_empty is None and NAMES_RELATION in query.notes:
+                named_empty = query.label_level
+            asked_empty += _asked_relation(query)
+        return Asked(question, entities=entities, named_empty=named_empty,
+                     asked_empty=tuple(asked_empty))
 
     def _supported(self, asked: Asked, record: dict[str, Any]) -> Asked:
         """``asked`` with each answer's statements; narrowed by a number of the question
@@ -361,6 +400,13 @@ def ignored_names(question: str, query: Any) -> list[str]:
     return out
 
 
+def _negated(question: str) -> bool:
+    """Whether ``question`` asks what does not hold (other than a yes/no question)."""
+    from querygen.analysis import analyze, expand_contractions
+    a = analyze(expand_contractions(question))
+    return a.negated and a.form != "ask"
+
+
 def _key(c: Citation) -> tuple:
     return (c.subject, c.property, c.value.kind, c.value.value, c.statement_id)
 
@@ -402,11 +448,16 @@ def query_answer(asked: Asked, numbered: dict[int, Chain]) -> tuple[AnswerValue,
                  for i, a in enumerate(result.answers))
 
 
-def chain_answer(graph: EvidenceGraph) -> tuple[AnswerValue, ...]:
+def chain_answer(graph: EvidenceGraph, converse_of: Sequence[tuple[str, str, bool]] = ()
+                 ) -> tuple[AnswerValue, ...]:
     """The KB's answer from chains alone: the end of the best answer chain, and the ends of
     the other shortlisted chains that go the same way (same start, same properties in the
-    same directions) — all the values of the relation the best chain found."""
-    answers = [c for c in graph.chains if c.kind == "answer"]
+    same directions) — all the values of the relation the best chain found. Chains that
+    start along the converse of a relation in ``converse_of`` ((entity, property,
+    forward) the question asks, which the KB does not hold) answer another question and
+    are passed over."""
+    answers = [c for c in graph.chains if c.kind == "answer"
+               and not _converse(c, converse_of)]
     if not answers:
         return ()
     best = answers[0]
@@ -420,6 +471,26 @@ def chain_answer(graph: EvidenceGraph) -> tuple[AnswerValue, ...]:
         out.append(AnswerValue(chain.end if is_entity else None, graph.label(chain.end),
                                tuple(chain.numbers)))
     return tuple(out)
+
+
+def _asked_relation(query: Any) -> list[tuple[str, str, bool]]:
+    """(entity, property, forward) of a triplet query whose direction the question's
+    syntax set ("as asked" in its notes); [] for any other query."""
+    triple = getattr(query, "triple", None)
+    if triple is None or not any("as asked" in n for n in query.notes):
+        return []
+    s, p, o = triple
+    if p is None:
+        return []
+    return [(s, p, True)] if o is None and s else [(o, p, False)] if s is None and o else []
+
+
+def _converse(chain: Chain, asked: Sequence[tuple[str, str, bool]]) -> bool:
+    if not chain.steps:
+        return False
+    first = chain.steps[0]
+    return any(chain.start == e and first.property == p and first.forward != fwd
+               for e, p, fwd in asked)
 
 
 def _relation(chain: Chain) -> tuple:

@@ -26,11 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rdflib import Literal, URIRef, Variable
-from rdflib.plugins.sparql.operators import Function, register_custom_function
-from rdflib.plugins.sparql.parserutils import CompValue, Expr
-from rdflib.plugins.sparql.sparql import SPARQLError
 
 from store.errors import UnsupportedQuery
+from store.sparql_nodes import CompValue, is_rdflib_node
 from store.vocab import RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD
 
 LABEL_SERVICE = "http://wikiba.se/ontology#label"
@@ -74,7 +72,8 @@ def rewrite(algebra: CompValue) -> CompValue:
     if not _has_label_service(algebra):
         return algebra
     projection = [v for v in (algebra.get("PV") or []) if isinstance(v, Variable)]
-    new, _ = _rewrite(algebra, projection)
+    new, _ = _rewrite(algebra, projection, _rdflib_kind() if is_rdflib_node(algebra)
+                      else _OWN_KIND)
     if _has_label_service(new):   # e.g. inside FILTER EXISTS, which WDQS rejects too
         raise UnsupportedQuery("the label service is emulated in the query's graph "
                                "patterns only", fix="move the SERVICE wikibase:label "
@@ -92,40 +91,61 @@ def _has_label_service(node: Any) -> bool:
     return False
 
 
-def _rewrite(node: Any, projection: list[Variable]) -> tuple[Any, list[Resolution]]:
+#: how rewritten nodes are made: (node class, the label function's expression node class
+#: and its evaluation function). kgground's algebra: its own nodes (the SQL compiler
+#: reads the function by name); rdflib's: rdflib's, which its evaluator can run.
+_OWN_KIND: tuple[Any, Any, Any] = (CompValue, CompValue, None)
+
+
+def _rdflib_kind() -> tuple[Any, Any, Any]:
+    from rdflib.plugins.sparql.operators import Function, register_custom_function
+    from rdflib.plugins.sparql.parserutils import CompValue as RdflibCompValue
+    from rdflib.plugins.sparql.parserutils import Expr
+
+    register_custom_function(LABEL_FUNCTION, resolve, raw=True, override=True)
+    return RdflibCompValue, Expr, Function
+
+
+def _rewrite(node: Any, projection: list[Variable],
+             kind: tuple[Any, Any, Any]) -> tuple[Any, list[Resolution]]:
     """(rewritten node, resolutions still to place). A Join passes its services up so that
     they land above the whole join chain of their group; any other node places them."""
     if not isinstance(node, CompValue):
         return node, []
+    make = kind[0]
     if node.name == "ServiceGraphPattern" and str(node.get("term")) == LABEL_SERVICE:
-        return CompValue("BGP", triples=[], _vars=set()), _resolutions(node, projection)
+        return make("BGP", triples=[], _vars=set()), _resolutions(node, projection)
     if node.name == "Join":
-        p1, r1 = _rewrite(node["p1"], projection)
-        p2, r2 = _rewrite(node["p2"], projection)
-        out = CompValue("Join", **{**node, "p1": p1, "p2": p2})
+        p1, r1 = _rewrite(node["p1"], projection, kind)
+        p2, r2 = _rewrite(node["p2"], projection, kind)
+        out = make("Join", **{**node, "p1": p1, "p2": p2})
         return out, r1 + r2
     fields = {}
     for key, value in node.items():
         if isinstance(value, CompValue) and key in ("p", "p1", "p2"):
-            value, pending = _rewrite(value, projection)
-            value = _bind(value, pending)
+            value, pending = _rewrite(value, projection, kind)
+            value = _bind(value, pending, kind)
         fields[key] = value
-    return CompValue(node.name, **fields), []
+    return make(node.name, **fields), []
 
 
-def _bind(node: CompValue, resolutions: list[Resolution]) -> CompValue:
+def _bind(node: CompValue, resolutions: list[Resolution],
+          kind: tuple[Any, Any, Any]) -> CompValue:
     """``node`` wrapped in one Extend per resolution whose subject it can bind."""
+    make, make_expr, evaluate = kind
     scope = _bound(node)
     for r in resolutions:
         if isinstance(r.subject, Variable) and r.subject not in scope:
             continue
         if r.target in scope:
             continue          # bound by the query itself: WDQS leaves such variables alone
-        expr = Expr("Function", Function, iri=LABEL_FUNCTION,
-                    expr=[r.subject, Literal(",".join(r.languages)), URIRef(r.predicate)])
+        args = [r.subject, Literal(",".join(r.languages)), URIRef(r.predicate)]
+        expr = (make_expr("Function", evaluate, iri=LABEL_FUNCTION, expr=args)
+                if evaluate is not None else make_expr("Function", iri=LABEL_FUNCTION,
+                                                       expr=args))
         expr["_vars"] = {r.subject} if isinstance(r.subject, Variable) else set()
         scope = scope | {r.target}
-        node = CompValue("Extend", p=node, expr=expr, var=r.target, _vars=set(scope))
+        node = make("Extend", p=node, expr=expr, var=r.target, _vars=set(scope))
     return node
 
 
@@ -218,7 +238,7 @@ def fallback_label(subject: Any) -> Literal | None:
     return None
 
 
-def resolve(e: Expr, ctx: Any) -> Any:
+def resolve(e: Any, ctx: Any) -> Any:
     """The label function for rdflib's evaluator: looks the values up in the queried graph
     (a MirrorStore-backed one, or any rdflib graph)."""
     subject, languages, predicate = e.expr   # evaluated by rdflib; unbound raises
@@ -229,8 +249,7 @@ def resolve(e: Expr, ctx: Any) -> Any:
     if found is None and str(predicate) == RDFS_LABEL:
         found = fallback_label(subject)
     if found is None:
+        from rdflib.plugins.sparql.sparql import SPARQLError
+
         raise SPARQLError("no value in the requested languages")
     return found
-
-
-register_custom_function(LABEL_FUNCTION, resolve, raw=True, override=True)

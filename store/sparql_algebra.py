@@ -25,7 +25,7 @@ from typing import Any
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
-from rdflib.plugins.sparql.parserutils import CompValue
+from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
 from store.sparql_parse import ParsedQuery

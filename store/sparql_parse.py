@@ -29,7 +29,10 @@ What a ``ParsedQuery`` offers (the SPARQL validator and ``store.sparql_algebra``
 - ``text_of(node)``: the node's source text; ``position(node)``: its (line, column), 1-based;
   ``excerpt(line, column)``: the caret excerpt used in errors;
 - ``prefixes``: prefix → namespace IRI (predeclared and declared); ``iri(node)``: the IRI of
-  an ``iri_reference``, ``prefixed_name`` or ``a`` node;
+  an ``iri_reference``, ``prefixed_name`` or ``a`` node. The plain ``PREFIX p: <iri>``
+  declarations that open a query are read by a regex, not parsed (tree-sitter spent longer
+  on a pasted 25-prefix WDQS prologue than on the query): they are in ``prefixes`` but not
+  in the tree, whose lines and columns stay those of the text;
 - ``services()``: (node, endpoint IRI) of each SERVICE clause;
 - ``variables``: the variable names (without ``?``) in order of first appearance;
 - ``canonical()``: the query as text that rdflib's stricter parser accepts too.
@@ -37,6 +40,7 @@ What a ``ParsedQuery`` offers (the SPARQL validator and ``store.sparql_algebra``
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from functools import cached_property
@@ -84,22 +88,39 @@ _ATOMS = frozenset({"string", "iri_reference", "prefixed_name", "var", "integer"
 _GLUED = frozenset({"path_mod", "lang_tag"})       # written right after the token before
 _PN_ESCAPE = re.compile(r"\\([_~.\-!$&'()*+,;=/?#@%])")
 
+#: node types ``walk`` finds through one tree-sitter query (its C code walks the tree):
+#: the ones the checks, the translation and the notes look for in every query
+_CAPTURED = ("var", "prefix_declaration", "base_declaration", "prefixed_name",
+             "iri_reference", "service_graph_pattern")
+
+_CAPTURED_SET = frozenset(_CAPTURED)
+
 _local = threading.local()
 
 
-def _parser():
-    """This thread's tree-sitter parser (a parser is not to be shared between threads)."""
-    parser = getattr(_local, "parser", None)
-    if parser is None:
-        import warnings
+@functools.lru_cache(maxsize=1)
+def _language():
+    import warnings
 
+    import tree_sitter
+    import tree_sitter_sparql
+    with warnings.catch_warnings():      # the binding hands its language over as an int
+        warnings.simplefilter("ignore", DeprecationWarning)
+        language = tree_sitter.Language(tree_sitter_sparql.language())
+    query = tree_sitter.Query(language, " ".join(f"({t}) @{t}" for t in _CAPTURED))
+    return language, query
+
+
+def _parser():
+    """This thread's tree-sitter parser and node-finding cursor (neither is to be shared
+    between threads)."""
+    found = getattr(_local, "parser", None)
+    if found is None:
         import tree_sitter
-        import tree_sitter_sparql
-        with warnings.catch_warnings():      # the binding hands its language over as an int
-            warnings.simplefilter("ignore", DeprecationWarning)
-            language = tree_sitter.Language(tree_sitter_sparql.language())
-        parser = _local.parser = tree_sitter.Parser(language)
-    return parser
+
+        language, query = _language()
+        found = _local.parser = (tree_sitter.Parser(language), tree_sitter.QueryCursor(query))
+    return found
 
 
 def parse(text: str, prefixes: dict[str, str] | None = None) -> ParsedQuery:
@@ -114,23 +135,73 @@ def parse(text: str, prefixes: dict[str, str] | None = None) -> ParsedQuery:
         raise QuerySyntaxError("the SPARQL query is not valid Unicode text",
                                got=text[max(0, exc.start - 10):exc.end + 10],
                                fix="pass the query as UTF-8 text") from None
-    parsed = ParsedQuery(text, source, _parser().parse(source),
-                         WIKIDATA_PREFIXES if prefixes is None else prefixes)
+    parser, _ = _parser()
+    declared, end = _plain_prologue(source)
+    shown = source
+    if declared:
+        # tree-sitter builds a dozen nodes per declaration (and lexes blanks slowly): a
+        # pasted 25-prefix WDQS prologue cost five times the query itself. The regex reads
+        # those declarations; the tree gets the rest after as many newlines and spaces as
+        # keep every line and column where it was.
+        head = source[:end]
+        source = _blank(head) + source[end:]
+        end = len(source) - (len(shown) - end)
+    parsed = ParsedQuery(text, source, parser.parse(source),
+                         WIKIDATA_PREFIXES if prefixes is None else prefixes, shown=shown)
+    parsed.prefixes.update(declared)
+    parsed.prologue_end = end
     parsed.check()
     return parsed
+
+
+_DECLARATION_BYTES = (rb"PREFIX[ \t\r\n]+([A-Za-z](?:[\w.-]*[\w-])?|)[ \t\r\n]*:[ \t\r\n]*"
+                      rb"<([^<>\"{}|^`\\\x00-\x20]*)>")
+#: the run of plain ``PREFIX p: <iri>`` declarations and comments that opens a query
+_PLAIN_PROLOGUE = re.compile(rb"(?:\s*(?:#[^\n]*|" + _DECLARATION_BYTES + rb"))*",
+                             re.IGNORECASE | re.ASCII)
+_ONE_DECLARATION = re.compile(_DECLARATION_BYTES, re.IGNORECASE | re.ASCII)
+
+
+def _plain_prologue(source: bytes) -> tuple[dict[str, str], int]:
+    """The plain PREFIX declarations that open ``source`` (up to a BASE or anything else
+    the regex does not take: the tree reads those), and the byte offset where they end."""
+    end = _PLAIN_PROLOGUE.match(source).end()
+    if end == 0:
+        return {}, 0
+    return dict(_declarations(source[:end])), end
+
+
+@functools.lru_cache(maxsize=256)
+def _declarations(prologue: bytes) -> tuple[tuple[str, str], ...]:
+    """(prefix, namespace) of each declaration in ``prologue`` (pasted prologues repeat)."""
+    return tuple((m[1].decode("ascii"), m[2].decode("utf-8"))
+                 for m in _ONE_DECLARATION.finditer(prologue))
+
+
+def _blank(head: bytes) -> bytes:
+    """What stands in for ``head`` in the text tree-sitter parses: its newlines, then a
+    space per character of its last line."""
+    last = head.rfind(b"\n")
+    return b"\n" * head.count(b"\n") + b" " * len(head[last + 1:].decode("utf-8"))
 
 
 class ParsedQuery:
     """A query's syntax tree and what it declares (see the module docstring)."""
 
-    def __init__(self, text: str, source: bytes, tree, predeclared: dict[str, str]):
+    def __init__(self, text: str, source: bytes, tree, predeclared: dict[str, str],
+                 shown: bytes | None = None):
+        """``source``: the bytes ``tree`` was parsed from; ``shown``: the query's own bytes,
+        quoted in error excerpts (the same lines and columns; the default: ``source``)."""
         self.text, self.source, self.tree = text, source, tree
         self.root = tree.root_node
         self.prefixes: dict[str, str] = dict(predeclared)
         self.base: str | None = None
         self._lines = source.split(b"\n")
+        self._shown = self._lines if shown is None else shown.split(b"\n")
         self._iris: dict[tuple[int, int], str] = {}
-        self._may_hint = b"hint" in source.lower()
+        self._may_hint = True
+        #: where the plain PREFIX declarations ``parse`` read before parsing end (bytes)
+        self.prologue_end = 0
 
     # -- positions -------------------------------------------------------------------------
     def text_of(self, node) -> str:
@@ -143,7 +214,7 @@ class ParsedQuery:
 
     def excerpt(self, line: int, column: int) -> str:
         """The source line ``line`` and a caret under ``column`` (both 1-based)."""
-        text = self._lines[line - 1].decode("utf-8", "replace").rstrip("\r")
+        text = self._shown[line - 1].decode("utf-8", "replace").rstrip("\r")
         return f"  {text}\n  {' ' * (column - 1)}^"
 
     def error_at(self, node, what: str, **kw) -> QuerySyntaxError:
@@ -152,6 +223,13 @@ class ParsedQuery:
                                 excerpt=self.excerpt(line, column), **kw)
 
     # -- walking ---------------------------------------------------------------------------
+    @cached_property
+    def _captured(self) -> dict[str, list]:
+        """The nodes of the ``_CAPTURED`` types by type, found by tree-sitter's query
+        engine (a walk in Python over every node cost more than the parse)."""
+        _, cursor = _parser()
+        return cursor.captures(self.root)
+
     @cached_property
     def _index(self) -> dict[str, list]:
         """Every node of the tree by type, in document order (one walk, done once)."""
@@ -168,9 +246,7 @@ class ParsedQuery:
         """Nodes of ``types`` (every node when none are given) under ``node`` (default the
         root), in document order."""
         if node is None and types:
-            index = self._index
-            if len(types) == 1:
-                return iter(index.get(types[0], ()))
+            index = self._captured if set(types) <= _CAPTURED_SET else self._index
             found = [n for t in set(types) for n in index.get(t, ())]
             found.sort(key=lambda n: (n.start_byte, -n.end_byte))
             return iter(found)
@@ -251,17 +327,29 @@ class ParsedQuery:
             raise self.error_at(root, "the SPARQL query does not parse",
                                 fix="check the query's syntax")
         if self.query is None:
-            raise self.error_at(root, "there is no query here, only declarations",
-                                fix="add a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+            raise QuerySyntaxError("there is no query here, only declarations", line=1,
+                                   column=1, excerpt=self.excerpt(1, 1),
+                                   fix="add a SELECT, ASK, CONSTRUCT or DESCRIBE query")
+        prologue_end = self.prologue_end
         for node in self.walk("prefix_declaration", "base_declaration", "prefixed_name"):
             if node.type == "prefix_declaration":
-                ns = node.named_children
-                name = self.text_of(ns[0]).rstrip(":").strip()
-                self.prefixes[name] = self.iri(ns[1])
+                declared = _declaration(self.text_of(node)) if self.base is None else None
+                if declared is None:
+                    ns = node.named_children
+                    declared = (self.text_of(ns[0]).rstrip(":").strip(), self.iri(ns[1]))
+                self.prefixes[declared[0]] = declared[1]
+                prologue_end = node.end_byte
             elif node.type == "base_declaration":
                 self.base = self.iri(node.named_children[0])
-            else:
-                self.iri(node)              # raises for an undeclared prefix
+                prologue_end = node.end_byte
+            elif node.text.partition(b":")[0].decode("utf-8") not in self.prefixes:
+                self.iri(node)              # raises: the prefix is not declared
+        # a query that never names the hint namespace has no hints (a pasted WDQS prologue
+        # declares hint: without using it)
+        body = self.source[prologue_end:]
+        hints = [p for p, ns in self.prefixes.items() if ns.startswith(HINT[:-1])]
+        self._may_hint = HINT[:-1].encode() in body or any(
+            f"{p}:".encode() in body for p in hints)
 
     def _first_error(self, node):
         stack = [node]
@@ -360,6 +448,18 @@ class ParsedQuery:
                 continue
             stack.extend(reversed(n.children))
         return " ".join(out)
+
+
+_DECLARATION = re.compile(r"PREFIX\s+([A-Za-z][\w.-]*|)\s*:\s*<([^<>\"{}|^`\\\x00-\x20]*)>\Z",
+                          re.IGNORECASE | re.ASCII)
+
+
+@functools.lru_cache(maxsize=1024)
+def _declaration(text: str) -> tuple[str, str] | None:
+    """(prefix, namespace) of a plain ``PREFIX p: <iri>`` declaration's text (pasted
+    prologues repeat the same ones); None for any other spelling (the tree decides)."""
+    m = _DECLARATION.fullmatch(text)
+    return (m[1], m[2]) if m else None
 
 
 def _describe_missing(kind: str) -> str:

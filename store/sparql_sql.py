@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
-from rdflib.plugins.sparql.parserutils import CompValue
+from store.sparql_nodes import CompValue
 
 from store import label_service
 from store.errors import QueryTimeout, UnsupportedQuery
@@ -865,9 +865,9 @@ class _Compiler:
 
     def exists(self, outer: dict[Variable, Term], graph: Any, negated: bool) -> str:
         """SQL for FILTER [NOT] EXISTS { graph }: correlated on the shared variables."""
-        from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
-
         if isinstance(graph, CompValue) and graph.name.startswith("GroupGraphPattern"):
+            from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
+
             graph = translateGroupGraphPattern(graph)
         inner = self.pattern(graph)
         conds = []

@@ -35,7 +35,7 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any, Callable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef, Variable
-from rdflib.plugins.sparql.parserutils import CompValue
+from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
 from store.normalize import normalize

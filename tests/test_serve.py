@@ -7,6 +7,7 @@ import csv
 import http.client
 import io
 import json
+import os
 import threading
 import time
 import urllib.error
@@ -528,3 +529,79 @@ def test_cli_options_reach_the_server(demo_mirror_path: Path) -> None:
         proc.stderr.close()
     logged = [ln for ln in err.splitlines() if '"GET /sparql?' in ln]
     assert len(logged) >= 3 and " 200 " in logged[-2] and " 500 " in logged[-1]
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of ``pid``'s child processes (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def test_cli_processes_share_the_port_and_stop_together(demo_mirror_path: Path) -> None:
+    """--processes 2: two server processes answer on one port; SIGTERM stops all; a server
+    process that dies stops the command with an error instead of serving half."""
+    import signal
+    import subprocess
+    import sys
+
+    def start() -> tuple[subprocess.Popen, str]:
+        proc = subprocess.Popen([sys.executable, "-c", "from reasoning.cli import main; main()",
+                                 "serve", "--db", str(demo_mirror_path), "--port", "0",
+                                 "--processes", "2", "--workers", "1"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = proc.stdout.readline()
+        assert line.startswith("SPARQL endpoint: http://127.0.0.1:") and \
+            "2 processes × 1 workers" in line, line
+        return proc, line.split()[2]
+
+    proc, url = start()
+    try:
+        children = _children(proc.pid)
+        assert len(children) == 2
+        answers = []
+        for _ in range(12):          # new connections: the kernel spreads them
+            status, _, body = request(url, query="ASK { wd:Q937 wdt:P108 ?o }")
+            answers.append((status, json.loads(body)["boolean"]))
+        assert answers == [(200, True)] * 12
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+        assert not [c for c in children if Path(f"/proc/{c}").exists()]   # stopped, reaped
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+    proc, url = start()
+    try:
+        first, second = _children(proc.pid)
+        os.kill(first, signal.SIGKILL)
+        assert proc.wait(15) == 1
+        assert "a server process stopped" in proc.stderr.read()
+        assert not Path(f"/proc/{second}").exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_cli_processes_refuse_a_taken_port(demo_mirror_path: Path) -> None:
+    from reasoning.cli import cli
+
+    with running(MirrorKB(demo_mirror_path)) as taken:
+        port = str(taken.server_address[1])
+        result = CliRunner().invoke(cli, ["serve", "--db", str(demo_mirror_path),
+                                          "--port", port, "--processes", "2"])
+    assert result.exit_code == 1
+    assert "cannot listen" in result.output and "--port" in result.output

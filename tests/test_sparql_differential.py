@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from rdflib import BNode, Graph, URIRef, Variable
 from rdflib.paths import Path
-from rdflib.plugins.sparql.parserutils import CompValue
+from store.sparql_nodes import CompValue
 
 from kb.mirror import MirrorKB
 from kb.mirror_sparql import run_sparql

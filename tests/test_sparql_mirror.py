@@ -454,3 +454,9 @@ def test_unmirrored_vocabulary_is_noted(kb):
     assert result.rows == () and any("wikibase:sitelinks" in n for n in result.notes)
     assert "wikibase:sitelinks" in result.explain
     assert run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } LIMIT 1").notes == ()
+    declared_only = ("PREFIX prov: <http://www.w3.org/ns/prov#>\n"
+                     "PREFIX pr: <http://www.wikidata.org/prop/reference/>\n"
+                     "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } LIMIT 1")
+    assert run_sparql(kb, declared_only).notes == ()
+    used = run_sparql(kb, "SELECT ?x ?r WHERE { ?x p:P31 ?s . ?s prov:wasDerivedFrom ?r }")
+    assert any("prov:" in n for n in used.notes)

@@ -79,6 +79,27 @@ def test_canonical_text_drops_comments_and_query_hints():
     assert parsed.canonical() == "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 ; rdfs:label ?l }"
 
 
+def test_hints_are_found_under_any_prefix_and_only_where_used():
+    prologue = "PREFIX hint: <http://www.bigdata.com/queryHints#>\nPREFIX h: <http://www.bigdata.com/queryHints#>\n"
+    used = parse(prologue + 'SELECT ?x WHERE { h:Query h:optimizer "None" . ?x wdt:P31 wd:Q5 }')
+    assert used.canonical().endswith("WHERE { ?x wdt:P31 wd:Q5 }")
+    full = parse('SELECT ?x WHERE { <http://www.bigdata.com/queryHints#Query> '
+                 '<http://www.bigdata.com/queryHints#optimizer> "None" . ?x wdt:P31 wd:Q5 }')
+    assert full.canonical() == "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }"
+    unused = parse(prologue + "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }")
+    assert unused.canonical().endswith("SELECT ?x WHERE { ?x wdt:P31 wd:Q5 }")
+
+
+def test_prefix_declarations_read_fast_or_from_the_tree_agree():
+    text = ("BASE <http://base.example/>\nPREFIX rel: <rel/>\nprefix  ex :<http://ex/>\n"
+            "PREFIX : <http://default/>\nSELECT ?x WHERE { ?x rel:p ex:o , :d }")
+    parsed = parse(text)
+    assert parsed.prefixes["rel"] == "http://base.example/rel/"
+    assert parsed.prefixes["ex"] == "http://ex/" and parsed.prefixes[""] == "http://default/"
+    with pytest.raises(QuerySyntaxError, match="undeclared|not declared|prefix"):
+        parse("PREFIX ex: <http://ex/>\nSELECT ?x WHERE { ?x ex:p nope:o }", prefixes={})
+
+
 def test_what_the_tree_offers():
     parsed = parse("PREFIX ex: <http://ex/>\nselect ?b ?a where { ?a a ex:C ; ex:p ?b . "
                    "FILTER(?a != <http://x>) } ORDER BY ?c")
@@ -87,8 +108,12 @@ def test_what_the_tree_offers():
     assert parsed.query.type == "select_query"
     assert parsed.query.children[0].children[0].type == "SELECT"    # keywords upper-cased
     names = [parsed.iri(n) for n in parsed.walk("prefixed_name", "a", "iri_reference")]
-    assert names == ["http://ex/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
+    # the opening PREFIX declarations are read before the tree is built: not in it
+    assert names == ["http://www.w3.org/1999/02/22-rdf-syntax-ns#type",
                      "http://ex/C", "http://ex/p", "http://x"]
+    assert parsed.prefixes["ex"] == "http://ex/" and not list(parsed.walk("prefix_declaration"))
+    later = parse("BASE <http://b/>\nPREFIX ex: <e/>\nSELECT * WHERE { ?a ex:p ?b }")
+    assert [later.iri(n) for n in later.walk("iri_reference")] == ["http://b/", "http://b/e/"]
     var = next(parsed.walk("filter"))
     assert parsed.position(var) == (2, 44) and parsed.text_of(var).startswith("FILTER(")
     assert [parse(t).form for t in ("ASK { ?s ?p ?o }", "DESCRIBE <http://x>",

@@ -1,0 +1,213 @@
+"""Which way a question asks a relation: is the mentioned entity the property's subject
+or its value?
+
+``asked_direction(a, span, name)`` reads the question's syntax around the mention ``span``
+for the property named ``name`` (the label or alias that matched) and returns
+``"forward"`` (the entity is the subject: ``X p ?x``), ``"inverse"`` (it is the value:
+``?x p X``) or None when the words do not say. The rules generator then never offers the
+converse of an asked direction: "Who was the doctoral advisor of Max Planck?" asks
+``Planck P184 ?x``; when the KB holds no such statement the answer is "none in the KB",
+not Planck's students (``?x P184 Planck``).
+
+Two kinds of constructions, told apart by whether the relation words contain the head
+noun of the property's name:
+
+**noun constructions** ("advisor" named by the noun): the possessive "X's R" and "the R of
+X" ask forward; "whose R is X", "X is the R of whom", "Who is X the R of?", "Who had X as
+R?" ask inverse. A name that ends in "of" ("member of", "capital of") turns "of" around:
+"the members of X" asks inverse, "Which party is X a member of?" forward.
+
+**verb constructions** ("Who advised X?", "Who did X advise?"): for a property whose value
+is the verb's agent (an agent noun: "employer", "doctoral advisor", "manufacturer", or a
+name ending in "by": "owned by"), X is the agent when it is the subject of an active verb
+with "do" ("Whom did X employ?") or follows "by" ("Who was employed by X?"): inverse;
+X is the patient when a question word is the verb's subject ("Who employed X?") or X is
+the subject of a passive ("Who was X employed by?"): forward. For other properties only
+the passive says: "Where was X born?" (X the passive's subject) forward, "Who was born in
+X?" (X after a preposition of the passive) inverse.
+
+General English, written for this module; nothing here consults a KB.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from querygen.analysis import Analysis
+from querygen.fit import norm_words
+
+FORWARD, INVERSE = "forward", "inverse"
+
+_BE = frozenset("is are was were be been being am".split())
+_DO = frozenset("do does did".split())
+_WH = frozenset("who whom what which whose".split())
+_ARTICLES = frozenset("the a an his her their its".split())
+_PREPOSITIONS = frozenset("in at on from to into for with of after".split())
+#: "X is a kind of Y" says X belongs to Y, whatever the property's name
+_CLASS_NOUNS = frozenset("kind sort type class example instance form variety subclass "
+                         "subtype".split())
+_IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men",
+                      "woman": "women"}
+#: agent-like endings that are no agents ("father" fathers nobody in a question)
+_NOT_AGENTS = frozenset("""
+father mother brother sister daughter after other under over member number partner
+chapter character letter water order border minister master quarter winter summer
+""".split())
+#: irregular past participles (regular ones end in "ed")
+_PARTICIPLES = frozenset("""
+born known made built written held won taken given sold bought led taught spoken drawn
+shown seen chosen buried brought found run sung begun done grown thrown worn sworn
+""".split())
+
+
+def asked_direction(a: Analysis, span: tuple[int, int],
+                    names: str | Sequence[str]) -> str | None:
+    """"forward", "inverse" or None (see the module docstring). ``names`` are the
+    property's names, the one that matched first (its label and aliases after): the
+    construction is read with the first whose head noun the question uses."""
+    names = [names] if isinstance(names, str) else list(names)
+    split = [w for w in (norm_words(n) for n in names) if w]
+    if not split:
+        return None
+    if _class_idiom(a, span):                 # "X is a kind of what?": X belongs to it
+        return FORWARD
+    words = {w.low for w in a.words}
+    text = " ".join(w.low for w in a.words)
+    # a name the question writes out whole first ("a kind of what": "kind of")
+    split.sort(key=lambda n: f" {' '.join(n)} " not in f" {text} ")
+    for name_words in split:                 # the head noun ("doctoral advisor")
+        head = _head(name_words)
+        if head is not None and not _participle(head) and \
+                any(form in words for form in _plurals(head)):
+            return _noun_direction(a, span, name_words, head)
+    type_words = set(a.type_noun.split()) if a.type_noun else set()
+    for name_words in split:                 # another noun of the name ("headquarters
+        if _head(name_words) is None:        # location": "the headquarters of X"), not
+            continue                         # one of the answer's class ("which N")
+        for noun in name_words:
+            if noun not in _PREPOSITIONS and not _participle(noun) and len(noun) > 3 and \
+                    noun not in type_words and any(form in words for form in _plurals(noun)):
+                return _noun_direction(a, span, name_words, noun)
+    return _verb_direction(a, span, split)
+
+
+def _class_idiom(a: Analysis, span: tuple[int, int]) -> bool:
+    """"X is a kind of what?", "X is an example of which genre": a class noun and "of"
+    after the mention, then a question word or the end."""
+    after = [w.low for w in a.words if w.start >= span[1]]
+    for i, w in enumerate(after[:-1]):
+        if w in _CLASS_NOUNS and after[i + 1] == "of" and (
+                i + 2 == len(after) or after[i + 2] in _WH):
+            return True
+    return False
+
+
+def _head(name_words: list[str]) -> str | None:
+    """The noun a property's name is about: the word before "of" ("member of" → member,
+    "place of birth" → place), else the last word ("doctoral advisor" → advisor); None
+    for a verb phrase ending in a preposition ("owned by", "named after")."""
+    if "of" in name_words:
+        i = name_words.index("of")
+        return name_words[i - 1] if i > 0 else None
+    if name_words[-1] in _PREPOSITIONS or name_words[-1] in ("by", "after"):
+        return None
+    return name_words[-1]
+
+
+def _plurals(noun: str) -> tuple[str, ...]:
+    return (noun, noun + "s", noun + "es", _IRREGULAR_PLURALS.get(noun, noun),
+            noun[:-1] + "ies" if noun.endswith("y") else noun)
+
+
+def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
+                    head: str) -> str | None:
+    ends_of = name_words[-1] == "of" and len(name_words) > 1
+    middle_of = "of" in name_words and not ends_of      # "place of birth"
+    before = [w.low for w in a.words if w.end <= span[0]]
+    after = [w.low for w in a.words if w.start >= span[1]]
+    mention_text = a.question[span[0]:span[1]]
+    possessive = bool(re.search(r"['\u2019]s?$", mention_text)) or \
+        bool(re.match(r"['\u2019]s?\b", a.question[span[1]:]))
+    content_before = [w for w in before if w not in _ARTICLES]
+    if possessive:                                       # "X's R"
+        return FORWARD
+    if content_before and content_before[-1] == "of":   # "the R of X"
+        return INVERSE if ends_of else FORWARD
+    lows = [w.low for w in a.words]
+    if "whose" in before and not ends_of:               # "whose R is X"
+        return INVERSE
+    # "X is the R of whom", "Of whom was X the R", "Who is X the R of?": X is an R (R
+    # written after X, before that "of"; in "X was a politician of which party" the R
+    # "party" follows "of" and says nothing of the kind)
+    dangling_of = bool(after) and after[-1] == "of"
+    of_wh = next((i for i, w in enumerate(lows)
+                  if w == "of" and i + 1 < len(lows) and lows[i + 1] in _WH), None)
+    if dangling_of:
+        between = after[:-1]
+    elif of_wh is not None and a.words[of_wh].start >= span[1]:     # "X is the R of whom"
+        between = [w.low for w in a.words[:of_wh] if w.start >= span[1]]
+    elif of_wh is not None:                                         # "Of whom was X the R"
+        between = after
+    else:
+        between = []
+    copula = bool(between and between[0] in _BE) or bool(before and before[-1] in _BE)
+    if copula and any(form in between for form in _plurals(head)):
+        if ends_of:
+            return FORWARD
+        return None if middle_of else INVERSE
+    # "Who had X as (their) R?"
+    if "as" in after and before and before[-1] in ("had", "has", "have") and not ends_of:
+        return INVERSE
+    # "Which students did X supervise?", "Which country is X in?": the R of "which R"
+    # is X's, X being the clause's subject
+    real = _head(name_words) or head
+    if a.type_noun and set(_plurals(real)) & set(a.type_noun.split()) and content_before and \
+            content_before[-1] in _DO | _BE and not ends_of:
+        return FORWARD
+    return None
+
+
+def _verb_direction(a: Analysis, span: tuple[int, int],
+                    names: list[list[str]]) -> str | None:
+    agentive = any(_agent_verb_used(a, n) for n in names)
+    before = [w.low for w in a.words if w.end <= span[0]]
+    after = [w.low for w in a.words if w.start >= span[1]]
+    # the clause's auxiliary right before the mention: "did X …", "was X …"
+    aux = next((w for w in reversed(before) if w not in _ARTICLES), "")
+    passive_after = any(_participle(w) for w in after)
+    if aux in _DO:                                   # "Whom did X employ?": X the agent
+        return INVERSE if agentive else None
+    if aux in _BE and passive_after:                 # "Who was X employed by?", "Where
+        return FORWARD                               # was X born?": X the patient
+    prep = before[-1] if before else ""
+    if prep == "by" and any(_participle(w) for w in before):        # "employed by X"
+        return INVERSE if agentive else None
+    if prep in _PREPOSITIONS and prep != "of" and any(
+            _participle(w) for w in before) and any(w in _BE for w in before):
+        return INVERSE                               # "Who was born in X?"
+    # "Who employed X?": a question word is the subject of the verb before X
+    first = before[0] if before else ""
+    if agentive and first in _WH and not any(w in _DO or w in _BE for w in before[1:]):
+        return FORWARD
+    return None
+
+
+def _agent_verb_used(a: Analysis, name_words: list[str]) -> bool:
+    """Whether the property's value is the agent of a verb the question uses: "employer"
+    and "employed", "doctoral advisor" and "advise", "owned by" and "owns"."""
+    if len(name_words) > 1 and name_words[-1] == "by":
+        stem = name_words[-2]
+        stem = stem[:-2] if stem.endswith("ed") else stem
+    else:
+        last = name_words[-1]
+        if len(last) <= 4 or not last.endswith(("er", "or")) or last in _NOT_AGENTS:
+            return False
+        stem = last[:-2]
+    stem = stem.rstrip("e") if len(stem) > 4 else stem
+    return any(w.low.startswith(stem) and w.low not in (name_words[-1], name_words[-1] + "s")
+               for w in a.words)
+
+
+def _participle(word: str) -> bool:
+    return word in _PARTICIPLES or (word.endswith("ed") and len(word) > 4)
