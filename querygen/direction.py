@@ -135,8 +135,9 @@ def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
     if content_before and content_before[-1] == "of":   # "the R of X"
         return INVERSE if ends_of else FORWARD
     lows = [w.low for w in a.words]
-    if "whose" in before and not ends_of:               # "whose R is X"
-        return INVERSE
+    if "whose" in before and not ends_of and content_before and \
+            content_before[-1] in _BE:                   # "whose R is X" (not "Whose
+        return INVERSE                                   # citizenship did X have?")
     # "X is the R of whom", "Of whom was X the R", "Who is X the R of?": X is an R (R
     # written after X, before that "of"; in "X was a politician of which party" the R
     # "party" follows "of" and says nothing of the kind)

@@ -57,6 +57,8 @@ PLACE_WORDS = frozenset("""
 place location located country city continent headquarters capital territory jurisdiction
 border administrative seat residence formation origin venue
 """.split())
+#: prepositions that end a relation phrase without being part of a property's name
+TRAILING = frozenset("of with to in at on for from".split())
 #: words that join the pieces of a chained relation ("capital *of* the country *where* …")
 CHAIN_JOINS = frozenset("of where whose that which who when in whom".split())
 
@@ -83,8 +85,6 @@ class RelationFit:
 
         base = a.relation_words(own)
         add(base, 1.0)
-        if len(base) > 1 and base[-1].low == "of":
-            add(base[:-1], 1.0)            # "the employer of X": the name is "employer"
         add(a.relation_words(all_spans), 1.0)
         add(a.relation_words(all_spans, keep_type_noun=False), 1.0)
         if a.type_noun:
@@ -93,6 +93,13 @@ class RelationFit:
             rest = content(a.relation_words(all_spans, keep_type_noun=False))
             add([a.type_noun], 0.6 if rest else 0.95)
         self.add_related([w.low for w in base], add)
+        for text, weight in list(variants.items()):
+            head, _, last = text.rpartition(" ")
+            if head and last.lower() in TRAILING and head.lower() != a.type_noun:
+                # "the employer of X", "X has diplomatic relations with": the preposition
+                # joins the relation to an entity; the name is "employer", "diplomatic
+                # relation" (a fuzzy match with it would score half: FUZZY_TRUSTED)
+                add([head], weight)
         return list(variants.items())
 
     @staticmethod

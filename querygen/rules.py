@@ -37,7 +37,7 @@ from typing import Any
 from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.direction import FORWARD, INVERSE, asked_direction
-from querygen.fit import (TYPE_PROPERTY, RelationFit, chunks, content)
+from querygen.fit import MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content
 from querygen.lexicon import GENERIC_RELATION_WORDS
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
@@ -65,10 +65,14 @@ NAMED_FIT = 1.3
 #: the end of the note of a reading whose property the entity has in neither role: it
 #: is offered only when no reading the KB holds fits the relation words nearly as well
 NOT_HELD = " (held neither way)"
+#: statements sampled to tell a symmetric property, and the share held both ways
+SYMMETRY_SAMPLE, SYMMETRY_SHARE = 40, 0.1
 #: a reading whose direction the syntax sets names the relation from this fit on
 ASKED_FIT = 1.0
-#: a held reading fitting this well is preferred to a property the entity lacks
-HELD_FIT = 0.6
+#: a one-hop reading along a property the entity has, fitting the relation words at all
+#: (the fit's own floor), is preferred to a property the entity has neither way:
+#: "Which landmass is X part of?" asks X's continent when X has no "part of"
+HELD_FIT = MIN_PROPERTY
 #: the note of a one-hop reading whose property the relation words name outright (fit
 #: NAMED_FIT, or ASKED_FIT with the direction the syntax asks): when it finds nothing,
 #: the KB has no answer (``reasoning`` then answers none, not a chain's)
@@ -116,6 +120,7 @@ class RuleGenerator:
         self.fit = RelationFit(kb, linker.properties)
         self._lock = threading.Lock()
         self._member_cache: dict[str, tuple[str, int] | None] = {}
+        self._symmetric_cache: dict[str, bool] = {}
 
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
@@ -224,7 +229,8 @@ class RuleGenerator:
                         continue
                     held = {True} if pid in out_props else set()
                     held |= {False} if pid in in_props else set()
-                    asked = asked_direction(a, mention.span, self._names(pid, fit[1]))
+                    asked = None if self._symmetric(pid) else \
+                        asked_direction(a, mention.span, self._names(pid, fit[1]))
                     if asked is not None:
                         directions = (asked == FORWARD,)
                     else:           # the words do not say: the KB's statements decide
@@ -255,6 +261,28 @@ class RuleGenerator:
                         plans.append(QueryPlan((edge,), score=total, fit=fit[0],
                                                notes=notes))
         return plans
+
+    def _symmetric(self, pid: str) -> bool:
+        """Whether the KB holds ``pid`` both ways for a share of the pairs it links
+        ("diplomatic relation", "sister city", "spouse"; a partial KB misses many of the
+        reverse statements, other relations have none): its direction then says nothing,
+        and the KB's statements decide between the readings. Sampled once per property."""
+        if pid not in self._symmetric_cache:
+            try:
+                sample = [st for st in self.kb.statements(None, pid, None,
+                                                          limit=SYMMETRY_SAMPLE)
+                          if st.value.kind == "entity"]
+                both = sum(1 for st in sample
+                           if self.kb.statements(st.value.value, pid, st.subject, limit=1))
+                symmetric = len(sample) >= 2 and both >= SYMMETRY_SHARE * len(sample)
+            except Exception:          # noqa: BLE001 - a property the KB cannot list
+                symmetric = False
+            with self._lock:
+                self._symmetric_cache[pid] = symmetric
+        return self._symmetric_cache[pid]
+
+    def _out_props(self, entity: str) -> frozenset[str]:
+        return self.props.roles([entity]).get(entity, (frozenset(), frozenset()))[0]
 
     def _names(self, pid: str, cand: Candidate | None) -> list[str]:
         """The names of ``pid`` to read the question's syntax with: the one that matched
@@ -364,8 +392,15 @@ class RuleGenerator:
                 pid = member[0]
                 fit = self.fit.fit(None, pid, scores, [words]) if words else None
                 names = self._names(pid, fit[1] if fit else None)
-                if asked_direction(a, mention.span, names) == FORWARD:
+                if not self._symmetric(pid) and \
+                        asked_direction(a, mention.span, names) == FORWARD:
                     continue           # "Who advised X?": X's advisor, not X's students
+                if fit is not None and pid in self._out_props(cand.id):
+                    # the words name a property X has itself ("Which country does X
+                    # have diplomatic relations with?"): the one-hop readings weigh
+                    # X's own statements against the converse; as a category this
+                    # reading would outrank X's own
+                    continue
                 score = (cand.score + MEMBER_FIT + (fit[0] * 0.5 if fit else 0.0)
                          + (INDEFINITE_FIT if indefinite else 0.0))
                 prop = _property(self.fit.candidate(pid, score))
@@ -419,6 +454,8 @@ class RuleGenerator:
                                om: Mention = om) -> bool:
                 """Whether the question asks the property the other way round ("Was Y
                 the doctoral advisor of X?" asks X's advisor, not Y's)."""
+                if self._symmetric(pid):
+                    return False
                 names = self._names(pid, cand)
                 return (asked_direction(a, sm.span, names) == INVERSE
                         or asked_direction(a, om.span, names) == FORWARD)
@@ -649,9 +686,7 @@ def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
         return plans
     # a property the entity has neither way is the reading only when nothing it has fits:
     # "Which genre is X associated with?" is X's genre, not the "associated with" X lacks
-    held = max((p.fit for p in plans if p.fit is not None and p.form != "ask"
-                and not any(n.endswith(NOT_HELD) for n in p.notes)), default=0.0)
-    if held >= HELD_FIT:
+    if held_one_hop(plans) >= HELD_FIT:
         plans = [p for p in plans if not (p.notes and p.notes[0].endswith(NOT_HELD))]
         best = max((p.fit for p in plans if p.fit is not None and p.form != "ask"),
                    default=0.0)
@@ -665,6 +700,13 @@ def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
             (p.fit >= best - FIT_GAP and not (
                 one_hop is not None and p.fit <= one_hop and p.notes[:1]
                 and p.notes[0].startswith("chain")))]
+
+
+def held_one_hop(plans: list[QueryPlan]) -> float:
+    """The best relation fit of a one-hop reading along a property the entity has."""
+    return max((p.fit for p in plans if p.fit is not None and p.form != "ask"
+                and p.notes[:1] and p.notes[0].startswith("one hop")
+                and not p.notes[0].endswith(NOT_HELD)), default=float("-inf"))
 
 
 def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:
