@@ -281,6 +281,17 @@ class FallbackLinking:
     def __getattr__(self, name: str) -> Any:      # capitalized, nearest, index, close
         return getattr(self.local, name)
 
+    def warm_up(self) -> None:
+        """Load now what the first name the mirror lacks would load: the endpoint's
+        property list (a few queries over the whole graph, minutes on a big or busy
+        endpoint, during which every other lookup of a name waits). A no-op when the live
+        side is off."""
+        if self.kb.live_off_reason() is None:
+            try:
+                self._remote.properties()
+            except EndpointUnreachable:
+                pass
+
     def names(self, norms: Any) -> list:
         found = self.local.names(norms)
         if found or not norms or self.kb.live_off_reason() is not None:

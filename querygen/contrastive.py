@@ -4,6 +4,7 @@ One sequence holds the instruction (the question), one correct query and the inc
 ones, each query on its own line after its marker::
 
     Question: Who employed Douglas Adams?
+    Entities: Douglas Adams
     Correct query: SELECT ?x WHERE { wd:/Douglas Adams/ wdt:/employer/ ?x . }
     Incorrect query 1: SELECT ?x WHERE { /Douglas Adams/ wdt:/employer/ ?x . }
     ...
@@ -13,35 +14,72 @@ The objective is the log-likelihood of the query tokens only (the paper's equati
 
     L(θ) = − Σ_t m_t · log p_θ(x_t | x_<t),   m_t = 1 if x_t is inside a query, else 0
 
-so the instruction and the markers (``Correct query:``, ``Incorrect query k:``) are context,
-never targets. A query's tokens include its closing newline, which is how the model learns
-where a query ends. ``segments`` splits an example into (text, inside-a-query) parts;
-``encode`` tokenizes part by part, so every token's mask is exact (no offset guessing); for
-an encoder-decoder the question is the encoder's input and the rest the decoder's.
+so the instruction (the question and, for models trained with them, the labels of the
+entities the linker found in it: ``linked_entities``) and the markers (``Correct query:``,
+``Incorrect query k:``) are context, never targets. A query's tokens include its closing
+newline, which is how the model learns where a query ends. ``segments`` splits an example
+into (text, inside-a-query) parts; ``encode`` tokenizes part by part, so every token's mask
+is exact (no offset guessing); for an encoder-decoder the question is the encoder's input
+and the rest the decoder's.
 ``masked_nll`` is the loss, averaged over the masked tokens of a batch (a constant scale
 of the sum, so the learning rate does not depend on how long the queries are).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import re
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from querygen.dataset import Example
+if TYPE_CHECKING:
+    from querygen.dataset import Example
 
 QUESTION = "Question:"
+ENTITIES = "Entities:"
+#: at most this many entity labels are put in the instruction
+MAX_ENTITIES = 4
+#: mentions whose best candidate is less likely than this to be meant are left out
+MIN_CONFIDENCE = 0.05
+_ID_LIKE = re.compile(r"[QPL][1-9][0-9]*")
 CORRECT = "Correct query:"
 #: ``INCORRECT.format(k)`` is the marker of the k-th incorrect query (from 1)
 INCORRECT = "Incorrect query {}:"
 
 
-def prompt(question: str) -> str:
-    """The instruction part: what the model reads before it writes the correct query."""
-    return f"{QUESTION} {' '.join(question.split())}\n"
+def linked_entities(linker: Any, question: str, *, lang: str = "en") -> list[str]:
+    """The labels the model is shown as the question's entities: for each mention the
+    linker finds (``EntityLinker.link``), its best candidate's label, most confident first,
+    at most ``MAX_ENTITIES``; mentions below ``MIN_CONFIDENCE`` and candidates without a
+    usable label (none, an ID, control characters, ``;``) are left out. The same function
+    runs at training and at inference, so the model learns to copy from what the linker
+    gives, errors included."""
+    result = linker.link(question, lang=lang)
+    ranked = sorted((m for m in result.mentions if m.best is not None),
+                    key=lambda m: -m.confidence)
+    out: list[str] = []
+    for m in ranked:
+        label = " ".join(m.best.label.split()) if m.best.label else ""
+        if (m.confidence < MIN_CONFIDENCE or not label or _ID_LIKE.fullmatch(label)
+                or ";" in label or any(ch < " " for ch in m.best.label) or label in out):
+            continue
+        out.append(label)
+        if len(out) == MAX_ENTITIES:
+            break
+    return out
+
+
+def prompt(question: str, entities: Sequence[str] | None = None) -> str:
+    """The instruction part: what the model reads before it writes the correct query —
+    the question and, unless ``entities`` is None, an ``Entities:`` line listing them."""
+    text = f"{QUESTION} {' '.join(question.split())}\n"
+    if entities is not None:
+        text += f"{ENTITIES} {'; '.join(entities)}\n" if entities else f"{ENTITIES}\n"
+    return text
 
 
 def segments(example: Example, *, with_negatives: bool = True) -> list[tuple[str, bool]]:
     """(text, inside a query) parts of an example's training sequence, in order."""
-    parts: list[tuple[str, bool]] = [(prompt(example.question), False), (CORRECT, False),
+    parts: list[tuple[str, bool]] = [(prompt(example.question, example.entities), False),
+                                     (CORRECT, False),
                                      (f" {example.query}\n", True)]
     if with_negatives:
         for k, neg in enumerate(example.negatives, 1):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from querygen.contrastive import linked_entities
 from querygen.negatives import Negative, negatives
 from querygen.terms import (ID_PREFIXES, Token, label_of, lex, slot, well_formed,
                             wikidata_id)
@@ -29,22 +30,30 @@ from store.errors import KGGroundError
 @dataclass(frozen=True, slots=True)
 class Example:
     """One training example: the question, the gold query at label level (canonical form),
-    the gold query as given (ID level), its negatives, and where it came from."""
+    the gold query as given (ID level), its negatives, where it came from, and the labels
+    of the entities the linker found in the question (``None``: not linked; the model
+    then reads the question alone)."""
     question: str
     query: str
     id_query: str
     negatives: tuple[Negative, ...] = ()
     source: str = ""
+    entities: tuple[str, ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "query": self.query, "id_query": self.id_query,
-                "negatives": [n.as_dict() for n in self.negatives], "source": self.source}
+        out = {"question": self.question, "query": self.query, "id_query": self.id_query,
+               "negatives": [n.as_dict() for n in self.negatives], "source": self.source}
+        if self.entities is not None:
+            out["entities"] = list(self.entities)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Example:
+        entities = data.get("entities")
         return cls(data["question"], data["query"], data.get("id_query", ""),
                    tuple(Negative(n["kind"], n["text"], n.get("detail", ""))
-                         for n in data.get("negatives", ())), data.get("source", ""))
+                         for n in data.get("negatives", ())), data.get("source", ""),
+                   None if entities is None else tuple(str(e) for e in entities))
 
 
 @dataclass
@@ -135,10 +144,12 @@ def read_pairs(path: str | Path) -> Iterator[tuple[str, str, str]]:
 
 def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int = 0,
                    lang: str = "en", report: BuildReport | None = None,
-                   progress: bool = False) -> Iterator[Example]:
+                   progress: bool = False, linker: Any = None) -> Iterator[Example]:
     """Examples for ``pairs``: the gold rewritten to label level with the KB's labels, and
     its negatives (one per kind, at label level). Pairs that cannot be rewritten are
-    skipped and counted in ``report``."""
+    skipped and counted in ``report``. With ``linker`` (an ``EntityLinker``) each example
+    also gets the labels of the entities it finds in the question
+    (``querygen.contrastive.linked_entities``), which the model then reads."""
     report = report if report is not None else BuildReport()
     items = list(pairs) if progress else pairs
     if progress:
@@ -159,7 +170,9 @@ def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int 
             report.skip("no negative could be made")
             continue
         report.kept += 1
-        yield Example(question, label_query, canonical(sparql), tuple(made), ident)
+        entities = (None if linker is None else
+                    tuple(linked_entities(linker, question, lang=lang)))
+        yield Example(question, label_query, canonical(sparql), tuple(made), ident, entities)
 
 
 def write_examples(examples: Iterable[Example], path: str | Path) -> int:

@@ -270,14 +270,19 @@ class ModelGenerator(LabelQueryPipeline):
     def __init__(self, kb: Any, linker: Any, model: Any, *, beams: int = 5,
                  validator: Callable | None = None, run_check: bool = True):
         super().__init__(kb, linker, validator=validator, run_check=run_check)
+        from querygen.trained import TrainedGenerator
+
         if not hasattr(model, "generate"):
-            from querygen.trained import TrainedGenerator
-            model = TrainedGenerator(model)
+            model = TrainedGenerator(model, linker=linker)
         self.model = model
         self.beams = beams
+        # a trained generator reads (and is constrained to) what this KB's linker finds
+        self._with_linker = isinstance(model, TrainedGenerator)
 
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
-        attempts = [self.check(text) for text in self.model.generate(question, n=self.beams)]
+        written = (self.model.generate(question, n=self.beams, linker=self.linker)
+                   if self._with_linker else self.model.generate(question, n=self.beams))
+        attempts = [self.check(text) for text in written]
         good = _voted([a for a in attempts if not a.problems])
         for rank, a in enumerate(good):       # the model's own order counts too
             a.votes += max(0, len(good) - rank)

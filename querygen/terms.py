@@ -39,6 +39,7 @@ _LEX = re.compile(r"""
   | (?P<pname>(?:[A-Za-z][\w.-]*)?:(?:[\w%-](?:[\w.%:-]*[\w%:-])?)?)
   | (?P<number>[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))
   | (?P<word>[A-Za-z_]\w*)
+  | (?P<langtag>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
   | (?P<punct>\^\^|&&|\|\||<=|>=|!=|[.;,{}()\[\]/*+|^=<>!?-])
   | (?P<other>\S)
 """, re.VERBOSE)
@@ -49,9 +50,10 @@ class Token:
     """One token of a query: ``text == query[start:end]``.
 
     kind: slot (``wd:/label/``), bare (``/label/``: a placeholder without its prefix),
-    iri, string, var, pname (``wd:Q42``), number, word (keywords, ``a``), punct,
-    comment, other. ``prefix``/``label`` are set for slots (the label unescaped),
-    ``prefix``/``local`` for prefixed names."""
+    iri, string, var, pname (``wd:Q42``), number, word (keywords, ``a``), langtag
+    (``@en``, one token: ``@ en`` is not SPARQL), punct, comment, other.
+    ``prefix``/``label`` are set for slots (the label unescaped), ``prefix``/``local``
+    for prefixed names."""
     kind: str
     text: str
     start: int

@@ -50,7 +50,8 @@ class TrainingError(KGGroundError):
 @dataclass
 class TrainOptions:
     """How long and how to train. Training stops at whichever of ``epochs``, ``max_steps``
-    and ``time_limit`` (seconds) comes first."""
+    and ``time_limit`` (seconds) comes first; the learning rate warms up over
+    ``warmup_steps`` and then decays linearly towards that end."""
     epochs: float = 3.0
     max_steps: int | None = None
     time_limit: float | None = None
@@ -62,7 +63,7 @@ class TrainOptions:
     save_every: int = 500
     negatives: bool = True            # False: plain fine-tuning on the correct query alone
     size: str = "small"               # from scratch: a key of SCRATCH_SIZES
-    vocab_size: int = 4000            # from scratch: the BPE vocabulary
+    vocab_size: int = 8000            # from scratch: the BPE vocabulary
     threads: int | None = None
 
 
@@ -86,15 +87,28 @@ class TrainResult:
 
 # -- tokenizer and model ---------------------------------------------------------------------
 
-def build_tokenizer(texts: Sequence[str], vocab_size: int = 4000) -> Any:
+#: pre-tokenization of the from-scratch tokenizer: a slot's content (``wd:/…/``) and each
+#: label of the ``Entities:`` line are pieces of their own, so a name is spelled by the same
+#: tokens where the model reads it and where it writes it; newlines are their own pieces
+#: (a query ends at one). Everything else is one piece per part, so BPE merges the query
+#: syntax between slots into a few tokens (``' SELECT ?x WHERE { wd:/'``), which keeps the
+#: sequences short.
+SCRATCH_SPLIT = (r"(?<=:/)(?:\\.|[^/\\\n])+(?=/)|(?<=Entities: )[^;\n]+|(?<=; )[^;\n]+"
+                 r"|\n")
+
+
+def build_tokenizer(texts: Sequence[str], vocab_size: int = 8000) -> Any:
     """A byte-level BPE tokenizer trained on ``texts`` (any text encodes; nothing is
-    downloaded), as a transformers tokenizer with ``<pad>``, ``<s>`` and ``</s>``."""
+    downloaded; pre-tokenized by ``SCRATCH_SPLIT``), as a transformers tokenizer with
+    ``<pad>``, ``<s>`` and ``</s>``."""
     require("tokenizers", "transformers", "training a tokenizer")
     transformers = require("transformers", "transformers", "training the query generator")
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(SCRATCH_SPLIT), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=2,
                                   special_tokens=["<pad>", "<s>", "</s>"],
@@ -220,12 +234,25 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
     if out.exists() and any(out.iterdir()) and not resume:
         raise TrainingError(f"{out} is not empty", fix="pass --resume to continue the run "
                             "saved there, or choose another --out")
+    linked = {e.entities is not None for e in examples}
+    if len(linked) > 1:
+        raise TrainingError("some examples list the question's entities and some do not",
+                            fix="build every example the same way (kgground querygen "
+                                "dataset, with or without --no-entities)")
+    with_entities = linked == {True}
     if opts.threads:
         torch.set_num_threads(opts.threads)
     torch.manual_seed(opts.seed)
 
     state: dict[str, Any] = {}
     if resume and meta_path.is_file():
+        saved = json.loads(meta_path.read_text("utf-8")).get("entities", False)
+        if saved != with_entities:
+            was, now = ("with" if x else "without" for x in (saved, with_entities))
+            raise TrainingError(f"the run in {out} was trained {was} the question's "
+                                f"entities and these examples are {now} them",
+                                fix="resume with examples built the same way, or choose "
+                                    "another --out")
         model, tokenizer, seq2seq = load_model(out)
         if state_path.is_file():
             state = torch.load(state_path, weights_only=False)
@@ -247,8 +274,13 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         total = min(total, opts.max_steps)
 
     def lr_at(s: int) -> float:
+        # linear warm-up, then linear decay to a tenth over the run: over the steps, or
+        # over the time limit when that comes first (a time-bounded run anneals too)
         warm = min(1.0, (s + 1) / max(opts.warmup_steps, 1))
-        return opts.learning_rate * warm * max(0.1, 1 - s / max(total, 1))
+        done = s / max(total, 1)
+        if opts.time_limit:
+            done = max(done, (time.monotonic() - started) / opts.time_limit)
+        return opts.learning_rate * warm * max(0.1, 1 - done)
 
     def order(epoch: int) -> list[int]:
         idx = list(range(len(examples)))
@@ -261,7 +293,9 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         tokenizer.save_pretrained(out)
         meta = {"format": FORMAT_VERSION, "seq2seq": seq2seq, "step": step,
                 "examples": len(examples), "options": asdict(opts),
-                "prompt": prompt("{question}") + "Correct query:",
+                "entities": with_entities,
+                "prompt": prompt("{question}", ["{entity}"] if with_entities else None)
+                + "Correct query:",
                 "last_loss": losses[-1] if losses else None}
         (out / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
         torch.save({"optimizer": optimizer.state_dict(), "step": step, "losses": losses},

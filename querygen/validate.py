@@ -45,10 +45,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 
-from kb.sparql_check import EMULATED_SERVICES, PARSE_LOCK, WIKIDATA_PREFIXES
+from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, rdflib_query
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
-from store.errors import EntityNotFound, InvalidId, PropertyNotFound
+from store.errors import (EntityNotFound, InvalidId, PropertyNotFound, QuerySyntaxError,
+                          UnsupportedQuery)
+from store.sparql_algebra import translate
+from store.sparql_parse import parse as parse_sparql
 from store.vocab import PROPERTY_ID, WD
 
 Severity = TypingLiteral["error", "warning"]
@@ -63,9 +66,8 @@ _UNKNOWN_PREFIX_IRI = "urn:kgground:unknown-prefix:"
 _UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
                  "WITH"}
 _LABEL_SUFFIXES = ("AltLabel", "Label", "Description")
-# rdflib's pyparsing grammar is not safe on first concurrent use (pyparsing issue #89): the
-# one lock every rdflib parse in kgground takes
-_PARSE_LOCK = PARSE_LOCK
+#: the position the front end writes into its message (the validator reports its own)
+_POSITION = re.compile(r"^the SPARQL query does not parse at line \d+, column \d+: ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,46 +272,59 @@ class _Validator:
 
     # -- syntax and safety ------------------------------------------------------------------
     def parse(self, text: str) -> Any:
-        from pyparsing import ParseException
-        from rdflib.plugins.sparql.algebra import translateQuery
-        from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+        """The algebra of the parser's text, or None after reporting why there is none.
 
-        with _PARSE_LOCK:
-            try:
-                tree = parseQuery(text)
-            except ParseException as exc:
-                try:
-                    parseUpdate(text)
-                except ParseException:
-                    first = next((t for t in self.tokens if t.kind == "word"
-                                  and t.text.upper() != "PREFIX" and t.text.upper() != "BASE"),
-                                 None)
-                    if first is not None and first.text.upper() in _UPDATE_WORDS:
-                        self.update_refused(first)
-                    else:
-                        self.syntax_error(exc)
-                else:
-                    first = next((t for t in self.tokens if t.kind == "word"
-                                  and t.text.upper() in _UPDATE_WORDS), self.tokens[0])
-                    self.update_refused(first)
-                return None
-            try:
-                return translateQuery(tree, initNs=WIKIDATA_PREFIXES).algebra
-            except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
-                self.add(0, "error", "syntax", f"the query is not valid SPARQL: {exc}",
-                         "check its prefixes, variables and GROUP BY")
-                return None
+        Parsed as every kgground KB parses a query it runs (``kb.sparql_check``): the
+        tree-sitter front end (``store.sparql_parse``: microseconds, the error's line and
+        column) and its translation to algebra (``store.sparql_algebra``); CONSTRUCT and
+        DESCRIBE, which that translation leaves to rdflib, are translated by rdflib from
+        the front end's canonical text, as the mirror runs them."""
+        try:
+            parsed = parse_sparql(text, WIKIDATA_PREFIXES)
+        except QuerySyntaxError as exc:
+            first = next((t for t in self.tokens if t.kind == "word"
+                          and t.text.upper() not in ("PREFIX", "BASE")), None)
+            if first is not None and first.text.upper() in _UPDATE_WORDS:
+                self.update_refused(first)
+            else:
+                self.syntax_error(exc, text)
+            return None
+        if parsed.form == "UPDATE":
+            first = next((t for t in self.tokens if t.kind == "word"
+                          and t.text.upper() in _UPDATE_WORDS), self.tokens[0])
+            self.update_refused(first)
+            return None
+        try:
+            return translate(parsed)
+        except UnsupportedQuery:
+            pass                                    # CONSTRUCT, DESCRIBE: rdflib's algebra
+        except QuerySyntaxError as exc:
+            self.syntax_error(exc, text)
+            return None
+        try:
+            return rdflib_query(parsed.canonical(), parsed.prefixes).algebra
+        except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
+            self.add(0, "error", "syntax", f"the query is not valid SPARQL: {exc}",
+                     "check its prefixes, variables and GROUP BY")
+            return None
 
     def update_refused(self, tok: Token) -> None:
         self.add(tok.start, "error", "update",
                  f"SPARQL Update ({tok.text.upper()}) is refused: knowledge bases are "
                  "read-only here", "send a SELECT, ASK, CONSTRUCT or DESCRIBE query")
 
-    def syntax_error(self, exc: Any) -> None:
-        offset = self.original_offset(exc.loc)
+    def syntax_error(self, exc: QuerySyntaxError, text: str) -> None:
+        """Report the front end's syntax error at its position in the query as given."""
+        if exc.line is None:
+            offset = 0
+        else:
+            lines = text.split("\n")
+            offset = sum(len(line) + 1 for line in lines[:exc.line - 1]) + exc.column - 1
+            offset = self.original_offset(min(offset, len(text)))
+        what = _POSITION.sub("", exc.what)
         here = self.query[offset:offset + 20].split("\n")[0]
         found = f"at {here!r}" if here.strip() else "at the end of the query"
-        self.add(offset, "error", "syntax", f"the query does not parse {found}",
+        self.add(offset, "error", "syntax", f"the query does not parse {found}: {what}",
                  "correct the query at that position (a missing '.', '}' or prefix, or a "
                  "label where a term belongs)")
 

@@ -196,3 +196,33 @@ def test_gold_over_a_live_endpoint_does_not_warm_the_mirror(bench, tmp_path, dem
     assert q1["gold"] == [{"kind": "entity", "value": "Q270"}] and q1["covered"] is True
     assert len(q2["gold"]) == 3 and q2["score"]["f1"] == pytest.approx(2 / 3, abs=1e-6)
     assert kb.open(str(empty)).statements("Q7186") == []
+
+
+def test_a_progress_bar_with_the_running_f1(demo, bench, tmp_path, capsys):
+    evaluate(read_items(bench), ScriptedAnswerer(ANSWERS), demo, report=tmp_path / "r.json",
+             config=CONFIG, workers=2, progress=True)
+    err = capsys.readouterr().err
+    assert "eval: 100%" in err and "5/5" in err and "F1 0.667" in err  # (1 + 2/3 + 0 + 1) / 4
+    evaluate(read_items(bench), ScriptedAnswerer(ANSWERS), demo, report=tmp_path / "s.json",
+             config=CONFIG, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_warm_up_loads_the_live_property_list_before_the_clock(tmp_path, demo_endpoint,
+                                                                demo_mirror_path):
+    """Over a FallbackKB, the first name the mirror lacks loads the endpoint's property
+    list (minutes on a big endpoint, every other thread waiting): the warm-up does it,
+    even when the warm-up question's names are all in the mirror."""
+    import shutil
+
+    from kb.endpoint import SparqlEndpointKB
+    from reasoning.eval import GrounderAnswerer
+    from reasoning.grounder import Grounder
+
+    local = tmp_path / "local.sqlite"
+    shutil.copyfile(demo_mirror_path, local)
+    live = kb.open(str(local), live=SparqlEndpointKB(demo_endpoint.url, no_cache=True))
+    answerer = GrounderAnswerer(lambda lang: Grounder(live, lang=lang))
+    source = answerer.grounder("en").linker.source
+    answerer.warm_up("en", "Where was Marie Curie born?")
+    assert source._remote._props is not None           # loaded (whatever this server knows)

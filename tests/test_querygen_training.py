@@ -213,6 +213,13 @@ def test_cli_dataset_train_generate(run, demo_mirror_path, tmp_path):
             "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["examples"] == 2
+    # the linker's entities are in each example, for the model's instruction
+    assert [e.entities[:1] for e in read_examples(data)] == [("Marie Curie",),
+                                                             ("Pierre Curie",)]
+    plain = tmp_path / "plain.jsonl"
+    r = run("querygen", "dataset", str(pairs), "--db", str(demo_mirror_path), "--out",
+            str(plain), "--no-entities")
+    assert r.exit_code == 0 and all(e.entities is None for e in read_examples(plain))
     out = tmp_path / "model"
     r = run("querygen", "train", "--data", str(data), "--out", str(out), "--from-scratch",
             "--size", "tiny", "--max-steps", "3", "--batch-size", "2", "--json")
@@ -220,7 +227,9 @@ def test_cli_dataset_train_generate(run, demo_mirror_path, tmp_path):
     assert json.loads(r.stdout)["steps"] == 3
     r = run("querygen", "train", "--data", str(data), "--out", str(out), "--from-scratch")
     assert r.exit_code == 1 and "--resume" in r.output
-    r = run("querygen", "generate", "Where was Marie Curie born?", "--model", str(out), "--json")
-    assert r.exit_code == 0 and json.loads(r.stdout)["question"].startswith("Where")
+    r = run("querygen", "generate", "Where was Marie Curie born?", "--model", str(out),
+            "--db", str(demo_mirror_path), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["question"].startswith("Where")
     r = run("querygen", "generate", "x", "--model", str(tmp_path / "none"))
     assert r.exit_code == 1 and "no trained generator" in r.output

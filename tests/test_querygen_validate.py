@@ -56,10 +56,20 @@ def test_every_negative_kind_is_an_error(demo, query):
 
 
 def test_syntax_error_points_at_the_line_and_column():
-    d = validate("SELECT ?x WHERE {\n  wd:Q7186 wdt:P108 ?x\n  wd:Q7186 wdt:P19 ?y }")
+    from store.errors import QuerySyntaxError
+    from store.sparql_parse import parse
+
+    query = "SELECT ?x WHERE {\n  wd:Q7186 wdt:P108 ?x\n  wd:Q7186 wdt:P19 ?y }"
+    d = validate(query)
     e = at(d, "syntax")
-    assert (e.line, e.column) == (3, 3) and "does not parse" in e.message
-    assert "  wd:Q7186 wdt:P19 ?y }\n    ^" in d.report()
+    # the front end's position: the same line and column the KBs report for this query
+    with pytest.raises(QuerySyntaxError) as raised:
+        parse(query)
+    assert (e.line, e.column) == (raised.value.line, raised.value.column) == (2, 21)
+    assert "does not parse" in e.message and "unexpected '?x'" in e.message
+    assert "  wd:Q7186 wdt:P108 ?x\n                      ^" in d.report()
+    e = at(validate("SELECT ?x WHERE {\n  ?x wdt:P31 wd:Q5 .\n  FILTER(?x = ) }"), "syntax")
+    assert (e.line, e.column) == (3, 15) and "missing a term" in e.message
     assert codes(validate("")) == {"syntax"}
 
 
@@ -267,3 +277,41 @@ def test_grouped_queries_with_no_match_are_errors(demo):
     q = ("SELECT ?x WHERE { ?x wdt:P108 wd:Q7186 . ?x wdt:P31 ?t } GROUP BY ?x "
          "ORDER BY DESC(COUNT(?t)) LIMIT 1")
     assert codes(validate(q, demo)) == {"no-match"}
+
+
+def test_syntax_is_the_front_ends_not_rdflibs(demo, monkeypatch):
+    """The validator accepts what the KBs run (tree-sitter front end), also where rdflib's
+    parser refuses it, and parses SELECT/ASK without rdflib at all."""
+    import querygen.validate as validate_mod
+
+    def no_rdflib(*args, **kwargs):
+        raise AssertionError("rdflib parsed a SELECT/ASK query")
+
+    monkeypatch.setattr(validate_mod, "rdflib_query", no_rdflib)
+    # WDQS writes these; rdflib's parser refuses both (store.sparql_parse's docstring)
+    for query in ("SELECT ?x WHERE { ?x wdt:P31/wdt:P279 * wd:Q5 . } LIMIT 3",
+                  'SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(1 = "1"^^ xsd:integer) } '
+                  "LIMIT 3",
+                  "ASK { wd:Q7186 wdt:P108 ?x }"):
+        d = validate(query, demo)
+        assert d.ok, (query, d.report())
+        demo.sparql(query)                  # and the mirror runs it
+
+
+def test_construct_and_describe_are_checked_like_the_mirror_runs_them(demo):
+    ok = validate("CONSTRUCT { wd:Q7186 wdt:P108 ?x } WHERE { wd:Q7186 wdt:P108 ?x }", demo)
+    assert ok.ok, ok.report()
+    bad = validate("CONSTRUCT { wd:Q7186 wdt:P108 ?x } WHERE { wd:Q7186 wdt:P108 ?x", demo)
+    assert codes(bad) == {"syntax"} and bad.errors[0].line == 1
+    unknown = validate("CONSTRUCT { ?s ?p ?o } WHERE { wd:Q7186 wdt:P999999 ?o }", demo)
+    assert "unknown-property" in codes(unknown)
+
+
+def test_language_tags_survive_the_label_level_rewrite(demo):
+    from querygen.dataset import canonical, to_label_level
+
+    gold = 'ASK WHERE { wd:Q7186 wdt:P108 ?x . ?x rdfs:label "University of Paris"@en }'
+    label = to_label_level(gold, demo)
+    assert '"University of Paris" @en }' in label and "@ en" not in canonical(gold)
+    assert "syntax" not in codes(validate(label, demo)), validate(label, demo).report()
+    assert "syntax" not in codes(validate(gold, demo))

@@ -23,6 +23,11 @@ GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen
               "lines (gold SPARQL, results or answers; slice-qa) and Mintaka apart.")
 @click.option("--limit", type=click.IntRange(1), metavar="N",
               help="Only the first N questions of the file.")
+@click.option("--sample", type=click.IntRange(1), metavar="N",
+              help="N questions drawn at random (seeded by --seed; kept in file order); "
+                   "with --limit, drawn from the first --limit.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of --sample: the same seed draws the same questions.")
 @click.option("--languages", default="en", show_default=True, metavar="LANGS",
               help="Question languages to ask, comma-separated, or 'all' (QALD and "
                    "Mintaka files hold several).")
@@ -50,7 +55,8 @@ GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr [default: when stderr is a terminal].")
 @json_option
-def eval_cmd(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str | None,
+def eval_cmd(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
+             languages: str, llm_spec: str | None,
              verifier_spec: str | None, llm_cache: str | None, replay: bool,
              catalog: str | None, gate_name: str, checker: str, db: str | None,
              endpoint: str | None, offline: bool, no_cache: bool, workers: int,
@@ -81,13 +87,14 @@ def eval_cmd(file: str, fmt: str, limit: int | None, languages: str, llm_spec: s
     replays them (--replay: never call the model). A simulated model (--llm simulated)
     without --catalog knows a share of the benchmark's own one-fact questions.
     """
-    fail_clearly(_eval)(file, fmt, limit, languages, llm_spec, verifier_spec, llm_cache,
-                        replay, catalog, gate_name, checker, db, endpoint, offline, no_cache,
-                        workers, report_path, html_path, restart, no_traces, gold_timeout,
+    fail_clearly(_eval)(file, fmt, limit, sample, seed, languages, llm_spec, verifier_spec,
+                        llm_cache, replay, catalog, gate_name, checker, db, endpoint, offline,
+                        no_cache, workers, report_path, html_path, restart, no_traces, gold_timeout,
                         progress, as_json)
 
 
-def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str | None,
+def _eval(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
+          languages: str, llm_spec: str | None,
           verifier_spec: str | None, llm_cache: str | None, replay: bool,
           catalog: str | None, gate_name: str, checker: str, db: str | None,
           endpoint: str | None, offline: bool, no_cache: bool, workers: int,
@@ -102,7 +109,7 @@ def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str 
         raise click.BadParameter(f"{file} is not a file", param_hint="FILE")
     langs = None if languages.strip().lower() == "all" else \
         [x.strip() for x in languages.split(",") if x.strip()]
-    items = read_items(path, fmt, languages=langs, limit=limit)
+    items = read_items(path, fmt, languages=langs, limit=limit, sample=sample, seed=seed)
     if not items:
         raise click.UsageError(f"{file} has no question in the languages asked for "
                                f"({languages}); try --languages all")
@@ -125,6 +132,8 @@ def _eval(file: str, fmt: str, limit: int | None, languages: str, llm_spec: str 
               "verifier": verifier_spec if has_llm else None,
               "gate": gate_name if has_llm else "kb-only", "checker": checker if has_llm
               else None, "catalog": catalog_used}
+    if sample:          # (absent otherwise: the records of earlier runs stay resumable)
+        config["sample"] = {"questions": sample, "seed": seed, "of_first": limit}
 
     def grounder(lang: str) -> Any:
         from reasoning.grounder import Grounder

@@ -26,32 +26,44 @@ def querygen_group() -> None:
               "to write the examples to.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the negatives.")
 @click.option("--limit", type=click.IntRange(min=1), help="Use at most N pairs per file.")
+@click.option("--no-entities", is_flag=True, help="Do not link the questions: the model "
+              "then reads the question alone, without an \"Entities:\" line.")
 @json_option
 def dataset_cmd(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offline: bool,
-                no_cache: bool, out: str, seed: int, limit: int | None, as_json: bool) -> None:
+                no_cache: bool, out: str, seed: int, limit: int | None, no_entities: bool,
+                as_json: bool) -> None:
     """Build training examples from (question, SPARQL) files.
 
     Each PAIRS file is JSON lines with "question" and "sparql" (QALD, WikiWebQuestions,
     SimpleQuestions) or "question", "subject" and "property" (one-hop questions). Gold
     queries are rewritten at label level with the KB's labels (wd:Q42 -> wd:/Douglas
     Adams/), and each gets four rule-made incorrect queries (unlinked entity, wrong
-    entity, misspelled label, wrong or reordered property).
+    entity, misspelled label, wrong or reordered property). Each question is linked with
+    the KB's entity linker and the labels found are listed in the model's instruction
+    ("Entities: Douglas Adams"), so the model learns to copy names from them
+    (--no-entities: the question alone).
     """
-    fail_clearly(_dataset)(pairs, db, endpoint, offline, no_cache, out, seed, limit, as_json)
+    fail_clearly(_dataset)(pairs, db, endpoint, offline, no_cache, out, seed, limit,
+                           no_entities, as_json)
 
 
-def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, as_json) -> None:
+def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entities,
+             as_json) -> None:
     import itertools
 
     from querygen.dataset import BuildReport, build_examples, read_pairs, write_examples
 
     kb = open_kb(db, endpoint, offline, no_cache)
+    linker = None
+    if not no_entities:
+        from linking import EntityLinker
+        linker = EntityLinker(kb)
     report = BuildReport()
     try:
         items = [p for path in pairs for p in itertools.islice(read_pairs(path), limit)]
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    n = write_examples(build_examples(items, kb, seed=seed, report=report,
+    n = write_examples(build_examples(items, kb, seed=seed, report=report, linker=linker,
                                       progress=sys.stderr.isatty()), out)
     summary = {"examples": n, "pairs": len(items), "skipped": report.skipped, "out": out}
     if as_json:
@@ -130,16 +142,33 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
               help="A folder written by `kgground querygen train`.")
 @click.option("-n", default=1, show_default=True, type=click.IntRange(1, 20),
               help="How many queries (beam search when more than one).")
+@click.option("--free", is_flag=True, help="Decode without the slot constraint (entity "
+              "slots limited to the linked entities, property slots to the KB's properties).")
+@kb_options
 @json_option
-def generate_cmd(question: str, model_path: str, n: int, as_json: bool) -> None:
-    """Write label-level SPARQL for QUESTION with a trained generator."""
-    fail_clearly(_generate)(question, model_path, n, as_json)
+def generate_cmd(question: str, model_path: str, n: int, free: bool, db: str | None,
+                 endpoint: str | None, offline: bool, no_cache: bool, as_json: bool) -> None:
+    """Write label-level SPARQL for QUESTION with a trained generator.
+
+    A model trained with the question's entities reads the labels the KB's linker finds
+    (--db, else the default mirror); with a KB, decoding is constrained to labels it has.
+    To ground, validate and run the queries, use `kgground query --strategy model`.
+    """
+    fail_clearly(_generate)(question, model_path, n, free, db, endpoint, offline, no_cache,
+                            as_json)
 
 
-def _generate(question: str, model_path: str, n: int, as_json: bool) -> None:
+def _generate(question, model_path, n, free, db, endpoint, offline, no_cache,
+              as_json) -> None:
+    from reasoning.cli.common import chosen_db
     from querygen.trained import TrainedGenerator
 
-    queries = TrainedGenerator(model_path).generate(question, n=n)
+    gen = TrainedGenerator(model_path, constrain=not free)
+    linker = None
+    if gen.uses_entities or chosen_db(db) or endpoint:
+        from linking import EntityLinker
+        linker = EntityLinker(open_kb(db, endpoint, offline, no_cache))
+    queries = gen.generate(question, n=n, linker=linker)
     if as_json:
         emit_json({"question": question, "queries": queries})
     else:

@@ -69,10 +69,14 @@ class GrounderAnswerer:
     def warm_up(self, lang: str, question: str) -> None:
         """Build the language's Grounder and link ``question`` once before the clock
         runs: the linker's first use loads its indexes (seconds that are no question's
-        latency). No model is called."""
+        latency), and over a live endpoint the endpoint's property list (minutes, the
+        first time a name is not in the mirror). No model is called."""
         linker = getattr(self.grounder(lang), "linker", None)
         if linker is not None:
             linker.link(question, lang=lang)
+            warm = getattr(getattr(linker, "source", None), "warm_up", None)
+            if callable(warm):
+                warm()
 
     def answer(self, question: str, lang: str = "en") -> Prediction:
         return from_answer(self.grounder(lang).ask(question))

@@ -29,6 +29,7 @@ expected.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,11 +75,14 @@ class EvalItem:
 
 
 def read_items(path: str | Path, format: str = "auto", *,
-               languages: Sequence[str] | None = ("en",), limit: int | None = None
-               ) -> list[EvalItem]:
+               languages: Sequence[str] | None = ("en",), limit: int | None = None,
+               sample: int | None = None, seed: int = 0) -> list[EvalItem]:
     """The items of a benchmark file. ``languages``: the question languages to keep
     (None: every language the file has); ``limit``: at most this many questions (counted
-    before languages are expanded, so every language of a question is kept)."""
+    before languages are expanded, so every language of a question is kept), the first
+    ones; ``sample``: this many questions drawn at random with ``seed`` (the same seed
+    draws the same questions), kept in file order; with ``limit`` too, drawn from the
+    first ``limit``."""
     path = Path(path)
     if format not in FORMATS:
         raise BenchmarkFormatError("unknown benchmark format", expected=" | ".join(FORMATS),
@@ -105,6 +109,9 @@ def read_items(path: str | Path, format: str = "auto", *,
         reader = _mintaka_items if fmt == "mintaka" else _jsonl_items
     if limit is not None:
         rows = rows[:limit]
+    if sample is not None and sample < len(rows):
+        chosen = set(random.Random(seed).sample(range(len(rows)), sample))
+        rows = [row for i, row in enumerate(rows) if i in chosen]
     items: list[EvalItem] = []
     for line, row in rows:
         if not isinstance(row, Mapping):
