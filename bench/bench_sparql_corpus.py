@@ -75,7 +75,8 @@ def pct(values: list[float], p: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--db", type=Path, required=True, help="a kgground mirror of the slice")
+    ap.add_argument("--db", required=True, help="a kgground mirror of the slice (a file, or "
+                    "a PostgreSQL URL)")
     ap.add_argument("--slice", type=Path, default=SHARED / "wikidata" / "trex-slice.nt.gz")
     ap.add_argument("--queries", type=Path, nargs="*", help="JSONL files (field sparql) or "
                     ".rq files (queries separated by blank lines) [the benchmark files and "

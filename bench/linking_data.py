@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paraphrases import wordings as our_wordings
+from paraphrases_fresh import wordings as fresh_wordings
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Question:
     subject: str
     property: str
     span: tuple[int, int] | None = None      # the subject's span, where known
-    source: str = "dev"                      # dev | tune | held (the wording's split)
+    source: str = "dev"                      # dev | tune | held | fresh (the wording's split)
 
 
 def _halves(rows: list[dict], split: str) -> list[dict]:
@@ -54,14 +55,16 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
                           lowercase: bool = False) -> list[Question]:
     """Our wordings × up to ``per_relation`` subjects of each relation (from the dev rows
     of ``split``), the subject written as its label in ``labels`` (subjects without one
-    are skipped)."""
+    are skipped). ``wordings``: tune, held, all (``bench/paraphrases.py``) or fresh
+    (``bench/paraphrases_fresh.py``, only ever measured)."""
     by: dict[str, list[str]] = defaultdict(list)
     for r in slice_rows(data, split):
         if r["subject"] in labels and len(by[r["property"]]) < per_relation:
             by[r["property"]].append(r["subject"])
     out = []
-    for pid, n, template in our_wordings(wordings):
-        source = "tune" if n == 0 else "held"
+    chosen = fresh_wordings() if wordings == "fresh" else our_wordings(wordings)
+    for pid, n, template in chosen:
+        source = "fresh" if wordings == "fresh" else "tune" if n == 0 else "held"
         for subject in by.get(pid, []):
             label = labels[subject]
             text = template.replace("{s}", label)

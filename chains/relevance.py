@@ -49,7 +49,12 @@ class Relevance:
             if self.properties is not None and phrase.strip():
                 for c in self.properties.link(phrase, subject=subject, lang=self.lang,
                                               limit=PROPERTY_CANDIDATES):
-                    found[c.id] = max(found.get(c.id, 0.0), min(1.0, float(c.score)))
+                    # a chain of two hops needs both of its properties to fit: the fit of
+                    # each on its own where the linker reports it (its score picks one)
+                    fit = c.features.get("fit")
+                    value = c.score if fit is None else fit + c.features.get("subject_has",
+                                                                             0.0)
+                    found[c.id] = max(found.get(c.id, 0.0), min(1.0, float(value)))
             self._cache[key] = found
         return found
 

@@ -10,6 +10,10 @@ SQL, or what the compiler could not do).
 
 Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cached by
 query text. rdflib parses a query only when its evaluator runs it.
+
+On a PostgreSQL mirror the SQL path answers the plans written in SQL both engines read
+alike (``SqlPlan.sqlite_only`` empty: patterns, OPTIONAL, UNION, VALUES, MINUS,
+sub-SELECTs, DISTINCT, LIMIT, COUNT); the others go to rdflib, and ``explain`` says why.
 """
 
 from __future__ import annotations
@@ -48,14 +52,17 @@ def result_from_rdflib(result: Any, *, source: str, engine: str, explain: str = 
 
 
 @functools.lru_cache(maxsize=2048)
-def plan(query: str) -> tuple[PreparedQuery, SqlPlan | None, str]:
-    """(prepared query, its SqlPlan or None, why there is none), cached by query text.
-    Raises QuerySyntaxError / QueryRefused for queries that must not run at all."""
+def plan(query: str, dialect: str = "sqlite") -> tuple[PreparedQuery, SqlPlan | None, str]:
+    """(prepared query, its SqlPlan for ``dialect`` or None, why there is none), cached by
+    query text. Raises QuerySyntaxError / QueryRefused for queries that must not run."""
     prepared = prepare(query)
     if prepared.algebra is None:
         return prepared, None, prepared.why
+    if dialect not in ("sqlite", "postgresql"):
+        return prepared, None, f"the SQL compiler writes SQLite's and PostgreSQL's SQL, " \
+                               f"not {dialect}'s"
     try:
-        return prepared, compile_query(prepared.algebra), ""
+        return prepared, compile_query(prepared.algebra, dialect), ""
     except UnsupportedQuery as exc:
         return prepared, None, str(exc)
 
@@ -83,9 +90,10 @@ class SparqlStream:
 def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> SparqlStream:
     """Like ``run_sparql``, but a SELECT compiled to SQL streams its rows from SQLite (the
     timeout counts from the call and stops the statement). Other answers are whole."""
-    prepared, sql_plan, _ = plan(query)
     mirror = kb.mirror
-    if sql_plan is not None and not sql_plan.ask and mirror.is_sqlite:
+    prepared, sql_plan, _ = plan(query, mirror.engine.dialect.name)
+    if sql_plan is not None and not sql_plan.ask and (mirror.is_sqlite
+                                                      or not sql_plan.sqlite_only):
         explain = _with_notes(explain_sql(sql_plan), prepared.notes)
         return SparqlStream(sql_plan.vars, sql_plan.stream(mirror, timeout=timeout), "sql",
                             explain, prepared.notes)
@@ -100,10 +108,11 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
     """Answer ``query`` over ``kb``'s mirror. ``engine`` 'sql' raises UnsupportedQuery
     instead of falling back; 'rdflib' skips the compiler (benchmarks, differential tests).
     Raises QueryError when ``timeout`` seconds pass first."""
-    prepared, sql_plan, reason = plan(query)
     mirror = kb.mirror
-    if sql_plan is not None and not mirror.is_sqlite:
-        sql_plan, reason = None, "the SQL compiler targets SQLite mirrors"
+    prepared, sql_plan, reason = plan(query, mirror.engine.dialect.name)
+    if sql_plan is not None and not mirror.is_sqlite and sql_plan.sqlite_only:
+        sql_plan, reason = None, (f"on {mirror.engine.dialect.name}, the SQL path does not "
+                                  f"cover {sql_plan.sqlite_only} (SQLite mirrors only)")
     if engine == "sql" and sql_plan is None:
         raise UnsupportedQuery(f"the SQL compiler cannot answer this query: {reason}")
     notes = prepared.notes

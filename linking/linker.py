@@ -74,11 +74,13 @@ def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
 class EntityLinker:
     """Links mentions to the entities of one knowledge base (see the module docstring).
 
-    ``fuzzy=False`` turns misspelling tolerance off; ``embeddings`` may be an
-    ``linking.embeddings.Embedder`` or True (load all-MiniLM-L6-v2 from the
-    ``embeddings`` extra) to add semantic similarity. For a mirror, ``index_path``
-    overrides where the sidecar lives and ``progress`` (a callable taking a message)
-    hears about its build. Thread-safe.
+    ``fuzzy=False`` turns misspelling tolerance off. ``embeddings``: False (the default)
+    never embeds; True (load all-MiniLM-L6-v2, or fail naming the ``embeddings`` extra)
+    or an ``linking.embeddings.Embedder`` adds semantic similarity to entity and property
+    ranking; None links properties with it when the extra is installed (entities
+    without).
+    For a mirror, ``index_path`` overrides where the sidecar lives and ``progress`` (a
+    callable taking a message) hears about its build. Thread-safe.
     """
 
     def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = False,
@@ -96,7 +98,9 @@ class EntityLinker:
             embeddings = Embedder()
         self.embedder = embeddings or None
         self.detector = MentionDetector(self.source)
-        self.properties = PropertyLinker(self.source, embedder=self.embedder)
+        self.properties = PropertyLinker(
+            self.source, embedder=self.embedder if self.embedder is not None else (
+                "auto" if embeddings is None else None))
         self.context = GraphContext(self.source)
 
     @property
@@ -167,10 +171,12 @@ class EntityLinker:
         else:
             given, extra = self.detector.detect(text), []
         ranked = self._rank(text, given, extra, lang)
+        names = self._names(list({m.entity for scored in ranked for *_, m in scored[:top]}),
+                            lang)                 # one lookup for the whole text
         out = []
         for mention, scored in zip(given, ranked, strict=True):
             confidences, nil = self._confidences(scored, mention.text, detected=spans is None)
-            cands = self._candidates(scored[:top], lang, confidences)
+            cands = self._candidates(scored[:top], lang, confidences, names)
             if spans is None and (not cands or cands[0].confidence < min_confidence or (
                     min_score is not None and cands[0].score < min_score)):
                 continue
@@ -320,8 +326,10 @@ class EntityLinker:
         return self.source.labels(ids, lang=lang) if ids else {}
 
     def _candidates(self, scored: list[tuple[float, dict[str, float], Match]],
-                    lang: str, confidences: Sequence[float]) -> list[Candidate]:
-        names = self._names([m.entity for *_, m in scored], lang) if scored else {}
+                    lang: str, confidences: Sequence[float],
+                    names: dict[str, tuple[str, str | None]] | None = None) -> list[Candidate]:
+        if names is None:
+            names = self._names([m.entity for *_, m in scored], lang) if scored else {}
         return [Candidate(m.entity, names[m.entity][0], score, m.prior, m.term, m.how,
                           m.term_lang, names[m.entity][1], feats, confidence=conf)
                 for (score, feats, m), conf in zip(scored, confidences)]

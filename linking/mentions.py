@@ -9,7 +9,10 @@ query. A span qualifies when:
 
 - it neither ends with a stopword nor begins with one other than "the"
   (all-capital words such as "US" are never stopwords, and a capitalized stopword inside
-  a sentence may begin or end a longer name: "The Evil Within", "Garrett List");
+  a sentence may begin or end a longer name: "The Evil Within", "Garrett List"; in
+  text without capitals, where that cannot be seen, a span of two or more words may
+  begin with "a"/"an" and end with a stopword other than ``GLUE_WORDS``: "a fall from
+  grace", "the evil within", "garrett list");
 - in a text with capitals, it has a capitalized word (or a digit): "the civil war" is left
   alone, "the Civil War" is not — unless a name of a concept is written in lower case
   in the KB ("glycine", "fortified wine"; a single everyday word never);
@@ -44,7 +47,12 @@ _WORD = re.compile(
     r"|[^\W_]+(?:['\u2019.][^\W_]+)*")                            # a word: it's, U.S
 #: what may stand between the words of one mention ("Winston-Salem", "Tampa, FL", "AT&T",
 #: "玛丽·居里")
-_JOINERS = " -'\u2019.&,\u00b7\u30fb()"
+_JOINERS = " -\u2013'\u2019.&,\u00b7\u30fb()"
+#: in text without capitals a title may begin with an article ("a fall from grace") and
+#: end with a stopword ("the evil within", "garrett list"), unless it is one of these
+ARTICLES = frozenset({"the", "a", "an"})
+GLUE_WORDS = frozenset("""the a an of and or to in on at for by with from as is was are
+were be been that this it its who whom whose what which when where why how""".split())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -73,7 +81,7 @@ def words(text: str) -> list[_Word]:
         initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
         stop = norm in STOPWORDS and not upper and not initial
         soft = (stop and len(w) > 1 and w[0].isupper()
-                and not _SENTENCE_START.search(text, 0, m.start()))
+                and not _sentence_start(text, m.start()))
         out.append(_Word(w, m.start(), m.end(), norm, stop=stop,
                          capital=w[0].isupper() or any(c.isdigit() for c in w) or upper,
                          cjk=bool(_CJK.match(w)), soft=soft))
@@ -82,6 +90,17 @@ def words(text: str) -> list[_Word]:
 
 #: what comes before a sentence's first word: the text's start, or an end mark and space
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"\u201c]\s*|\s[-\u2013\u2014]\s*)\W*$")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    """Whether the word at ``start`` begins a sentence (or a clause after a dash). Only the
+    run of non-word characters before it is searched — the pattern cannot match across a
+    word — so that the cost is that run's length, not the text's."""
+    lo = start
+    while lo > 0 and not _WORD_CHAR.match(text, lo - 1):
+        lo -= 1
+    return _SENTENCE_START.search(text, lo, start) is not None
 
 
 def _span_keys(span: Sequence[_Word]) -> list[str]:
@@ -119,7 +138,8 @@ class MentionDetector:
         for i in range(len(ws)):
             if blocked[i]:
                 continue
-            if ws[i].stop and not ws[i].soft and ws[i].norm != "the":
+            if ws[i].stop and not ws[i].soft and ws[i].norm != "the" and (
+                    cased or ws[i].norm not in ARTICLES):
                 continue
             limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
             for j in range(i, min(len(ws), i + limit)):
@@ -128,7 +148,8 @@ class MentionDetector:
                 if blocked[j]:
                     break
                 span = ws[i:j + 1]
-                if (span[-1].stop and not (span[-1].soft and j > i)) or (
+                if (span[-1].stop and not (span[-1].soft and j > i) and not (
+                        not cased and j > i and span[-1].norm not in GLUE_WORDS)) or (
                         j > i and span[-1].cjk != span[0].cjk):
                     continue
                 if cased and not any(w.capital and not w.stop for w in span):
@@ -208,7 +229,7 @@ class MentionDetector:
         if not norms:
             return hits
         single = {ij for ij in norms if ij[0] == ij[1]
-                  or (ij[1] == ij[0] + 1 and ws[ij[0]].norm == "the")}
+                  or (ij[1] == ij[0] + 1 and ws[ij[0]].norm in ARTICLES)}
         forms = {ij: [n, n[4:] if n.startswith("the ") else n, DEMONYMS.get(n, n)]
                  for ij, n in norms.items()
                  if not (ij in single and ws[ij[1]].norm in COMMON_WORDS)}

@@ -5,26 +5,41 @@ Every property the KB defines or uses is scored against the phrase by evidence f
 KB itself, never from a list of question templates:
 
 ``exact``      the normalized phrase equals a label (1.0) or alias (0.95), any language
-``fuzzy``      rapidfuzz similarity of phrase and a name, as written or with words sorted,
-               scaled to at most ``FUZZY_MAX`` (misspelt names)
-``words``      how much of the phrase's content the property's vocabulary covers: each
-               content word (stemmed; irregular forms mapped: "born" → "birth", "died" →
-               "death"; derived forms meet by a shared stem: "formed" ~ "formation") counts
-               by its rarity among properties (idf) — fully when some label or alias of
-               the property has it, half when only its description does; at most
-               ``WORDS_MAX``
+``fuzzy``      rapidfuzz similarity of phrase and a name, as written or with words sorted
+               (misspelt names)
+``cover``      how much of the phrase's content the property's vocabulary covers: each
+               content word (lemmatized, ``linking.morphology``: "wrote" → "write", "died"
+               → "death"; derived forms meet: "formed" ~ "formation") counts by its rarity
+               among properties (idf) — fully when some label or alias of the property has
+               it, half when only its description does; ``best_name`` the same for its one
+               closest name
 ``answer``     the question's answer type fits what the property's values are: "where" a
                place, "who" a person or an organization, "when" a date, "which language"
                a language — compared with the labels of the property's commonest value
-               types (``PropertyNames.value_types``) and with its own label; it tells
-               apart properties the words point at, and counts less the less they do
-``semantic``   with an embedder (``linking.embeddings``): cosine similarity of the phrase
-               and the property's label, aliases and description
+               types (``PropertyNames.value_types``) and with its own label
+``prior``      how much the KB uses the property; ``unused`` when it holds no statement of
+               it (then it cannot answer anything here)
+``sem_*``      with an embedder (all-MiniLM-L6-v2, ``linking.embeddings``; the
+               ``embeddings`` extra, asked for by ``EntityLinker(kb, embeddings=True)``
+               or ``kgground link --embeddings``): cosine similarity of the phrase
+               with the property's label and aliases (best), description, and all of them
+               together; ``soft`` the idf-weighted share of the phrase's content words whose
+               meaning some word of the property's names has ("died" ~ "death", "wrote" ~
+               "author": word-level cosine)
 
-``prior`` adds a little for properties the KB uses much; a property the KB holds no
-statement of is discounted (``UNUSED_FACTOR``): it cannot answer anything here. Given a
-``subject`` (and optionally a ``value``), candidates are restricted to the properties the
-subject actually has — as subject, or as value (``inverse`` in the features) — when the
+A logistic model fitted on question wordings (``bench/fit_properties.py``, scikit-learn;
+coefficients in ``property_model.json``, one model with the embeddings and one without)
+weighs the evidence into ``score`` in [0, 1]; its ``features`` keep the evidence callers
+read (``name``: the best name evidence, ``prior``, ``answer``, ``semantic``, and ``fit``:
+how well this property's names, meaning and answer type fit the phrase on their own —
+hand-weighted, not in competition with the other properties, so that two properties a
+phrase names both ("the spouse of … born") both fit; the model's ``score`` picks one).
+Semantic similarity is computed for the properties the KB holds statements of (all of them
+when the KB reports no usage); their name embeddings are computed once per KB and kept in
+the user cache (``Embedder.encode_stored``).
+
+Given a ``subject`` (and optionally a ``value``), candidates are restricted to the properties
+the subject actually has — as subject, or as value (``inverse`` in the features) — when the
 best of those fits the phrase nearly as well as the best of all (``RESTRICT_MARGIN``);
 otherwise the unrestricted list is returned, the subject's own properties first among
 equals, with ``restricted`` = 0 in every candidate's features, so callers can tell.
@@ -33,10 +48,13 @@ equals, with ``restricted`` = 0 in every candidate's features, so callers can te
 from __future__ import annotations
 
 import bisect
+import functools
+import json
 import math
 import re
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,7 +62,10 @@ from rapidfuzz import fuzz, process
 
 from kb.linking import LinkingKB, PropertyNames
 from kb.types import Candidate
-from linking.lexicon import STOPWORDS, stem
+from linking.calibration import Calibration
+from linking.lexicon import STOPWORDS
+from linking.morphology import related as _related
+from linking.morphology import word_form
 from store.normalize import normalize
 
 EXACT_LABEL, EXACT_ALIAS, OTHER_LANGUAGE = 1.0, 0.95, 0.97
@@ -60,31 +81,14 @@ UNUSED_FACTOR = 0.6
 #: bonus for a property the subject has, as subject / only as value
 HAS_BONUS, INVERSE_BONUS = 0.15, 0.05
 #: restrict to the subject's properties when the best of them fits the phrase at most this
-#: much worse than the best of all properties
+#: much worse than the best of all properties (``fit``: the evidence before the model)
 RESTRICT_MARGIN = 0.1
 #: a fuzzy similarity (0–100) below this is no match
 FUZZY_CUTOFF = 70
+#: properties compared by meaning per phrase at most (the closest by their whole names)
+SEMANTIC_CANDIDATES = 60
 LABEL, ALIAS = 0, 2
-
-#: irregular English forms → the form property names use ("born" → "birth")
-IRREGULAR = {
-    "born": "birth", "bore": "birth", "birthplace": "birth", "died": "death",
-    "die": "death", "dies": "death", "dead": "death", "dying": "death", "deathplace": "death",
-    "wrote": "write", "written": "write", "writer": "write", "spoke": "speak",
-    "spoken": "speak", "speaker": "speak", "made": "make", "maker": "make", "began": "begin",
-    "begun": "begin", "grew": "grow", "grown": "grow", "won": "win", "winner": "win",
-    "taught": "teach", "teacher": "teach", "held": "hold", "holder": "hold", "built": "build",
-    "builder": "build", "bought": "buy", "sold": "sell", "seller": "sell", "led": "lead",
-    "leader": "lead", "drew": "draw", "drawn": "draw", "sang": "sing", "sung": "sing",
-    "singer": "sing", "flew": "fly", "flown": "fly", "fought": "fight", "thought": "think",
-    "took": "take", "taken": "take", "gave": "give", "given": "give", "ran": "run",
-    "went": "go", "gone": "go", "saw": "see", "seen": "see", "knew": "know", "known": "know",
-    "chose": "choose", "chosen": "choose", "founded": "found", "founder": "found",
-    "married": "marry", "marriage": "marry", "wife": "spouse", "husband": "spouse",
-    "children": "child", "men": "man", "women": "woman", "people": "person",
-    "lies": "lie", "lay": "lie", "headquartered": "headquarters", "situated": "locate",
-    "nationality": "citizenship", "tongue": "language", "tongues": "language",
-}
+MODEL_PATH = Path(__file__).with_name("property_model.json")
 
 #: answer types asked for by a question word alone
 PLACE_WORDS = frozenset("""place location city town village country state region province
@@ -98,11 +102,6 @@ QUANTITY_DATATYPES = frozenset({"quantity"})
 #: words after "which"/"what" that ask for a kind rather than name it ("what kind of")
 KIND_WORDS = frozenset({"kind", "sort", "type", "types", "kinds", "sorts"})
 _WH = re.compile(r"\b(which|what|whose|who|whom|where|when|how)\b")
-
-
-def word_form(word: str) -> str:
-    """The form a word is compared in: irregular forms mapped, then crudely stemmed."""
-    return stem(IRREGULAR.get(word, word))
 
 
 #: words that never carry a relation: articles, question words, auxiliaries, pronouns
@@ -120,37 +119,16 @@ over between against during through within without near since off out up down pe
 upon onto toward towards across along among around behind beyond inside outside""".split())
 
 
-def content_forms(norm: str) -> list[str]:
-    """The compared forms of a normalized text's words, without function words and
-    numbers."""
-    return [word_form(w) for w in norm.split()
+def content_words(norm: str) -> list[str]:
+    """The words of a normalized text without function words and numbers."""
+    return [w for w in norm.split()
             if w not in FUNCTION_WORDS and not w.isdigit() and len(w) > 1]
 
 
-#: endings that derive one English word from another ("own" → "owner", "form" → "formation")
-DERIVING = ("er", "ers", "or", "ors", "ed", "ing", "ion", "ation", "ations", "ment", "ship",
-            "al", "ity", "ive", "ance", "ence", "ant", "ent", "y", "ial", "ist", "ism", "ly")
-
-
-def _related(a: str, b: str) -> bool:
-    """Derived forms of one word: "formation" ~ "form", "employer" ~ "employ", "located" ~
-    "location" (the shorter plus a deriving ending, or a shared start of at least five
-    letters between words of six or more)."""
-    if a == b:
-        return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < 3:
-        return False
-    if long_.startswith(short) and long_[len(short):] in DERIVING:
-        return True
-    if len(short) < 5:
-        return False
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n >= 5 and len(long_) >= 6
+def content_forms(norm: str) -> list[str]:
+    """The compared forms (``morphology.word_form``) of a normalized text's content
+    words."""
+    return [word_form(w) for w in content_words(norm)]
 
 
 def answer_words(norm: str) -> tuple[set[str], str]:
@@ -181,14 +159,41 @@ def answer_words(norm: str) -> tuple[set[str], str]:
     return set(out), wh
 
 
+#: the model's inputs without and with an embedder (see the module docstring)
+LEXICAL_FEATURES = ("exact", "fuzzy", "cover", "cover_names", "best_name", "name", "lex_gap",
+                    "answer", "answer_x", "prior", "unused", "heuristic")
+SEMANTIC_FEATURES = (*LEXICAL_FEATURES, "sem_doc", "sem_name", "sem_desc", "sem_q", "soft",
+                     "sem_gap", "soft_gap", "sem_name_gap", "sem_q_gap")
+
+
+@functools.lru_cache(maxsize=1)
+def default_models() -> dict[str, Calibration]:
+    """The shipped models ("lexical", "semantic"); before they are fitted, a logistic
+    curve on the hand-weighted evidence (``heuristic``)."""
+    if MODEL_PATH.exists():
+        d = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+        return {k: Calibration(tuple(v["features"]), tuple(v["mean"]), tuple(v["scale"]),
+                               tuple(v["coef"]), float(v["intercept"]), v.get("fitted_on", ""))
+                for k, v in d.items()}
+    plain = Calibration(("heuristic",), (0.0,), (1.0,), (4.0,), -2.0, "unfitted")
+    return {"lexical": plain, "semantic": plain}
+
+
 class PropertyLinker:
     """Links relation phrases to the properties one KB defines or uses (its
-    ``kb.linking.LinkingKB``)."""
+    ``kb.linking.LinkingKB``).
 
-    def __init__(self, source: LinkingKB, *, embedder: Any = None):
+    ``embedder``: an ``linking.embeddings.Embedder``; "auto" uses the shared
+    all-MiniLM-L6-v2 when the ``embeddings`` extra is installed, loaded on first need;
+    None (the default) never embeds. ``models``: {"lexical": …, "semantic": …} to replace
+    the shipped ones (``linking.calibration.Calibration`` objects)."""
+
+    def __init__(self, source: LinkingKB, *, embedder: Any = None,
+                 models: dict[str, Calibration] | None = None):
         self.source = source
-        self.embedder = embedder
-        self._prop_vectors: tuple[list[str], Any] | None = None
+        self._embedder = embedder
+        self.models = models or default_models()
+        self._sem: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._props: dict[str, PropertyNames] | None = None
         self._names: list[tuple[str, str, str, int]] = []     # (norm, pid, lang, kind)
@@ -197,13 +202,23 @@ class PropertyLinker:
         self._exact: dict[str, list[tuple[str, str, int]]] = {}
         self._vocab: dict[str, set[str]] = {}                # pid → name word forms
         self._pid_names: dict[str, list[str]] = {}           # pid → normalized names
+        self._pid_forms: dict[str, list[set[str]]] = {}      # pid → each name's forms
         self._desc: dict[str, set[str]] = {}                 # pid → description word forms
         self._by_word: dict[str, set[str]] = {}              # word form → pids (names+desc)
         self._idf: dict[str, float] = {}
         self._answer: dict[str, dict[str, float]] = {}       # pid → answer word → weight
         self._cue_words: dict[str, frozenset[str]] = {}
         self._max_usage = 0.0
+        self._any_usage = False
         self._all_forms: list[str] = []
+
+    @property
+    def embedder(self) -> Any:
+        """The embedder in use (None without one)."""
+        if isinstance(self._embedder, str):
+            from linking.embeddings import shared_embedder
+            self._embedder = shared_embedder()
+        return self._embedder
 
     # -- loading ------------------------------------------------------------------------------
     def _load(self) -> dict[str, PropertyNames]:
@@ -220,10 +235,12 @@ class PropertyLinker:
                 for kind, lang, text in terms:
                     norm = normalize(text)
                     if norm:
+                        forms = set(content_forms(norm))
                         self._pid_names.setdefault(pid, []).append(norm)
+                        self._pid_forms.setdefault(pid, []).append(forms)
                         self._names.append((norm, pid, lang, kind))
                         self._exact.setdefault(norm, []).append((pid, lang, kind))
-                        vocab.update(content_forms(norm))
+                        vocab |= forms
                 desc: set[str] = set()
                 for text in p.descriptions.values():
                     desc.update(content_forms(normalize(text)))
@@ -234,6 +251,7 @@ class PropertyLinker:
             self._idf = {w: math.log((n + 1) / (len(ps) + 0.5)) for w, ps in self._by_word.items()}
             self._all_forms = sorted(self._by_word)
             self._max_usage = math.log1p(max((p.usage for p in props.values()), default=0))
+            self._any_usage = any(p.usage for p in props.values())
             self._name_norms = [n for n, *_ in self._names]
             self._name_sorted = [" ".join(sorted(n.split())) for n in self._name_norms]
             self._answer = self._answer_profiles(props)
@@ -268,6 +286,56 @@ class PropertyLinker:
             out[pid] = words
         return out
 
+    def _semantic_index(self) -> dict[str, Any] | None:
+        """Embeddings of the names of the properties compared by meaning (once per KB,
+        stored in the user cache): whole descriptions, each label and alias, each
+        description, and each word of the names."""
+        if self._sem is not None or self.embedder is None:
+            return self._sem
+        props = self._load()
+        with self._lock:
+            if self._sem is not None:
+                return self._sem
+            pids = sorted(p for p, prop in props.items() if prop.labels and (
+                prop.usage or not self._any_usage))
+            texts: list[str] = []
+            where: dict[str, Any] = {}
+
+            def add(text: str) -> int:
+                texts.append(text)
+                return len(texts) - 1
+
+            words: dict[str, int] = {}
+            word_forms: dict[str, str] = {}
+            for pid in pids:
+                p = props[pid]
+                names = [p.label("en"), *p.aliases.get("en", ())]
+                description = p.description("en") or ""
+                own_words = sorted({w for n in names for w in content_words(normalize(n))})
+                for w in own_words:
+                    if w not in words:
+                        words[w] = -1
+                        word_forms[w] = word_form(w)
+                where[pid] = (add(_describe(p)), [add(n) for n in names],
+                              add(description) if description else -1, own_words,
+                              [add(_as_question(n)) for n in names])
+            word_list = sorted(words)
+            base = len(texts)
+            texts.extend(word_list)
+            vecs = self.embedder.encode_stored(texts) if texts else np.zeros((0, 384))
+            word_index = {w: base + i for i, w in enumerate(word_list)}
+            self._sem = {
+                "pids": pids, "vecs": vecs,
+                "doc": np.array([where[p][0] for p in pids], dtype=int),
+                "names": [where[p][1] for p in pids],
+                "desc": [where[p][2] for p in pids],
+                "questions": [where[p][4] for p in pids],
+                "words": [[word_index[w] for w in where[p][3]] for p in pids],
+                "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
+                "word_forms": [word_forms[w] for w in word_list],
+            }
+            return self._sem
+
     def prior(self, pid: str) -> float:
         p = self._load().get(pid)
         if p is None or not p.usage or not self._max_usage:
@@ -289,9 +357,10 @@ class PropertyLinker:
         self._load()
         out: dict[str, float] = {}
         for w in words:
-            if w in STOPWORDS and w not in IRREGULAR:
+            form = word_form(w)
+            if w in STOPWORDS and form == w:
                 continue
-            pids = self._cue_words.get(word_form(w))
+            pids = self._cue_words.get(form)
             if not pids:
                 continue
             weight = 1.0 / math.sqrt(len(pids))
@@ -300,7 +369,7 @@ class PropertyLinker:
                     out[pid] = weight
         return out
 
-    # -- linking ----------------------------------------------------------------------------
+    # -- evidence ---------------------------------------------------------------------------
     def _word_matches(self, form: str) -> dict[str, float]:
         """pid → 1.0 where a name of the property has ``form`` (or a derived form of it),
         0.5 where only its description has."""
@@ -327,56 +396,156 @@ class PropertyLinker:
                 out.append(f)
         return out
 
+    def evidence(self, phrase: str, *, lang: str = "en"
+                 ) -> tuple[dict[str, dict[str, float]], dict[str, tuple[str, str, str]]]:
+        """For every property with any evidence for ``phrase``: its raw features (the
+        model's inputs), and (how, name, language) of its best name match."""
+        props = self._load()
+        norm = normalize(phrase)
+        feats: dict[str, dict[str, float]] = {}
+        matched: dict[str, tuple[str, str, str]] = {}
+        if not norm:
+            return feats, matched
+
+        def row(pid: str) -> dict[str, float]:
+            r = feats.get(pid)
+            if r is None:
+                r = feats[pid] = {}
+            return r
+
+        def offer(pid: str, key: str, score: float, how: str, name: str, tlang: str) -> None:
+            r = row(pid)
+            if score > r.get(key, 0.0):
+                r[key] = score
+            if score > r.get("name", 0.0):
+                r["name"] = score
+                matched[pid] = (how, name, tlang)
+
+        for pid, tlang, kind in self._exact.get(norm, ()):
+            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
+            offer(pid, "exact", base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE),
+                  "exact", norm, tlang)
+        for query, choices in ((norm, self._name_norms),
+                               (" ".join(sorted(norm.split())), self._name_sorted)):
+            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
+                                             score_cutoff=FUZZY_CUTOFF, limit=60):
+                name, pid, tlang, _kind = self._names[i]
+                row(pid)["fuzzy"] = max(row(pid).get("fuzzy", 0.0), sim / 100.0)
+                offer(pid, "fuzzy_score", FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
+        words = list(dict.fromkeys(content_forms(norm)))
+        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
+        total = sum(weights.values())
+        if total:
+            cover: dict[str, float] = {}
+            names_cover: dict[str, float] = {}
+            hits: dict[str, set[str]] = {}
+            for w in words:
+                for pid, hit in self._word_matches(w).items():
+                    cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
+                    if hit == 1.0:
+                        names_cover[pid] = names_cover.get(pid, 0.0) + weights[w]
+                    hits.setdefault(pid, set()).add(w)
+            for pid, c in cover.items():
+                if hits[pid] <= PREPOSITIONS:
+                    continue                  # "in" alone names no relation
+                best, name = self._best_name(pid, words, weights)
+                r = row(pid)
+                r["cover"] = c / total
+                r["cover_names"] = names_cover.get(pid, 0.0) / total
+                r["best_name"] = best
+                offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
+                                                 + (1 - COVER_SHARE) * best),
+                      "words", name, lang)
+        for r in feats.values():
+            r.pop("fuzzy_score", None)
+            r.pop("words", None)
+        sem = self._semantic(norm, phrase)
+        for pid, values in sem.items():
+            row(pid).update(values)
+        asked, _wh = answer_words(norm)
+        best_name = max((r.get("name", 0.0) for r in feats.values()), default=0.0)
+        best_sem = max((r.get("sem_doc", 0.0) for r in feats.values()), default=0.0)
+        best_soft = max((r.get("soft", 0.0) for r in feats.values()), default=0.0)
+        best_sname = max((r.get("sem_name", 0.0) for r in feats.values()), default=0.0)
+        best_q = max((r.get("sem_q", 0.0) for r in feats.values()), default=0.0)
+        # meaning counts as evidence for the answer type only when the phrase has words of
+        # its own: "Who?" is near many names, and points at none
+        meant = SEMANTIC_WEIGHT if content_words(norm) else 0.0
+        for pid, r in feats.items():
+            name = r.get("name", 0.0)
+            fit = self._answer_fit(pid, asked) if asked else 0.0
+            evidence = name + meant * r.get("sem_doc", 0.0)
+            r["answer"] = fit
+            r["answer_x"] = fit * min(1.0, evidence / ANSWER_BASIS)
+            r["prior"] = self.prior(pid)
+            r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
+            r["lex_gap"] = best_name - name
+            heuristic = evidence + ANSWER_WEIGHT * r["answer_x"]
+            if not props[pid].usage:
+                heuristic *= UNUSED_FACTOR
+            r["heuristic"] = heuristic + PRIOR_WEIGHT * r["prior"]
+            if sem:
+                r["sem_gap"] = best_sem - r.get("sem_doc", 0.0)
+                r["soft_gap"] = best_soft - r.get("soft", 0.0)
+                r["sem_name_gap"] = best_sname - r.get("sem_name", 0.0)
+                r["sem_q_gap"] = best_q - r.get("sem_q", 0.0)
+        return feats, matched
+
+    def _semantic(self, norm: str, phrase: str) -> dict[str, dict[str, float]]:
+        """pid → sem_doc, sem_name, sem_desc, soft for the ``SEMANTIC_CANDIDATES``
+        properties closest to ``phrase`` in meaning (none without an embedder)."""
+        index = self._semantic_index()
+        if not index or not index["pids"]:
+            return {}
+        vecs = index["vecs"]
+        words = [w for w in dict.fromkeys(content_words(norm)) if w != phrase]
+        encoded = self.embedder.encode([phrase, *words])
+        query = encoded[0]
+        doc_sims = vecs[index["doc"]] @ query
+        order = np.argsort(-doc_sims)[:SEMANTIC_CANDIDATES]
+        wvecs = encoded[1:] if words else None
+        wsims = wvecs @ index["word_rows"].T if wvecs is not None and len(
+            index["word_rows"]) else None
+        weights = np.array([self._idf.get(word_form(w), max(self._idf.values(), default=1.0))
+                            for w in words]) if words else None
+        out = {}
+        for k in order:
+            pid = index["pids"][k]
+            names = index["names"][k]
+            desc = index["desc"][k]
+            values = {"sem_doc": max(0.0, float(doc_sims[k])),
+                      "sem_name": max(0.0, float((vecs[names] @ query).max())) if names
+                      else 0.0,
+                      "sem_desc": max(0.0, float(vecs[desc] @ query)) if desc >= 0 else 0.0,
+                      "sem_q": max(0.0, float((vecs[index["questions"][k]] @ query).max()))
+                      if names else 0.0}
+            own = index["words"][k]
+            if wsims is not None and own:
+                base = len(vecs) - len(index["word_rows"])
+                best = wsims[:, [i - base for i in own]].max(axis=1).clip(0.0, 1.0)
+                values["soft"] = float((best * weights).sum() / weights.sum())
+            else:
+                values["soft"] = 0.0
+            out[pid] = values
+        return out
+
+    # -- linking ----------------------------------------------------------------------------
     def link(self, phrase: str, *, subject: str | None = None, value: str | None = None,
              lang: str = "en", limit: int = 5) -> list[Candidate]:
         """Properties ``phrase`` may name, best first (at most ``limit``). With ``subject``
         (and ``value``), only properties that link them, when any fits; with only
         ``value``, only properties it is the value of."""
         props = self._load()
-        norm = normalize(phrase)
-        if not norm or limit < 1:
+        if not normalize(phrase) or limit < 1:
             return []
-        scored: dict[str, tuple[float, str, str, str]] = {}   # pid → (score, how, name, lang)
-
-        def offer(pid: str, score: float, how: str, name: str, tlang: str) -> None:
-            if score > scored.get(pid, (0.0,))[0]:
-                scored[pid] = (score, how, name, tlang)
-
-        for pid, tlang, kind in self._exact.get(norm, ()):
-            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
-            offer(pid, base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE), "exact",
-                  norm, tlang)
-        for query, choices in ((norm, self._name_norms),
-                               (" ".join(sorted(norm.split())), self._name_sorted)):
-            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
-                                             score_cutoff=FUZZY_CUTOFF, limit=60):
-                name, pid, tlang, _kind = self._names[i]
-                offer(pid, FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
-        words = list(dict.fromkeys(content_forms(norm)))
-        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
-        total = sum(weights.values())
-        if total:
-            cover: dict[str, float] = {}
-            matched: dict[str, set[str]] = {}
-            for w in words:
-                for pid, hit in self._word_matches(w).items():
-                    cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
-                    matched.setdefault(pid, set()).add(w)
-            for pid, c in cover.items():
-                if matched[pid] <= PREPOSITIONS:
-                    continue                  # "in" alone names no relation
-                best, name = self._best_name(pid, words, weights)
-                offer(pid, WORDS_MAX * (COVER_SHARE * c / total + (1 - COVER_SHARE) * best),
-                      "words", name, lang)
-        semantic = dict(self._semantic(phrase)) if self.embedder is not None else {}
-        asked, _wh = answer_words(norm)
+        feats, matched = self.evidence(phrase, lang=lang)
+        semantic = bool(feats) and any("sem_doc" in r for r in feats.values())
+        model = self.models["semantic" if semantic else "lexical"]
+        totals = {pid: model.probability(r) for pid, r in feats.items()}
 
         has: dict[str, str] = {}
         restricted = 0.0
         anchor = subject if subject is not None else value
-        candidates = set(scored) | set(semantic)
-        fit = {pid: self._answer_fit(pid, asked) for pid in candidates} if asked else {}
-        totals = {pid: self._total(pid, scored, semantic, fit) for pid in candidates}
         if anchor is not None:
             out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
             if subject is None:              # only the value is known: it is the value of…
@@ -386,35 +555,44 @@ class PropertyLinker:
             has = {p: "subject" for p in out_props}
             for p in in_props:
                 has.setdefault(p, "inverse")     # the subject is the value: an inverse use
-            best_all = max(totals.values(), default=0.0)
-            best_has = max((s for pid, s in totals.items() if pid in has), default=0.0)
+            # by each property's own fit (the model's scores compete: for a vague phrase
+            # such as "place" every one of them is low)
+            fits = {pid: feats[pid]["heuristic"] for pid in totals}
+            best_all = max(fits.values(), default=0.0)
+            best_has = max((f for pid, f in fits.items() if pid in has), default=0.0)
             if best_has and best_has >= best_all - RESTRICT_MARGIN:
                 restricted = 1.0
                 totals = {pid: s for pid, s in totals.items() if pid in has}
 
         out = []
         for pid, total in totals.items():
-            name_score, how, name, tlang = scored.get(pid, (0.0, "answer", "", lang))
-            if pid in semantic and semantic[pid] * SEMANTIC_WEIGHT > name_score:
+            r = feats[pid]
+            how, name, tlang = matched.get(pid, ("answer", "", lang))
+            name_score = r.get("name", 0.0)
+            if r.get("sem_doc", 0.0) * SEMANTIC_WEIGHT > name_score:
                 how = "semantic"
-            prior = self.prior(pid)
-            evidence = name_score + SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
-            feats = {"name": name_score, "prior": PRIOR_WEIGHT * prior,
-                     "answer": ANSWER_WEIGHT * fit.get(pid, 0.0) * min(
-                         1.0, evidence / ANSWER_BASIS)}
+            out_feats = {"name": name_score, "prior": PRIOR_WEIGHT * r["prior"],
+                         "answer": ANSWER_WEIGHT * r["answer_x"], "model": total,
+                         "fit": r["heuristic"]}
             if semantic:
-                feats["semantic"] = SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
+                out_feats["semantic"] = SEMANTIC_WEIGHT * r.get("sem_doc", 0.0)
             if anchor is not None:
-                feats["restricted"] = restricted
-                feats["subject_has"] = (HAS_BONUS if has.get(pid) == "subject" else
-                                        INVERSE_BONUS if pid in has else 0.0)
-                feats["inverse"] = 1.0 if has.get(pid) == "inverse" else 0.0
-                total += feats["subject_has"]
+                out_feats["restricted"] = restricted
+                out_feats["subject_has"] = (HAS_BONUS if has.get(pid) == "subject" else
+                                            INVERSE_BONUS if pid in has else 0.0)
+                out_feats["inverse"] = 1.0 if has.get(pid) == "inverse" else 0.0
+                total += out_feats["subject_has"]
             p = props[pid]
-            out.append(Candidate(pid, p.label(lang), total, prior, name, how, tlang,
-                                 p.description(lang), feats))
+            out.append(Candidate(pid, p.label(lang), total, self.prior(pid), name, how, tlang,
+                                 p.description(lang), out_feats))
         out.sort(key=lambda c: (-c.score, c.id))
         return out[:limit]
+
+    def feature_rows(self, phrase: str, *, lang: str = "en"
+                     ) -> list[tuple[str, dict[str, float]]]:
+        """(PID, the model's inputs) of every property with evidence for ``phrase`` — what
+        ``bench/fit_properties.py`` fits on."""
+        return list(self.evidence(phrase, lang=lang)[0].items())
 
     def _best_name(self, pid: str, words: list[str],
                    weights: dict[str, float]) -> tuple[float, str]:
@@ -422,26 +600,19 @@ class PropertyLinker:
         Jaccard overlap, derived forms counting), and that name."""
         best, best_name = 0.0, ""
         phrase = set(words)
-        for norm in self._pid_names.get(pid, ()):
-            forms = set(content_forms(norm))
+        total = sum(weights.values())
+        for norm, forms in zip(self._pid_names.get(pid, ()), self._pid_forms.get(pid, ())):
             if not forms:
                 continue
             shared = sum(weights[w] for w in phrase if any(_related(w, f) for f in forms))
+            if not shared:
+                continue
             extra = sum(self._idf.get(f, 1.0) for f in forms
                         if not any(_related(w, f) for w in phrase))
-            score = shared / (sum(weights.values()) + extra)
+            score = shared / (total + extra)
             if score > best:
                 best, best_name = score, norm
         return best, best_name
-
-    def _total(self, pid: str, scored: dict, semantic: dict[str, float],
-               fit: dict[str, float]) -> float:
-        name = scored.get(pid, (0.0,))[0] + SEMANTIC_WEIGHT * semantic.get(pid, 0.0)
-        # the answer type tells apart properties the words point at; alone it names none
-        evidence = name + ANSWER_WEIGHT * fit.get(pid, 0.0) * min(1.0, name / ANSWER_BASIS)
-        if not self._props[pid].usage:
-            evidence *= UNUSED_FACTOR
-        return evidence + PRIOR_WEIGHT * self.prior(pid)
 
     def _answer_fit(self, pid: str, asked: set[str]) -> float:
         """How well the property's values are of the asked type, in [0, 1]."""
@@ -454,19 +625,6 @@ class PropertyLinker:
                 if weight > best and _related(a, w):
                     best = weight
         return best
-
-    def _semantic(self, phrase: str) -> list[tuple[str, float]]:
-        """(PID, cosine similarity) of the 30 properties whose names and description are
-        closest in meaning to ``phrase`` (similarity above zero)."""
-        if self._prop_vectors is None:
-            props = self._load()
-            pids = sorted(p for p, prop in props.items() if prop.labels)
-            docs = [_describe(props[p]) for p in pids]
-            self._prop_vectors = (pids, self.embedder.encode(docs))
-        pids, vectors = self._prop_vectors
-        query = self.embedder.encode([phrase])[0]
-        sims = vectors @ query
-        return [(pids[i], float(sims[i])) for i in np.argsort(-sims)[:30] if sims[i] > 0]
 
     def closest(self, phrase: str, *, lang: str = "en", limit: int = 5) -> list[tuple[str, str]]:
         """(PID, label) of the properties whose names are nearest to ``phrase``, for error
@@ -494,3 +652,10 @@ def _describe(p: PropertyNames) -> str:
     text = p.label("en") + (f" ({aliases})" if aliases else "")
     description = p.description("en")
     return f"{text}: {description}" if description else text
+
+
+def _as_question(name: str) -> str:
+    """A property name in a question's frame, with the subject left out as in the phrases
+    linked ("place of death" → "What is the place of death of?"): a question is then
+    compared with a question."""
+    return f"What is the {name} of?"

@@ -106,12 +106,21 @@ class LinkQueries:
     def capitalized(self, norms: Sequence[str], *, lower: bool = False) -> set[str]:
         """The ``norms`` that some label or alias written with a capital letter has (with
         ``lower``: written all in lower case)."""
+        # SQLite's lower() folds ASCII only: "Ørnåsen" = lower("Ørnåsen") there. Names it
+        # leaves alone are checked again in Python, which folds every script.
         out: set[str] = set()
-        test = "text = lower(text)" if lower else "text != lower(text)"
-        for chunk in _chunks(sorted(set(norms))):
-            out.update(n for (n,) in self.mirror.query(
-                f"SELECT DISTINCT norm FROM terms WHERE norm IN ({_marks(len(chunk))}) "
-                f"AND kind != {DESCRIPTION} AND {test}", chunk))
+        wanted = sorted(set(norms))
+        if not lower:
+            for chunk in _chunks(wanted):
+                out.update(n for (n,) in self.mirror.query(
+                    f"SELECT DISTINCT norm FROM terms WHERE norm IN ({_marks(len(chunk))}) "
+                    f"AND kind != {DESCRIPTION} AND text != lower(text)", chunk))
+            wanted = [n for n in wanted if n not in out]
+        for chunk in _chunks(wanted):
+            out.update(n for n, text in self.mirror.query(
+                f"SELECT DISTINCT norm, text FROM terms WHERE norm IN ({_marks(len(chunk))}) "
+                f"AND kind != {DESCRIPTION} AND text = lower(text)", chunk)
+                if (text == text.lower()) == lower)
         return out
 
     def spaced(self, norm: str) -> tuple[list[str], list[str]]:

@@ -24,9 +24,19 @@ OPTIONALs, MINUS on a variable that may be unbound. Joins on a variable that an 
 a VALUES UNDEF may leave unbound are compiled with SPARQL's compatibility rule (an unbound
 side matches anything).
 
-The plan targets SQLite (it calls SQLite's string functions and two Python functions it
+The plan targets SQLite (it calls SQLite's string functions and Python functions it
 registers on the connection). Constants are inlined as quoted SQL literals, so a plan is
 one fixed SQL text that SQLite's statement cache keeps prepared.
+
+PostgreSQL runs the plans written in the SQL both engines read alike: basic graph
+patterns (every predicate kind above), property paths (``*``/``+`` too), OPTIONAL, UNION,
+VALUES, MINUS, sub-SELECTs, DISTINCT, LIMIT/OFFSET, COUNT with GROUP BY, ASK.
+``compile_query(algebra, "postgresql")`` writes a path's recursive step as an indexed join
+(SQLite's plan is a correlated id lookup). ``SqlPlan.sqlite_only`` says why a plan is not
+one of them: FILTER/BIND/computed expressions and ORDER BY (SQLite's 1/0 truth
+values and string functions, and its binary collation, which PostgreSQL's text ordering
+is not), the label service (``group_concat``), and the aggregates that call Python
+functions. ``instr`` and ``char`` are written ``strpos`` and ``chr`` there.
 """
 
 from __future__ import annotations
@@ -94,7 +104,7 @@ class Rel:
         parts = []
         for i, item in enumerate(self.items):
             if item.left:
-                parts.append(f" LEFT JOIN {item.sql} ON {' AND '.join(item.on) or '1'}")
+                parts.append(f" LEFT JOIN {item.sql} ON {' AND '.join(item.on) or '1 = 1'}")
             else:
                 parts.append(item.sql if i == 0 else f", {item.sql}")
         return "".join(parts)
@@ -154,6 +164,8 @@ class SqlPlan:
     vars: tuple[str, ...]
     decoders: tuple[tuple[str, int, Callable[[tuple, int], Any]], ...]
     functions: frozenset[str]
+    #: why only SQLite can run this plan ('' when PostgreSQL can too)
+    sqlite_only: str = ""
 
     def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
         """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
@@ -179,6 +191,9 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
           timeout: float | None) -> Iterator[tuple]:
     """The rows of ``sql`` as SQLite produces them; QueryTimeout past ``timeout`` seconds
     (counted from the first row asked for)."""
+    if not mirror.is_sqlite:
+        yield from _postgres_rows(mirror, sql, timeout)
+        return
     raw = mirror.raw
     conn = getattr(raw, "driver_connection", raw)
     if functions:
@@ -222,6 +237,61 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
             conn.set_progress_handler(None, 0)
 
 
+def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tuple]:
+    """The rows of a plan PostgreSQL can run (``SqlPlan.sqlite_only`` empty), with its
+    ``statement_timeout`` as the timeout; the running query's row cap as for SQLite."""
+    query_limits = current_limits()
+    cap = query_limits.max_rows if query_limits is not None else None
+    conn = mirror.raw
+    cursor = conn.cursor()
+    timed = timeout is not None
+    try:
+        if timed:
+            cursor.execute(f"SET statement_timeout = {max(1, int(timeout * 1000))}")
+        cursor.execute(sql)
+        fetched = 0
+        while cap is None or fetched < cap:
+            batch = cursor.fetchmany(256 if cap is None else min(256, cap - fetched))
+            if not batch:
+                return
+            fetched += len(batch)
+            yield from batch
+    except Exception as exc:
+        conn.rollback()            # a failed statement aborts the transaction it was in
+        timed = False              # (and the rollback undid the SET)
+        if type(exc).__name__ == "QueryCanceled":
+            raise QueryTimeout(timeout) from None
+        raise
+    finally:
+        if timed:
+            try:
+                cursor.execute("SET statement_timeout = 0")
+            except Exception:  # noqa: BLE001 - the connection is gone: nothing to reset
+                pass
+        cursor.close()
+
+
+#: SQLite-only spellings, in case one reaches a plan no marker excluded: a function
+#: PostgreSQL lacks, ``rowid``, ``LIMIT -1``, a bare 1/0 as a condition
+_SQLITE_ONLY = re.compile(r"\b(?:instr|char|group_concat|glob|printf|julianday|strftime|"
+                          r"typeof|unicode|rowid|kg_\w+)\b|LIMIT -1|"
+                          r"\b(?:WHERE|AND|OR|ON|NOT|WHEN|THEN|ELSE)\s+[01]\b(?!\s*=)")
+_SQL_STRING = re.compile(r"'(?:[^']|'')*'")
+#: SQLite's functions PostgreSQL has under another name, the same meaning as used here
+_RENAMES = {"instr(": "strpos(", "char(": "chr("}
+_RENAMED = re.compile(r"'(?:[^']|'')*'|\b(?:instr|char)\(")
+
+
+def _sqlite_only(sql: str, reasons: list[str], functions: set[str]) -> str:
+    """Why PostgreSQL cannot run ``sql`` ('' when it can)."""
+    if reasons:
+        return reasons[0]
+    if functions:
+        return "Python functions (" + ", ".join(sorted(functions)) + ")"
+    found = _SQLITE_ONLY.search(_SQL_STRING.sub("''", sql))
+    return f"SQLite's {found.group()!r}" if found else ""
+
+
 _PRETTY_TOKENS = re.compile(r"'(?:[^']|'')*'|[()]| (?:FROM|WHERE|GROUP BY|HAVING|ORDER BY|"
                             r"LIMIT|LEFT JOIN|UNION ALL) ")
 
@@ -244,22 +314,36 @@ def pretty_sql(sql: str) -> str:
 
 # -- the compiler --------------------------------------------------------------------------
 
-def compile_query(algebra: CompValue) -> SqlPlan:
+def compile_query(algebra: CompValue, dialect: str = "sqlite") -> SqlPlan:
     """The SqlPlan of a SELECT or ASK query's algebra; UnsupportedQuery when the query
-    needs something the compiler does not do (the message says what)."""
-    return _Compiler().query(algebra)
+    needs something the compiler does not do (the message says what). ``dialect``
+    'postgresql' writes what the two engines plan differently PostgreSQL's way."""
+    return _Compiler(dialect).query(algebra)
 
 
 class _Compiler:
-    def __init__(self) -> None:
+    def __init__(self, dialect: str = "sqlite") -> None:
+        self.dialect = dialect
         self.n = 0
         self.functions: set[str] = set()
+        self.sqlite_only: list[str] = []     # what makes the plan SQLite's alone
+
+    def spelled(self, sql: str) -> str:
+        """``sql`` in this dialect's names for the functions both have."""
+        if self.dialect == "sqlite":
+            return sql
+        return _RENAMED.sub(lambda m: _RENAMES.get(m.group(), m.group()), sql)
+
+    def only_sqlite(self, what: str) -> None:
+        if what not in self.sqlite_only:
+            self.sqlite_only.append(what)
 
     def alias(self) -> str:
         self.n += 1
         return f"a{self.n}"
 
     def expr(self, vars: dict[Variable, Term]) -> ExprCompiler:
+        self.only_sqlite("FILTER, BIND, ORDER BY and computed expressions")
         return ExprCompiler(vars, self.functions, lambda g, negated: self.exists(vars, g,
                                                                                  negated))
 
@@ -275,14 +359,18 @@ class _Compiler:
             while node.name in ("Slice", "Distinct", "Reduced", "Project"):
                 node = _get(node, "p")
             rel = self.pattern(node)
-            return SqlPlan(rel.select(["1"], limit=1), True, (), (), frozenset(self.functions))
+            sql = self.spelled(rel.select(["1"], limit=1))
+            return SqlPlan(sql, True, (), (), frozenset(self.functions),
+                           _sqlite_only(sql, self.sqlite_only, self.functions))
         sql, projection, terms = self.select(node)
+        sql = self.spelled(sql)
         decoders, i = [], 0
         for var, term in terms:
             decoders.append((str(var), i, _DECODERS[term.cat]))
             i += len(term.columns)
         return SqlPlan(sql, False, tuple(str(v) for v in projection), tuple(decoders),
-                       frozenset(self.functions))
+                       frozenset(self.functions),
+                       _sqlite_only(sql, self.sqlite_only, self.functions))
 
     def select(self, node: CompValue, *, named: bool = False
                ) -> tuple[str, list[Variable], list[tuple[Variable, Term]]]:
@@ -423,18 +511,25 @@ class _Compiler:
                          else rel, start)
 
         def hop(start: str, source: str) -> str:       # one step from each row of source
+            if self.dialect != "sqlite":     # PostgreSQL: a join, read through the index
+                return " UNION ".join(
+                    f"SELECT {start}, CAST(st.{'subject' if inverse else 'value'} AS TEXT) "
+                    f"FROM {source} JOIN statements st ON st.{'value' if inverse else 'subject'}"
+                    f" = r.node AND st.property = {q(pid)} AND st.truthy = 1 AND "
+                    "st.value_kind IN ('entity', 'iri', 'bnode')" for pid, inverse in steps)
             # the rows are found by id through a correlated subquery: a plain join makes
             # SQLite build a Bloom filter over the whole statements table at every step
             return " UNION ".join(
-                f"SELECT {start}, st.{'subject' if inverse else 'value'} FROM {source}, "
-                f"statements st WHERE st.rowid IN (SELECT rowid FROM statements WHERE "
+                f"SELECT {start}, CAST(st.{'subject' if inverse else 'value'} AS TEXT) "
+                f"FROM {source}, statements st WHERE st.id IN (SELECT id FROM statements WHERE "
                 f"{'value' if inverse else 'subject'} = r.node AND property = {q(pid)} "
                 "AND truthy = 1 AND value_kind IN ('entity', 'iri', 'bnode'))"
                 for pid, inverse in steps)
 
         step, first = hop("r.seed", "r"), hop("r.node", "seeds r")
         # a zero-length path matches a node of the graph only (as Oxigraph does)
-        zero = ("SELECT node, node FROM seeds WHERE "
+        # (CAST: PostgreSQL wants the recursive and the first part of a CTE of one type)
+        zero = ("SELECT CAST(node AS TEXT), CAST(node AS TEXT) FROM seeds WHERE "
                 "EXISTS (SELECT 1 FROM statements WHERE subject = node) OR "
                 "EXISTS (SELECT 1 FROM statements WHERE value = node "
                 "AND value_kind IN ('entity', 'iri', 'bnode')) OR "
@@ -734,6 +829,7 @@ class _Compiler:
 
     def label(self, rel: Rel, subject: Any, languages: Literal, predicate: URIRef) -> Term:
         """The label service's value, as SQL subqueries over the terms table."""
+        self.only_sqlite("the label service")
         if isinstance(subject, Variable):
             t = rel.vars.get(subject)
             if t is None:

@@ -294,3 +294,35 @@ def test_linker_needs_a_knowledge_base():
     with pytest.raises(KGGroundError, match="needs a knowledge base") as err:
         EntityLinker(object())
     assert "kb.open" in str(err.value)
+
+
+def test_sentence_start_reads_only_the_gap_before_the_word():
+    # the same answer as searching the whole text before the word (the old, quadratic way)
+    import random
+    import re
+
+    from linking.mentions import _SENTENCE_START, _sentence_start
+    rng = random.Random(7)
+    pieces = ["word", "The", " ", "  ", ". ", "! ", " - ", " \u2014 ", "\n", "\"", ", ", "(",
+              "_", "x_y", "\u201c", ";", "..."]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        for m in re.finditer(r"[^\W_]+", text):
+            assert _sentence_start(text, m.start()) == bool(
+                _SENTENCE_START.search(text, 0, m.start())), (text, m.start())
+
+
+@pytest.mark.parametrize("text,mention", [
+    ("ørnåsen is in what country?", "ørnåsen"),                     # a capital outside ASCII
+    ("which company created the evil within?", "the evil within"),   # ends with a stopword
+    ("which instrument does garrett list play?", "garrett list"),
+    ("in what language was a fazenda originally made?", "a fazenda"),  # begins with "a"
+    ("who was marxist\u2013leninist named for?", "marxist\u2013leninist"),  # an en dash
+])
+def test_titles_typed_in_lower_case_are_detected(slice_linker, text, mention):
+    assert mention in [m.text for m in slice_linker.detector.detect(text)]
+
+
+def test_lower_case_glue_words_do_not_end_a_title(slice_linker):
+    found = [m.text for m in slice_linker.detector.detect("where was ørnåsen in?")]
+    assert found == ["ørnåsen"]

