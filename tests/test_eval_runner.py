@@ -226,3 +226,20 @@ def test_warm_up_loads_the_live_property_list_before_the_clock(tmp_path, demo_en
     source = answerer.grounder("en").linker.source
     answerer.warm_up("en", "Where was Marie Curie born?")
     assert source._remote._props is not None           # loaded (whatever this server knows)
+
+
+def test_records_reload_from_the_file_after_an_interrupt(tmp_path):
+    """An interrupt between a record's write and its entry in memory: the partial report
+    must count what the file holds (what a resume finds), and a line cut short is dropped."""
+    from reasoning.eval.runner import RecordLog
+
+    path = tmp_path / "r.records.jsonl"
+    log = RecordLog(path, {"setting": 1})
+    log.append({"kind": "question", "key": "a"})
+    log._file.write(json.dumps({"kind": "question", "key": "b"}) + "\n")   # not in memory
+    log._file.write('{"kind": "question", "ke')                           # cut short
+    log.close()
+    assert set(log.records) == {"a"}
+    log.reload()
+    assert set(log.records) == {"a", "b"}
+    assert path.read_text().endswith("\n")

@@ -122,6 +122,13 @@ class RecordLog:
             os.fsync(self._file.fileno())
             self.records[record["key"]] = record
 
+    def reload(self) -> None:
+        """Read the records back from the file (after ``close``): the file is the truth. An
+        interrupt can land after a record's line is written and before ``records`` holds
+        it; the report of an interrupted run must count what a resume will find."""
+        self.records = {}
+        self._load()
+
     def close(self) -> None:
         with self._lock:
             self._file.close()
@@ -238,6 +245,7 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     answered = 0
     pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="kgground-eval")
     pending: set[Future] = set()
+    order: dict[Future, int] = {}
     queue = iter(todo)
     try:
         while True:
@@ -245,11 +253,13 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
                 item = next(queue, None)
                 if item is None:
                     break
-                pending.add(pool.submit(one, item))
+                future = pool.submit(one, item)
+                order[future] = len(order)
+                pending.add(future)
             if not pending:
                 break
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
+            for f in sorted(finished, key=order.__getitem__):  # records in question order
                 try:
                     record = f.result()
                 except FATAL as exc:
@@ -271,6 +281,8 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
         if bar is not None:
             bar.close()
         log.close()
+    if interrupted:
+        log.reload()
     records = [log.records[item.key] for item in items if item.key in log.records]
     rep = build_report(records, config=config, records_path=records_path,
                        traces_dir=traces_dir if traces else None,
