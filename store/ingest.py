@@ -32,6 +32,7 @@ import multiprocessing as mp
 import os
 import queue
 import re
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -324,7 +325,10 @@ def _parallel_batches(job: Job, location: str) -> Iterator[Batch]:
     finally:
         if proc.is_alive():
             proc.terminate()
-        proc.join()
+        proc.join(10)
+        if proc.is_alive():        # never hang the loader on its parser
+            proc.kill()
+            proc.join()
 
 
 class _Turns:
@@ -467,7 +471,12 @@ def _pool_batches(job: Job, ctx: Any, location: str) -> Iterator[Batch]:
 
 def _end_with_parent(parent: int) -> None:
     """A parser process whose loader was killed would wait forever for it (holding its
-    memory): watch the parent, and end when it is gone."""
+    memory): watch the parent, and end when it is gone. SIGTERM (the loader's
+    ``terminate``) ends the process at once: a handler inherited through fork (one that
+    raises KeyboardInterrupt, as ``kgground serve`` installs) would leave it blocked
+    handing that exception to a loader no longer reading."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)

@@ -8,6 +8,7 @@ import http.client
 import io
 import json
 import os
+import signal
 import threading
 import time
 import urllib.error
@@ -467,14 +468,16 @@ def test_cli_help_and_bad_port(demo_mirror_path: Path) -> None:
         assert option in result.output
     with running(MirrorKB(demo_mirror_path)) as taken:
         port = str(taken.server_address[1])
+        before = signal.getsignal(signal.SIGTERM)
         result = CliRunner().invoke(cli, ["serve", "--db", str(demo_mirror_path),
                                           "--port", port])
     assert result.exit_code == 1
     assert "cannot listen" in result.output and "--port" in result.output
+    # run in process, serve leaves SIGTERM as it found it (forked loaders inherit it)
+    assert signal.getsignal(signal.SIGTERM) == before
 
 
 def test_cli_serves_and_stops_on_sigterm(demo_mirror_path: Path) -> None:
-    import signal
     import subprocess
     import sys
 
@@ -548,7 +551,6 @@ def _children(pid: int) -> list[int]:
 def test_cli_processes_share_the_port_and_stop_together(demo_mirror_path: Path) -> None:
     """--processes 2: two server processes answer on one port; SIGTERM stops all; a server
     process that dies stops the command with an error instead of serving half."""
-    import signal
     import subprocess
     import sys
 

@@ -308,6 +308,35 @@ def _load_interrupted(monkeypatch, mirror, src, *, on_write: int, parallel: bool
     return mirror.stats()
 
 
+def _sigterm_interrupts(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _parser_sigterm(out) -> None:
+    ingest._end_with_parent(os.getppid())
+    out.put(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+
+
+def test_a_parser_process_ends_on_sigterm_whatever_the_loader_installed():
+    """Parser processes inherit the loader's signal handlers through fork. One that turns
+    SIGTERM into KeyboardInterrupt (``kgground serve`` left such a handler in the test
+    process) kept a terminated parser alive, blocked handing that exception to a loader
+    no longer reading: the loader hung in ``join`` (seen in CI). A parser process takes
+    the default action back."""
+    import multiprocessing as mp
+
+    previous = signal.signal(signal.SIGTERM, _sigterm_interrupts)
+    try:
+        ctx = mp.get_context("fork")
+        out = ctx.Queue()
+        proc = ctx.Process(target=_parser_sigterm, args=(out,))
+        proc.start()
+        assert out.get(timeout=30) is True
+        proc.join(30)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @pytest.mark.parametrize("parallel", [False, True])
 def test_interrupted_load_resumes_to_the_same_result(tmp_path, monkeypatch, parallel):
     lines = ["not a triple ."]            # reported by the first attempt, not by the resume

@@ -75,11 +75,14 @@ def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int,
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"Warning: listening on {host}: the mirror is reachable from the network.",
                    err=True)
-    signal.signal(signal.SIGTERM, _stop)
-    if processes == 1:
-        _serve_here(db, host, port, options)
-    else:
-        _serve_in_processes(db, host, port, processes, options)
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        if processes == 1:
+            _serve_here(db, host, port, options)
+        else:
+            _serve_in_processes(db, host, port, processes, options)
+    finally:   # called in process (tests, notebooks): leave SIGTERM as it was
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _limits(options: dict[str, Any]) -> str:
