@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kb.types import Citation
-from reasoning.gates.base import CallRecord, Decision
+from reasoning.gates.base import CallRecord, Decision, plain
 
 Mode = Literal["kb", "llm", "llm+kb"]
 
@@ -82,7 +82,7 @@ class StageRecord:
 
     def as_dict(self) -> dict[str, Any]:
         return {"stage": self.name, "seconds": round(self.seconds, 6),
-                "details": _plain(self.details),
+                "details": plain(self.details),
                 "llm_calls": [c.as_dict() for c in self.llm_calls],
                 "kb_calls": {k: dict(v) for k, v in self.kb_calls.items()}}
 
@@ -157,13 +157,3 @@ class Answer:
                 "rounds": self.rounds,
                 "graph": self.graph.as_dict() if self.graph is not None else None,
                 "trace": self.trace.as_dict()}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if hasattr(value, "as_dict"):
-        return value.as_dict()
-    return value

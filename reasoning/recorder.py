@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from reasoning.answer import StageRecord
-from reasoning.gates.base import CallRecord
+from reasoning.gates.base import CallRecord, recorded_call
 from reasoning.llm.base import LLM, Message
 from reasoning.metered import KBMeter, meter_delta
 
@@ -52,20 +52,9 @@ class Recorder:
     def call(self, role: str, llm: LLM, messages: Sequence[Message], *, n: int = 1,
              temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:
         """``llm.complete(...)``, recorded in the current stage."""
-        start = time.perf_counter()
-        replies: list[str] = []
-        error = None
-        try:
-            replies = llm.complete(messages, n=n, temperature=temperature,
-                                   max_tokens=max_tokens)
-            return replies
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            self.add_calls([CallRecord(self._name, role, getattr(llm, "model", "llm"),
-                                       tuple(dict(m) for m in messages), n, temperature,
-                                       tuple(replies), time.perf_counter() - start, error)])
+        return recorded_call(self._name, role, llm, messages,
+                             record=lambda call: self.add_calls([call]), n=n,
+                             temperature=temperature, max_tokens=max_tokens)
 
     def add_calls(self, calls: Iterable[CallRecord]) -> None:
         if self._calls is not None:

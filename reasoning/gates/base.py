@@ -78,19 +78,40 @@ class Decision:
         return {"gate": self.gate, "consult": self.consult, "reason": self.reason,
                 "score": self.score, "threshold": self.threshold,
                 "scores": dict(self.scores), "answer": self.answer,
-                "details": _plain(self.details), "n_calls": self.n_calls,
+                "details": plain(self.details), "n_calls": self.n_calls,
                 "calls": [c.as_dict() for c in self.calls],
                 "timings": {k: round(v, 6) for k, v in self.timings.items()}}
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready data: mappings and sequences copied through, objects with
+    ``as_dict`` turned into their dicts, anything else as it is."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if hasattr(value, "as_dict"):
         return value.as_dict()
     return value
+
+
+def recorded_call(stage: str, role: str, llm: LLM, messages: Sequence[Message], *,
+                  record: Callable[[CallRecord], None], n: int = 1,
+                  temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:
+    """``llm.complete(...)``; the call (replies or error, and its time) goes to ``record``,
+    also when it fails. Errors propagate."""
+    start = time.perf_counter()
+    error, replies = None, []
+    try:
+        replies = llm.complete(messages, n=n, temperature=temperature, max_tokens=max_tokens)
+        return replies
+    except Exception as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        record(CallRecord(stage, role, getattr(llm, "model", type(llm).__name__),
+                          tuple(dict(m) for m in messages), n, temperature,
+                          tuple(replies), time.perf_counter() - start, error))
 
 
 @runtime_checkable
@@ -114,21 +135,12 @@ class Trace:
     def call(self, stage: str, role: str, llm: LLM, messages: Sequence[Message], *,
              n: int = 1, temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:
         """``llm.complete(...)``, recorded."""
-        start = time.perf_counter()
-        error, replies = None, []
-        try:
-            replies = llm.complete(messages, n=n, temperature=temperature,
-                                   max_tokens=max_tokens)
-            return replies
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            record = CallRecord(stage, role, getattr(llm, "model", type(llm).__name__),
-                                tuple(dict(m) for m in messages), n, temperature,
-                                tuple(replies), time.perf_counter() - start, error)
-            with self._lock:
-                self._calls.append(record)
+        return recorded_call(stage, role, llm, messages, record=self._add, n=n,
+                             temperature=temperature, max_tokens=max_tokens)
+
+    def _add(self, record: CallRecord) -> None:
+        with self._lock:
+            self._calls.append(record)
 
     def stage(self, name: str) -> _Stage:
         """``with trace.stage("answer"): ...`` adds the block's wall time to ``timings``."""
