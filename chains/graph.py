@@ -250,15 +250,20 @@ def property_label(kb: Any, pid: str, lang: str = "en") -> str:
 def cite_line(c: Citation) -> str:
     """One citation as text: "Q7186 P19 Q270 — mirror:/x.sqlite, statement Q7186$…,
     retrieved 2026-…, https://www.wikidata.org/wiki/Q7186#…"."""
-    parts = [f"{c.subject} {c.property} {c.value.value}", c.source]
+    return f"{c.subject} {c.property} {c.value.value} — {provenance(c)}, {c.url}"
+
+
+def provenance(c: Citation) -> str:
+    """Where a citation's statement comes from: "mirror:/x.sqlite, statement Q7186$…,
+    retrieved 2026-…" (and the dump date when the source has one)."""
+    parts = [c.source]
     if c.statement_id:
         parts.append(f"statement {c.statement_id}")
     if c.retrieved_at:
         parts.append(f"retrieved {c.retrieved_at}")
     if c.dump_date:
         parts.append(f"dump {c.dump_date}")
-    parts.append(c.url)
-    return " — ".join(parts[:1]) + " — " + ", ".join(parts[1:])
+    return ", ".join(parts)
 
 
 def _bare_citation(st: Statement) -> Citation:

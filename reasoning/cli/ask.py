@@ -120,6 +120,8 @@ def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:
 
 
 def _print(a: Any) -> None:
+    from chains.graph import provenance
+
     click.echo(f"Answer: {a.text}")
     status = {"kb": "from the KB alone", "llm": "the model's own answer",
               "llm+kb": "the model, from the KB's evidence"}[a.mode]
@@ -129,7 +131,7 @@ def _print(a: Any) -> None:
         for c in a.citations:
             click.echo(f"  [{c.number}] {c.text}")
             click.echo(f"      {c.citation.subject} {c.citation.property} "
-                       f"{c.citation.value.value} — {_provenance(c.citation)}")
+                       f"{c.citation.value.value} — {provenance(c.citation)}")
             click.echo(f"      {c.url}")
     if a.decision is not None:
         d = a.decision
@@ -145,14 +147,3 @@ def _print(a: Any) -> None:
     click.echo(f"Note: {a.note}")
     click.echo(f"{a.trace.seconds * 1000:.0f} ms, {a.trace.n_llm_calls} LLM calls, "
                f"{a.trace.n_kb_calls} KB calls, {len(a.evidence)} evidence statements")
-
-
-def _provenance(c: Any) -> str:
-    parts = [c.source]
-    if c.statement_id:
-        parts.append(f"statement {c.statement_id}")
-    if c.retrieved_at:
-        parts.append(f"retrieved {c.retrieved_at}")
-    if c.dump_date:
-        parts.append(f"dump {c.dump_date}")
-    return ", ".join(parts)
