@@ -41,6 +41,8 @@ sys.path.insert(0, str(HERE.parent))
 import kb  # noqa: E402
 from reasoning import Grounder  # noqa: E402
 
+from bench_ask import f1  # noqa: E402  (set F1; an empty answer to an empty gold is 1)
+
 QUESTIONS = HERE / "direction-questions.jsonl"
 
 
@@ -56,16 +58,6 @@ def gold_ids(base, spec) -> set[str] | bool:
         else:
             out |= {s.subject for s in base.statements(None, prop, entity, limit=1000)}
     return out
-
-
-def f1(pred: set[str], gold: set[str]) -> float:
-    if not pred or not gold:
-        return float(pred == gold)
-    tp = len(pred & gold)
-    if not tp:
-        return 0.0
-    p, r = tp / len(pred), tp / len(gold)
-    return 2 * p * r / (p + r)
 
 
 def score(answer, gold) -> dict:
