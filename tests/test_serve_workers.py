@@ -60,6 +60,13 @@ def send(url: str, count: int, statuses: list[int]) -> list[threading.Thread]:
     return threads
 
 
+def release(gated: GatedKB, threads: list[threading.Thread]) -> None:
+    """Open the gate and wait for every request to be answered."""
+    gated.gate.set()
+    for thread in threads:
+        thread.join(30)
+
+
 def test_n_workers_run_n_queries_at_once(demo_kb: MirrorKB) -> None:
     gated, statuses = GatedKB(demo_kb, expected=3), []
     with running(gated, workers=3, timeout=30, max_pending=8) as server:
@@ -67,9 +74,7 @@ def test_n_workers_run_n_queries_at_once(demo_kb: MirrorKB) -> None:
         try:
             assert gated.all_inside.wait(10), f"only {gated.peak} of 3 queries ran at once"
         finally:
-            gated.gate.set()
-            for thread in threads:
-                thread.join(30)
+            release(gated, threads)
     assert statuses == [200, 200, 200]
     assert gated.peak == 3
 
@@ -82,8 +87,6 @@ def test_one_worker_runs_one_query_at_a_time(demo_kb: MirrorKB) -> None:
             # a second query inside the KB would set the event; one worker must not let it
             assert not gated.all_inside.wait(1.0)
         finally:
-            gated.gate.set()
-            for thread in threads:
-                thread.join(30)
+            release(gated, threads)
     assert statuses == [200, 200, 200]
     assert gated.peak == 1
