@@ -219,7 +219,7 @@ def _answer(kb: Any, value: Value | str, lang: str, citations: Any) -> AnswerIte
     if isinstance(value, str):
         value = Value("entity", value)
     label = str(value)
-    if value.kind == "entity":
+    if value.kind in ("entity", "iri"):       # a custom KB's entities are IRIs
         try:
             label = kb.entity(value.value).label(lang)
         except Exception:              # noqa: BLE001 - an ID the KB has no terms for

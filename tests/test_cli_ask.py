@@ -92,3 +92,14 @@ def test_help(user_env):
     for option in ("--llm", "--verifier", "--gate", "--db", "--endpoint", "--offline",
                    "--json", "--html"):
         assert option in out.stdout
+
+
+def test_a_turtle_kb_answers_with_labels_and_is_grounded(user_env):
+    """A custom KB's entities are IRIs: the answer names them by their labels, and a
+    cited answer is grounded (an IRI answer was printed raw and marked NOT grounded)."""
+    library = REPO / "tests" / "data" / "chains-library.ttl"
+    out = kgground(user_env, "ask", "In which city was Ada Quill born?", "--db",
+                   str(library), "--json")
+    answer = json.loads(out.stdout)
+    assert answer["text"] == "Porto [1]"
+    assert answer["grounded"] is True
