@@ -129,13 +129,20 @@ class FuzzyIndex:
         ids = ids[np.abs(self._lengths[ids] - len(query)) <= k]
         if not len(ids):
             return []
-        ids.sort()
-        ids = ids[np.concatenate(([True], ids[1:] != ids[:-1]))]
-        counts = np.zeros(len(ids), dtype=np.int32)
-        for lst in lists:                  # posting lists are sorted: count by bisection
+        # a posting list holds a key once, so a key's count over the rare lists is how
+        # often it occurs in their concatenation
+        ids, counts = np.unique(ids, return_counts=True)
+        left = len(lists) - rare
+        for lst in lists[rare:]:           # posting lists are sorted: count by bisection,
+            keep = counts + left >= need   # dropping keys that can no longer reach need
+            if not keep.all():
+                ids, counts = ids[keep], counts[keep]
+                if not len(ids):
+                    return []
             pos = np.searchsorted(lst, ids)
             pos[pos == len(lst)] = 0
             counts += lst[pos] == ids
+            left -= 1
         ids = ids[counts >= need]
         if not len(ids):
             return []
