@@ -39,6 +39,11 @@ class MirrorLinking:
     def close(self) -> None:
         self.queries.close()
 
+    def batch(self) -> Any:
+        """A context in which many lookups (one text's) share one check of whether the
+        mirror changed (``LinkQueries.batch``)."""
+        return self.queries.batch()
+
     def names(self, norms: Sequence[str]) -> list[Name]:
         return [Name(e, text, norm, lang, kind == LABEL, prior, langs)
                 for e, kind, lang, text, norm, prior, langs in self.queries.names(norms)]

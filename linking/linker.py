@@ -22,6 +22,8 @@ from its mirror and asks the live endpoint for names the mirror lacks.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -165,6 +167,12 @@ class EntityLinker:
         even when nothing matches it."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {type(text).__name__}")
+        with self._batch():
+            return self._link(text, lang, top, spans, min_confidence, min_score)
+
+    def _link(self, text: str, lang: str, top: int,
+              spans: Sequence[tuple[int, int]] | None, min_confidence: float,
+              min_score: float | None) -> LinkResult:
         if spans is not None:
             given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
             extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
@@ -188,6 +196,12 @@ class EntityLinker:
                      ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
         """For each mention (detected, or the given ``spans``), its candidates' IDs with the
         inputs of the confidence model — what ``bench/fit_calibration.py`` fits on."""
+        with self._batch():
+            return self._feature_rows(text, lang, spans)
+
+    def _feature_rows(self, text: str, lang: str,
+                      spans: Sequence[tuple[int, int]] | None
+                      ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
         if spans is not None:
             given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
             extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
@@ -217,6 +231,12 @@ class EntityLinker:
         if not scored:
             return [], 1.0
         return self.calibration.confidences(self._rows(scored, surface, detected=detected))
+
+    def _batch(self) -> Any:
+        """One text's lookups as one batch, where the KB offers that (a mirror checks once
+        per text, not per lookup, whether its remembered answers are still valid)."""
+        batch = getattr(self.source, "batch", None)
+        return batch() if callable(batch) else contextlib.nullcontext()
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
@@ -264,7 +284,7 @@ class EntityLinker:
             return [[] for _ in given]
         profiles = self.context.profiles(
             {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
-        edges = GraphContext.edges(profiles)
+        adjacent = _adjacency(profiles)
         shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
                   if pool and pool[0][0] > 0 else {} for pool in pools]
         order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
@@ -274,7 +294,7 @@ class EntityLinker:
         cased_text = _is_cased(text)
         out = []
         for i, mention in enumerate(given):
-            own = text_words(normalize(mention.text))
+            own = _norm_words(mention.text)
             context = windows.words(mention.start - CONTEXT_CHARS,
                                     mention.end + CONTEXT_CHARS) - own
             cues = self.properties.cue_properties(context)
@@ -289,9 +309,9 @@ class EntityLinker:
             for rank, (_, m) in enumerate(pools[i]):
                 raw = _base_features(m, mention.text)
                 if rank < PROFILED:
-                    p = profiles.get(m.entity, Profile())
+                    p = profiles.get(m.entity, _NO_PROFILE)
                     raw.update(role=_role(p, cues), words=_words(p, m, own, context),
-                               coherence=_coherence(m.entity, others, edges))
+                               coherence=_coherence(m.entity, others, adjacent))
                 if adjectival and m.how == "variant:demonym":
                     raw["adjectival"] = 1.0
                 if m.entity in states:
@@ -376,7 +396,7 @@ class _Windows:
         self.forms: list[set[str]] = []
         for m in self._WORD.finditer(text):
             self.starts.append(m.start())
-            self.forms.append(text_words(normalize(m.group())))
+            self.forms.append(_norm_words(m.group()))
 
     def words(self, start: int, end: int) -> set[str]:
         lo = bisect.bisect_left(self.starts, start)
@@ -411,6 +431,16 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
             pool.append((prescored(m, text)[0], m))
             pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
             pools[i] = pool[:POOL]
+
+
+_NO_PROFILE = Profile()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _norm_words(text: str) -> frozenset[str]:
+    """``text_words(normalize(text))``, remembered: a text's words and its candidates'
+    names repeat across mentions and texts."""
+    return frozenset(text_words(normalize(text)))
 
 
 def _is_cased(text: str) -> bool:
@@ -451,19 +481,33 @@ def _role(p: Profile, cues: dict[str, float]) -> float:
 def _words(p: Profile, m: Match, own: set[str], context: set[str]) -> float:
     if not context:
         return 0.0
-    label_words = text_words(normalize(m.term)) - own
+    label_words = _norm_words(m.term) - own
     shared = len(context & (p.words | label_words))
     return 1.0 - 0.5 ** shared
 
 
+def _adjacency(profiles: dict[str, Profile]) -> dict[str, set[str]]:
+    """For every profiled entity, the other profiled entities a statement joins it to
+    (either way): ``GraphContext.edges`` as a lookup by entity."""
+    out: dict[str, set[str]] = {}
+    for a, p in profiles.items():
+        for b in p.neighbours:
+            if b in profiles and b != a:
+                out.setdefault(a, set()).add(b)
+                out.setdefault(b, set()).add(a)
+    return out
+
+
 def _coherence(entity: str, others: list[dict[str, float]],
-               edges: set[tuple[str, str]]) -> float:
+               adjacent: dict[str, set[str]]) -> float:
     if not others:
+        return 0.0
+    near = adjacent.get(entity)
+    if not near:
         return 0.0
     total = 0.0
     for share in others:
-        total += max((s for other, s in share.items() if (entity, other) in edges),
-                     default=0.0)
+        total += max((s for other, s in share.items() if other in near), default=0.0)
     return total / len(others)
 
 

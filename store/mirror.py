@@ -199,6 +199,17 @@ class Mirror:
         finally:
             cur.close()
 
+    def change_token(self) -> tuple[int, int] | None:
+        """A value that changes whenever the mirror's data may have changed, as this
+        thread's connection sees it: SQLite's ``PRAGMA data_version`` (commits by any other
+        connection) and the connection's own ``total_changes``. Tokens compare only within
+        one thread. None for databases that cannot tell this cheaply (PostgreSQL): callers
+        must then not cache what they read."""
+        if not self.is_sqlite:
+            return None
+        conn = self.raw.driver_connection
+        return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
+
     def release(self) -> None:
         """Close this thread's connection (threads that end call it)."""
         conn = getattr(self._local, "conn", None)
