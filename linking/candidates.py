@@ -111,11 +111,16 @@ class CandidateGenerator:
         pass the result to ``generate(…, names=…)`` for each of them (a long text's
         mentions then cost one query, not one each)."""
         wanted: set[str] = set()
+        own: set[str] = set()
         for text in texts:
             norm = normalize(text)
             if norm:
+                own.add(norm)
                 wanted.add(norm)
                 wanted.update(v.norm for v in variants(norm, text) if v.how != "part")
+        prepare = getattr(self.source, "prepare_similar", None)
+        if prepare is not None and self.features & {"spacing", "qualified"}:
+            prepare(sorted(own))        # the spacing and qualified names of each, at once
         found: dict[str, list[Name]] = {n: [] for n in wanted}
         for name in self.source.names(sorted(wanted)):
             found.setdefault(name.norm, []).append(name)

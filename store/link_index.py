@@ -195,6 +195,28 @@ class LinkIndex:
                 spaced.extend(names.split("\n"))
         return spaced, qualified
 
+    def near_names_many(self, norms: Iterable[str]) -> dict[str, tuple[list[str], list[str]]]:
+        """``near_names`` of every norm, in one query per 400 of them."""
+        wanted = list(dict.fromkeys(norms))
+        out: dict[str, tuple[list[str], list[str]]] = {n: ([], []) for n in wanted}
+        by_key: dict[str, list[str]] = {}
+        for n in wanted:
+            by_key.setdefault(compact(n), []).append(n)
+        conn = self._conn()
+        for start in range(0, len(wanted), 400):
+            chunk = wanted[start:start + 400]
+            keys = list(dict.fromkeys(compact(n) for n in chunk))
+            for kind, key, names in conn.execute(
+                    f"SELECT 0, key, norms FROM fuzzy_keys WHERE key IN "
+                    f"({','.join('?' * len(keys))}) UNION ALL SELECT 1, head, norm FROM heads "
+                    f"WHERE head IN ({','.join('?' * len(chunk))})", keys + chunk):
+                if kind:
+                    out[key][1].append(names)
+                else:
+                    for n in by_key[key]:
+                        out[n][0].extend(names.split("\n"))
+        return out
+
     def value_types(self) -> dict[str, tuple[float, list[tuple[str, float]]]]:
         """property → (share of its values that are entities, [(type, share of its
         entity values that are instances of the type)] most common first)."""

@@ -246,6 +246,10 @@ class LinkQueries:
         plus a qualifier ("nirvana" → "nirvana band"): normalized, in one query."""
         return self.index.near_names(norm)
 
+    def spaced_many(self, norms: Sequence[str]) -> dict[str, tuple[list[str], list[str]]]:
+        """``spaced`` of every norm, in one query."""
+        return self.index.near_names_many(norms)
+
     def fuzzy(self, norm: str, *, max_distance: int | None = None,
               limit: int = 20) -> list[tuple[str, float, int]]:
         """(normalized term, similarity, edits) of names within a few edits of ``norm``."""
