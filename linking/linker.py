@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,7 +32,7 @@ from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
 from linking.calibration import Calibration, candidate_features, default_calibration
 from linking.candidates import CandidateGenerator, Match
-from linking.context import GraphContext, Profile, text_words
+from linking.context import GraphContext, Profile, name_words
 from linking.lexicon import STOPWORDS, US_STATES
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
@@ -294,7 +293,7 @@ class EntityLinker:
         cased_text = _is_cased(text)
         out = []
         for i, mention in enumerate(given):
-            own = _norm_words(mention.text)
+            own = name_words(mention.text)
             context = windows.words(mention.start - CONTEXT_CHARS,
                                     mention.end + CONTEXT_CHARS) - own
             cues = self.properties.cue_properties(context)
@@ -396,7 +395,7 @@ class _Windows:
         self.forms: list[set[str]] = []
         for m in self._WORD.finditer(text):
             self.starts.append(m.start())
-            self.forms.append(_norm_words(m.group()))
+            self.forms.append(name_words(m.group()))
 
     def words(self, start: int, end: int) -> set[str]:
         lo = bisect.bisect_left(self.starts, start)
@@ -434,13 +433,6 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
 
 
 _NO_PROFILE = Profile()
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _norm_words(text: str) -> frozenset[str]:
-    """``text_words(normalize(text))``, remembered: a text's words and its candidates'
-    names repeat across mentions and texts."""
-    return frozenset(text_words(normalize(text)))
 
 
 def _is_cased(text: str) -> bool:
@@ -481,7 +473,7 @@ def _role(p: Profile, cues: dict[str, float]) -> float:
 def _words(p: Profile, m: Match, own: set[str], context: set[str]) -> float:
     if not context:
         return 0.0
-    label_words = _norm_words(m.term) - own
+    label_words = name_words(m.term) - own
     shared = len(context & (p.words | label_words))
     return 1.0 - 0.5 ** shared
 

@@ -104,6 +104,7 @@ class LinkIndex:
         self.path = Path(path)
         self._local = threading.local()
         self._cache: dict[str, Facts] = {}
+        self._langs: dict[str, float] = {}         # shares read without the facts
         row = self._conn().execute("SELECT value FROM meta WHERE key = 'max_langs'").fetchone()
         self.max_langs = max(1, int(row[0])) if row else 1
         self.fuzzy = FuzzyIndex(self._conn)
@@ -179,7 +180,31 @@ class LinkIndex:
         (the most multilingual entity has 1.0; an entity without aliases has at least the
         mean share of the entities of its degree that have some); entities without terms
         are left out."""
-        return {e: f.langs for e, f in self.facts(entities).items() if f.langs}
+        cache, langs = self._cache, self._langs
+        out: dict[str, float] = {}
+        missing = []
+        for e in dict.fromkeys(entities):
+            found = cache.get(e)
+            share = found.langs if found is not None else langs.get(e)
+            if share is None:
+                missing.append(e)
+            elif share:
+                out[e] = share
+        if missing:                        # the share alone: no property lists to split
+            if len(langs) > CACHE_SIZE:
+                langs.clear()
+            conn = self._conn()
+            for start in range(0, len(missing), 500):
+                chunk = missing[start:start + 500]
+                for entity, n in conn.execute(
+                        f"SELECT entity, langs FROM entity_facts "
+                        f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
+                    langs[entity] = n / self.max_langs
+            for e in missing:
+                share = langs.setdefault(e, 0.0)
+                if share:
+                    out[e] = share
+        return out
 
     def near_names(self, norm: str) -> tuple[list[str], list[str]]:
         """Normalized labels and aliases equal to ``norm`` but for spaces, and those that

@@ -190,8 +190,13 @@ class Mirror:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run a read query written with ``?`` placeholders; return all rows."""
-        if not self.is_sqlite:
-            sql = sql.replace("?", "%s")
+        if self.is_sqlite:             # straight to sqlite3, past the pool's cursor wrapper
+            cur = self.raw.driver_connection.execute(sql, params)
+            try:
+                return cur.fetchall() if cur.description is not None else []
+            finally:
+                cur.close()
+        sql = sql.replace("?", "%s")
         cur = self.raw.cursor()
         try:
             cur.execute(sql, params)
