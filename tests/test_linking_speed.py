@@ -6,15 +6,18 @@ bench/bench_linking.py.)"""
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 import shutil
 import sqlite3
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from rapidfuzz.distance import OSA
 
 from linking import EntityLinker
+from linking.linker import GC_PAUSE_CHARS
 from store.fuzzy import FuzzyIndex, _grams, compact, max_edits, write_fuzzy
 from store.ingest import load
 from store.link_queries import _Memo
@@ -253,3 +256,35 @@ def test_short_texts_cost_a_bounded_number_of_queries(demo_mirror_path, tmp_path
             linker.link(text)
         counts.append(sum(asked.values()))
     assert max(counts) <= 14, counts
+
+
+# -- the garbage collector is paused for long texts only, and restored ---------------------
+
+def test_long_texts_pause_the_collector_and_restore_it(demo_mirror_path, tmp_path):
+    linker = _copy(demo_mirror_path, tmp_path)
+    seen = []
+    detect = linker.detector.detect
+
+    def watched(text, **kw):
+        seen.append(gc.isenabled())
+        return detect(text, **kw)
+
+    linker.detector.detect = watched
+    short, long_ = _sentences(3, seed=5), _sentences(400, seed=6)
+    assert len(short) < GC_PAUSE_CHARS <= len(long_)
+    assert gc.isenabled()
+    linker.link(short)
+    linker.link(long_)
+    assert seen == [True, False]
+    assert gc.isenabled()
+    gc.disable()                         # a caller's own choice is kept
+    try:
+        linker.link(long_)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    # calls from several threads share the pause; the last one out restores it
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(linker.link, [long_, long_, short, long_]))
+    assert gc.isenabled()
+    assert results[0] == results[1] == results[3]
