@@ -85,6 +85,11 @@ HAS_BONUS, INVERSE_BONUS = 0.15, 0.05
 RESTRICT_MARGIN = 0.1
 #: a fuzzy similarity (0–100) below this is no match
 FUZZY_CUTOFF = 70
+#: a property whose label or alias is the phrase itself scores at least this (raised
+#: monotonically: ``EXACT_FLOOR + (1 - EXACT_FLOOR) * model``), whatever the model says:
+#: the model learnt from questions, where an exact name is rare and an unused property
+#: never right, but a label-level query ("wdt:/mouthpiece/") names its property exactly
+EXACT_FLOOR = 0.5
 #: properties compared by meaning per phrase at most (the closest by their whole names)
 SEMANTIC_CANDIDATES = 60
 LABEL, ALIAS = 0, 2
@@ -542,6 +547,9 @@ class PropertyLinker:
         semantic = bool(feats) and any("sem_doc" in r for r in feats.values())
         model = self.models["semantic" if semantic else "lexical"]
         totals = {pid: model.probability(r) for pid, r in feats.items()}
+        for pid, r in feats.items():
+            if r.get("exact", 0.0) > 0.0:
+                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
 
         has: dict[str, str] = {}
         restricted = 0.0
