@@ -31,9 +31,10 @@ A logistic model fitted on question wordings (``bench/fit_properties.py``, sciki
 coefficients in ``property_model.json``, one model with the embeddings and one without)
 weighs the evidence into ``score`` in [0, 1]; its ``features`` keep the evidence callers
 read (``name``: the best name evidence, ``prior``, ``answer``, ``semantic``, and ``fit``:
-how well this property's names, meaning and answer type fit the phrase on their own —
-hand-weighted, not in competition with the other properties, so that two properties a
-phrase names both ("the spouse of … born") both fit; the model's ``score`` picks one).
+how well this property's names and answer type fit the phrase on their own — hand-weighted,
+the same with or without an embedder, not in competition with the other properties, so
+that two properties a phrase names both ("the spouse of … born") both fit; the model's
+``score`` picks one).
 Semantic similarity is computed for the properties the KB holds statements of (all of them
 when the KB reports no usage); their name embeddings are computed once per KB and kept in
 the user cache (``Embedder.encode_stored``).
@@ -486,9 +487,16 @@ class PropertyLinker:
             r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
             r["lex_gap"] = best_name - name
             heuristic = evidence + ANSWER_WEIGHT * r["answer_x"]
+            # the same from the words alone: what ``fit`` reports, so that a property's
+            # credit in a chain does not change with the embedder (meaning raises every
+            # property's evidence, and a one-hop chain then outscored the two hops of
+            # "Where was the spouse of … born?")
+            words_only = name + ANSWER_WEIGHT * fit * min(1.0, name / ANSWER_BASIS)
             if not props[pid].usage:
                 heuristic *= UNUSED_FACTOR
+                words_only *= UNUSED_FACTOR
             r["heuristic"] = heuristic + PRIOR_WEIGHT * r["prior"]
+            r["words_fit"] = words_only + PRIOR_WEIGHT * r["prior"]    # not a model input
             if sem:
                 r["sem_gap"] = best_sem - r.get("sem_doc", 0.0)
                 r["soft_gap"] = best_soft - r.get("soft", 0.0)
@@ -581,7 +589,7 @@ class PropertyLinker:
                 how = "semantic"
             out_feats = {"name": name_score, "prior": PRIOR_WEIGHT * r["prior"],
                          "answer": ANSWER_WEIGHT * r["answer_x"], "model": total,
-                         "fit": r["heuristic"]}
+                         "fit": r["words_fit"]}
             if semantic:
                 out_feats["semantic"] = SEMANTIC_WEIGHT * r.get("sem_doc", 0.0)
             if anchor is not None:
