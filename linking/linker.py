@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import dataclasses
 import gc
 import re
 import threading
@@ -32,7 +33,8 @@ from typing import Any
 
 from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
-from linking.calibration import Calibration, candidate_features, default_calibration
+from linking.calibration import (Calibration, best_others, candidate_features,
+                                 default_calibration)
 from linking.candidates import CandidateGenerator, Match
 from linking.context import GraphContext, Profile, name_words
 from linking.lexicon import STOPWORDS, US_STATES
@@ -100,6 +102,8 @@ class EntityLinker:
         self.kb, self.source = open_source(source, **options)
         self.name = self.source.name
         self.weights = weights
+        self._weights_of: Weights | None = None
+        self._weights: dict[str, float] = {}
         self.calibration = calibration or default_calibration()
         self.generator = CandidateGenerator(self.source, fuzzy=fuzzy)
         if embeddings is True:
@@ -223,14 +227,29 @@ class EntityLinker:
     def _rows(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
               *, detected: bool) -> list[dict[str, float]]:
         scores = [s for s, _, _ in scored]
+        weight = self._weight_map()
         rows = []
-        for rank, (score, feats, m) in enumerate(scored):
-            raw = {k: v / w for k, v in feats.items()
-                   if (w := getattr(self.weights, k, 0.0))}
+        for rank, ((score, feats, m), others) in enumerate(zip(scored, best_others(scores))):
+            raw = {k: v / w for k, v in feats.items() if (w := weight.get(k, 0.0))}
             rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
                                            how=m.how, is_label=m.is_label,
-                                           detected=detected, mention=surface))
+                                           detected=detected, mention=surface,
+                                           others_best=others))
         return rows
+
+    def _weight_map(self) -> dict[str, float]:
+        """``self.weights`` as a dict (a lookup per feature, not an attribute read)."""
+        weights = self.weights
+        if self._weights_of is not weights:
+            self._weights = {f.name: getattr(weights, f.name)
+                             for f in dataclasses.fields(weights)}
+            self._weights_of = weights
+        return self._weights
+
+    def _weighted(self, raw: dict[str, float]) -> dict[str, float]:
+        """``self.weights.contributions(raw)``."""
+        weight = self._weight_map()
+        return {k: weight[k] * v for k, v in raw.items()}
 
     def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
                      *, detected: bool) -> tuple[list[float], float]:
@@ -247,7 +266,7 @@ class EntityLinker:
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
-        feats = self.weights.contributions(_base_features(m, surface))
+        feats = self._weighted(_base_features(m, surface))
         return sum(feats.values()), feats
 
     def _rank(self, text: str, given: list[Mention], extra: list[Mention],
@@ -257,7 +276,7 @@ class EntityLinker:
         for pool in self._features(text, given, extra, lang):
             scored = []
             for m, raw in pool:
-                feats = self.weights.contributions(raw)
+                feats = self._weighted(raw)
                 scored.append((sum(feats.values()), feats, m))
             scored.sort(key=lambda x: (-x[0], id_order(x[2].entity)))
             out.append(scored)
