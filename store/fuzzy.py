@@ -16,6 +16,7 @@ distance (a transposition is one edit). The index lives in the linking sidecar f
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -70,6 +71,9 @@ class FuzzyIndex:
     """Trigram search over the keys stored in a linking sidecar. ``connect`` returns this
     thread's read-only connection to the sidecar. Thread-safe for searching."""
 
+    #: answers kept for names searched again (first in, first out)
+    REMEMBERED = 20_000
+
     def __init__(self, connect: Callable[[], sqlite3.Connection]):
         self._connect = connect
         blobs = dict(connect().execute(
@@ -81,6 +85,8 @@ class FuzzyIndex:
         self._gram_starts = np.frombuffer(blobs["fuzzy.gram_starts"], dtype=np.int64)
         self._postings = np.frombuffer(blobs["fuzzy.postings"], dtype=np.int32)
         self.size = len(self._lengths)
+        self._recent: dict[tuple[str, int | None, int], tuple[FuzzyMatch, ...]] = {}
+        self._lock = threading.Lock()
 
     def key(self, i: int) -> str:
         return self._keys[self._offsets[i]:self._offsets[i + 1]].decode()
@@ -112,7 +118,19 @@ class FuzzyIndex:
                limit: int = 20) -> list[FuzzyMatch]:
         """Keys within ``max_distance`` edits (default: ``max_edits`` of the query's
         length; at most a third of its trigrams) of the compact key of ``norm``, nearest
-        first; the exact key included."""
+        first; the exact key included. The last ``REMEMBERED`` answers are kept (the index
+        never changes once written): a name that recurs across texts is searched once."""
+        key = (compact(norm), max_distance, limit)
+        found = self._recent.get(key)
+        if found is None:
+            found = tuple(self._search(norm, max_distance, limit))
+            with self._lock:
+                self._recent[key] = found
+                if len(self._recent) > self.REMEMBERED:
+                    del self._recent[next(iter(self._recent))]
+        return list(found)
+
+    def _search(self, norm: str, max_distance: int | None, limit: int) -> list[FuzzyMatch]:
         query = compact(norm)
         k = max_edits(len(query)) if max_distance is None else max_distance
         grams = _grams(query)

@@ -83,6 +83,11 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
             assert all(m.norms == tuple(keys[m.key]) for m in got)
             checked += bool(want)
     assert checked > 300          # the queries do find something, often
+    # answers are remembered: asked again, the same (and a caller's changes stay its own)
+    for q in queries[:50]:
+        first = index.search(q, limit=10_000)
+        first.clear()
+        assert index.search(q, limit=10_000) == index._search(q, None, 10_000)
 
 
 # -- remembered answers: reused across texts, forgotten when the mirror changes ------------
