@@ -73,6 +73,9 @@ class FuzzyIndex:
 
     #: answers kept for names searched again (first in, first out)
     REMEMBERED = 20_000
+    #: keys whose presence is remembered (mention detection asks for every span of a
+    #: text, and words recur across texts); all forgotten at once past this
+    REMEMBERED_KEYS = 100_000
 
     def __init__(self, connect: Callable[[], sqlite3.Connection]):
         self._connect = connect
@@ -87,6 +90,7 @@ class FuzzyIndex:
         self.size = len(self._lengths)
         self._recent: dict[tuple[str, int | None, int], tuple[FuzzyMatch, ...]] = {}
         self._lock = threading.Lock()
+        self._seen: dict[str, bool] = {}
 
     def key(self, i: int) -> str:
         return self._keys[self._offsets[i]:self._offsets[i + 1]].decode()
@@ -99,13 +103,20 @@ class FuzzyIndex:
 
     def known(self, keys: list[str]) -> set[str]:
         """The compact ``keys`` that some label or alias has."""
-        found: set[str] = set()
+        seen = self._seen
+        found = {k for k in keys if seen.get(k)}
+        missing = [k for k in keys if k not in seen]
         conn = self._connect()
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start:start + 500]
             found.update(k for (k,) in conn.execute(
                 f"SELECT key FROM fuzzy_keys WHERE key IN ({','.join('?' * len(chunk))})",
                 chunk))
+        if missing:                        # remembered, as the index never changes
+            with self._lock:
+                if len(seen) + len(missing) > self.REMEMBERED_KEYS:
+                    seen.clear()
+                seen.update((k, k in found) for k in missing)
         return found
 
     def _posting_lists(self, grams: set[str]) -> list[np.ndarray]:

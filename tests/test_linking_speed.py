@@ -83,6 +83,9 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
             assert all(m.norms == tuple(keys[m.key]) for m in got)
             checked += bool(want)
     assert checked > 300          # the queries do find something, often
+    asked = sorted({compact(q) for q in queries} | set(rnd.sample(sorted(keys), 100)))
+    for _ in range(2):                   # the second time from what the index remembers
+        assert index.known(asked) == {k for k in asked if k in keys}
     # answers are remembered: asked again, the same (and a caller's changes stay its own)
     for q in queries[:50]:
         first = index.search(q, limit=10_000)
