@@ -93,7 +93,7 @@ def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
     return how
 
 
-@functools.lru_cache(maxsize=1 << 15)
+@functools.lru_cache(maxsize=4096)
 def _variants(norm: str, text: str) -> tuple[Variant, ...]:
     """``variants(norm, text)``, remembered: prefetching and generating ask for the same
     mention's variants, and names recur across texts."""

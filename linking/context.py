@@ -43,7 +43,7 @@ def text_words(norm: str) -> set[str]:
     return {stem(w) for w in norm.split() if w not in STOPWORDS and len(w) > 1}
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 14)
 def name_words(text: str) -> frozenset[str]:
     """``text_words(normalize(text))``, remembered: the words of a text and the names of
     candidates and types recur across mentions and texts."""

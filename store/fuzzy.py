@@ -72,10 +72,10 @@ class FuzzyIndex:
     thread's read-only connection to the sidecar. Thread-safe for searching."""
 
     #: answers kept for names searched again (first in, first out)
-    REMEMBERED = 20_000
+    REMEMBERED = 5_000
     #: keys whose presence is remembered (mention detection asks for every span of a
     #: text, and words recur across texts); all forgotten at once past this
-    REMEMBERED_KEYS = 100_000
+    REMEMBERED_KEYS = 50_000
 
     def __init__(self, connect: Callable[[], sqlite3.Connection]):
         self._connect = connect

@@ -36,7 +36,7 @@ MAX_NEIGHBOURS = 200
 TYPE_PROPERTIES = ("P31", "P279")
 _CHUNK = 500
 #: rows (names, label texts, statements) each remembered kind of answer may hold, per thread
-MEMO_ROWS = 50_000
+MEMO_ROWS = 20_000
 
 
 def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[list[str]]:
