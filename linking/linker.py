@@ -362,6 +362,14 @@ class EntityLinker:
             if offers:
                 _merge(pools, i, offers, self._prescored, mention.text)
 
+    def _states(self, norm: str, country: frozenset[str], lang: str) -> frozenset[str]:
+        """The US states named ``norm`` (Georgia the state, not the republic; all the
+        entities so named when none is recognizably a state)."""
+        named = self._named(norm)
+        states = frozenset(e for e, p in self.context.profiles(named, lang=lang).items()
+                           if _a_state(p, country))
+        return states or named
+
     def _containment(self, cues: list[_NewsCues], pools: list,
                      profiles: dict[str, Profile], lang: str) -> list[dict[str, float]]:
         """For a place followed by its state ("Portland, Ore."), how well each profiled
@@ -382,7 +390,7 @@ class EntityLinker:
         hop = self.context.profiles(second - set(profiles), lang=lang) if second else {}
         for i in wanted:
             state = cues[i].place_state
-            inside = self._named(state)
+            inside = self._states(state, country, lang)
             for _, m in pools[i][:PROFILED]:
                 p = profiles.get(m.entity, Profile())
                 kinds = news.type_words(p.type_labels)

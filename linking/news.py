@@ -98,6 +98,14 @@ def _state_of(token: str, *, codes: bool) -> str | None:
     return None
 
 
+def could_be_state(word: str) -> bool:
+    """A cheap test before ``address_state``: the word is written as a state part may be
+    (a postal code, an AP abbreviation, a state's one-word name)."""
+    norm = normalize(word)
+    return word[:1].isupper() and (norm in US_STATES or norm in AP_STATES
+                                   or norm in STATE_NAMES)
+
+
 def address_state(text: str, start: int, end: int) -> str | None:
     """The US state that the mention ``text[start:end]`` names as the state part of an
     address, or None: after a capitalized place and a comma ("Tampa, FL", "Cambridge,

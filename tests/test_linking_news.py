@@ -36,7 +36,8 @@ wd:Q771 rdfs:label "Massachusetts"@en ; skos:altLabel "MA"@en ; wdt:P31 wd:Q3565
     wdt:P17 wd:Q30 .
 wd:Q350 rdfs:label "Cambridge"@en ; wdt:P31 wd:Q515 ; wdt:P47 wd:Q5 ; wdt:P47 wd:Q6 ;
     wdt:P47 wd:Q7 ; wdt:P47 wd:Q8 ; wdt:P47 wd:Q9 .
-wd:Q49111 rdfs:label "Cambridge"@en ; wdt:P31 wd:Q515 ; wdt:P131 wd:Q771 .
+wd:Q49111 rdfs:label "Cambridge"@en ; skos:altLabel "Cambridge, Massachusetts"@en ;
+    wdt:P31 wd:Q515 ; wdt:P131 wd:Q771 .
 wd:Q35794 rdfs:label "University of Cambridge"@en ; skos:altLabel "Cambridge"@en ;
     wdt:P31 wd:Q3918 ; wdt:P131 wd:Q350 ; wdt:P47 wd:Q10 ; wdt:P47 wd:Q11 .
 
@@ -133,3 +134,12 @@ def test_a_first_and_last_name_prefers_its_exact_label_over_a_longer_name(linker
 def test_a_lower_case_concept_of_the_kb_is_proposed_in_cased_text(linker):
     found = linker.link("The old radio used a thyratron to switch the current.")
     assert [(m.mention.text, m.best.id) for m in found.mentions] == [("thyratron", "Q176121")]
+
+
+def test_an_address_is_detected_as_its_place_and_its_state(linker):
+    found = linker.link("Researchers in Cambridge, Mass., built it.")
+    assert [(m.mention.text, m.best.id) for m in found.mentions] == [
+        ("Cambridge", "Q49111"), ("Mass", "Q771")]
+    found = linker.link("A lab in Cambridge, Massachusetts opened.")
+    assert [(m.mention.text, m.best.id) for m in found.mentions] == [
+        ("Cambridge", "Q49111"), ("Massachusetts", "Q771")]
