@@ -107,19 +107,18 @@ def _sentence_start(text: str, start: int) -> bool:
     return _SENTENCE_START.search(text, lo, start) is not None
 
 
-def _span_keys(span: Sequence[_Word]) -> list[str]:
-    """Normalized keys to look a span up by: itself, then its cheap variants. A span that
+def _keys(key: str, last: _Word, single: bool) -> list[str]:
+    """Normalized keys to look up the span whose normalized text is ``key``, last word
+    ``last`` (``single``: one word long) by: itself, then its cheap variants. A span that
     starts with "the" counts only if "the …" itself is a name ("The Beatles"); the span
     without it is looked up on its own. (Spans never
     cross punctuation other than ``_JOINERS``, which normalization drops or turns into
     spaces, so the span's normalized text is its words' normalized forms joined.)"""
-    key = " ".join(w.norm for w in span)
     keys = [key]
-    last = span[-1]
     if last.norm.endswith("s") and (last.text.endswith(("'s", "\u2019s")) or (
             len(last.norm) > 3 and not last.norm.endswith("ss"))):
         keys.append(key[:-1])                  # possessive or plural
-    if len(span) == 1 and last.norm in DEMONYMS:
+    if single and last.norm in DEMONYMS:
         keys.append(DEMONYMS[last.norm])
     return keys
 
@@ -146,22 +145,26 @@ class MentionDetector:
                     cased or ws[i].norm not in ARTICLES):
                 continue
             limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
+            key, named, capital = "", False, False   # of the span ws[i..j], kept as j grows
             for j in range(i, min(len(ws), i + limit)):
                 if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
                     break        # a span does not cross slashes, quotes, sentence ends
                 if blocked[j]:
                     break
-                span = ws[i:j + 1]
-                if (span[-1].stop and not (span[-1].soft and j > i) and not (
-                        not cased and j > i and span[-1].norm not in GLUE_WORDS)) or (
-                        j > i and span[-1].cjk != span[0].cjk):
+                last = ws[j]
+                key = f"{key} {last.norm}" if j > i else last.norm
+                named = named or (last.capital and not last.stop)
+                capital = capital or last.capital
+                if (last.stop and not (last.soft and j > i) and not (
+                        not cased and j > i and last.norm not in GLUE_WORDS)) or (
+                        j > i and last.cjk != ws[i].cjk):
                     continue
-                if cased and not any(w.capital and not w.stop for w in span):
-                    if any(w.capital for w in span) or (
+                if cased and not named:
+                    if capital or (
                             j == i and (ws[i].norm in COMMON_WORDS or len(ws[i].norm) < 4)):
                         continue
                     lowered.add((i, j))
-                spans[(i, j)] = _span_keys(span)
+                spans[(i, j)] = _keys(key, last, j == i)
         if not spans:
             return []
         known = self.source.known(sorted({k for keys in spans.values() for k in keys}))
