@@ -44,7 +44,7 @@ from reasoning.policy import Action, RulePolicy
 from reasoning.prompt_engine import (answer_messages, decompose_messages, draft_messages,
                                      parse_sub_questions, revise_messages)
 from reasoning.recorder import Recorder
-from reasoning.utility import ABSTAIN, assess
+from reasoning.utility import abstains, assess
 from store.errors import KGGroundError, LLMConfigError
 
 #: longer input is not one question
@@ -272,11 +272,6 @@ class Grounder:
         u = assess(text, evidence, m.question)
         return Answer(text=text, grounded=u.passed, note=KB_ONLY_NOTE, values=values,
                       citations=_citations(text, evidence), utility=u, **common)
-
-
-def abstains(answer: str) -> bool:
-    """Whether a model's answer declines to answer ('I don't know', empty)."""
-    return not answer.strip() or bool(ABSTAIN.search(answer))
 
 
 def _check_question(question: Any) -> str:

@@ -54,6 +54,13 @@ ABSTAIN = re.compile(r"\b(?:i\s+(?:do\s*n[o']?t|dont|cannot|can't|can\s*not)\s+"
                      r"(?:know|say|tell|answer|determine|find)|unknown|no\s+(?:answer|"
                      r"information|idea)|not\s+(?:known|sure|enough)|unable\s+to)\b",
                      re.IGNORECASE)
+
+
+def abstains(answer: str) -> bool:
+    """Whether an answer declines to answer ('I don't know', 'unknown', empty)."""
+    return not answer.strip() or bool(ABSTAIN.search(answer))
+
+
 #: an answer of at most this many words is all claim (a sentence's lowercase words are not)
 SHORT = 4
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")

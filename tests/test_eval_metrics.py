@@ -101,6 +101,15 @@ def test_free_text_is_read_whole_or_as_a_list():
     assert score_text("", gold).recall == 0.0
 
 
+def test_declining_to_answer_is_an_empty_answer():
+    # right when nothing is asked for, no recall otherwise; never a wrong prediction
+    assert score_text("I don't know.", []).exact
+    assert score_text("The answer is unknown [1]", []).f1 == 1.0
+    s = score_text("I do not know", [A.entity("Q90", ("Paris",))])
+    assert (s.predicted, s.recall) == (0, 0.0)
+    assert not score_text("Paris", []).exact
+
+
 def test_yes_no_answers():
     assert score([A.literal(True)], [A.literal(True)]).exact
     assert score_text("No.", [A.literal(False)]).f1 == 1.0

@@ -48,11 +48,12 @@ def test_a_load_ends_with_its_log_copied_and_the_setting_restored(tmp_path, para
         assert m.query("SELECT COUNT(*) FROM terms")[0][0] == 30_000
 
 
-def _write_pages(m: Mirror, commits: int) -> int:
-    """Commit ~10 pages ``commits`` times; return the largest size the log reached."""
+def _write_pages(m: Mirror, commits: int, start: int = 0) -> int:
+    """Commit 10 rows of 3 KB ``commits`` times (numbered from ``start``); return the
+    largest size the log reached."""
     log = m.path.parent / (m.path.name + "-wal")
     biggest, text = 0, "x" * 3000
-    for n in range(commits):
+    for n in range(start, start + commits):
         m.raw.executemany("INSERT INTO terms (entity, kind, lang, text, norm, source_id)"
                           " VALUES (?, 0, 'en', ?, NULL, NULL)",
                           [(f"Q{n}", f"{text}{n}-{i}") for i in range(10)])
@@ -76,11 +77,17 @@ def test_the_thread_copies_the_log_while_a_writer_keeps_committing(tmp_path):
     with Mirror(db, create=True) as m:
         cp = Checkpointer(m, interval=0.001)
         cp.start()
-        _write_pages(m, 200)
-        in_file_meanwhile = db.stat().st_size    # only checkpoints write the file itself
+        # Keep committing until the file itself holds 500 pages (only checkpoints write
+        # it: the writer's own would start at 16,384 log pages), or give up after ~9,500
+        # pages. Waiting on the outcome, not on a fixed count, keeps a loaded machine
+        # that schedules the thread late from failing the test.
+        commits, in_file_meanwhile = 0, 0
+        while commits < 300 and in_file_meanwhile <= 500 * 4096:
+            _write_pages(m, 20, start=commits)
+            commits += 20
+            in_file_meanwhile = db.stat().st_size
         cp.close()
-        assert m.query("SELECT COUNT(*) FROM terms")[0][0] == 2000
-    # ~2,000 pages were committed; the writer's own checkpoints would start at 16,384
+        assert m.query("SELECT COUNT(*) FROM terms")[0][0] == commits * 10
     assert in_file_meanwhile > 500 * 4096
     busy, pages, copied = _log_state(db)
     assert busy == 0 and pages == copied

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from reasoning.eval.answers import AnswerItem, matches, split_text, text
+from reasoning.utility import abstains
 
 
 @dataclass(frozen=True)
@@ -96,9 +97,11 @@ def score(predicted: Sequence[AnswerItem], gold: Sequence[AnswerItem]) -> Score:
 
 def score_text(answer: str, gold: Sequence[AnswerItem]) -> Score:
     """A free-text answer scored as one answer and as a list; the better reading counts.
-    An empty text (or one saying nothing) is an empty answer."""
+    An empty text, one saying nothing, or one declining to answer ("I don't know":
+    ``reasoning.utility.abstains``) is an empty answer: right when there is no gold
+    answer, no recall otherwise."""
     whole = text(answer)
-    if not whole.value:
+    if not whole.value or abstains(whole.value):
         return score([], gold)
     readings = [[whole]]
     parts = split_text(answer)
