@@ -12,8 +12,8 @@ Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cac
 query text. rdflib parses a query only when its evaluator runs it.
 
 On a PostgreSQL mirror the SQL path answers every plan written in SQL PostgreSQL reads
-alike (``SqlPlan.sqlite_only`` empty: all but casts, SUM/AVG(DISTINCT) and REGEX patterns
-PostgreSQL reads otherwise); the others go to rdflib, and ``explain`` says why.
+alike (``SqlPlan.sqlite_only`` empty: all but SUM/AVG(DISTINCT) and REGEX patterns PostgreSQL
+reads otherwise); the others go to rdflib, and ``explain`` says why.
 """
 
 from __future__ import annotations

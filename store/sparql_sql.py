@@ -36,11 +36,11 @@ puts NULL (unbound) first (``sort``) and compares text in the "C" collation, SPA
 code point order (``ExprCompiler.text_key``); a DISTINCT with ORDER BY keeps each row
 where it first occurs; the label service concatenates with ``string_agg``; MIN/MAX/
 SAMPLE/SUM/AVG/GROUP_CONCAT are array_agg/NUMERIC/float8/string_agg expressions
-(``pg_aggregate``; SQLite runs Python aggregates); the date functions are PL/pgSQL
-twins of the Python ones (``store.sparql_sql_pg``), REGEX the ``~`` operator where the
-pattern means the same there (``store.regex.postgres_regex``). ``SqlPlan.sqlite_only``
-says why a plan PostgreSQL cannot run alike goes to rdflib there: a cast (a Python
-function), SUM/AVG(DISTINCT), another REGEX.
+(``pg_aggregate``; SQLite runs Python aggregates); the date functions and casts are
+PL/pgSQL twins of the Python ones (``store.sparql_sql_pg``), REGEX the ``~`` operator
+where the pattern means the same there (``store.regex.postgres_regex``).
+``SqlPlan.sqlite_only`` says why a plan PostgreSQL cannot run alike goes to rdflib there:
+SUM/AVG(DISTINCT), another REGEX.
 """
 
 from __future__ import annotations

@@ -750,10 +750,7 @@ class ExprCompiler:
                 return Ex("const", const=None if value is None else
                           Literal(value, datatype=URIRef(target), normalize=False))
             v, d = self._literal_parts(x)
-            self.functions.add("kg_cast")
-            if self.pg:
-                self.only_sqlite(f"a cast to xsd:{target[len(XSD):]} (a Python function)")
-            return Ex("term", term=Term(OBJ, f"kg_cast({v}, {d}, {q(target)})",
+            return Ex("term", term=Term(OBJ, f"{self.call('kg_cast')}({v}, {d}, {q(target)})",
                                         k="'literal'", d=q(target), nullable=True))
         return None
 
@@ -1033,7 +1030,7 @@ class ExprCompiler:
             if d == q(XSD_DATETIME) and v.startswith("'"):      # a constant: compute now
                 key = datetime_key(v[1:-1].replace("''", "'"))
                 out.append("NULL" if key is None else repr(key))
-            elif d.startswith("'"):                              # a constant of another type
+            elif d.startswith("'") and d != q(XSD_DATETIME):     # a constant of another type
                 out.append("NULL")
             else:
                 out.append(f"{self.call('kg_datetime')}({v})")

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from store.sparql_sql_expr import XSD_DATE, XSD_DATETIME, q
+from store.sparql_sql_expr import (NUMERIC_TYPES, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME,
+                                   XSD_DECIMAL, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER,
+                                   XSD_STRING, q, q_in)
 
 #: xsd:dateTime's lexical form: sign, year (4+ digits), month, day, hours, minutes,
 #: seconds, timezone
 _DATETIME = (r"^(-?)([0-9]{4,})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):"
              r"([0-9]{2}(?:\.[0-9]+)?)(Z|[+-][0-9]{2}:[0-9]{2})?$")
+
+_DECIMAL = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$"
+_DOUBLE = r"^([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?INF|NaN)$"
 
 #: name → CREATE statement (run in this order: kg_datepart calls kg_datetime)
 PG_FUNCTIONS: dict[str, str] = {
@@ -65,6 +70,60 @@ BEGIN
   END IF;
   RETURN (CASE part WHEN 'year' THEN m[1] WHEN 'month' THEN m[2] WHEN 'day' THEN m[3]
                     WHEN 'hours' THEN m[4] ELSE m[5] END)::bigint;
+END $$""",
+    # a literal cast to xsd:integer/decimal/double/float/boolean/dateTime, as cast_value
+    "kg_cast": f"""
+CREATE OR REPLACE FUNCTION pg_temp.kg_cast(t text, dt text, target text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  s text := btrim(t, E' \\t\\n\\r');
+  d text := COALESCE(dt, '');
+  exact numeric; approx double precision; is_double boolean := FALSE;
+BEGIN
+  IF t IS NULL THEN RETURN NULL; END IF;
+  IF d IN ('', {q(XSD_STRING)}) THEN           -- from a string: its lexical form decides
+    IF target = {q(XSD_INTEGER)} THEN
+      RETURN CASE WHEN s ~ '^[+-]?[0-9]+$' THEN CAST(CAST(s AS numeric) AS text) END;
+    ELSIF target = {q(XSD_DECIMAL)} THEN
+      RETURN CASE WHEN s ~ {q(_DECIMAL)} THEN CAST(CAST(s AS numeric) AS text) END;
+    ELSIF target IN ({q(XSD_DOUBLE)}, {q(XSD_FLOAT)}) THEN
+      RETURN CASE WHEN s ~ {q(_DOUBLE)}
+                  THEN CAST(CAST(replace(s, 'INF', 'Infinity') AS double precision) AS text) END;
+    ELSIF target = {q(XSD_BOOLEAN)} THEN
+      RETURN CASE s WHEN 'true' THEN 'true' WHEN '1' THEN 'true' WHEN 'false' THEN 'false'
+                    WHEN '0' THEN 'false' END;
+    ELSIF target = {q(XSD_DATETIME)} THEN
+      RETURN CASE WHEN pg_temp.kg_datetime(s) IS NOT NULL THEN s END;
+    END IF;
+    RETURN NULL;
+  END IF;
+  IF d IN ({q(XSD_DOUBLE)}, {q(XSD_FLOAT)}) THEN
+    IF s !~ {q(_DOUBLE)} THEN RETURN NULL; END IF;
+    approx := CAST(replace(s, 'INF', 'Infinity') AS double precision); is_double := TRUE;
+  ELSIF d IN {q_in(sorted(NUMERIC_TYPES))} THEN
+    IF s !~ '^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]{{1,4}})?$' THEN
+      RETURN NULL;
+    END IF;
+    exact := CAST(s AS numeric);
+  ELSIF d = {q(XSD_BOOLEAN)} THEN
+    exact := CASE WHEN s IN ('true', '1') THEN 1 ELSE 0 END;
+  ELSE
+    RETURN CASE WHEN target = {q(XSD_DATETIME)} AND d = {q(XSD_DATETIME)} THEN s END;
+  END IF;
+  IF is_double AND target IN ({q(XSD_INTEGER)}, {q(XSD_DECIMAL)}) THEN
+    IF approx IN ('Infinity', '-Infinity', 'NaN') THEN RETURN NULL; END IF;
+    exact := CAST(approx AS numeric);
+  END IF;
+  IF target = {q(XSD_INTEGER)} THEN RETURN CAST(trunc(exact) AS text);
+  ELSIF target = {q(XSD_DECIMAL)} THEN RETURN CAST(exact AS text);
+  ELSIF target IN ({q(XSD_DOUBLE)}, {q(XSD_FLOAT)}) THEN
+    RETURN CAST(CASE WHEN is_double THEN approx ELSE CAST(exact AS double precision) END
+                AS text);
+  ELSIF target = {q(XSD_BOOLEAN)} THEN
+    RETURN CASE WHEN (is_double AND (approx = 0 OR approx = 'NaN'))
+                     OR (NOT is_double AND exact = 0) THEN 'false' ELSE 'true' END;
+  END IF;
+  RETURN NULL;
 END $$""",
 }
 

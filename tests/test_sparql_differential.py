@@ -888,6 +888,14 @@ EXPRESSIONS = [
     "SELECT (GROUP_CONCAT(?v) AS ?g) WHERE { ?x wdt:P1971 ?v }",
     'SELECT (GROUP_CONCAT(DISTINCT ?l; SEPARATOR=",") AS ?g) WHERE { VALUES ?l { "a" "b" '
     '"a" } }',
+    # casts: from strings, numbers, booleans; errors unbound
+    'SELECT ?s (xsd:integer(?s) AS ?i) (xsd:decimal(?s) AS ?d) (xsd:double(?s) AS ?f) '
+    '(xsd:boolean(?s) AS ?b) (xsd:dateTime(?s) AS ?t) WHERE { VALUES ?s { "12" "+05" "1.50" '
+    '".5" "abc" "1e3" "true" "0" "1999-01-01T00:00:00Z" "2016-06-31T00:00:00Z" } }',
+    "SELECT ?v (xsd:integer(?v) AS ?i) (xsd:decimal(?v) AS ?d) (xsd:boolean(?v) AS ?b) "
+    "(xsd:double(?v) AS ?f) WHERE { VALUES ?v { 2.7 -2.7 0 1e2 -0.5e0 true false } }",
+    "SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(xsd:dateTime(STR(?d)) < "
+    "\"1900-01-01T00:00:00Z\"^^xsd:dateTime) }",
 ]
 
 
