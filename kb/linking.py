@@ -325,6 +325,23 @@ class GenericLinking:
                                                if names[t][0] != t),
                                  r[0], r[1], r[3], r[4]) for i, r in raw.items()}
 
+    def related(self, values: Sequence[str], properties: Sequence[str],
+                *, limit: int = 50) -> dict[str, list[tuple[str, str]]]:
+        """value → up to ``limit`` (subject, property) of statements with one of
+        ``properties`` and that value ("what is headquartered in Boston"). Optional in a
+        LinkingKB (the linker reads it with ``getattr``): a city's teams come from it."""
+        def one(value: str) -> list[tuple[str, str]]:
+            found: list[tuple[str, str]] = []
+            for prop in properties:
+                try:
+                    found += [(s.subject, prop) for s in
+                              self.kb.statements(property=prop, value=value, limit=limit)]
+                except (LookupError, ValueError):
+                    continue
+            return found[:limit]
+        wanted = list(dict.fromkeys(values))
+        return {v: r for v, r in zip(wanted, self._map(one, wanted), strict=True) if r}
+
     def connecting(self, subject: str, value: str) -> frozenset[str]:
         try:
             return frozenset(s.property for s in self.kb.statements(subject, value=value,

@@ -92,6 +92,12 @@ class MirrorLinking:
                                  subject_of, value_of, frozenset(neighbours), langs)
                 for i, (subject_of, value_of, types, neighbours, langs) in raw.items()}
 
+    def related(self, values: Sequence[str], properties: Sequence[str],
+                *, limit: int = 50) -> dict[str, list[tuple[str, str]]]:
+        """value → (subject, property) of statements with one of ``properties`` and that
+        value (see ``kb.linking.GenericLinking.related``)."""
+        return self.queries.related(values, properties, limit=limit)
+
     def connecting(self, subject: str, value: str) -> frozenset[str]:
         return self.queries.connecting(subject, value)
 

@@ -24,15 +24,17 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
 from linking.calibration import Calibration, candidate_features, default_calibration
-from linking.candidates import CandidateGenerator, Match
+from linking.candidates import CandidateGenerator, Match, base_score
 from linking.context import GraphContext, Profile, text_words
-from linking.lexicon import STOPWORDS, US_STATES
+from linking import news
+from linking.lexicon import STOPWORDS
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
 from linking.ranking import DEFAULT_WEIGHTS, Weights
@@ -54,6 +56,16 @@ CONTEXT_CHARS = 300
 COHERENCE_MENTIONS = 8
 #: the name match of a surname taken from a longer mention of the text ("John Adams")
 COREFERENCE_MATCH = 0.97
+#: the name match of a state an address part names ("Mass."), and of the place of a
+#: mention that carries its state ("Cambridge, Mass." → "Cambridge"), as a share of an
+#: exact match
+ADDRESS_MATCH = 0.95
+#: a team's name match for its city's mention, as a share of the city's
+METONYMY_MATCH = 0.9
+#: the name match a city candidate needs before its teams are offered for it
+STRONG_NAME = 0.9
+#: neighbours of a place's candidate read for a second hop toward its state
+NEIGHBOURS_HOP = 50
 
 
 def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
@@ -260,10 +272,15 @@ class EntityLinker:
                     :POOL if is_given else CONTEXT_CANDIDATES]
             pools.append(list(pool))
         _corefer(everyone, pools, len(given), self._prescored)
+        cues = [_NewsCues.read(text, m) for m in given]
+        self._address_candidates(given, pools, cues, lang, names)
         if not any(pools[:len(given)]):
             return [[] for _ in given]
         profiles = self.context.profiles(
             {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
+        injected = self._team_candidates(given, pools, cues, profiles, lang)
+        places = self._containment(cues, pools, profiles, lang)
+        longer = self._longer_names(given, pools)
         edges = GraphContext.edges(profiles)
         shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
                   if pool and pool[0][0] > 0 else {} for pool in pools]
@@ -272,30 +289,41 @@ class EntityLinker:
         windows = _Windows(text)
         semantic = self._semantic(text, pools[:len(given)], profiles)
         cased_text = _is_cased(text)
+        country: frozenset[str] | None = None
         out = []
         for i, mention in enumerate(given):
             own = text_words(normalize(mention.text))
             context = windows.words(mention.start - CONTEXT_CHARS,
                                     mention.end + CONTEXT_CHARS) - own
-            cues = self.properties.cue_properties(context)
+            roles = self.properties.cue_properties(context)
             n = place[i]
             near = order[max(0, n - COHERENCE_MENTIONS):n + COHERENCE_MENTIONS + 1]
             others = [shares[j] for j in near if j != i and shares[j]]
             adjectival = _before_noun(text, mention)
             lowered = cased_text and mention.text == mention.text.lower()
-            state = _address_state(text, mention)
-            states = self._named(state) if state else frozenset()
+            cue = cues[i]
+            states = self._named(cue.state) if cue.state else frozenset()
+            if states and country is None:
+                country = self._country()
             feats = []
             for rank, (_, m) in enumerate(pools[i]):
                 raw = _base_features(m, mention.text)
-                if rank < PROFILED:
-                    p = profiles.get(m.entity, Profile())
-                    raw.update(role=_role(p, cues), words=_words(p, m, own, context),
+                p = profiles.get(m.entity, Profile())
+                if rank < PROFILED or m.entity in injected[i]:
+                    raw.update(role=_role(p, roles), words=_words(p, m, own, context),
                                coherence=_coherence(m.entity, others, edges))
                 if adjectival and m.how == "variant:demonym":
                     raw["adjectival"] = 1.0
                 if m.entity in states:
-                    raw["address"] = 1.0
+                    raw["address"] = 1.0 if _a_state(p, country) else 0.5
+                if m.entity in places[i]:
+                    raw["located"] = places[i][m.entity]
+                if cue.dateline and news.is_settlement(p.type_labels, p.subject_of):
+                    raw["dateline"] = 1.0
+                if m.entity in injected[i]:
+                    raw["metonymy"] = injected[i][m.entity]
+                if m.entity in longer[i]:
+                    raw["longer_name"] = 1.0
                 if lowered and not m.lower:
                     raw["case_clash"] = 1.0
                 if semantic is not None:
@@ -307,6 +335,165 @@ class EntityLinker:
     def _named(self, norm: str) -> frozenset[str]:
         """The entities with ``norm`` as a normalized label or alias."""
         return frozenset(n.entity for n in self.source.names([norm]))
+
+    # -- news conventions (linking.news) ------------------------------------------------------
+    def _country(self) -> frozenset[str]:
+        """The entities named the United States (the country of ``news``'s states)."""
+        return frozenset(n.entity for n in self.source.names(list(news.US_NAMES)))
+
+    def _address_candidates(self, given: list[Mention], pools: list, cues: list[_NewsCues],
+                            lang: str, names: Any) -> None:
+        """The state an address part names joins its mention's pool ("Mass." →
+        Massachusetts, which no name of the KB need spell so); a mention that carries its
+        state ("Cambridge, Mass.") is also looked up by its place alone."""
+        for i, (mention, cue) in enumerate(zip(given, cues, strict=True)):
+            offers: list[Match] = []
+            if cue.state:
+                offers += [Match(n.entity, ADDRESS_MATCH * base_score(n, lang),
+                                 "variant:address", n.text, n.lang, n.is_label, n.prior,
+                                 False, False, n.langs)
+                           for n in self.source.names([cue.state])]
+            place = news.place_part(mention.text)
+            if place != mention.text:
+                for m in self.generator.generate(place, lang=lang, names=names).values():
+                    m.score *= ADDRESS_MATCH
+                    m.how = "variant:qualifier" if m.how == "exact" else m.how
+                    offers.append(m)
+            if offers:
+                _merge(pools, i, offers, self._prescored, mention.text)
+
+    def _states(self, norm: str, country: frozenset[str], lang: str) -> frozenset[str]:
+        """The US states named ``norm`` (Georgia the state, not the republic; all the
+        entities so named when none is recognizably a state)."""
+        named = self._named(norm)
+        states = frozenset(e for e, p in self.context.profiles(named, lang=lang).items()
+                           if _a_state(p, country))
+        return states or named
+
+    def _containment(self, cues: list[_NewsCues], pools: list,
+                     profiles: dict[str, Profile], lang: str) -> list[dict[str, float]]:
+        """For a place followed by its state ("Portland, Ore."), how well each profiled
+        candidate lies in that state, by the KB's statements (its ``located`` feature): 1
+        linked to the state (or a type naming it: "city of Oregon"), 0.6 through a
+        neighbour linked to it, 0.25 in the United States; halved for what is no
+        settlement."""
+        out: list[dict[str, float]] = [{} for _ in cues]
+        wanted = [i for i, c in enumerate(cues) if c.place_state]
+        if not wanted:
+            return out
+        country = self._country()
+        second: set[str] = set()
+        for i in wanted:
+            for _, m in pools[i][:PROFILED]:
+                second.update(sorted(profiles.get(m.entity, Profile()).neighbours,
+                                     key=id_order)[:NEIGHBOURS_HOP])
+        hop = self.context.profiles(second - set(profiles), lang=lang) if second else {}
+        for i in wanted:
+            state = cues[i].place_state
+            inside = self._states(state, country, lang)
+            for _, m in pools[i][:PROFILED]:
+                p = profiles.get(m.entity, Profile())
+                kinds = news.type_words(p.type_labels)
+                if p.neighbours & inside or set(state.split()) <= kinds:
+                    score = 1.0
+                elif any((profiles.get(n) or hop.get(n) or Profile()).neighbours & inside
+                         for n in p.neighbours):
+                    score = 0.6
+                elif p.neighbours & country or {"united", "states"} <= kinds:
+                    score = 0.25
+                else:
+                    continue
+                if not news.is_settlement(p.type_labels, p.subject_of):
+                    score /= 2
+                out[i][m.entity] = score
+        return out
+
+    def _team_candidates(self, given: list[Mention], pools: list, cues: list[_NewsCues],
+                         profiles: dict[str, Profile], lang: str) -> list[dict[str, float]]:
+        """In a sports report, a city's teams join its mention's pool ("Boston beat New
+        York"): entities the KB relates to the city (``news.TEAM_PLACE_PROPERTIES``, or a
+        home venue in it) or names after it ("Boston Red Sox"), kept when they are teams.
+        Returns, per mention, team → its ``metonymy`` evidence (``news.sport_fit``); the
+        teams' profiles are added to ``profiles``."""
+        out: list[dict[str, float]] = [{} for _ in given]
+        wanted = [i for i, c in enumerate(cues) if c.sports]
+        if not wanted:
+            return out
+        cities: dict[int, list[Match]] = {}
+        for i in wanted:
+            found = [m for _, m in pools[i][:PROFILED] if m.score >= STRONG_NAME and
+                     news.is_settlement(*_kinds(profiles.get(m.entity, Profile())))]
+            if found:
+                cities[i] = found
+        if not cities:
+            return out
+        related = getattr(self.source, "related", None)
+        by_city: dict[str, set[str]] = {}
+        ids = list({m.entity for ms in cities.values() for m in ms})
+        if related is not None:
+            for city, rows in related(ids, news.TEAM_PLACE_PROPERTIES).items():
+                by_city.setdefault(city, set()).update(s for s, _ in rows)
+            venues = {s: city for city, rows in related(ids, ("P131",)).items()
+                      for s, _ in rows}
+            for venue, rows in related(list(venues), (news.HOME_VENUE,)).items():
+                by_city.setdefault(venues[venue], set()).update(s for s, _ in rows)
+        named: dict[int, set[str]] = {}
+        for i in cities:
+            norm = normalize(news.place_part(given[i].text))
+            longer = [n for n, _ in self.source.similar(norm, "words", limit=200)
+                      if n.startswith(norm + " ")]
+            named[i] = {n.entity for n in self.source.names(longer)} if longer else set()
+        teams = {t for i in cities for m in cities[i] for t in by_city.get(m.entity, ())}
+        teams |= {t for found in named.values() for t in found}
+        fresh = self.context.profiles(teams - set(profiles), lang=lang) if teams else {}
+        profiles.update(fresh)
+        labels = self.source.labels(list(teams), lang=lang) if teams else {}
+        popular = {n.entity: n for n in self.source.names(
+            list({normalize(label) for label, _ in labels.values()}))}
+        for i, found in cities.items():
+            sports = cues[i].sport_words
+            city = found[0]
+            for team in sorted({t for m in found for t in by_city.get(m.entity, ())} |
+                               named[i], key=id_order):
+                p = profiles.get(team, Profile())
+                if not news.is_team(p.type_labels, p.value_of):
+                    continue
+                out[i][team] = news.sport_fit(sports, news.type_words(p.type_labels))
+                label = labels.get(team, (team, None))[0]
+                name = popular.get(team)
+                _merge(pools, i, [Match(team, city.score * METONYMY_MATCH,
+                                        "variant:metonymy", label, city.term_lang, True,
+                                        name.prior if name else 0.0, False, False,
+                                        name.langs if name else 0.0)],
+                       self._prescored, given[i].text)
+        return out
+
+    def _longer_names(self, given: list[Mention], pools: list) -> list[set[str]]:
+        """For a person's name of two or more capitalized words ("John Adams"), the
+        candidates it matched only as an alias of a longer label with the same first and
+        last word and more between ("John Quincy Adams": a middle name) — when another
+        candidate has it as its exact label. ("New York" for "New York City" is no such
+        case: the longer label adds a last word.)"""
+        out: list[set[str]] = [set() for _ in given]
+        wanted = {}
+        for i, mention in enumerate(given):
+            words = mention.text.split()
+            if len(words) < 2 or not all(w[:1].isupper() for w in words):
+                continue
+            top = pools[i][:PROFILED]
+            if not any(m.how == "exact" and m.is_label for _, m in top):
+                continue
+            wanted[i] = [m.entity for _, m in top if m.how == "exact" and not m.is_label]
+        ids = list({e for es in wanted.values() for e in es})
+        labels = self.source.labels(ids) if ids else {}
+        for i, es in wanted.items():
+            own = normalize(given[i].text).split()
+            for e in es:
+                label = normalize(labels.get(e, (e, None))[0]).split()
+                if (len(label) > len(own) and label[0] == own[0] and label[-1] == own[-1]
+                        and all(w in label for w in own)):
+                    out[i].add(e)
+        return out
 
     def _semantic(self, text: str, pools: list, profiles: dict[str, Profile]
                   ) -> dict[str, float] | None:
@@ -427,18 +614,50 @@ def _before_noun(text: str, mention: Mention) -> bool:
     return bool(m) and normalize(m.group(1)) not in STOPWORDS
 
 
-_PLACE_COMMA = re.compile(r"(\w+)[.]?\s*,\s*$")
+@dataclass(frozen=True, slots=True)
+class _NewsCues:
+    """What the news conventions of ``linking.news`` say about one mention."""
+    state: str | None = None          # it is an address's state part: that state
+    place_state: str | None = None    # it is an address's place, in that state
+    dateline: bool = False
+    sports: bool = False              # a city here may name its team
+    sport_words: frozenset[str] = frozenset()
+
+    @classmethod
+    def read(cls, text: str, mention: Mention) -> _NewsCues:
+        s, e = mention.start, mention.end
+        state = news.address_state(text, s, e)
+        place_state = None if state else news.state_after(text, s, e)
+        dateline = news.is_dateline(text, s, e)
+        sports = (not (state or place_state or dateline) and mention.text[:1].isupper()
+                  and news.sports_context(text, s, e))
+        return cls(state, place_state, dateline, sports,
+                   news.sport_words(text, s, e) if sports else frozenset())
 
 
-def _address_state(text: str, mention: Mention) -> str | None:
-    """The US state (normalized name) that a postal code names in address notation: a
-    two-letter code in capitals right after a capitalized place and a comma ("Tampa, FL",
-    "Big Bear Lake , CA") — there "CA" is California, not Canada."""
-    code = mention.text
-    if len(code) != 2 or not code.isupper() or code.lower() not in US_STATES:
-        return None
-    before = _PLACE_COMMA.search(text, max(0, mention.start - 60), mention.start)
-    return US_STATES[code.lower()] if before and before.group(1)[0].isupper() else None
+def _a_state(p: Profile, country: frozenset[str]) -> bool:
+    """A state of the United States, by its types ("state of the United States", not
+    Georgia the republic) or, for an entity without types, a statement linking it to the
+    country."""
+    if p.type_labels:
+        return "state" in news.type_words(p.type_labels)
+    return bool(p.neighbours & country)
+
+
+def _kinds(p: Profile) -> tuple[tuple[str, ...], frozenset[str]]:
+    return p.type_labels, p.subject_of
+
+
+def _merge(pools: list, i: int, offers: list[Match], prescored: Any, surface: str) -> None:
+    """Adds ``offers`` to mention ``i``'s pool (an entity already there keeps its better
+    match), re-sorted by score."""
+    have = {m.entity: (s, m) for s, m in pools[i]}
+    for m in offers:
+        old = have.get(m.entity)
+        if old is None or m.score > old[1].score:
+            have[m.entity] = (prescored(m, surface)[0], m)
+    pool = sorted(have.values(), key=lambda x: (-x[0], id_order(x[1].entity)))
+    pools[i] = pool[:POOL]
 
 
 def _role(p: Profile, cues: dict[str, float]) -> float:

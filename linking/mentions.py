@@ -23,7 +23,10 @@ query. A span qualifies when:
   be one of the everyday words in ``lexicon.COMMON_WORDS``.
 
 A name may carry its qualifier in brackets, as titles do ("Ken Ford (violinist)").
-Overlaps are resolved longest span first, then leftmost. In text with capitals, runs of two
+Overlaps are resolved longest span first, then leftmost. An address is two mentions:
+"Columbus, Ohio" its place and its state, and a state part written as news writes it
+("Calif.", "Mass.", "CA" beside a ZIP code) is a mention even when the KB has no such
+name (``linking.news``). In text with capitals, runs of two
 to four capitalized words that matched nothing are added too (a misspelled name, "Albert
 Einstien"), for the linker's fuzzy matching; the linker drops those it cannot link well.
 Offsets index the original text. Time is linear in the text's length.
@@ -36,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kb.linking import LinkingKB
+from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.types import Mention
 from store.normalize import normalize
@@ -176,6 +180,7 @@ class MentionDetector:
         if cased:
             chosen = [ij for n, ij in enumerate(chosen)
                       if not _inside_longer_name(text, ws, ij, n, owner)]
+            chosen = _address_parts(text, ws, chosen, blocked)
             chosen += self._unmatched_names(text, ws, chosen, blocked)
         out = []
         for i, j in sorted(chosen):
@@ -244,6 +249,33 @@ class MentionDetector:
             named = {n.norm for n in self.source.names(asked) if n.text != n.text.lower()}
         keep = {ij for ij, fs in forms.items() if any(f in named for f in fs)}
         return (hits - set(norms)) | keep
+
+
+def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
+                   blocked: list[bool]) -> list[tuple[int, int]]:
+    """Addresses as news writes them, in two mentions: a span "Columbus, Ohio" is split
+    into its place and its state, and a state part the KB has no name for ("Calif.",
+    "Mass.", a postal code beside a ZIP code) becomes a mention of its own
+    (``linking.news.address_state``)."""
+    def state_at(k: int, j: int) -> bool:
+        return (ws[k].capital and len(ws[k].norm) <= 14
+                and news.address_state(text, ws[k].start, ws[j].end) is not None)
+
+    out: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for i, j in chosen:
+        for k in range(i + 1, j + 1):
+            if "," in text[ws[k - 1].end:ws[k].start] and state_at(k, j):
+                out += [(i, k - 1), (k, j)]
+                break
+        else:
+            out.append((i, j))
+        taken.update(range(i, j + 1))
+    for k, w in enumerate(ws):
+        if k not in taken and not blocked[k] and news.could_be_state(w.text) \
+                and state_at(k, k):
+            out.append((k, k))
+    return out
 
 
 def _inside_longer_name(text: str, ws: list[_Word], ij: tuple[int, int], number: int,

@@ -179,6 +179,24 @@ class LinkQueries:
                     p[3].append(value)
         return out
 
+    def related(self, values: Sequence[str], properties: Sequence[str],
+                *, limit: int = 50) -> dict[str, list[tuple[str, str]]]:
+        """value → up to ``limit`` (subject, property) of statements with one of
+        ``properties`` and that value ("what is headquartered in Q100")."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        props = list(dict.fromkeys(properties))
+        if not props:
+            return out
+        for chunk in _chunks(list(dict.fromkeys(values))):
+            for subject, prop, value in self.mirror.query(
+                    f"SELECT subject, property, value FROM statements WHERE value IN "
+                    f"({_marks(len(chunk))}) AND property IN ({_marks(len(props))}) "
+                    "AND value_kind = 'entity' AND rank > 0", [*chunk, *props]):
+                found = out.setdefault(value, [])
+                if len(found) < limit:
+                    found.append((subject, prop))
+        return out
+
     def connecting(self, subject: str, value: str) -> frozenset[str]:
         """Properties of statements from ``subject`` to ``value``."""
         return frozenset(p for (p,) in self.mirror.query(
