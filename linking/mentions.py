@@ -258,7 +258,8 @@ def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
     "Mass.", a postal code beside a ZIP code) becomes a mention of its own
     (``linking.news.address_state``)."""
     def state_at(k: int, j: int) -> bool:
-        return (ws[k].capital and len(ws[k].norm) <= 14
+        norm = " ".join(w.norm for w in ws[k:j + 1])
+        return (news.could_be_state(ws[k].text, norm)
                 and news.address_state(text, ws[k].start, ws[j].end) is not None)
 
     out: list[tuple[int, int]] = []
@@ -271,9 +272,8 @@ def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
         else:
             out.append((i, j))
         taken.update(range(i, j + 1))
-    for k, w in enumerate(ws):
-        if k not in taken and not blocked[k] and news.could_be_state(w.text) \
-                and state_at(k, k):
+    for k in range(len(ws)):
+        if k not in taken and not blocked[k] and state_at(k, k):
             out.append((k, k))
     return out
 
