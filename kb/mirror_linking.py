@@ -39,6 +39,11 @@ class MirrorLinking:
     def close(self) -> None:
         self.queries.close()
 
+    def batch(self) -> Any:
+        """A context in which many lookups (one text's) share one check of whether the
+        mirror changed (``LinkQueries.batch``)."""
+        return self.queries.batch()
+
     def names(self, norms: Sequence[str]) -> list[Name]:
         return [Name(e, text, norm, lang, kind == LABEL, prior, langs)
                 for e, kind, lang, text, norm, prior, langs in self.queries.names(norms)]
@@ -53,6 +58,15 @@ class MirrorLinking:
     def concepts(self, norms: Sequence[str]) -> set[str]:
         """The ``norms`` some name written all in lower case has (a concept's name)."""
         return self.queries.capitalized(norms, lower=True)
+
+    def prepare_similar(self, norms: Sequence[str]) -> None:
+        """Look up the ``spacing`` and ``qualified`` names of many norms at once (one
+        query), for ``similar`` to answer from."""
+        wanted = [n for n in dict.fromkeys(norms) if n and n not in self._spaced]
+        if wanted:
+            if len(self._spaced) + len(wanted) > 20_000:
+                self._spaced.clear()
+            self._spaced.update(self.queries.spaced_many(wanted))
 
     def similar(self, norm: str, how: str, *, limit: int = 20) -> list[tuple[str, float]]:
         if how in ("spacing", "qualified"):

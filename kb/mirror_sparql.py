@@ -11,9 +11,9 @@ SQL, or what the compiler could not do).
 Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cached by
 query text. rdflib parses a query only when its evaluator runs it.
 
-On a PostgreSQL mirror the SQL path answers the plans written in SQL both engines read
-alike (``SqlPlan.sqlite_only`` empty: patterns, OPTIONAL, UNION, VALUES, MINUS,
-sub-SELECTs, DISTINCT, LIMIT, COUNT); the others go to rdflib, and ``explain`` says why.
+On a PostgreSQL mirror the SQL path answers every plan written in SQL PostgreSQL reads
+alike (``SqlPlan.sqlite_only`` empty: all but SUM/AVG(DISTINCT) and REGEX patterns PostgreSQL
+reads otherwise); the others go to rdflib, and ``explain`` says why.
 """
 
 from __future__ import annotations

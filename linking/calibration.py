@@ -34,15 +34,29 @@ FEATURES = (*RAW, "score", "lead", "gap", "top", "candidates", *(f"how_{h}" for 
 DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 
 
+def best_others(scores: Sequence[float]) -> list[float | None]:
+    """For each position of ``scores``, the best score at another position (None when
+    there is none) — ``candidate_features``' ``others_best``, for all candidates at once."""
+    if len(scores) < 2:
+        return [None] * len(scores)
+    top = max(range(len(scores)), key=scores.__getitem__)
+    second = max(s for i, s in enumerate(scores) if i != top)
+    return [second if i == top else scores[top] for i in range(len(scores))]
+
+
 def candidate_features(raw: Mapping[str, float], *, score: float, scores: Sequence[float],
                        rank: int, how: str, is_label: bool, detected: bool,
-                       mention: str) -> dict[str, float]:
+                       mention: str, others_best: float | None = None) -> dict[str, float]:
     """The model's inputs for the candidate at ``rank`` of a mention whose candidates
-    scored ``scores`` (best first)."""
+    scored ``scores`` (best first). ``others_best``: the best of the other scores, when
+    the caller knows it (``best_others``)."""
     best = scores[0]
-    others = [s for i, s in enumerate(scores) if i != rank]
+    if others_best is None and len(scores) > 1:
+        others_best = max(s for i, s in enumerate(scores) if i != rank)
     out = {k: float(raw.get(k, 0.0)) for k in RAW}
-    out.update(score=score, lead=score - max(others, default=score - 1.0), gap=best - score,
+    out.update(score=score,
+               lead=score - (others_best if others_best is not None else score - 1.0),
+               gap=best - score,
                top=1.0 if rank == 0 else 0.0, candidates=math.log1p(len(scores)),
                label=1.0 if is_label else 0.0, detected=1.0 if detected else 0.0,
                lower=1.0 if mention == mention.lower() else 0.0,

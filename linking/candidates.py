@@ -29,6 +29,7 @@ entity candidates. The popularity prior comes with the names (``prior``, ``langs
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from kb.linking import LinkingKB, Name
@@ -92,6 +93,13 @@ def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
     return how
 
 
+@functools.lru_cache(maxsize=4096)
+def _variants(norm: str, text: str) -> tuple[Variant, ...]:
+    """``variants(norm, text)``, remembered: prefetching and generating ask for the same
+    mention's variants, and names recur across texts."""
+    return tuple(variants(norm, text))
+
+
 def base_score(name: Name, lang: str) -> float:
     """The match score of an exact match with ``name`` for a mention in ``lang``."""
     return EXACT_SCORES[_exact_kind(name.is_label, name.lang, lang)]
@@ -111,11 +119,16 @@ class CandidateGenerator:
         pass the result to ``generate(…, names=…)`` for each of them (a long text's
         mentions then cost one query, not one each)."""
         wanted: set[str] = set()
+        own: set[str] = set()
         for text in texts:
             norm = normalize(text)
             if norm:
+                own.add(norm)
                 wanted.add(norm)
-                wanted.update(v.norm for v in variants(norm, text) if v.how != "part")
+                wanted.update(v.norm for v in _variants(norm, text) if v.how != "part")
+        prepare = getattr(self.source, "prepare_similar", None)
+        if prepare is not None and self.features & {"spacing", "qualified"}:
+            prepare(sorted(own))        # the spacing and qualified names of each, at once
         found: dict[str, list[Name]] = {n: [] for n in wanted}
         for name in self.source.names(sorted(wanted)):
             found.setdefault(name.norm, []).append(name)
@@ -157,7 +170,7 @@ class CandidateGenerator:
             old.cased, old.lower = cased, lower
             old.langs = max(old.langs, name.langs)
 
-        forms = {v.norm: v for v in variants(norm, text)}
+        forms = {v.norm: v for v in _variants(norm, text)}
         parts = {n: v for n, v in forms.items() if v.how == "part"}
         self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, lang, offer,
                     names)

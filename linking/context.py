@@ -18,6 +18,7 @@ Every feature is in [0, 1]; ``linking.ranking`` weighs them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -42,6 +43,13 @@ def text_words(norm: str) -> set[str]:
     return {stem(w) for w in norm.split() if w not in STOPWORDS and len(w) > 1}
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def name_words(text: str) -> frozenset[str]:
+    """``text_words(normalize(text))``, remembered: the words of a text and the names of
+    candidates and types recur across mentions and texts."""
+    return frozenset(text_words(normalize(text)))
+
+
 class GraphContext:
     """Builds candidate profiles from one KB's ``LinkingKB.profiles``."""
 
@@ -57,7 +65,7 @@ class GraphContext:
         for i, p in self.source.profiles(ids, lang=lang).items():
             words: set[str] = set()
             for label in p.type_labels:
-                words |= text_words(normalize(label))
+                words |= name_words(label)
             out[i] = Profile(p.types, p.neighbours, p.subject_of, p.value_of, words,
                              p.type_labels)
         for i in ids:

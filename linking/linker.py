@@ -22,18 +22,23 @@ from its mirror and asks the live endpoint for names the mirror lacks.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import dataclasses
+import gc
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kb.linking import LinkingKB, linking_view
 from kb.types import Candidate
-from linking.calibration import Calibration, candidate_features, default_calibration
-from linking.candidates import CandidateGenerator, Match, base_score
-from linking.context import GraphContext, Profile, text_words
 from linking import news
+from linking.calibration import (Calibration, best_others, candidate_features,
+                                 default_calibration)
+from linking.candidates import CandidateGenerator, Match, base_score
+from linking.context import GraphContext, Profile, name_words
 from linking.lexicon import STOPWORDS
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
@@ -56,6 +61,12 @@ CONTEXT_CHARS = 300
 COHERENCE_MENTIONS = 8
 #: the name match of a surname taken from a longer mention of the text ("John Adams")
 COREFERENCE_MATCH = 0.97
+#: a text at least this long is linked with Python's cyclic garbage collector paused: the
+#: call keeps ~100k objects alive (candidates, features), so the collector would rescan
+#: the whole heap several times per call (a fifth of the CPU time of 100 KB); what linking
+#: allocates is freed by reference counting, and the collector resumes when the last such
+#: call ends
+GC_PAUSE_CHARS = 10_000
 #: the name match of a state an address part names ("Mass."), and of the place of a
 #: mention that carries its state ("Cambridge, Mass." → "Cambridge"), as a share of an
 #: exact match
@@ -103,6 +114,8 @@ class EntityLinker:
         self.kb, self.source = open_source(source, **options)
         self.name = self.source.name
         self.weights = weights
+        self._weights_of: Weights | None = None
+        self._weights: dict[str, float] = {}
         self.calibration = calibration or default_calibration()
         self.generator = CandidateGenerator(self.source, fuzzy=fuzzy)
         if embeddings is True:
@@ -177,6 +190,12 @@ class EntityLinker:
         even when nothing matches it."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {type(text).__name__}")
+        with self._batch(), _collector_paused(len(text) >= GC_PAUSE_CHARS):
+            return self._link(text, lang, top, spans, min_confidence, min_score)
+
+    def _link(self, text: str, lang: str, top: int,
+              spans: Sequence[tuple[int, int]] | None, min_confidence: float,
+              min_score: float | None) -> LinkResult:
         if spans is not None:
             given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
             extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
@@ -200,6 +219,12 @@ class EntityLinker:
                      ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
         """For each mention (detected, or the given ``spans``), its candidates' IDs with the
         inputs of the confidence model — what ``bench/fit_calibration.py`` fits on."""
+        with self._batch():
+            return self._feature_rows(text, lang, spans)
+
+    def _feature_rows(self, text: str, lang: str,
+                      spans: Sequence[tuple[int, int]] | None
+                      ) -> list[tuple[Mention, list[tuple[str, dict[str, float]]]]]:
         if spans is not None:
             given = [Mention(text[s:e], s, e) for s, e in _check_spans(text, spans)]
             extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
@@ -214,14 +239,29 @@ class EntityLinker:
     def _rows(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
               *, detected: bool) -> list[dict[str, float]]:
         scores = [s for s, _, _ in scored]
+        weight = self._weight_map()
         rows = []
-        for rank, (score, feats, m) in enumerate(scored):
-            raw = {k: v / w for k, v in feats.items()
-                   if (w := getattr(self.weights, k, 0.0))}
+        for rank, ((score, feats, m), others) in enumerate(zip(scored, best_others(scores))):
+            raw = {k: v / w for k, v in feats.items() if (w := weight.get(k, 0.0))}
             rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
                                            how=m.how, is_label=m.is_label,
-                                           detected=detected, mention=surface))
+                                           detected=detected, mention=surface,
+                                           others_best=others))
         return rows
+
+    def _weight_map(self) -> dict[str, float]:
+        """``self.weights`` as a dict (a lookup per feature, not an attribute read)."""
+        weights = self.weights
+        if self._weights_of is not weights:
+            self._weights = {f.name: getattr(weights, f.name)
+                             for f in dataclasses.fields(weights)}
+            self._weights_of = weights
+        return self._weights
+
+    def _weighted(self, raw: dict[str, float]) -> dict[str, float]:
+        """``self.weights.contributions(raw)``."""
+        weight = self._weight_map()
+        return {k: weight[k] * v for k, v in raw.items()}
 
     def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
                      *, detected: bool) -> tuple[list[float], float]:
@@ -230,9 +270,15 @@ class EntityLinker:
             return [], 1.0
         return self.calibration.confidences(self._rows(scored, surface, detected=detected))
 
+    def _batch(self) -> Any:
+        """One text's lookups as one batch, where the KB offers that (a mirror checks once
+        per text, not per lookup, whether its remembered answers are still valid)."""
+        batch = getattr(self.source, "batch", None)
+        return batch() if callable(batch) else contextlib.nullcontext()
+
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
-        feats = self.weights.contributions(_base_features(m, surface))
+        feats = self._weighted(_base_features(m, surface))
         return sum(feats.values()), feats
 
     def _rank(self, text: str, given: list[Mention], extra: list[Mention],
@@ -242,7 +288,7 @@ class EntityLinker:
         for pool in self._features(text, given, extra, lang):
             scored = []
             for m, raw in pool:
-                feats = self.weights.contributions(raw)
+                feats = self._weighted(raw)
                 scored.append((sum(feats.values()), feats, m))
             scored.sort(key=lambda x: (-x[0], id_order(x[2].entity)))
             out.append(scored)
@@ -278,10 +324,10 @@ class EntityLinker:
             return [[] for _ in given]
         profiles = self.context.profiles(
             {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
-        injected = self._team_candidates(given, pools, cues, profiles, lang)
+        injected = self._team_candidates(text, given, pools, cues, profiles, lang)
         places = self._containment(cues, pools, profiles, lang)
         longer = self._longer_names(given, pools)
-        edges = GraphContext.edges(profiles)
+        adjacent = _adjacency(profiles)
         shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
                   if pool and pool[0][0] > 0 else {} for pool in pools]
         order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
@@ -292,7 +338,7 @@ class EntityLinker:
         country: frozenset[str] | None = None
         out = []
         for i, mention in enumerate(given):
-            own = text_words(normalize(mention.text))
+            own = name_words(mention.text)
             context = windows.words(mention.start - CONTEXT_CHARS,
                                     mention.end + CONTEXT_CHARS) - own
             roles = self.properties.cue_properties(context)
@@ -308,10 +354,10 @@ class EntityLinker:
             feats = []
             for rank, (_, m) in enumerate(pools[i]):
                 raw = _base_features(m, mention.text)
-                p = profiles.get(m.entity, Profile())
+                p = profiles.get(m.entity, _NO_PROFILE)
                 if rank < PROFILED or m.entity in injected[i]:
                     raw.update(role=_role(p, roles), words=_words(p, m, own, context),
-                               coherence=_coherence(m.entity, others, edges))
+                               coherence=_coherence(m.entity, others, adjacent))
                 if adjectival and m.how == "variant:demonym":
                     raw["adjectival"] = 1.0
                 if m.entity in states:
@@ -408,22 +454,22 @@ class EntityLinker:
                 out[i][m.entity] = score
         return out
 
-    def _team_candidates(self, given: list[Mention], pools: list, cues: list[_NewsCues],
-                         profiles: dict[str, Profile], lang: str) -> list[dict[str, float]]:
+    def _team_candidates(self, text: str, given: list[Mention], pools: list,
+                         cues: list[_NewsCues], profiles: dict[str, Profile],
+                         lang: str) -> list[dict[str, float]]:
         """In a sports report, a city's teams join its mention's pool ("Boston beat New
         York"): entities the KB relates to the city (``news.TEAM_PLACE_PROPERTIES``, or a
         home venue in it) or names after it ("Boston Red Sox"), kept when they are teams.
         Returns, per mention, team → its ``metonymy`` evidence (``news.sport_fit``); the
         teams' profiles are added to ``profiles``."""
         out: list[dict[str, float]] = [{} for _ in given]
-        wanted = [i for i, c in enumerate(cues) if c.sports]
-        if not wanted:
-            return out
         cities: dict[int, list[Match]] = {}
-        for i in wanted:
+        for i, cue in enumerate(cues):
+            if not cue.team_place:
+                continue
             found = [m for _, m in pools[i][:PROFILED] if m.score >= STRONG_NAME and
                      news.is_settlement(*_kinds(profiles.get(m.entity, Profile())))]
-            if found:
+            if found and news.sports_context(text, given[i].start, given[i].end):
                 cities[i] = found
         if not cities:
             return out
@@ -451,7 +497,7 @@ class EntityLinker:
         popular = {n.entity: n for n in self.source.names(
             list({normalize(label) for label, _ in labels.values()}))}
         for i, found in cities.items():
-            sports = cues[i].sport_words
+            sports = news.sport_words(text, given[i].start, given[i].end)
             city = found[0]
             for team in sorted({t for m in found for t in by_city.get(m.entity, ())} |
                                named[i], key=id_order):
@@ -527,6 +573,34 @@ class EntityLinker:
             close()
 
 
+_gc_lock = threading.Lock()
+_gc_pauses = 0
+_gc_was_enabled = False
+
+
+@contextlib.contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector while the block runs (when ``pause``); calls
+    from several threads share one pause, and the collector's state from before the first
+    of them is restored when the last one ends."""
+    global _gc_pauses, _gc_was_enabled
+    if not pause:
+        yield
+        return
+    with _gc_lock:
+        if not _gc_pauses:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses -= 1
+            if not _gc_pauses and _gc_was_enabled:
+                gc.enable()
+
+
 def id_order(entity: str) -> tuple[str, int, str]:
     """Sort key that breaks ties between equal scores in favour of the older item: "Q86483"
     before "Q4920810" (lower numbers were created earlier and are, as a rule, the more
@@ -563,7 +637,7 @@ class _Windows:
         self.forms: list[set[str]] = []
         for m in self._WORD.finditer(text):
             self.starts.append(m.start())
-            self.forms.append(text_words(normalize(m.group())))
+            self.forms.append(name_words(m.group()))
 
     def words(self, start: int, end: int) -> set[str]:
         lo = bisect.bisect_left(self.starts, start)
@@ -600,6 +674,9 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
             pools[i] = pool[:POOL]
 
 
+_NO_PROFILE = Profile()
+
+
 def _is_cased(text: str) -> bool:
     return any(c.isupper() for c in text) and any(c.islower() for c in text)
 
@@ -620,8 +697,8 @@ class _NewsCues:
     state: str | None = None          # it is an address's state part: that state
     place_state: str | None = None    # it is an address's place, in that state
     dateline: bool = False
-    sports: bool = False              # a city here may name its team
-    sport_words: frozenset[str] = frozenset()
+    team_place: bool = False          # a city here may name its team (if the words around
+                                      # are a sports report's: ``news.sports_context``)
 
     @classmethod
     def read(cls, text: str, mention: Mention) -> _NewsCues:
@@ -629,10 +706,8 @@ class _NewsCues:
         state = news.address_state(text, s, e)
         place_state = None if state else news.state_after(text, s, e)
         dateline = news.is_dateline(text, s, e)
-        sports = (not (state or place_state or dateline) and mention.text[:1].isupper()
-                  and news.sports_context(text, s, e))
-        return cls(state, place_state, dateline, sports,
-                   news.sport_words(text, s, e) if sports else frozenset())
+        return cls(state, place_state, dateline,
+                   not (state or place_state or dateline) and mention.text[:1].isupper())
 
 
 def _a_state(p: Profile, country: frozenset[str]) -> bool:
@@ -670,19 +745,33 @@ def _role(p: Profile, cues: dict[str, float]) -> float:
 def _words(p: Profile, m: Match, own: set[str], context: set[str]) -> float:
     if not context:
         return 0.0
-    label_words = text_words(normalize(m.term)) - own
+    label_words = name_words(m.term) - own
     shared = len(context & (p.words | label_words))
     return 1.0 - 0.5 ** shared
 
 
+def _adjacency(profiles: dict[str, Profile]) -> dict[str, set[str]]:
+    """For every profiled entity, the other profiled entities a statement joins it to
+    (either way): ``GraphContext.edges`` as a lookup by entity."""
+    out: dict[str, set[str]] = {}
+    for a, p in profiles.items():
+        for b in p.neighbours:
+            if b in profiles and b != a:
+                out.setdefault(a, set()).add(b)
+                out.setdefault(b, set()).add(a)
+    return out
+
+
 def _coherence(entity: str, others: list[dict[str, float]],
-               edges: set[tuple[str, str]]) -> float:
+               adjacent: dict[str, set[str]]) -> float:
     if not others:
+        return 0.0
+    near = adjacent.get(entity)
+    if not near:
         return 0.0
     total = 0.0
     for share in others:
-        total += max((s for other, s in share.items() if (entity, other) in edges),
-                     default=0.0)
+        total += max((s for other, s in share.items() if other in near), default=0.0)
     return total / len(others)
 
 

@@ -16,6 +16,7 @@ distance (a transposition is one edit). The index lives in the linking sidecar f
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -70,6 +71,12 @@ class FuzzyIndex:
     """Trigram search over the keys stored in a linking sidecar. ``connect`` returns this
     thread's read-only connection to the sidecar. Thread-safe for searching."""
 
+    #: answers kept for names searched again (first in, first out)
+    REMEMBERED = 5_000
+    #: keys whose presence is remembered (mention detection asks for every span of a
+    #: text, and words recur across texts); all forgotten at once past this
+    REMEMBERED_KEYS = 50_000
+
     def __init__(self, connect: Callable[[], sqlite3.Connection]):
         self._connect = connect
         blobs = dict(connect().execute(
@@ -81,6 +88,9 @@ class FuzzyIndex:
         self._gram_starts = np.frombuffer(blobs["fuzzy.gram_starts"], dtype=np.int64)
         self._postings = np.frombuffer(blobs["fuzzy.postings"], dtype=np.int32)
         self.size = len(self._lengths)
+        self._recent: dict[tuple[str, int | None, int], tuple[FuzzyMatch, ...]] = {}
+        self._lock = threading.Lock()
+        self._seen: dict[str, bool] = {}
 
     def key(self, i: int) -> str:
         return self._keys[self._offsets[i]:self._offsets[i + 1]].decode()
@@ -93,13 +103,20 @@ class FuzzyIndex:
 
     def known(self, keys: list[str]) -> set[str]:
         """The compact ``keys`` that some label or alias has."""
-        found: set[str] = set()
+        seen = self._seen
+        found = {k for k in keys if seen.get(k)}
+        missing = [k for k in keys if k not in seen]
         conn = self._connect()
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start:start + 500]
             found.update(k for (k,) in conn.execute(
                 f"SELECT key FROM fuzzy_keys WHERE key IN ({','.join('?' * len(chunk))})",
                 chunk))
+        if missing:                        # remembered, as the index never changes
+            with self._lock:
+                if len(seen) + len(missing) > self.REMEMBERED_KEYS:
+                    seen.clear()
+                seen.update((k, k in found) for k in missing)
         return found
 
     def _posting_lists(self, grams: set[str]) -> list[np.ndarray]:
@@ -112,7 +129,19 @@ class FuzzyIndex:
                limit: int = 20) -> list[FuzzyMatch]:
         """Keys within ``max_distance`` edits (default: ``max_edits`` of the query's
         length; at most a third of its trigrams) of the compact key of ``norm``, nearest
-        first; the exact key included."""
+        first; the exact key included. The last ``REMEMBERED`` answers are kept (the index
+        never changes once written): a name that recurs across texts is searched once."""
+        key = (compact(norm), max_distance, limit)
+        found = self._recent.get(key)
+        if found is None:
+            found = tuple(self._search(norm, max_distance, limit))
+            with self._lock:
+                self._recent[key] = found
+                if len(self._recent) > self.REMEMBERED:
+                    del self._recent[next(iter(self._recent))]
+        return list(found)
+
+    def _search(self, norm: str, max_distance: int | None, limit: int) -> list[FuzzyMatch]:
         query = compact(norm)
         k = max_edits(len(query)) if max_distance is None else max_distance
         grams = _grams(query)
@@ -129,13 +158,20 @@ class FuzzyIndex:
         ids = ids[np.abs(self._lengths[ids] - len(query)) <= k]
         if not len(ids):
             return []
-        ids.sort()
-        ids = ids[np.concatenate(([True], ids[1:] != ids[:-1]))]
-        counts = np.zeros(len(ids), dtype=np.int32)
-        for lst in lists:                  # posting lists are sorted: count by bisection
+        # a posting list holds a key once, so a key's count over the rare lists is how
+        # often it occurs in their concatenation
+        ids, counts = np.unique(ids, return_counts=True)
+        left = len(lists) - rare
+        for lst in lists[rare:]:           # posting lists are sorted: count by bisection,
+            keep = counts + left >= need   # dropping keys that can no longer reach need
+            if not keep.all():
+                ids, counts = ids[keep], counts[keep]
+                if not len(ids):
+                    return []
             pos = np.searchsorted(lst, ids)
             pos[pos == len(lst)] = 0
             counts += lst[pos] == ids
+            left -= 1
         ids = ids[counts >= need]
         if not len(ids):
             return []

@@ -5,13 +5,22 @@ kb layer wraps them in its types): every query the entity and property linkers r
 mirror lives here, so that the linkers themselves work on any KB. It opens the linking
 sidecar (``store.link_index``) on first need — building it when missing or stale, with
 ``progress`` hearing about it.
+
+Answers that depend on one key only (the names of a normalized text, the labels or the
+statements of an entity, the names containing some words) are remembered across calls, so
+that texts about the same things cost fewer queries: per thread, within a budget of rows
+(``MEMO_ROWS``), least recently used first out, and forgotten as soon as the mirror's
+data changes (``Mirror.change_token``; a database that cannot tell, PostgreSQL, is never
+remembered).
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from store.fuzzy import compact
@@ -26,6 +35,8 @@ MAX_NEIGHBOURS = 200
 #: properties whose values type an entity
 TYPE_PROPERTIES = ("P31", "P279")
 _CHUNK = 500
+#: rows (names, label texts, statements) each remembered kind of answer may hold, per thread
+MEMO_ROWS = 20_000
 
 
 def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[list[str]]:
@@ -35,6 +46,43 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[list[str]]:
 
 def _marks(n: int) -> str:
     return ",".join("?" * n)
+
+
+class _Memo:
+    """Answers by key, least recently used first out once their rows exceed ``budget``."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.rows = 0
+        self.items: OrderedDict = OrderedDict()
+
+    def get(self, key: object) -> object | None:
+        found = self.items.get(key)
+        if found is not None:
+            self.items.move_to_end(key)
+            return found[0]
+        return None
+
+    def put(self, key: object, value: object, rows: int) -> None:
+        old = self.items.pop(key, None)
+        if old is not None:
+            self.rows -= old[1]
+        self.items[key] = (value, rows + 1)
+        self.rows += rows + 1
+        while self.rows > self.budget and self.items:
+            self.rows -= self.items.popitem(last=False)[1][1]
+
+
+class _Memos:
+    """One thread's remembered answers, with the mirror's change token they are valid for."""
+
+    def __init__(self, token: tuple[int, int]):
+        self.token = token
+        self.names = _Memo(MEMO_ROWS)
+        self.labels = _Memo(MEMO_ROWS)
+        self.statements = _Memo(MEMO_ROWS)
+        self.words = _Memo(MEMO_ROWS)
+        self.cased = _Memo(MEMO_ROWS)
 
 
 class LinkQueries:
@@ -48,6 +96,41 @@ class LinkQueries:
         self._index: LinkIndex | None = None
         self._lock = threading.Lock()
         self._scale: tuple[float, float] | None = None
+        self._local = threading.local()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within, the mirror is asked whether it changed once, on entry, instead of by
+        every call (a text's lookups then cost no extra query each, and see one state of
+        the remembered answers). Nests; per thread."""
+        if getattr(self._local, "depth", 0):
+            self._local.depth += 1
+        else:
+            self._local.held = self._checked_memos()
+            self._local.depth = 1
+        try:
+            yield
+        finally:
+            self._local.depth -= 1
+            if not self._local.depth:
+                self._local.held = None
+
+    def _memos(self) -> _Memos | None:
+        """This thread's remembered answers, valid for the mirror as it is now (or as it
+        was when the current ``batch`` began); None when the mirror cannot say whether it
+        changed."""
+        if getattr(self._local, "depth", 0):
+            return self._local.held
+        return self._checked_memos()
+
+    def _checked_memos(self) -> _Memos | None:
+        token = self.mirror.change_token()
+        if token is None:
+            return None
+        memos = getattr(self._local, "memos", None)
+        if memos is None or memos.token != token:
+            memos = self._local.memos = _Memos(token)
+        return memos
 
     @property
     def index(self) -> LinkIndex:
@@ -83,8 +166,16 @@ class LinkQueries:
         """Labels and aliases of entities (not properties) whose normalized text is one of
         ``norms``: (entity, kind, lang, text, norm, prior, languages share)."""
         norms = list(dict.fromkeys(n for n in norms if n))
+        memos = self._memos()
+        known = {}
+        if memos is not None:
+            for n in norms:
+                found = memos.names.get(n)
+                if found is not None:
+                    known[n] = found
+        missing = [n for n in norms if n not in known]
         rows = []
-        for chunk in _chunks(norms):
+        for chunk in _chunks(missing):
             rows.extend(self.mirror.query(
                 "SELECT t.entity, t.kind, t.lang, t.text, t.norm, e.kind, e.sitelinks, "
                 "e.degree FROM terms t LEFT JOIN entities e ON e.id = t.entity "
@@ -92,8 +183,18 @@ class LinkQueries:
         rows = [r for r in rows if r[5] != "property" and not (r[5] is None and r[0][:1] == "P"
                                                               and r[0][1:].isdigit())]
         langs = self.index.languages({r[0] for r in rows}) if rows else {}
-        return [(e, kind, lang, text, norm, self.prior(links, degree), langs.get(e, 0.0))
-                for e, kind, lang, text, norm, _k, links, degree in rows]
+        found_rows = [(e, kind, lang, text, norm, self.prior(links, degree), langs.get(e, 0.0))
+                      for e, kind, lang, text, norm, _k, links, degree in rows]
+        if memos is None:
+            return found_rows
+        for n in missing:
+            known[n] = []
+        for row in found_rows:
+            known[row[4]].append(row)
+        for n in missing:
+            memos.names.put(n, tuple(known[n]), len(known[n]))
+        # in the order the query gives: norm by norm in sorted order, per chunk of norms
+        return [row for chunk in _chunks(norms) for n in sorted(chunk) for row in known[n]]
 
     def known(self, norms: Sequence[str]) -> set[str]:
         """The ``norms`` that equal some label or alias once spaces are ignored."""
@@ -108,8 +209,25 @@ class LinkQueries:
         ``lower``: written all in lower case)."""
         # SQLite's lower() folds ASCII only: "Ørnåsen" = lower("Ørnåsen") there. Names it
         # leaves alone are checked again in Python, which folds every script.
-        out: set[str] = set()
         wanted = sorted(set(norms))
+        memos = self._memos()
+        if memos is None:
+            return self._capitalized(wanted, lower)
+        out: set[str] = set()
+        missing = []
+        for n in wanted:
+            known = memos.cased.get((n, lower))
+            if known is None:
+                missing.append(n)
+            elif known[0]:
+                out.add(n)
+        found = self._capitalized(missing, lower) if missing else set()
+        for n in missing:
+            memos.cased.put((n, lower), (n in found,), 0)
+        return out | found
+
+    def _capitalized(self, wanted: list[str], lower: bool) -> set[str]:
+        out: set[str] = set()
         if not lower:
             for chunk in _chunks(wanted):
                 out.update(n for (n,) in self.mirror.query(
@@ -128,6 +246,10 @@ class LinkQueries:
         plus a qualifier ("nirvana" → "nirvana band"): normalized, in one query."""
         return self.index.near_names(norm)
 
+    def spaced_many(self, norms: Sequence[str]) -> dict[str, tuple[list[str], list[str]]]:
+        """``spaced`` of every norm, in one query."""
+        return self.index.near_names_many(norms)
+
     def fuzzy(self, norm: str, *, max_distance: int | None = None,
               limit: int = 20) -> list[tuple[str, float, int]]:
         """(normalized term, similarity, edits) of names within a few edits of ``norm``."""
@@ -140,25 +262,50 @@ class LinkQueries:
         the words are too common to search by (or the mirror has no word index)."""
         if not words or not self.mirror.is_sqlite:
             return None
+        memos = self._memos()
+        key = tuple(words)
+        if memos is not None:
+            known = memos.words.get(key)
+            if known is not None:
+                return list(known[0]) if known[0] is not None else None
         match = " ".join(f'"{w}"' for w in words)
         rows = self.mirror.query(
             f"SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
             f"WHERE terms_fts MATCH ? AND t.kind != {DESCRIPTION} LIMIT ?",
             (match, WORD_MATCH_MAX_ROWS + 1))
-        if len(rows) > WORD_MATCH_MAX_ROWS:
-            return None
-        return [n for (n,) in rows if n]
+        found = None if len(rows) > WORD_MATCH_MAX_ROWS else [n for (n,) in rows if n]
+        if memos is not None:
+            memos.words.put(key, (tuple(found) if found is not None else None,),
+                            len(found or ()))
+        return found
 
     # -- entities ---------------------------------------------------------------------------
     def labels(self, ids: Sequence[str]) -> dict[str, dict[int, dict[str, str]]]:
         """id → term kind (label, description) → lang → text."""
         found: dict[str, dict[int, dict[str, str]]] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids)), 900):
+        ids = list(dict.fromkeys(ids))
+        memos = self._memos()
+        missing = ids
+        if memos is not None:
+            missing = []
+            for i in ids:
+                known = memos.labels.get(i)
+                if known is None:
+                    missing.append(i)
+                elif known:
+                    found[i] = known
+        fresh: dict[str, dict[int, dict[str, str]]] = {}
+        for chunk in _chunks(missing, 900):
             for eid, kind, lang, text in self.mirror.query(
                     f"SELECT entity, kind, lang, text FROM terms WHERE entity IN "
                     f"({_marks(len(chunk))}) AND kind BETWEEN {LABEL} AND {DESCRIPTION}",
                     chunk):
-                found.setdefault(eid, {}).setdefault(kind, {}).setdefault(lang, text)
+                fresh.setdefault(eid, {}).setdefault(kind, {}).setdefault(lang, text)
+        found.update(fresh)
+        if memos is not None:       # remembered read-only: callers get the same dicts
+            for i in missing:
+                known = fresh.get(i, {})
+                memos.labels.put(i, known, sum(len(t) for t in known.values()))
         return found
 
     def profiles(self, ids: Sequence[str]) -> dict[str, tuple[frozenset[str], frozenset[str],
@@ -168,7 +315,18 @@ class LinkQueries:
         ids = list(dict.fromkeys(ids))
         facts = self.index.facts(ids)
         out = {i: (f.subject_of, f.value_of, set(), [], f.langs) for i, f in facts.items()}
-        for chunk in _chunks(ids):
+        memos = self._memos()
+        missing = ids
+        if memos is not None:
+            missing = []
+            for i in ids:
+                known = memos.statements.get(i)
+                if known is None:
+                    missing.append(i)
+                else:
+                    out[i][2].update(known[0])
+                    out[i][3].extend(known[1])
+        for chunk in _chunks(missing):
             for subject, prop, value in self.mirror.query(
                     f"SELECT subject, property, value FROM statements WHERE subject IN "
                     f"({_marks(len(chunk))}) AND value_kind = 'entity' AND rank > 0", chunk):
@@ -177,6 +335,11 @@ class LinkQueries:
                     p[2].add(value)
                 if len(p[3]) < MAX_NEIGHBOURS:
                     p[3].append(value)
+        if memos is not None:
+            for i in missing:
+                types, neighbours = out[i][2], out[i][3]
+                memos.statements.put(i, (tuple(types), tuple(neighbours)),
+                                     len(types) + len(neighbours))
         return out
 
     def related(self, values: Sequence[str], properties: Sequence[str],

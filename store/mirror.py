@@ -190,14 +190,30 @@ class Mirror:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run a read query written with ``?`` placeholders; return all rows."""
-        if not self.is_sqlite:
-            sql = sql.replace("?", "%s")
+        if self.is_sqlite:             # straight to sqlite3, past the pool's cursor wrapper
+            cur = self.raw.driver_connection.execute(sql, params)
+            try:
+                return cur.fetchall() if cur.description is not None else []
+            finally:
+                cur.close()
+        sql = sql.replace("?", "%s")
         cur = self.raw.cursor()
         try:
             cur.execute(sql, params)
             return cur.fetchall() if cur.description is not None else []
         finally:
             cur.close()
+
+    def change_token(self) -> tuple[int, int] | None:
+        """A value that changes whenever the mirror's data may have changed, as this
+        thread's connection sees it: SQLite's ``PRAGMA data_version`` (commits by any other
+        connection) and the connection's own ``total_changes``. Tokens compare only within
+        one thread. None for databases that cannot tell this cheaply (PostgreSQL): callers
+        must then not cache what they read."""
+        if not self.is_sqlite:
+            return None
+        conn = self.raw.driver_connection
+        return conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes
 
     def release(self) -> None:
         """Close this thread's connection (threads that end call it)."""

@@ -102,3 +102,63 @@ def regex_replace(text: str, pattern: str, replacement: str, flags: str = "") ->
             return ref.group(2)
         return _GROUP_REF.sub(group, replacement)
     return program.sub(expand, text)
+
+
+#: characters XPath's regular expressions give a meaning (the rest match themselves)
+_META = set("\\|.-^?*+{}()[]$")
+_QUANTIFIER = re.compile(r"\{(\d+)(,(\d*))?\}")
+
+
+@functools.lru_cache(maxsize=512)
+def postgres_regex(pattern: str, flags: str = "") -> tuple[str | None, str]:
+    """(PostgreSQL's ARE pattern that finds exactly what ``pattern`` with ``flags`` finds,
+    or None, and why not). Only the part of XPath's syntax both engines read alike is
+    translated: literal characters and escaped metacharacters, ``^ $ . | ( )``, the
+    quantifiers (counts up to 255, PostgreSQL's bound), character classes of literal
+    characters and ranges; flags ``i``, ``s``, ``q``. ``.`` stops at a newline unless
+    ``s`` (PostgreSQL's matches it). Class escapes (``\\d \\w \\s \\p{..}``) are left out:
+    PostgreSQL reads them by the server's locale, XPath by Unicode."""
+    if set(flags) - set("isq"):
+        return None, f"with the flag(s) {''.join(sorted(set(flags) - set('isq')))!r}"
+    if "q" in flags:
+        return "".join("\\" + c if c in _META else c for c in pattern), ""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            nxt = pattern[i + 1:i + 2]
+            if nxt in _META and nxt:
+                out.append("\\" + nxt)
+            elif nxt in ("n", "t", "r"):
+                out.append("\\" + nxt)
+            else:
+                return None, f"with the escape \\{nxt} (PostgreSQL reads it by its locale)"
+            i += 2
+        elif c == ".":
+            out.append("." if "s" in flags else "[^\\n]")
+            i += 1
+        elif c == "[":
+            end = pattern.find("]", i + 1)
+            body = pattern[i + 1:end] if end > 0 else ""
+            inner = body[1:] if body.startswith("^") else body
+            if end < 0 or not inner or any(ch in "\\[" for ch in body):
+                return None, "with a character class PostgreSQL may read otherwise"
+            out.append(pattern[i:end + 1])
+            i = end + 1
+        elif c == "{":
+            m = _QUANTIFIER.match(pattern, i)
+            if m is None or max(int(m[1]), int(m[3] or 0)) > 255:
+                return None, "with a count PostgreSQL does not take"
+            out.append(m.group())
+            i = m.end()
+        elif c == "(":
+            if pattern[i + 1:i + 2] == "?":
+                return None, "with a (? group"
+            out.append(c)
+            i += 1
+        elif c in "]}":
+            return None, f"with an unmatched {c!r}"
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), ""

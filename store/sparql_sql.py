@@ -28,15 +28,19 @@ The plan targets SQLite (it calls SQLite's string functions and Python functions
 registers on the connection). Constants are inlined as quoted SQL literals, so a plan is
 one fixed SQL text that SQLite's statement cache keeps prepared.
 
-PostgreSQL runs the plans written in the SQL both engines read alike: basic graph
-patterns (every predicate kind above), property paths (``*``/``+`` too), OPTIONAL, UNION,
-VALUES, MINUS, sub-SELECTs, DISTINCT, LIMIT/OFFSET, COUNT with GROUP BY, ASK.
-``compile_query(algebra, "postgresql")`` writes a path's recursive step as an indexed join
-(SQLite's plan is a correlated id lookup). ``SqlPlan.sqlite_only`` says why a plan is not
-one of them: FILTER/BIND/computed expressions and ORDER BY (SQLite's 1/0 truth
-values and string functions, and its binary collation, which PostgreSQL's text ordering
-is not), the label service (``group_concat``), and the aggregates that call Python
-functions. ``instr`` and ``char`` are written ``strpos`` and ``chr`` there.
+``compile_query(algebra, "postgresql")`` writes PostgreSQL's SQL where the two differ,
+one place per difference: truth values are TRUE/FALSE for both; a path's recursive step
+is an indexed join (SQLite's plan is a correlated id lookup); ``instr``, ``char`` and
+``LIMIT -1`` are written ``strpos``, ``chr`` and ``LIMIT ALL`` (``spelled``); ORDER BY
+puts NULL (unbound) first (``sort``) and compares text in the "C" collation, SPARQL's
+code point order (``ExprCompiler.text_key``); a DISTINCT with ORDER BY keeps each row
+where it first occurs; the label service concatenates with ``string_agg``; MIN/MAX/
+SAMPLE/SUM/AVG/GROUP_CONCAT are array_agg/NUMERIC/float8/string_agg expressions
+(``pg_aggregate``; SQLite runs Python aggregates); the date functions and casts are
+PL/pgSQL twins of the Python ones (``store.sparql_sql_pg``), REGEX the ``~`` operator
+where the pattern means the same there (``store.regex.postgres_regex``).
+``SqlPlan.sqlite_only`` says why a plan PostgreSQL cannot run alike goes to rdflib there:
+SUM/AVG(DISTINCT), another REGEX.
 """
 
 from __future__ import annotations
@@ -60,7 +64,10 @@ from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, li
 from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS, STMT, TEXT,
                                    ExprCompiler, Term, _get, ex_term, match_constant, q, q_in,
                                    same_term)
-from store.sparql_sql_expr import XSD_INTEGER
+from store.sparql_sql_expr import (NUMERIC_IN, PG_NUMBER, STRING_IN, XSD_DECIMAL, XSD_DOUBLE,
+                                   XSD_FLOAT, XSD_INTEGER)
+from store.sparql_sql_pg import PG_FUNCTIONS
+from store.sparql_sql_pg import register as register_pg_functions
 from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY_LINKS,
                          PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
                          property_from_iri)
@@ -192,6 +199,8 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
     """The rows of ``sql`` as SQLite produces them; QueryTimeout past ``timeout`` seconds
     (counted from the first row asked for)."""
     if not mirror.is_sqlite:
+        if functions:
+            register_pg_functions(mirror.raw, functions)
         yield from _postgres_rows(mirror, sql, timeout)
         return
     raw = mirror.raw
@@ -272,22 +281,25 @@ def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tup
 
 
 #: SQLite-only spellings, in case one reaches a plan no marker excluded: a function
-#: PostgreSQL lacks, ``rowid``, ``LIMIT -1``, a bare 1/0 as a condition
+#: PostgreSQL lacks, ``rowid``, ``LIMIT -1``, a bare 1/0 as a condition (truth values are
+#: written TRUE/FALSE, which both read)
 _SQLITE_ONLY = re.compile(r"\b(?:instr|char|group_concat|glob|printf|julianday|strftime|"
-                          r"typeof|unicode|rowid|kg_\w+)\b|LIMIT -1|"
-                          r"\b(?:WHERE|AND|OR|ON|NOT|WHEN|THEN|ELSE)\s+[01]\b(?!\s*=)")
+                          r"typeof|unicode|rowid|(?<!pg_temp\.)kg_(?!rn\b|ordered\b)\w+)\b|"
+                          r"LIMIT -1|"
+                          r"\b(?:WHERE|AND|OR|ON|NOT|WHEN)\s+[01]\b(?!\s*[=<>!+*/|-])")
 _SQL_STRING = re.compile(r"'(?:[^']|'')*'")
 #: SQLite's functions PostgreSQL has under another name, the same meaning as used here
-_RENAMES = {"instr(": "strpos(", "char(": "chr("}
-_RENAMED = re.compile(r"'(?:[^']|'')*'|\b(?:instr|char)\(")
+_RENAMES = {"instr(": "strpos(", "char(": "chr(", "LIMIT -1": "LIMIT ALL"}
+_RENAMED = re.compile(r"'(?:[^']|'')*'|\b(?:instr|char)\(|LIMIT -1")
 
 
 def _sqlite_only(sql: str, reasons: list[str], functions: set[str]) -> str:
     """Why PostgreSQL cannot run ``sql`` ('' when it can)."""
     if reasons:
         return reasons[0]
-    if functions:
-        return "Python functions (" + ", ".join(sorted(functions)) + ")"
+    python_only = functions - PG_FUNCTIONS.keys()
+    if python_only:
+        return "Python functions (" + ", ".join(sorted(python_only)) + ")"
     found = _SQLITE_ONLY.search(_SQL_STRING.sub("''", sql))
     return f"SQLite's {found.group()!r}" if found else ""
 
@@ -343,9 +355,9 @@ class _Compiler:
         return f"a{self.n}"
 
     def expr(self, vars: dict[Variable, Term]) -> ExprCompiler:
-        self.only_sqlite("FILTER, BIND, ORDER BY and computed expressions")
-        return ExprCompiler(vars, self.functions, lambda g, negated: self.exists(vars, g,
-                                                                                 negated))
+        return ExprCompiler(vars, self.functions,
+                            lambda g, negated: self.exists(vars, g, negated),
+                            self.dialect, self.only_sqlite)
 
     # -- the query form and its solution modifiers -----------------------------------------
     def query(self, algebra: CompValue) -> SqlPlan:
@@ -401,6 +413,8 @@ class _Compiler:
                 continue            # never bound: absent from every row
             terms.append((var, term))
             columns.extend(term.columns)
+        if distinct and rel.order and self.dialect != "sqlite":
+            first_seen = True     # PostgreSQL sorts a DISTINCT only by selected columns
         if first_seen and columns:
             sql = _distinct_in_order(rel, columns, limit, offset)
         else:
@@ -553,7 +567,7 @@ class _Compiler:
             elif t.cat == OBJ:
                 rel.where.append(f"({t.k} IN ('entity', 'iri', 'bnode') AND {t.v} IN {members})")
             else:
-                rel.where.append("0")
+                rel.where.append("FALSE")
             return
         a = self.alias()
         # The LIMIT bounds the walk, and keeps SQLite from building a Bloom filter over the
@@ -590,7 +604,7 @@ class _Compiler:
             namespace = PROPERTY_LINKS[pred]
             if isinstance(o, URIRef):
                 rel.where.append(f"{a}.id = {q(str(o)[len(namespace):])}"
-                                 if str(o).startswith(namespace) else "0")
+                                 if str(o).startswith(namespace) else "FALSE")
             else:
                 self.bind(rel, o, Term(NODE, f"{q(namespace)} || {a}.id"))
             return
@@ -642,7 +656,7 @@ class _Compiler:
         if kind in ("wdt", "custom", "none"):
             rel.where += [f"{a}.truthy = 1", f"{a}.value_kind != 'novalue'"]
             if kind == "none":
-                rel.where.append("0")
+                rel.where.append("FALSE")
             self.bind(rel, s, Term(NODE, f"{a}.subject"))
             self.bind(rel, o, value)
         elif kind == "p":
@@ -829,7 +843,6 @@ class _Compiler:
 
     def label(self, rel: Rel, subject: Any, languages: Literal, predicate: URIRef) -> Term:
         """The label service's value, as SQL subqueries over the terms table."""
-        self.only_sqlite("the label service")
         if isinstance(subject, Variable):
             t = rel.vars.get(subject)
             if t is None:
@@ -852,7 +865,9 @@ class _Compiler:
             rank = " ".join(f"WHEN {q(lang)} THEN {i}" for i, lang in enumerate(langs))
             best = (f"(SELECT lang {lookup} AND lang IN {q_in(langs)} "
                     f"ORDER BY CASE lang {rank} END LIMIT 1)")
-        text = f"(SELECT group_concat(text, ', ') {lookup} AND lang = {best})"
+        concat = "group_concat(text, ', ')" if self.dialect == "sqlite" else \
+            "string_agg(text, ', ')"
+        text = f"(SELECT {concat} {lookup} AND lang = {best})"
         lang = f"COALESCE((SELECT lang {lookup} AND lang = {best} LIMIT 1), '')"
         if str(predicate) == RDFS_LABEL:
             text = f"COALESCE({text}, {_fallback_label(t)})"
@@ -905,8 +920,10 @@ class _Compiler:
         errors (a value SUM cannot add makes the sum unbound)."""
         kind = agg.name.split("_", 1)[1]
         arg = _get(agg, "vars")
-        x = self.expr(rel.vars).operand(arg)
-        t = ex_term(x).widened()
+        compiler = self.expr(rel.vars)
+        t = ex_term(compiler.operand(arg)).widened()
+        if self.dialect != "sqlite":
+            return self.pg_aggregate(kind, t, distinct, agg, compiler)
         cols = ", ".join(t.columns)
         if kind in ("Min", "Max", "Sample"):
             self.functions.add("kg_pick")
@@ -932,6 +949,63 @@ class _Compiler:
                         l=f"COALESCE(kg_concat_lang({t.k}, {t.l}, {t.d}), '')", nullable=True)
         raise UnsupportedQuery(f"the aggregate {kind.upper()}")
 
+    def pg_aggregate(self, kind: str, t: Term, distinct: bool, agg: CompValue,
+                     compiler: ExprCompiler) -> Term:
+        """``aggregate`` in PostgreSQL's SQL (SQLite runs Python aggregates): the same
+        values, written with array_agg, string_agg and NUMERIC/float8 sums."""
+        present = f"{t.v} IS NOT NULL"
+        if kind in ("Min", "Max", "Sample"):
+            # every column of the one term that sorts first: each array_agg sorts alike
+            if kind == "Sample":
+                keys = [f"{c} NULLS LAST" for c in t.columns]
+            else:
+                way = "ASC NULLS LAST" if kind == "Min" else "DESC NULLS FIRST"
+                keys = [f"{k} {way}" for k in compiler.term_keys(t)] + \
+                    [f"{c} {way}" for c in t.columns]
+            order = ", ".join(keys)
+            parts = [f"(array_agg(CAST({c} AS TEXT) ORDER BY {order}) "
+                     f"FILTER (WHERE {present}))[1]" for c in t.columns]
+            return Term(OBJ, parts[0], k=parts[1], l=parts[2], d=parts[3], nullable=True)
+        if kind in ("Sum", "Avg"):
+            if distinct:
+                self.only_sqlite(f"{kind.upper()}(DISTINCT …) (a Python aggregate)")
+            number = (f"({present} AND {t.k} = 'literal' AND {t.d} IN {NUMERIC_IN} "
+                      f"AND {t.v} ~ {PG_NUMBER})")
+            failed = f"bool_or(NOT COALESCE({number}, FALSE))"
+            rank = (f"MAX(CASE {t.d} WHEN {q(XSD_DOUBLE)} THEN 3 WHEN {q(XSD_FLOAT)} THEN 2 "
+                    f"WHEN {q(XSD_DECIMAL)} THEN 1 ELSE 0 END)")
+            exact = f"CASE WHEN {number} THEN CAST({t.v} AS NUMERIC) END"
+            double = f"CASE WHEN {number} THEN CAST({t.v} AS DOUBLE PRECISION) END"
+            if kind == "Sum":
+                value = (f"CASE WHEN {rank} >= 2 THEN CAST(SUM({double}) AS TEXT) "
+                         f"WHEN {rank} = 1 THEN {_decimal_text(f'SUM({exact})')} "
+                         f"ELSE CAST(SUM({exact}) AS TEXT) END")
+                integer = q(XSD_INTEGER)
+            else:     # xsd:decimal division as Oxigraph does it: 18 digits, cut
+                value = (f"CASE WHEN {rank} >= 2 THEN CAST(AVG({double}) AS TEXT) ELSE "
+                         + _decimal_text(f"trunc(round(SUM({exact}), 40) / COUNT(*), 18)")
+                         + " END")
+                integer = q(XSD_DECIMAL)
+            dtype = (f"CASE WHEN {rank} = 0 THEN {integer} WHEN {rank} = 1 THEN "
+                     f"{q(XSD_DECIMAL)} WHEN {rank} = 2 THEN {q(XSD_FLOAT)} "
+                     f"ELSE {q(XSD_DOUBLE)} END")
+            return Term(OBJ, f"CASE WHEN COUNT(*) = 0 THEN '0' WHEN {failed} THEN NULL "
+                             f"ELSE {value} END", k="'literal'",
+                        d=f"CASE WHEN COUNT(*) = 0 THEN {q(XSD_INTEGER)} ELSE {dtype} END",
+                        nullable=True)
+        if kind == "GroupConcat":
+            sep = _get(agg, "separator")
+            sep = " " if sep is None else str(sep)
+            string = f"({present} AND {t.k} = 'literal' AND {t.d} IN {STRING_IN})"
+            values = f"{'DISTINCT ' if distinct else ''}{t.v}"
+            lang = f"COALESCE({t.l}, '')"
+            return Term(TEXT, f"CASE WHEN COUNT(*) = 0 THEN '' "
+                              f"WHEN bool_or(NOT COALESCE({string}, FALSE)) THEN NULL "
+                              f"ELSE string_agg({values}, {q(sep)}) END",
+                        l=f"CASE WHEN COUNT(DISTINCT {lang}) = 1 THEN MIN({lang}) ELSE '' END",
+                        nullable=True)
+        raise UnsupportedQuery(f"the aggregate {kind.upper()}")
+
     def p_OrderBy(self, node: CompValue) -> Rel:
         rel = self.pattern(_get(node, "p"))
         compiler = self.expr(rel.vars)
@@ -939,10 +1013,17 @@ class _Compiler:
             expr, desc = cond, False
             if isinstance(cond, CompValue) and cond.name == "OrderCondition":
                 expr, desc = _get(cond, "expr"), _get(cond, "order") == "DESC"
-            rel.order += [f"{k} DESC" if desc else k for k in compiler.order_keys(expr)]
+            rel.order += [self.sort(k, desc) for k in compiler.order_keys(expr)]
         if not rel.order:
             rel.order.append("1")    # ordered by constants: keep it marked as ordered
         return rel
+
+    def sort(self, key: str, desc: bool) -> str:
+        """An ORDER BY item: unbound (NULL) first, as SPARQL and SQLite order it
+        (PostgreSQL puts NULL last unless told)."""
+        if self.dialect == "sqlite":
+            return f"{key} DESC" if desc else key
+        return f"{key} DESC NULLS LAST" if desc else f"{key} NULLS FIRST"
 
     def p_Minus(self, node: CompValue) -> Rel:
         rel = self.pattern(_get(node, "p1"))
@@ -1062,6 +1143,13 @@ def _fallback_label(t: Term) -> str:
         return f"CAST({t.v} AS TEXT)"
     return (f"CASE {t.k} WHEN 'stmt' THEN {stmt} WHEN 'bnode' THEN NULL "
             f"WHEN 'somevalue' THEN NULL ELSE {t.v} END")
+
+
+def _decimal_text(number: str) -> str:
+    """SQL: an xsd:decimal's text as the SQLite path writes it (no trailing zeros, '.0'
+    on a whole number)."""
+    text = f"CAST(trim_scale({number}) AS TEXT)"
+    return f"CASE WHEN strpos({text}, '.') = 0 THEN {text} || '.0' ELSE {text} END"
 
 
 def _distinct_key(t: Term) -> str:

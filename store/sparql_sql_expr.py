@@ -40,7 +40,7 @@ from store.sparql_nodes import CompValue
 from store.errors import UnsupportedQuery
 from store.normalize import normalize
 from store.rdf_store import WDS, sid_from_iri
-from store.regex import compile_regex
+from store.regex import compile_regex, postgres_regex
 from store.vocab import WD, XSD, iri_to_id
 
 NODE, STMT, TEXT, OBJ, INT = "node", "stmt", "text", "obj", "int"
@@ -50,7 +50,9 @@ NUMERIC_TYPES = frozenset(XSD + t for t in (
     "integer", "decimal", "double", "float", "int", "long", "short", "byte",
     "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger",
     "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"))
+INTEGER_TYPES = NUMERIC_TYPES - {XSD + t for t in ("decimal", "double", "float")}
 NODE_KINDS = "('entity', 'iri', 'bnode')"
+NULL_TEXT = "CAST(NULL AS TEXT)"     # typed: PostgreSQL cannot choose a function for NULL
 
 
 def q(text: str) -> str:
@@ -64,8 +66,18 @@ def q_in(values: Sequence[str]) -> str:
     return "(" + ", ".join(q(v) for v in values) + ")"
 
 
-_NUMERIC_IN = q_in(sorted(NUMERIC_TYPES))
-_STRING_IN = q_in(["", XSD_STRING])
+NUMERIC_IN = q_in(sorted(NUMERIC_TYPES))
+#: a lexical form PostgreSQL's NUMERIC reads (its CAST fails on others, SQLite's gives 0)
+PG_NUMBER = q(r"^\s*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?\s*$")
+
+
+def as_number(v: str, pg: bool) -> str:
+    """SQL: the numeric value of the lexical form ``v`` (NULL on PostgreSQL when it is not
+    a number's; INF and NaN included, which NUMERIC does not order as SPARQL does)."""
+    if pg:
+        return f"CASE WHEN {v} ~ {PG_NUMBER} THEN CAST({v} AS NUMERIC) END"
+    return f"CAST({v} AS NUMERIC)"
+STRING_IN = q_in(["", XSD_STRING])
 
 
 @dataclass(frozen=True)
@@ -119,7 +131,7 @@ class Term:
 
 def same_term(a: Term, b: Term) -> list[str]:
     """SQL conditions true exactly when ``a`` and ``b`` hold the same RDF term (the join
-    condition of a shared variable); ``['0']`` when they never can."""
+    condition of a shared variable); ``['FALSE']`` when they never can."""
     if a.cat == b.cat:
         if a.cat == TEXT:
             return [f"{a.v} = {b.v}", f"{a.l} = {b.l}"]
@@ -139,7 +151,7 @@ def same_term(a: Term, b: Term) -> list[str]:
         if b.cat == INT:
             return [f"{a.k} = 'literal'", f"{a.d} = {q(XSD_INTEGER)}",
                     f"{a.v} = CAST({b.v} AS TEXT)"]
-    return ["0"]
+    return ["FALSE"]
 
 
 def match_constant(t: Term, c: Any) -> list[str]:
@@ -150,20 +162,20 @@ def match_constant(t: Term, c: Any) -> list[str]:
         if sid is not None:
             if t.cat == STMT:
                 return [f"{t.v} = {q(sid)}"]
-            return [f"{t.k} = 'stmt'", f"{t.v} = {q(sid)}"] if t.cat == OBJ else ["0"]
+            return [f"{t.k} = 'stmt'", f"{t.v} = {q(sid)}"] if t.cat == OBJ else ["FALSE"]
         node = iri_to_id(str(c))
         if t.cat == NODE:
             return [f"{t.v} = {q(node)}"]
         if t.cat == OBJ:
             kind = "entity" if node != str(c) else "iri"
             return [f"{t.v} = {q(node)}", f"{t.k} = {q(kind)}"]
-        return ["0"]
+        return ["FALSE"]
     if isinstance(c, Literal):
         lang = (c.language or "").lower()
         dtype = str(c.datatype) if c.datatype else ""
         if t.cat == TEXT:
             if dtype:
-                return ["0"]
+                return ["FALSE"]
             out = [f"{t.v} = {q(str(c))}", f"{t.l} = {q(lang)}"]
             if t.norm is not None:   # a label or alias: the label index finds it
                 out.append(f"{t.norm} = {q(normalize(str(c)))}")
@@ -173,7 +185,7 @@ def match_constant(t: Term, c: Any) -> list[str]:
                     f"{t.d} = {q(dtype)}"]
         if t.cat == INT and dtype == XSD_INTEGER:
             return [f"{t.v} = {int(c)}"]
-        return ["0"]
+        return ["FALSE"]
     raise UnsupportedQuery(f"a {type(c).__name__} constant in a triple pattern")
 
 
@@ -309,6 +321,10 @@ def sparql_sort_key(v: Any, k: Any, l: Any, d: Any) -> tuple:  # noqa: E741
     dates by instant, other literals by text), as a comparable tuple."""
     if k in ("bnode", "somevalue"):
         return (1, 0, 0.0, str(v), "")
+    if k == "entity":                      # IRIs by their full text
+        return (2, 0, 0.0, WD + str(v), "")
+    if k == "stmt":
+        return (2, 0, 0.0, WDS + str(v).replace("$", "-", 1), "")
     if k != "literal":
         return (2, 0, 0.0, str(v), "")
     if d in NUMERIC_TYPES:
@@ -505,17 +521,18 @@ class _View:
     """An operand seen as a node and as a literal: SQL pieces, or None when it never is
     one. ``node`` is a string that identifies the node (statement IDs are kept apart)."""
 
-    def __init__(self, ex: Ex):
-        self.present = "1"             # SQL: NULL/0 when unbound
+    def __init__(self, ex: Ex, pg: bool = False):
+        self.pg = pg
+        self.present = "TRUE"          # SQL: NULL/FALSE when unbound
         self.node: str | None = None
-        self.is_node = "0"
+        self.is_node = "FALSE"
         self.lit: tuple[str, str, str] | None = None    # (v, l, d)
-        self.is_lit = "0"
+        self.is_lit = "FALSE"
         self.num = "NULL"
         if ex.kind == "const":
             self._const(ex.const)
         elif ex.kind == "str":
-            self.lit, self.is_lit = (ex.sql, ex.lang, "''"), "1"
+            self.lit, self.is_lit = (ex.sql, ex.lang, "''"), "TRUE"
             self.present = f"{ex.sql} IS NOT NULL"
         elif ex.kind == "term":
             self._term(ex.term)
@@ -528,11 +545,11 @@ class _View:
         elif isinstance(c, URIRef):
             sid = sid_from_iri(str(c))
             self.node = q("\x01" + sid) if sid else q(iri_to_id(str(c)))
-            self.is_node = "1"
+            self.is_node = "TRUE"
         elif isinstance(c, Literal):
             dtype = str(c.datatype) if c.datatype else ""
             self.lit = (q(str(c)), q((c.language or "").lower()), q(dtype))
-            self.is_lit = "1"
+            self.is_lit = "TRUE"
             if dtype in NUMERIC_TYPES:
                 value = c.toPython()
                 if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)) \
@@ -545,37 +562,60 @@ class _View:
     def _term(self, t: Term) -> None:
         self.present = f"{t.v} IS NOT NULL"
         if t.cat == NODE:
-            self.node, self.is_node = t.v, "1"
+            self.node, self.is_node = t.v, "TRUE"
         elif t.cat == STMT:
-            self.node, self.is_node = f"char(1) || {t.v}", "1"
+            self.node, self.is_node = f"char(1) || {t.v}", "TRUE"
         elif t.cat == TEXT:
-            self.lit, self.is_lit = (t.v, t.l, "''"), "1"
+            self.lit, self.is_lit = (t.v, t.l, "''"), "TRUE"
         elif t.cat == INT:
-            self.lit, self.is_lit = (f"CAST({t.v} AS TEXT)", "''", q(XSD_INTEGER)), "1"
+            self.lit, self.is_lit = (f"CAST({t.v} AS TEXT)", "''", q(XSD_INTEGER)), "TRUE"
             self.num = t.v
         else:
             # 'somevalue' is a blank node equal to nothing: neither branch takes it
             self.node = f"CASE {t.k} WHEN 'stmt' THEN char(1) || {t.v} ELSE {t.v} END"
             self.is_node = f"{t.k} IN ('entity', 'iri', 'bnode', 'stmt')"
             self.lit, self.is_lit = (t.v, t.l, t.d), f"{t.k} = 'literal'"
-            self.num = f"CASE WHEN {t.d} IN {_NUMERIC_IN} THEN CAST({t.v} AS NUMERIC) END"
+            self.num = f"CASE WHEN {t.d} IN {NUMERIC_IN} THEN {as_number(t.v, self.pg)} END"
 
     def cls(self) -> str:
         """SQL: the literal's comparison class (num, str, lang, dt, bool, other)."""
         _, lang, d = self.lit
-        return (f"CASE WHEN {lang} != '' THEN 'lang' WHEN {d} IN {_STRING_IN} THEN 'str' "
-                f"WHEN {d} IN {_NUMERIC_IN} THEN 'num' WHEN {d} = {q(XSD_DATETIME)} "
+        return (f"CASE WHEN {lang} != '' THEN 'lang' WHEN {d} IN {STRING_IN} THEN 'str' "
+                f"WHEN {d} IN {NUMERIC_IN} THEN 'num' WHEN {d} = {q(XSD_DATETIME)} "
                 f"THEN 'dt' WHEN {d} = {q(XSD_BOOLEAN)} THEN 'bool' ELSE 'other' END")
 
 
 class ExprCompiler:
-    """Compiles rdflib algebra expressions over ``vars``; notes the SQL functions used."""
+    """Compiles rdflib algebra expressions over ``vars``; notes the SQL functions used.
+
+    ``dialect`` 'postgresql' writes PostgreSQL's SQL where the two differ (each difference
+    in one helper: ``as_number``, ``text_key``, ``call``, ...); what PostgreSQL cannot
+    run alike is reported to ``only_sqlite`` with the reason, and the plan goes to rdflib
+    there."""
 
     def __init__(self, vars: Mapping[Variable, Term], functions: set[str],
-                 exists: Callable[[Any, bool], str] | None = None):
+                 exists: Callable[[Any, bool], str] | None = None, dialect: str = "sqlite",
+                 only_sqlite: Callable[[str], None] | None = None):
         self.vars = vars
         self.functions = functions
         self.exists = exists
+        self.pg = dialect == "postgresql"
+        self.only_sqlite = only_sqlite or (lambda reason: None)
+
+    def _view(self, x: Ex) -> _View:
+        return _View(x, self.pg)
+
+    def call(self, name: str) -> str:
+        """The name to call the SQL function ``name`` (``SQL_FUNCTIONS``) by: SQLite's is
+        registered on the connection, PostgreSQL's created in the session's pg_temp
+        schema (``store.sparql_sql_pg``), where only a qualified name finds it."""
+        self.functions.add(name)
+        return f"pg_temp.{name}" if self.pg else name
+
+    def text_key(self, sql: str) -> str:
+        """``sql`` compared in code point order (SPARQL's): SQLite's default, PostgreSQL's
+        "C" collation."""
+        return f"({sql}) COLLATE \"C\"" if self.pg else sql
 
     # -- boolean ---------------------------------------------------------------------------
     def bool(self, e: Any, positive: bool = True) -> str:
@@ -586,7 +626,7 @@ class ExprCompiler:
                                    got=str(e))
         name = e.name
         if name == "TrueFilter":
-            return "1"
+            return "TRUE"
         if name in ("ConditionalAndExpression", "ConditionalOrExpression"):
             parts = [self.bool(x, positive) for x in [_get(e, "expr")] + (_get(e, "other") or [])]
             joiner = " AND " if name == "ConditionalAndExpression" else " OR "
@@ -597,7 +637,7 @@ class ExprCompiler:
             return self._relational(e, positive)
         if name == "Builtin_BOUND":
             arg = self.operand(_get(e, "arg"))
-            return f"({arg.term.v} IS NOT NULL)" if arg.kind == "term" else "0"
+            return f"({arg.term.v} IS NOT NULL)" if arg.kind == "term" else "FALSE"
         if name in ("Builtin_isIRI", "Builtin_isURI", "Builtin_isBLANK", "Builtin_isLITERAL",
                     "Builtin_isNUMERIC"):
             return self._is(name, self.operand(_get(e, "arg")))
@@ -646,17 +686,25 @@ class ExprCompiler:
                 text = str(c).lower() if name == "Builtin_LCASE" else str(c).upper()
                 return Ex("const", const=Literal(text, lang=c.language))
             text, lang = self._string_arg(x)
+            if self.pg:     # ICU's root locale maps case on all of Unicode, as Python does
+                fn = "lower" if name == "Builtin_LCASE" else "upper"
+                return Ex("str", sql=f'{fn}({text} COLLATE "und-x-icu")', lang=lang)
             fn = "kg_lcase" if name == "Builtin_LCASE" else "kg_ucase"
             self.functions.add(fn)
             return Ex("str", sql=f"{fn}({text})", lang=lang)
         if name == "Builtin_SUBSTR":
             text, lang = self._string_arg(self.operand(_get(e, "arg")))
-            start = _View(self.operand(_get(e, "start"))).num
+            # the characters at positions start <= p < start + length (1-based); both
+            # engines' substr read from a position >= 1 alike (SQLite counts a negative
+            # one from the end)
+            start = self._integer(self.operand(_get(e, "start")))
+            first = self._greatest(start, "1")
             length = _get(e, "length")
             if length is None:
-                return Ex("str", sql=f"substr({text}, ROUND({start}))", lang=lang)
-            size = _View(self.operand(length)).num
-            return Ex("str", sql=f"substr({text}, ROUND({start}), ROUND({size}))", lang=lang)
+                return Ex("str", sql=f"substr({text}, {first})", lang=lang)
+            size = self._integer(self.operand(length))
+            count = self._greatest(f"{start} + {size} - {first}", "0")
+            return Ex("str", sql=f"substr({text}, {first}, {count})", lang=lang)
         if name == "Builtin_STRLEN":
             text, _ = self._string_arg(self.operand(_get(e, "arg")))
             return Ex("term", term=Term(INT, f"length({text})", nullable=True))
@@ -671,10 +719,10 @@ class ExprCompiler:
             if x.kind != "term" or x.term.cat != OBJ:
                 return Ex("term", term=Term(INT, "NULL", nullable=True))
             t = x.term
-            self.functions.add("kg_datepart")
+            value = f"CASE WHEN {t.k} = 'literal' THEN {t.v} END"
             return Ex("term", term=Term(
-                INT, f"kg_datepart(CASE WHEN {t.k} = 'literal' THEN {t.v} END, {t.d}, "
-                     f"{q(_DATE_PARTS[name])})", nullable=True))
+                INT, f"{self.call('kg_datepart')}({value}, {t.d}, {q(_DATE_PARTS[name])})",
+                nullable=True))
         if name in ("UnaryMinus", "UnaryPlus"):
             x = self.operand(_get(e, "expr"))
             if x.kind == "const" and isinstance(x.const, Literal) and \
@@ -702,10 +750,32 @@ class ExprCompiler:
                 return Ex("const", const=None if value is None else
                           Literal(value, datatype=URIRef(target), normalize=False))
             v, d = self._literal_parts(x)
-            self.functions.add("kg_cast")
-            return Ex("term", term=Term(OBJ, f"kg_cast({v}, {d}, {q(target)})",
+            return Ex("term", term=Term(OBJ, f"{self.call('kg_cast')}({v}, {d}, {q(target)})",
                                         k="'literal'", d=q(target), nullable=True))
         return None
+
+    def _integer(self, x: Ex) -> str:
+        """SQL: the value of an xsd:integer operand (SUBSTR's positions); NULL for any
+        other value (an error, as Oxigraph has it for 1.0 or 2e0)."""
+        if x.kind == "const":
+            c = x.const
+            if isinstance(c, Literal) and str(c.datatype or "") in INTEGER_TYPES:
+                return str(int(c))
+            return "NULL"
+        if x.kind == "term" and x.term.cat == INT:
+            return x.term.v
+        if x.kind == "term" and x.term.cat == OBJ:
+            t = x.term
+            value = as_number(t.v, True) if self.pg else t.v
+            return (f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {q_in(sorted(INTEGER_TYPES))} "
+                    f"THEN CAST({value} AS INTEGER) END")
+        return "NULL"
+
+    @staticmethod
+    def _greatest(a: str, b: str) -> str:
+        """SQL: the larger of two numbers, NULL if either is (PostgreSQL's GREATEST skips
+        NULLs, SQLite's MAX has no such twin)."""
+        return f"CASE WHEN {a} < {b} THEN {b} ELSE {a} END"
 
     def _literal_parts(self, x: Ex) -> tuple[str, str]:
         """(SQL lexical form, SQL datatype) of a literal operand; NULL form otherwise."""
@@ -767,7 +837,7 @@ class ExprCompiler:
             c = x.const
             if isinstance(c, Literal) and (c.datatype is None or str(c.datatype) == XSD_STRING):
                 return q(str(c)), q((c.language or "").lower())
-            return "NULL", "''"
+            return NULL_TEXT, "''"
         if x.kind == "str":
             return x.sql, x.lang
         if x.kind != "term":
@@ -776,9 +846,9 @@ class ExprCompiler:
         if t.cat == TEXT:
             return t.v, t.l
         if t.cat == OBJ:
-            return (f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {_STRING_IN} THEN {t.v} END",
+            return (f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {STRING_IN} THEN {t.v} END",
                     t.l)
-        return "NULL", "''"
+        return NULL_TEXT, "''"
 
     def _string_test(self, name: str, a: Any, b: Any) -> str:
         (av, al), (bv, bl) = self._string_arg(self.operand(a)), self._string_arg(self.operand(b))
@@ -787,7 +857,8 @@ class ExprCompiler:
         elif name == "Builtin_STRSTARTS":
             test = f"substr({av}, 1, length({bv})) = {bv}"
         else:
-            test = f"(length({bv}) = 0 OR substr({av}, -length({bv})) = {bv})"
+            test = (f"right({av}, length({bv})) = {bv}" if self.pg else
+                    f"(length({bv}) = 0 OR substr({av}, -length({bv})) = {bv})")
         if bl == "''":
             return f"({test})"
         # "argument compatible": the second may carry a language only if the first has it
@@ -799,6 +870,12 @@ class ExprCompiler:
         flag_text = str(flags) if flags is not None else ""
         compile_regex(str(pattern), flag_text)      # QuerySyntaxError: the user's to fix
         tv, _ = self._string_arg(self.operand(text))
+        if self.pg:
+            translated, why = postgres_regex(str(pattern), flag_text)
+            if translated is not None:
+                op = "~*" if "i" in flag_text else "~"
+                return f"({tv} {op} {q(translated)})"
+            self.only_sqlite(f"REGEX {why}")
         self.functions.add("kg_regex")
         return f"kg_regex({tv}, {q(str(pattern))}, {q(flag_text)})"
 
@@ -819,14 +896,14 @@ class ExprCompiler:
                     "Builtin_isLITERAL": isinstance(c, Literal),
                     "Builtin_isNUMERIC": isinstance(c, Literal) and c.datatype is not None
                     and str(c.datatype) in NUMERIC_TYPES}[name]
-            return "NULL" if c is None else str(int(test))
+            return "NULL" if c is None else _truth(test)
         if x.kind == "str":
-            return f"(CASE WHEN {x.sql} IS NOT NULL THEN {int(name == 'Builtin_isLITERAL')} END)"
+            return f"(CASE WHEN {x.sql} IS NOT NULL THEN {_truth(name == 'Builtin_isLITERAL')} END)"
         if x.kind != "term":
             raise UnsupportedQuery(f"{_describe(name)} of a boolean")
         t = x.term
-        zero = f"(CASE WHEN {t.v} IS NOT NULL THEN 0 END)"
-        one = f"(CASE WHEN {t.v} IS NOT NULL THEN 1 END)"
+        zero = f"(CASE WHEN {t.v} IS NOT NULL THEN FALSE END)"
+        one = f"(CASE WHEN {t.v} IS NOT NULL THEN TRUE END)"
         if t.cat == NODE:
             blank = f"(substr({t.v}, 1, 2) = '_:')"
             return {"Builtin_isBLANK": blank, "Builtin_isLITERAL": zero,
@@ -840,12 +917,12 @@ class ExprCompiler:
             return zero
         return {"Builtin_isBLANK": f"({t.k} IN ('bnode', 'somevalue'))",
                 "Builtin_isLITERAL": f"({t.k} = 'literal')",
-                "Builtin_isNUMERIC": f"({t.k} = 'literal' AND {t.d} IN {_NUMERIC_IN})"
+                "Builtin_isNUMERIC": f"({t.k} = 'literal' AND {t.d} IN {NUMERIC_IN})"
                 }.get(name, f"({t.k} IN ('entity', 'iri', 'stmt'))")
 
     def _same_term(self, a: Ex, b: Ex) -> str:
         if a.kind == "const" and b.kind == "const":
-            return "NULL" if a.const is None or b.const is None else str(int(a.const == b.const))
+            return "NULL" if a.const is None or b.const is None else _truth(a.const == b.const)
         if a.kind == "const":
             a, b = b, a
         if a.kind != "term":
@@ -867,7 +944,7 @@ class ExprCompiler:
         if op in ("IN", "NOT IN"):
             others = [self.operand(x) for x in _get(e, "other") or []]
             if not others:
-                return "0" if op == "IN" else "1"
+                return "FALSE" if op == "IN" else "TRUE"
             if op == "IN":
                 return "(" + " OR ".join(self._eq(left, o, positive) for o in others) + ")"
             return "(" + " AND ".join(f"(NOT {self._eq(left, o, False)})"
@@ -889,13 +966,13 @@ class ExprCompiler:
             fast = self._eq_fast(a.term, b.const)
             if fast is not None:
                 return fast
-        va, vb = _View(a), _View(b)
+        va, vb = self._view(a), self._view(b)
         branches = []
         if va.node is not None and vb.node is not None:
             branches.append((f"{va.is_node} AND {vb.is_node}", f"{va.node} = {vb.node}"))
         if va.lit is not None and vb.lit is not None:
             branches.append((f"{va.is_lit} AND {vb.is_lit}", self._literal_eq(va, vb)))
-        return _case(va, vb, branches, otherwise="0")
+        return _case(va, vb, branches, otherwise="FALSE")
 
     def _eq_fast(self, t: Term, c: Any) -> str | None:
         """``t = c`` where only truth matters, written so that indexes serve it; None when
@@ -915,9 +992,9 @@ class ExprCompiler:
                 return "(" + " AND ".join(out) + ")"
             if t.cat == OBJ:
                 return (f"({t.v} = {q(str(c))} AND {t.k} = 'literal' AND {t.l} = '' "
-                        f"AND {t.d} IN {_STRING_IN})")
+                        f"AND {t.d} IN {STRING_IN})")
             if t.cat in (NODE, STMT):
-                return "0"
+                return "FALSE"
         return None
 
     def _literal_eq(self, a: _View, b: _View) -> str:
@@ -926,22 +1003,23 @@ class ExprCompiler:
         dt = self._datetime_pair(a, b)
         return (f"CASE WHEN {ca} = 'num' AND {cb} = 'num' THEN {a.num} = {b.num} "
                 f"WHEN {ca} = 'dt' AND {cb} = 'dt' THEN {dt[0]} = {dt[1]} "
-                f"WHEN {av} = {bv} AND {al} = {bl} AND {ad} = {bd} THEN 1 "
+                f"WHEN {av} = {bv} AND {al} = {bl} AND {ad} = {bd} THEN TRUE "
                 f"WHEN {ca} = 'str' AND {cb} = 'str' THEN {av} = {bv} "
-                f"WHEN {ca} = 'lang' OR {cb} = 'lang' THEN 0 "
+                f"WHEN {ca} = 'lang' OR {cb} = 'lang' THEN FALSE "
                 f"WHEN {ca} = 'other' OR {cb} = 'other' THEN NULL "
-                f"WHEN {ca} = {cb} THEN {av} = {bv} ELSE 0 END")
+                f"WHEN {ca} = {cb} THEN {av} = {bv} ELSE FALSE END")
 
     def _order(self, a: Ex, op: str, b: Ex) -> str:
-        va, vb = _View(a), _View(b)
+        va, vb = self._view(a), self._view(b)
         if va.lit is None or vb.lit is None:
             return _case(va, vb, [], otherwise="NULL")
         (av, al, _), (bv, bl, _) = va.lit, vb.lit
         ca, cb = va.cls(), vb.cls()
         dt = self._datetime_pair(va, vb)
         test = (f"CASE WHEN {ca} = 'num' AND {cb} = 'num' THEN {va.num} {op} {vb.num} "
-                f"WHEN {ca} = 'str' AND {cb} = 'str' THEN {av} {op} {bv} "
-                f"WHEN {ca} = 'lang' AND {cb} = 'lang' AND {al} = {bl} THEN {av} {op} {bv} "
+                f"WHEN {ca} = 'str' AND {cb} = 'str' THEN {self.text_key(av)} {op} {bv} "
+                f"WHEN {ca} = 'lang' AND {cb} = 'lang' AND {al} = {bl} "
+                f"THEN {self.text_key(av)} {op} {bv} "
                 f"WHEN {ca} = 'dt' AND {cb} = 'dt' THEN {dt[0]} {op} {dt[1]} END")
         return _case(va, vb, [(f"{va.is_lit} AND {vb.is_lit}", test)], otherwise="NULL")
 
@@ -952,11 +1030,10 @@ class ExprCompiler:
             if d == q(XSD_DATETIME) and v.startswith("'"):      # a constant: compute now
                 key = datetime_key(v[1:-1].replace("''", "'"))
                 out.append("NULL" if key is None else repr(key))
-            elif d.startswith("'"):                              # a constant of another type
+            elif d.startswith("'") and d != q(XSD_DATETIME):     # a constant of another type
                 out.append("NULL")
             else:
-                self.functions.add("kg_datetime")
-                out.append(f"kg_datetime({v})")
+                out.append(f"{self.call('kg_datetime')}({v})")
         return out[0], out[1]
 
     # -- ORDER BY --------------------------------------------------------------------------
@@ -966,29 +1043,36 @@ class ExprCompiler:
         x = self.operand(e)
         if x.kind == "const":
             return []
-        if x.kind in ("str", "bool"):
+        if x.kind == "bool":
             return [x.sql]
+        if x.kind == "str":
+            return [self.text_key(x.sql)]
         t = x.term
         v = t.v
         if t.cat == NODE:
             return [f"CASE WHEN {v} IS NULL THEN NULL WHEN substr({v}, 1, 2) = '_:' THEN 1 "
-                    f"ELSE 2 END", f"CASE WHEN instr({v}, ':') = 0 THEN {q(WD)} || {v} "
-                    f"ELSE {v} END"]
+                    f"ELSE 2 END", self.text_key(f"CASE WHEN instr({v}, ':') = 0 THEN "
+                                                 f"{q(WD)} || {v} ELSE {v} END")]
         if t.cat == STMT:
-            return [_stmt_iri(v)]
+            return [self.text_key(_stmt_iri(v))]
         if t.cat == TEXT:
-            return [v, t.l]
+            return [self.text_key(v), self.text_key(t.l)]
         if t.cat == INT:
             return [v]
-        self.functions.add("kg_datetime")
+        return self.term_keys(t)
+
+    def term_keys(self, t: Term) -> list[str]:
+        """Sort keys of an OBJ term: kind (unbound, blank, IRI, literal), number, instant,
+        text (an IRI's in full), language; NULL where a key does not apply."""
+        v = t.v
         return [f"CASE WHEN {v} IS NULL THEN NULL WHEN {t.k} IN ('bnode', 'somevalue') THEN 1 "
                 f"WHEN {t.k} = 'literal' THEN 3 ELSE 2 END",
-                f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {_NUMERIC_IN} "
-                f"THEN CAST({v} AS NUMERIC) END",
+                f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {NUMERIC_IN} "
+                f"THEN {as_number(v, self.pg)} END",
                 f"CASE WHEN {t.k} = 'literal' AND {t.d} = {q(XSD_DATETIME)} "
-                f"THEN kg_datetime({v}) END",
-                f"CASE {t.k} WHEN 'entity' THEN {q(WD)} || {v} WHEN 'stmt' THEN "
-                f"{_stmt_iri(v)} ELSE {v} END", t.l]
+                f"THEN {self.call('kg_datetime')}({v}) END",
+                self.text_key(f"CASE {t.k} WHEN 'entity' THEN {q(WD)} || {v} WHEN 'stmt' "
+                              f"THEN {_stmt_iri(v)} ELSE {v} END"), self.text_key(t.l)]
 
 
 def ex_term(x: Ex) -> Term:
@@ -1019,10 +1103,15 @@ def _case(a: _View, b: _View, branches: list[tuple[str, str]], otherwise: str) -
     parts = [f"WHEN NOT ({a.present} AND {b.present}) THEN NULL"]
     if "NULL" in (a.present, b.present):
         return "NULL"
-    if a.present == "1" and b.present == "1":
+    if a.present == "TRUE" and b.present == "TRUE":
         parts = []
     parts += [f"WHEN {cond} THEN {then}" for cond, then in branches]
     return f"(CASE {' '.join(parts)} ELSE {otherwise} END)"
+
+
+def _truth(value: bool) -> str:
+    """A constant truth value, spelled so both SQLite (3.23+) and PostgreSQL read it."""
+    return "TRUE" if value else "FALSE"
 
 
 def _get(node: CompValue, key: str) -> Any:

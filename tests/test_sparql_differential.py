@@ -778,11 +778,17 @@ def postgres_kbs(postgres_server):
 POSTGRES_ENGINES: collections.Counter = collections.Counter()
 
 
+def _postgres_runs(query: str) -> bool:
+    """Whether PostgreSQL runs ``query``'s plan (else rdflib answers it there)."""
+    _, sql_plan, _ = plan(query, "postgresql")
+    return sql_plan is not None and not sql_plan.sqlite_only
+
+
 def _on_postgres(which: str, query: str) -> Any:
     wrong = {**RDFLIB_WRONG, **RDFLIB_WRONG_ON_THE_SLICE}.get(query)
-    if wrong is None:
+    if wrong is None or _postgres_runs(query):
         return pytest.param(which, query)
-    # rdflib answers it on PostgreSQL (an expression): known wrong there, as on SQLite
+    # rdflib answers it on PostgreSQL too: known wrong there, as on SQLite
     return pytest.param(which, query, marks=pytest.mark.xfail(strict=True, reason=wrong))
 
 
@@ -816,6 +822,103 @@ def test_postgres_mirror_corpus(postgres_kbs, demo_ox, dump_ox, which, query):
     POSTGRES_ENGINES[got.engine] += 1
 
 
+#: each expression form the PostgreSQL path compiles (issue 12, third round), on the demo KB:
+#: run on both mirrors, each answer against Oxigraph's, both as SQL
+EXPRESSIONS = [
+    # strings: case mapping beyond ASCII, tests, positions, lengths in code points
+    "SELECT ?x (LCASE(?n) AS ?lo) (UCASE(?n) AS ?up) (STRLEN(?n) AS ?len) "
+    "WHERE { ?x wdt:P1448 ?n }",
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "de" && STRENDS(?l, "n")) }',
+    'SELECT ?x ?n WHERE { ?x wdt:P1448 ?n FILTER(STRSTARTS(?n, "Rep"@de)) }',
+    'SELECT ?x ?n WHERE { ?x wdt:P1448 ?n FILTER(STRSTARTS(?n, "Rep"@fr)) }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "en" && !CONTAINS(?l, "e")) }',
+    'SELECT ?x (SUBSTR(?l, 0, 3) AS ?a) (SUBSTR(?l, 2) AS ?b) (SUBSTR(?l, 2, 0) AS ?c) '
+    '(SUBSTR(?l, 1.0, 2) AS ?d) (SUBSTR(?l, -1, 3) AS ?e) (SUBSTR(?l, 3, -1) AS ?f) '
+    '(SUBSTR(?l, -2) AS ?g) WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "en") }',
+    "SELECT ?x (SUBSTR(?n, ?v) AS ?a) (SUBSTR(?n, 1, ?v) AS ?b) WHERE { ?x wdt:P1971 ?v ; "
+    "wdt:P1448 ?n }",
+    'SELECT ?s (STRLEN(?s) AS ?n) (UCASE(?s) AS ?u) WHERE { BIND("straße 😀 İ" AS ?s) }',
+    'SELECT ?x WHERE { ?x rdfs:label ?l FILTER(LCASE(?l) = "marie curie") }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "de" && langMatches(lang(?l), '
+    '"DE")) }',
+    # REGEX: the forms PostgreSQL reads alike
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "^Al.*n$")) }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "EINSTEIN", "i")) }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "[A-C]ur|^Ma(x|rie) ")) }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "s{2}|\\\\.")) }',
+    'SELECT ?x ?l WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "Ö", "i")) }',
+    # dates: parts, comparisons across timezones, invalid dates
+    "SELECT ?x (HOURS(?d) AS ?h) (MINUTES(?d) AS ?m) (YEAR(?d) AS ?y) WHERE { ?x wdt:P570 ?d }",
+    'SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(?d > "1879-03-14T12:00:00+05:00"^^xsd:dateTime) }',
+    'SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(YEAR(?d) = 1879 || DAY(?d) = 7) }',
+    # numbers and terms: types, IN, sameTerm, effective truth of a comparison
+    "SELECT ?x ?v WHERE { ?x wdt:P1971 ?v FILTER(?v >= 2.0e0 && ?v NOT IN (3, 4)) }",
+    "SELECT ?x ?v WHERE { ?x wdt:P1971 ?v FILTER(isNumeric(?v) && !sameTerm(?v, 2)) }",
+    'SELECT ?x ?b WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "en") '
+    'BIND(CONTAINS(?l, "in") AS ?b) }',
+    # ORDER BY: code point order, unbound first, mixed kinds, DISTINCT, OFFSET alone
+    'SELECT ?l WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "de") } ORDER BY ?l',
+    'SELECT ?l WHERE { ?x rdfs:label ?l FILTER(lang(?l) = "fr") } ORDER BY DESC(?l)',
+    "SELECT ?x ?s WHERE { ?x wdt:P31 wd:Q5 OPTIONAL { ?x wdt:P26 ?s } } ORDER BY ?s ?x",
+    "SELECT ?x ?s WHERE { ?x wdt:P31 wd:Q5 OPTIONAL { ?x wdt:P26 ?s } } ORDER BY DESC(?s) ?x",
+    "SELECT ?o WHERE { wd:Q937 wdt:P108|wdt:P569|wdt:P856|wdt:P1971 ?o } ORDER BY ?o",
+    "SELECT DISTINCT ?c WHERE { ?x wdt:P27 ?c } ORDER BY DESC(?c)",
+    "SELECT DISTINCT ?x WHERE { ?x wdt:P569 ?d } ORDER BY ?d",
+    "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x OFFSET 3",
+    "SELECT ?u WHERE { ?x wdt:P856 ?u } ORDER BY STR(?u)",
+    # aggregates: MIN/MAX over mixed terms (IRIs too), SUM/AVG type promotion and
+    # precision, errors, empty groups, GROUP_CONCAT separator and language
+    # (Oxigraph orders literals of types that do not compare, a number and a date, by
+    # their text: not transitive (10 < "5x" < 9 < 10), so no sort key follows it there)
+    "SELECT ?x (MIN(?o) AS ?mn) (MAX(?o) AS ?mx) WHERE { "
+    "?x wdt:P108|wdt:P856|wdt:P1971|wdt:P26 ?o } GROUP BY ?x",
+    "SELECT ?x (MIN(?o) AS ?mn) (MAX(?o) AS ?mx) WHERE { "
+    "?x wdt:P108|wdt:P856|wdt:P1448 ?o } GROUP BY ?x",
+    "SELECT (MIN(?o) AS ?mn) (MAX(?o) AS ?mx) (COUNT(?o) AS ?n) WHERE { "
+    "wd:Q937 wdt:P108|wdt:P856|rdfs:label ?o }",
+    "SELECT ?x (SAMPLE(?d) AS ?s) WHERE { ?x wdt:P569 ?d } GROUP BY ?x",
+    "SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 2 4 } }",
+    "SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 2.5 0.25 } }",
+    "SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 2.5 3e0 } }",
+    'SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) WHERE { VALUES ?v { 1 "x" } }',
+    "SELECT (SUM(?v) AS ?s) (AVG(?v) AS ?a) (MIN(?v) AS ?m) WHERE { ?x wdt:P1971 ?v "
+    "FILTER(?v > 100) }",
+    'SELECT ?x (GROUP_CONCAT(?n; SEPARATOR=" | ") AS ?g) WHERE { ?x wdt:P1448 ?n '
+    'FILTER(lang(?n) = "de") } GROUP BY ?x',
+    "SELECT (GROUP_CONCAT(?v) AS ?g) WHERE { ?x wdt:P1971 ?v }",
+    'SELECT (GROUP_CONCAT(DISTINCT ?l; SEPARATOR=",") AS ?g) WHERE { VALUES ?l { "a" "b" '
+    '"a" } }',
+    # casts: from strings, numbers, booleans; errors unbound
+    'SELECT ?s (xsd:integer(?s) AS ?i) (xsd:decimal(?s) AS ?d) (xsd:double(?s) AS ?f) '
+    '(xsd:boolean(?s) AS ?b) (xsd:dateTime(?s) AS ?t) WHERE { VALUES ?s { "12" "+05" "1.50" '
+    '".5" "abc" "1e3" "true" "0" "1999-01-01T00:00:00Z" "2016-06-31T00:00:00Z" } }',
+    "SELECT ?v (xsd:integer(?v) AS ?i) (xsd:decimal(?v) AS ?d) (xsd:boolean(?v) AS ?b) "
+    "(xsd:double(?v) AS ?f) WHERE { VALUES ?v { 2.7 -2.7 0 1e2 -0.5e0 true false } }",
+    "SELECT ?x WHERE { ?x wdt:P569 ?d FILTER(xsd:dateTime(STR(?d)) < "
+    "\"1900-01-01T00:00:00Z\"^^xsd:dateTime) }",
+]
+
+
+@pytest.mark.parametrize("query", EXPRESSIONS)
+def test_expressions_on_both_mirrors(demo_kb, postgres_kbs, demo_ox, query):
+    """SQLite's and PostgreSQL's SQL both give Oxigraph's answer."""
+    want = answer_ox(demo_ox, query)
+    for kb in (demo_kb, postgres_kbs["demo"]):
+        got = answer_kb(kb, query, "auto")
+        assert got.engine == "sql", plan(query, "postgresql")[1].sqlite_only
+        assert_same(query, got, want)
+
+
+@pytest.mark.parametrize("query", LABEL_QUERIES)
+def test_label_service_on_postgres(demo_kb, postgres_kbs, query):
+    """The label service as PostgreSQL's SQL: SQLite's answer (Oxigraph has no such
+    service)."""
+    got = answer_kb(postgres_kbs["demo"], query, "auto")
+    assert got.engine == "sql"
+    want = answer_kb(demo_kb, query, "sql")
+    assert_same(query, got, want)
+
+
 def test_postgres_sql_path_is_not_vacuous(postgres_kbs):
     """The PostgreSQL subset covers the common shapes (and says why when it does not)."""
     shapes = [
@@ -828,11 +931,18 @@ def test_postgres_sql_path_is_not_vacuous(postgres_kbs):
         "ASK { wd:Q937 wdt:P31 wd:Q5 }",
         "SELECT ?s ?v WHERE { wd:Q937 p:P108 ?s . ?s ps:P108 ?v }",
         "SELECT ?x ?c WHERE { ?x wdt:P19 ?b . ?b wdt:P131+ ?c }",
+        "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x LIMIT 2",
+        'SELECT ?x WHERE { ?x rdfs:label ?l FILTER(LCASE(?l) = "albert einstein") }',
+        "SELECT ?x (YEAR(?d) AS ?y) WHERE { ?x wdt:P569 ?d } ORDER BY DESC(?d)",
+        "SELECT (MAX(?d) AS ?m) (AVG(?n) AS ?a) WHERE { ?x wdt:P569 ?d ; wdt:P1082 ?n }",
+        'SELECT ?x ?xLabel WHERE { ?x wdt:P108 ?e SERVICE wikibase:label { '
+        'bd:serviceParam wikibase:language "en". } }',
     ]
     kb = postgres_kbs["demo"]
     for query in shapes:
         result = run_sparql(kb, query, engine="sql", timeout=60)
         assert result.engine == "sql"
-    slow = run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x LIMIT 2")
+    # a plan PostgreSQL cannot run alike says why, and rdflib answers
+    slow = run_sparql(kb, 'SELECT ?x WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "\\\\w+")) }')
     assert slow.engine == "rdflib" and "SQLite mirrors only" in slow.explain
-    assert "ORDER BY" in slow.explain
+    assert "REGEX with the escape" in slow.explain
