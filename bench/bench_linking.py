@@ -9,7 +9,9 @@ own wordings: ``bench/linking_questions.py``), ``texts`` (acc@1 given gold spans
 to end, on our news and science sentences, ``bench/linking_texts.py``, and on fresh
 newswire, ``bench/linking_texts_fresh.py``), ``speed`` (mentions/s and the time to link
 10/50/100 KB of text), ``rdf`` (question linking on an RdfGraphKB built from
-the mirror's statements about the questions' subjects, linking to its own IRIs).
+the mirror's statements about the questions' subjects, linking to its own IRIs); not in the
+default: ``embeddings`` (what MiniLM by default costs: imports, a linker's first property
+link with and without the stored property embeddings, a phrase's link time).
 
 Data (read from ``--data``, default ../shared/data next to the repository; never copied):
 ``benchmarks/entity-linking/tweeki-gold.jsonl`` (tweets, every mention with its span),
@@ -440,6 +442,60 @@ def run_speed(linker: EntityLinker, data: Path) -> dict[str, Any]:
     return out
 
 
+_COST_SCRIPT = """
+import json, os, sys, time
+t0 = time.perf_counter()
+if sys.argv[1] == "sentence-transformers":
+    import sentence_transformers  # noqa: F401
+    print(json.dumps({"import_s": time.perf_counter() - t0}))
+    raise SystemExit
+from linking import EntityLinker
+t1 = time.perf_counter()
+linker = EntityLinker(sys.argv[2], index_path=sys.argv[3])
+t2 = time.perf_counter()
+linker.properties.link("Where was born?", limit=1)
+t3 = time.perf_counter()
+times = []
+for phrase in ("Who was the spouse of?", "What languages does speak?", "Which label released?",
+               "Where is based?", "What position does play?"):
+    t = time.perf_counter()
+    linker.properties.link(phrase, limit=1)
+    times.append(time.perf_counter() - t)
+print(json.dumps({"import_s": t1 - t0, "construct_s": t2 - t1, "first_property_s": t3 - t2,
+                  "per_phrase_ms": 1000 * sorted(times)[len(times) // 2],
+                  "torch_imported": "torch" in sys.modules}))
+"""
+
+
+def run_embedding_cost(db: Path) -> dict[str, Any]:
+    """What MiniLM by default costs: importing sentence-transformers (the old runtime)
+    beside importing linking, constructing a linker, its first property link with the
+    property embeddings not yet stored (a fresh cache folder) and stored, and a phrase's
+    median link time — each in a fresh process."""
+    import subprocess
+    import tempfile
+
+    out: dict[str, Any] = {}
+    index = f"{db}.linking"
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "XDG_CACHE_HOME": cache}
+        runs = (("sentence-transformers import", "sentence-transformers"),
+                ("default linker, cold store", "linker"),
+                ("default linker, stored", "linker"))
+        for name, what in runs:
+            try:
+                done = subprocess.run([sys.executable, "-c", _COST_SCRIPT, what, str(db),
+                                       index], capture_output=True, text=True, env=env,
+                                      timeout=900, check=True)
+                out[name] = json.loads(done.stdout.strip().splitlines()[-1])
+            except (subprocess.SubprocessError, ValueError, IndexError) as exc:
+                out[name] = {"error": str(exc)[:200]}
+            print(f"{name:<30} " + "  ".join(f"{k} {v:.3f}" if isinstance(v, float) else
+                                             f"{k} {v}" for k, v in out[name].items()))
+    print(f"  (load {os.getloadavg()})")
+    return out
+
+
 def run_rdf(mirror_linker: EntityLinker, data: Path, n: int = 200) -> dict[str, Any]:
     """Question linking on an RdfGraphKB: the mirror's terms and statements about the
     subjects of ``n`` dev questions (and the labels of their values), as an rdflib graph."""
@@ -551,6 +607,9 @@ def main() -> None:
         res["speed"] = run_speed(linker, args.data)
     if "rdf" in sections:
         res["rdf"] = run_rdf(linker, args.data)
+    if "embeddings" in sections:
+        print("\nProperty embeddings by default: what they cost (fresh processes)")
+        res["embedding_cost"] = run_embedding_cost(Path(db))
     info["load_average_after"] = os.getloadavg()
     if args.json:
         args.json.write_text(json.dumps({"info": info, **res}, indent=2, ensure_ascii=False))

@@ -92,8 +92,7 @@ def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> Sparq
     timeout counts from the call and stops the statement). Other answers are whole."""
     mirror = kb.mirror
     prepared, sql_plan, _ = plan(query, mirror.engine.dialect.name)
-    if sql_plan is not None and not sql_plan.ask and (mirror.is_sqlite
-                                                      or not sql_plan.sqlite_only):
+    if sql_plan is not None and not sql_plan.ask and not sql_plan.unavailable(mirror):
         explain = _with_notes(explain_sql(sql_plan), prepared.notes)
         return SparqlStream(sql_plan.vars, sql_plan.stream(mirror, timeout=timeout), "sql",
                             explain, prepared.notes)
@@ -110,9 +109,10 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
     Raises QueryError when ``timeout`` seconds pass first."""
     mirror = kb.mirror
     prepared, sql_plan, reason = plan(query, mirror.engine.dialect.name)
-    if sql_plan is not None and not mirror.is_sqlite and sql_plan.sqlite_only:
+    unavailable = sql_plan.unavailable(mirror) if sql_plan is not None else ""
+    if unavailable:
         sql_plan, reason = None, (f"on {mirror.engine.dialect.name}, the SQL path does not "
-                                  f"cover {sql_plan.sqlite_only} (SQLite mirrors only)")
+                                  f"cover {unavailable}")
     if engine == "sql" and sql_plan is None:
         raise UnsupportedQuery(f"the SQL compiler cannot answer this query: {reason}")
     notes = prepared.notes

@@ -44,9 +44,11 @@ waits in the kernel instead of being dropped; past ``max_connections`` open conn
 new one is answered 503 with Retry-After at once and closed. A query's limits
 (``store.limits``): its timeout interrupts SQLite where it is; at most ``max_heavy``
 queries may run longer than a second (the others get 503, so that short queries keep
-flowing); rows past the result cap are never fetched; past ``max_memory`` bytes in the
-process the query stops (500, saying so). SPARQL REGEX runs on RE2 (linear time). The
-page at ``/`` names the knowledge base without its file's folder.
+flowing); rows past the result cap are never fetched; once the process holds
+``max_memory`` bytes more than when the server was made, the query that is growing stops
+(500, saying so) — counted from the start, so a server inside a larger process (a
+notebook, a test run) gets the same headroom as ``kgground serve``. SPARQL REGEX runs on
+RE2 (linear time). The page at ``/`` names the knowledge base without its file's folder.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from kb.query_runner import QueryRunner
 from kb.sparql_formats import negotiate, serialize, shape_of
 from store.errors import (KGGroundError, QueryError, QueryRefused, QuerySyntaxError,
                           QueryTimeout, QueryTooLarge, ServerBusy, UnsupportedQuery)
+from store.limits import memory_in_use
 
 #: largest POST body read, in bytes
 MAX_BODY = 1 << 20
@@ -77,7 +80,7 @@ DRAIN_LIMIT = 64 << 20
 IDLE_TIMEOUT = 60
 #: connections the kernel queues before they are accepted (the standard library's: 5)
 LISTEN_BACKLOG = 1024
-#: bytes of memory the server process may use before a growing query is stopped
+#: bytes of memory the server process may grow by before a growing query is stopped
 DEFAULT_MAX_MEMORY = 1 << 30
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Retry-After: 1\r\nConnection: close\r\nContent-Length: 72\r\n\r\n"
@@ -147,6 +150,8 @@ class SparqlServer(ThreadingHTTPServer):
         self.max_connections = max_connections
         self._connections = 0
         self._connections_lock = threading.Lock()
+        if max_memory is not None:
+            max_memory += memory_in_use() or 0
         # one row past the cap: enough to know the answer was cut
         self.runner = QueryRunner(kb, workers=workers, timeout=timeout, max_pending=max_pending,
                                   max_rows=max_rows + 1, max_memory=max_memory,

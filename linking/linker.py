@@ -324,7 +324,7 @@ class EntityLinker:
             return [[] for _ in given]
         profiles = self.context.profiles(
             {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
-        injected = self._team_candidates(given, pools, cues, profiles, lang)
+        injected = self._team_candidates(text, given, pools, cues, profiles, lang)
         places = self._containment(cues, pools, profiles, lang)
         longer = self._longer_names(given, pools)
         adjacent = _adjacency(profiles)
@@ -454,22 +454,22 @@ class EntityLinker:
                 out[i][m.entity] = score
         return out
 
-    def _team_candidates(self, given: list[Mention], pools: list, cues: list[_NewsCues],
-                         profiles: dict[str, Profile], lang: str) -> list[dict[str, float]]:
+    def _team_candidates(self, text: str, given: list[Mention], pools: list,
+                         cues: list[_NewsCues], profiles: dict[str, Profile],
+                         lang: str) -> list[dict[str, float]]:
         """In a sports report, a city's teams join its mention's pool ("Boston beat New
         York"): entities the KB relates to the city (``news.TEAM_PLACE_PROPERTIES``, or a
         home venue in it) or names after it ("Boston Red Sox"), kept when they are teams.
         Returns, per mention, team → its ``metonymy`` evidence (``news.sport_fit``); the
         teams' profiles are added to ``profiles``."""
         out: list[dict[str, float]] = [{} for _ in given]
-        wanted = [i for i, c in enumerate(cues) if c.sports]
-        if not wanted:
-            return out
         cities: dict[int, list[Match]] = {}
-        for i in wanted:
+        for i, cue in enumerate(cues):
+            if not cue.team_place:
+                continue
             found = [m for _, m in pools[i][:PROFILED] if m.score >= STRONG_NAME and
                      news.is_settlement(*_kinds(profiles.get(m.entity, Profile())))]
-            if found:
+            if found and news.sports_context(text, given[i].start, given[i].end):
                 cities[i] = found
         if not cities:
             return out
@@ -497,7 +497,7 @@ class EntityLinker:
         popular = {n.entity: n for n in self.source.names(
             list({normalize(label) for label, _ in labels.values()}))}
         for i, found in cities.items():
-            sports = cues[i].sport_words
+            sports = news.sport_words(text, given[i].start, given[i].end)
             city = found[0]
             for team in sorted({t for m in found for t in by_city.get(m.entity, ())} |
                                named[i], key=id_order):
@@ -697,8 +697,8 @@ class _NewsCues:
     state: str | None = None          # it is an address's state part: that state
     place_state: str | None = None    # it is an address's place, in that state
     dateline: bool = False
-    sports: bool = False              # a city here may name its team
-    sport_words: frozenset[str] = frozenset()
+    team_place: bool = False          # a city here may name its team (if the words around
+                                      # are a sports report's: ``news.sports_context``)
 
     @classmethod
     def read(cls, text: str, mention: Mention) -> _NewsCues:
@@ -706,10 +706,8 @@ class _NewsCues:
         state = news.address_state(text, s, e)
         place_state = None if state else news.state_after(text, s, e)
         dateline = news.is_dateline(text, s, e)
-        sports = (not (state or place_state or dateline) and mention.text[:1].isupper()
-                  and news.sports_context(text, s, e))
-        return cls(state, place_state, dateline, sports,
-                   news.sport_words(text, s, e) if sports else frozenset())
+        return cls(state, place_state, dateline,
+                   not (state or place_state or dateline) and mention.text[:1].isupper())
 
 
 def _a_state(p: Profile, country: frozenset[str]) -> bool:

@@ -24,7 +24,8 @@ query. A span qualifies when:
 
 A name may carry its qualifier in brackets, as titles do ("Ken Ford (violinist)").
 Overlaps are resolved longest span first, then leftmost. An address is two mentions:
-"Columbus, Ohio" its place and its state, and a state part written as news writes it
+"Columbus, Ohio" its place and its state (unless the whole is an entity's label, as
+"Watertown, South Dakota" is), and a state part written as news writes it
 ("Calif.", "Mass.", "CA" beside a ZIP code) is a mention even when the KB has no such
 name (``linking.news``). In text with capitals, runs of two
 to four capitalized words that matched nothing are added too (a misspelled name, "Albert
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kb.linking import LinkingKB
 from linking import news
@@ -183,7 +185,7 @@ class MentionDetector:
         if cased:
             chosen = [ij for n, ij in enumerate(chosen)
                       if not _inside_longer_name(text, ws, ij, n, owner)]
-            chosen = _address_parts(text, ws, chosen, blocked)
+            chosen = _address_parts(text, ws, chosen, blocked, self._labels)
             chosen += self._unmatched_names(text, ws, chosen, blocked)
         out = []
         for i, j in sorted(chosen):
@@ -193,6 +195,10 @@ class MentionDetector:
                 end += 1                    # "Ken Ford (violinist)"
             out.append(Mention(text[start:end], start, end))
         return out
+
+    def _labels(self, norms: list[str]) -> set[str]:
+        """The ``norms`` that are some entity's label (not only an alias)."""
+        return {n.norm for n in self.source.names(norms) if n.is_label}
 
     def _keep_concepts(self, ws: list[_Word], hits: set[tuple[int, int]],
                        lowered: set[tuple[int, int]]) -> set[tuple[int, int]]:
@@ -255,28 +261,39 @@ class MentionDetector:
 
 
 def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
-                   blocked: list[bool]) -> list[tuple[int, int]]:
+                   blocked: list[bool], labels: Any) -> list[tuple[int, int]]:
     """Addresses as news writes them, in two mentions: a span "Columbus, Ohio" is split
-    into its place and its state, and a state part the KB has no name for ("Calif.",
-    "Mass.", a postal code beside a ZIP code) becomes a mention of its own
-    (``linking.news.address_state``)."""
+    into its place and its state — unless it is some entity's label ("Watertown, South
+    Dakota", as Wikidata names US places; ``labels(norms)`` says which are) or holds a
+    bracket ("Imperial Hotel (Greenville, South Carolina)") — and a state part the KB
+    has no name for ("Calif.", "Mass.", a postal code beside a ZIP code) becomes a
+    mention of its own (``linking.news.address_state``)."""
     def state_at(k: int, j: int) -> bool:
-        return (ws[k].capital and len(ws[k].norm) <= 14
+        norm = " ".join(w.norm for w in ws[k:j + 1])
+        return (news.could_be_state(ws[k].text, norm)
                 and news.address_state(text, ws[k].start, ws[j].end) is not None)
 
+    splits: dict[tuple[int, int], int] = {}
+    for i, j in chosen:
+        if "(" in text[ws[i].start:ws[j].end]:
+            continue
+        for k in range(i + 1, j + 1):
+            if "," in text[ws[k - 1].end:ws[k].start] and state_at(k, j):
+                splits[(i, j)] = k
+                break
+    named = labels(sorted({" ".join(w.norm for w in ws[i:j + 1]) for i, j in splits})
+                   ) if splits else set()
     out: list[tuple[int, int]] = []
     taken: set[int] = set()
     for i, j in chosen:
-        for k in range(i + 1, j + 1):
-            if "," in text[ws[k - 1].end:ws[k].start] and state_at(k, j):
-                out += [(i, k - 1), (k, j)]
-                break
+        k = splits.get((i, j))
+        if k is not None and " ".join(w.norm for w in ws[i:j + 1]) not in named:
+            out += [(i, k - 1), (k, j)]
         else:
             out.append((i, j))
         taken.update(range(i, j + 1))
-    for k, w in enumerate(ws):
-        if k not in taken and not blocked[k] and news.could_be_state(w.text) \
-                and state_at(k, k):
+    for k in range(len(ws)):
+        if k not in taken and not blocked[k] and state_at(k, k):
             out.append((k, k))
     return out
 

@@ -98,10 +98,9 @@ def _state_of(token: str, *, codes: bool) -> str | None:
     return None
 
 
-def could_be_state(word: str) -> bool:
-    """A cheap test before ``address_state``: the word is written as a state part may be
-    (a postal code, an AP abbreviation, a state's one-word name)."""
-    norm = normalize(word)
+def could_be_state(word: str, norm: str) -> bool:
+    """A cheap test before ``address_state``: the word (``norm``: normalized) is written
+    as a state part may be (a postal code, an AP abbreviation, a state's one-word name)."""
     return word[:1].isupper() and (norm in US_STATES or norm in AP_STATES
                                    or norm in STATE_NAMES)
 
@@ -112,6 +111,8 @@ def address_state(text: str, start: int, end: int) -> str | None:
     Mass.", "Columbus, Ohio"), or a postal code beside a ZIP code ("CA 92093", "92093, CA").
     There "CA" is California, not Canada, and "Mass." Massachusetts."""
     token = text[start:end]
+    if not token[:1].isupper() or len(token) > 20:
+        return None
     if text[end:end + 1] == "." and not token.endswith("."):
         token += "."
     state = _state_of(token, codes=True)
@@ -156,14 +157,16 @@ def is_dateline(text: str, start: int, end: int) -> bool:
     """Whether the mention opens a story as its dateline: first on its line, followed by
     an optional state, an optional agency in brackets and a dash, and written in capitals
     ("WASHINGTON —") or followed by the agency ("Washington (AP) —")."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip():
-        return False
     tail = _DATELINE_TAIL.match(text, end)
     if not tail:
         return False
     letters = [c for c in text[start:end] if c.isalpha()]
-    return (len(letters) >= 3 and all(c.isupper() for c in letters)) or bool(tail.group(1))
+    if not ((len(letters) >= 3 and all(c.isupper() for c in letters)) or tail.group(1)):
+        return False
+    at = start                  # first on its line: only blanks back to a line's start
+    while at > 0 and text[at - 1] in " \t\r\f\v\ufeff":
+        at -= 1
+    return at == 0 or text[at - 1] == "\n"
 
 
 def sports_context(text: str, start: int, end: int) -> bool:

@@ -17,6 +17,11 @@ KB itself, never from a list of question templates:
                place, "who" a person or an organization, "when" a date, "which language"
                a language — compared with the labels of the property's commonest value
                types (``PropertyNames.value_types``) and with its own label
+``clash``      the property's values cannot be what the question word asks for, by the
+               kind the KB records (``value_kind``: its datatype, else the share of entity
+               values): "where"/"who" and a date, a quantity or a string — a rule outside
+               the model (the score keeps ``CLASH_FACTOR`` of itself): no training question
+               asks across kinds, so a fitted weight would be arbitrary
 ``prior``      how much the KB uses the property; ``unused`` when it holds no statement of
                it (then it cannot answer anything here)
 ``sem_*``      with an embedder (all-MiniLM-L6-v2, ``linking.embeddings``; the
@@ -165,6 +170,52 @@ def answer_words(norm: str) -> tuple[set[str], str]:
     return set(out), wh
 
 
+#: what a question word asks for, as a kind of value (``asked_kind``)
+TIME_WORDS = frozenset({"year", "date", "time", "day", "century", "decade", "month"})
+#: datatypes (``PropertyNames.datatype``, Wikibase's property types in lower case) whose
+#: values are literals that answer neither "where" nor "who"
+TEXT_DATATYPES = frozenset({"string", "external-id", "monolingualtext", "url",
+                            "commonsmedia", "math", "musical-notation", "tabular-data"})
+#: a property whose values cannot be of the asked kind keeps this share of its score
+CLASH_FACTOR = 0.3
+
+
+def asked_kind(asked: set[str], wh: str) -> str | None:
+    """The kind of value a question asks for (``answer_words``' result): "time" (when,
+    what year), "quantity" (how many/much), "place" (where), "agent" (who) or None
+    (what/which anything)."""
+    if wh == "when" or asked & TIME_WORDS:
+        return "time"
+    if wh == "how":
+        return "quantity" if asked else None
+    return {"where": "place", "who": "agent", "whom": "agent"}.get(wh)
+
+
+def value_kind(p: PropertyNames) -> str | None:
+    """The kind of the property's values as the KB records them (its datatype, else the
+    share of its values that are entities): "time", "quantity", "text" (strings,
+    identifiers, links), "entity" or None (not known)."""
+    datatype = (p.datatype or "").lower().replace("_", "-")
+    if datatype in TIME_DATATYPES:
+        return "time"
+    if datatype in QUANTITY_DATATYPES:
+        return "quantity"
+    if datatype in TEXT_DATATYPES:
+        return "text"
+    if datatype.startswith("wikibase-") or p.entity_share >= 0.5:
+        return "entity"
+    return None
+
+
+def kind_clash(asked: str | None, kind: str | None) -> bool:
+    """Whether the property's values cannot be what the question asks for: a place or a
+    person ("where", "who") is never a date, a quantity or a string. The other way round
+    is left alone: "when did … receive the award" is an item property with a date
+    qualifier, "how many children" may count a property's items; unknown kinds never
+    clash."""
+    return asked in ("place", "agent") and kind in ("time", "quantity", "text")
+
+
 #: the model's inputs without and with an embedder (see the module docstring)
 LEXICAL_FEATURES = ("exact", "fuzzy", "cover", "cover_names", "best_name", "name", "lex_gap",
                     "answer", "answer_x", "prior", "unused", "heuristic")
@@ -213,6 +264,7 @@ class PropertyLinker:
         self._by_word: dict[str, set[str]] = {}              # word form → pids (names+desc)
         self._idf: dict[str, float] = {}
         self._answer: dict[str, dict[str, float]] = {}       # pid → answer word → weight
+        self._kinds: dict[str, str | None] = {}              # pid → ``value_kind``
         self._cue_words: dict[str, frozenset[str]] = {}
         self._max_usage = 0.0
         self._any_usage = False
@@ -261,6 +313,7 @@ class PropertyLinker:
             self._name_norms = [n for n, *_ in self._names]
             self._name_sorted = [" ".join(sorted(n.split())) for n in self._name_norms]
             self._answer = self._answer_profiles(props)
+            self._kinds = {pid: value_kind(p) for pid, p in props.items()}
             cues: dict[str, set[str]] = {}
             for norm, pid, _lang, _kind in self._names:
                 if props[pid].usage:
@@ -468,7 +521,8 @@ class PropertyLinker:
         sem = self._semantic(norm, phrase)
         for pid, values in sem.items():
             row(pid).update(values)
-        asked, _wh = answer_words(norm)
+        asked, wh = answer_words(norm)
+        wanted = asked_kind(asked, wh)
         best_name = max((r.get("name", 0.0) for r in feats.values()), default=0.0)
         best_sem = max((r.get("sem_doc", 0.0) for r in feats.values()), default=0.0)
         best_soft = max((r.get("soft", 0.0) for r in feats.values()), default=0.0)
@@ -482,6 +536,7 @@ class PropertyLinker:
             fit = self._answer_fit(pid, asked) if asked else 0.0
             evidence = name + meant * r.get("sem_doc", 0.0)
             r["answer"] = fit
+            r["clash"] = 1.0 if kind_clash(wanted, self._kinds.get(pid)) else 0.0
             r["answer_x"] = fit * min(1.0, evidence / ANSWER_BASIS)
             r["prior"] = self.prior(pid)
             r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
@@ -556,6 +611,8 @@ class PropertyLinker:
         model = self.models["semantic" if semantic else "lexical"]
         totals = {pid: model.probability(r) for pid, r in feats.items()}
         for pid, r in feats.items():
+            if r.get("clash"):
+                totals[pid] *= CLASH_FACTOR
             if r.get("exact", 0.0) > 0.0:
                 totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
 

@@ -174,6 +174,19 @@ class SqlPlan:
     #: why only SQLite can run this plan ('' when PostgreSQL can too)
     sqlite_only: str = ""
 
+    def unavailable(self, mirror: Any) -> str:
+        """Why ``mirror`` cannot run this plan ('' when it can): a PostgreSQL mirror, a
+        plan only SQLite runs, or a server that refuses the functions the plan calls."""
+        if mirror.is_sqlite:
+            return ""
+        if self.sqlite_only:
+            return f"{self.sqlite_only} (SQLite mirrors only)"
+        try:
+            register_pg_functions(mirror.raw, self.functions)
+        except UnsupportedQuery as exc:
+            return str(exc)
+        return ""
+
     def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
         """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
         Raises QueryError when ``timeout`` seconds pass first."""

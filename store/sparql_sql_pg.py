@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from store.errors import UnsupportedQuery
 from store.sparql_sql_expr import (NUMERIC_TYPES, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME,
                                    XSD_DECIMAL, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER,
                                    XSD_STRING, q, q_in)
@@ -131,16 +132,26 @@ END $$""",
 def register(conn: Any, names: frozenset[str] | set[str]) -> None:
     """Create the functions among ``names`` this DB-API connection lacks (all of them the
     first time: they call each other), and commit, so that a later failed statement's
-    rollback keeps them."""
+    rollback keeps them. UnsupportedQuery when the server refuses (a read-only role or a
+    standby cannot create even temporary functions): the query then goes to rdflib."""
     info = getattr(conn, "info", None)
-    known = info.setdefault("kgground_pg_functions", set()) if info is not None else set()
+    state = info if info is not None else {}
+    known = state.setdefault("kgground_pg_functions", set())
     if not (set(names) & PG_FUNCTIONS.keys()) - known:
         return
+    if "kgground_pg_refused" in state:          # asked once per connection
+        raise UnsupportedQuery(state["kgground_pg_refused"])
     cursor = conn.cursor()
     try:
         for create in PG_FUNCTIONS.values():
             cursor.execute(create)
         conn.commit()
+    except Exception as exc:  # noqa: BLE001 - any refusal: the driver's error classes vary
+        conn.rollback()
+        state["kgground_pg_refused"] = (
+            "the date and cast functions, which PostgreSQL refused to create in the "
+            f"session's pg_temp schema ({str(exc).splitlines()[0]})")
+        raise UnsupportedQuery(state["kgground_pg_refused"]) from None
     finally:
         cursor.close()
     known.update(PG_FUNCTIONS)

@@ -92,6 +92,7 @@ def demo_pair(demo_mirror_path, tmp_path_factory):
 
 @pytest.mark.parametrize("phrase, pid", [
     ("where did breathe their last", "P20"),     # place of death: no word in common
+    ("where did they end their days", "P20"),    # without the where/date clash: P570
     ("who were the kids of", "P40"),             # child
     ("what school did go to", "P69"),            # educated at
 ])

@@ -198,6 +198,28 @@ def test_restriction_gives_way_when_the_subject_lacks_the_named_property(demo):
     assert found[0].features["restricted"] == 0.0
 
 
+@pytest.fixture(scope="module")
+def demo_words(demo_mirror_path, tmp_path_factory) -> EntityLinker:
+    """The demo KB linked without embeddings (the configuration without the extra)."""
+    return EntityLinker(demo_mirror_path, embeddings=False,
+                        index_path=tmp_path_factory.mktemp("demo-w") / "demo.linking")
+
+
+def test_a_where_question_is_not_answered_by_a_date(demo_words):
+    """P570 (date of death, a time property in the demo KB) shares "die" with the phrase;
+    "where" asks for a place, which a date never is: its score is cut (0.76 before)."""
+    from linking.properties import value_kind
+
+    props = demo_words.properties._load()
+    assert value_kind(props["P570"]) == "time" and value_kind(props["P20"]) == "entity"
+    scores = {c.id: c.score for c in demo_words.properties.link("where did die", limit=5)}
+    assert scores["P20"] > 0.9 and scores["P570"] < 0.4
+    when = {c.id: c.score for c in demo_words.properties.link("when did die", limit=5)}
+    assert when["P570"] > 0.9
+    # "when" is not held against an item property: its date may be a qualifier's
+    assert demo_words.properties.link("when did receive the award", limit=1)[0].id == "P166"
+
+
 def test_cue_properties_from_question_words(demo):
     cues = demo.properties.cue_properties(["born", "wife"])
     assert "P19" in cues and "P26" in cues

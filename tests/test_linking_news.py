@@ -53,6 +53,10 @@ wd:Q100 rdfs:label "Boston"@en ; wdt:P31 wd:Q515 ; wdt:P131 wd:Q771 ; wdt:P17 wd
     wdt:P47 wd:Q16 ; wdt:P47 wd:Q17 ; wdt:P47 wd:Q18 .
 wd:Q213959 rdfs:label "Red Sox"@en ; wdt:P31 wd:Q13027888 ; wdt:P159 wd:Q100 .
 
+# a US place whose label carries its state, as Wikidata's do
+wd:Q1065503 rdfs:label "Watertown, South Dakota"@en ; wdt:P31 wd:Q515 .
+wd:Q1211 rdfs:label "South Dakota"@en ; wdt:P31 wd:Q35657 .
+
 # John Adams and his son, who has the father's name as an alias and more statements
 wd:Q11806 rdfs:label "John Adams"@en ; wdt:P31 wd:Q5 .
 wd:Q11816 rdfs:label "John Quincy Adams"@en ; skos:altLabel "John Adams"@en ;
@@ -143,3 +147,9 @@ def test_an_address_is_detected_as_its_place_and_its_state(linker):
     found = linker.link("A lab in Cambridge, Massachusetts opened.")
     assert [(m.mention.text, m.best.id) for m in found.mentions] == [
         ("Cambridge", "Q49111"), ("Massachusetts", "Q771")]
+
+
+def test_a_label_that_carries_its_state_stays_one_mention(linker):
+    found = linker.link("What is Watertown, South Dakota the capital of?")
+    assert [(m.mention.text, m.best.id) for m in found.mentions] == [
+        ("Watertown, South Dakota", "Q1065503")]

@@ -919,6 +919,23 @@ def test_label_service_on_postgres(demo_kb, postgres_kbs, query):
     assert_same(query, got, want)
 
 
+def test_a_server_refusing_the_functions_sends_their_queries_to_rdflib(postgres_kbs):
+    """A read-only role (or a standby) cannot create the date and cast functions in
+    pg_temp: those queries get rdflib's right answer, saying why; the rest stay SQL."""
+    url = postgres_kbs["demo"].mirror.engine.url.render_as_string(hide_password=False)
+    kb = MirrorKB(url + "?options=-c%20default_transaction_read_only%3Don")
+    try:
+        query = "SELECT ?x (YEAR(?d) AS ?y) WHERE { ?x wdt:P569 ?d }"
+        for _ in range(2):                   # refused once, remembered for the connection
+            got = run_sparql(kb, query)
+            assert got.engine == "rdflib" and "refused to create" in got.explain
+        assert_same(query, answer_kb(kb, query, "auto"),
+                    answer_kb(postgres_kbs["demo"], query, "sql"))
+        assert run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x").engine == "sql"
+    finally:
+        kb.close()
+
+
 def test_postgres_sql_path_is_not_vacuous(postgres_kbs):
     """The PostgreSQL subset covers the common shapes (and says why when it does not)."""
     shapes = [
