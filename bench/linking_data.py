@@ -16,6 +16,7 @@ from pathlib import Path
 
 from paraphrases import wordings as our_wordings
 from paraphrases_fresh import wordings as fresh_wordings
+from paraphrases_blind import wordings as blind_wordings
 from paraphrases_fresh2 import wordings as fresh2_wordings
 
 
@@ -25,7 +26,7 @@ class Question:
     subject: str
     property: str
     span: tuple[int, int] | None = None      # the subject's span, where known
-    source: str = "dev"                      # dev, tune, held, fresh, fresh2: its split
+    source: str = "dev"                      # dev, tune, held, fresh, fresh2, blind: its split
 
 
 def _halves(rows: list[dict], split: str) -> list[dict]:
@@ -57,17 +58,19 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
     """Our wordings × up to ``per_relation`` subjects of each relation (from the dev rows
     of ``split``), the subject written as its label in ``labels`` (subjects without one
     are skipped). ``wordings``: tune, held, all (``bench/paraphrases.py``), fresh
-    (``bench/paraphrases_fresh.py``) or fresh2 (``bench/paraphrases_fresh2.py``); the two
-    fresh sets are only ever measured."""
+    (``bench/paraphrases_fresh.py``), fresh2 (``bench/paraphrases_fresh2.py``) or blind
+    (``bench/paraphrases_blind.py``); the fresh and blind sets are only ever measured."""
     by: dict[str, list[str]] = defaultdict(list)
     for r in slice_rows(data, split):
         if r["subject"] in labels and len(by[r["property"]]) < per_relation:
             by[r["property"]].append(r["subject"])
     out = []
-    chosen = (fresh_wordings() if wordings == "fresh" else fresh2_wordings()
-              if wordings == "fresh2" else our_wordings(wordings))
+    measured_only = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
+                     "blind": blind_wordings}
+    chosen = (measured_only[wordings]() if wordings in measured_only
+              else our_wordings(wordings))
     for pid, n, template in chosen:
-        source = wordings if wordings.startswith("fresh") else "tune" if n == 0 else "held"
+        source = wordings if wordings in measured_only else "tune" if n == 0 else "held"
         for subject in by.get(pid, []):
             label = labels[subject]
             text = template.replace("{s}", label)
