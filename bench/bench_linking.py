@@ -3,15 +3,16 @@
     python bench/bench_linking.py [--db slice.sqlite] [--json out.json] [--limit N]
                                   [--split first|second] [--sections gold,questions,...]
 
-Sections (``--sections``, default all): ``gold`` (below), ``questions`` (question subject
-as top link and property top-1 with and without the subject, on slice-qa-dev and on our
-own wordings — tune, held, fresh, fresh2, blind: ``bench/linking_questions.py``), ``texts`` (acc@1 given gold spans, and end
-to end, on our news and science sentences, ``bench/linking_texts.py``, and on fresh
-newswire, ``bench/linking_texts_fresh.py``), ``speed`` (mentions/s and the time to link
-10/50/100 KB of text), ``rdf`` (question linking on an RdfGraphKB built from
-the mirror's statements about the questions' subjects, linking to its own IRIs); not in the
-default: ``embeddings`` (what MiniLM by default costs: imports, a linker's first property
-link with and without the stored property embeddings, a phrase's link time).
+Sections (``--sections``, default all): ``gold`` (below), ``questions`` (question subject as
+top link and property top-1 with and without the subject, on slice-qa-dev and on our own
+wordings — tune, held, fresh, fresh2, blind: ``bench/linking_questions.py``), ``texts``
+(acc@1 given gold spans, and end to end, on our news and science sentences,
+``bench/linking_texts.py``, and on fresh newswire, ``bench/linking_texts_fresh.py``),
+``speed`` (mentions/s and the time to link 10/50/100 KB of text), ``rdf`` (question linking
+on an RdfGraphKB built from the mirror's statements about the questions' subjects, linking
+to its own IRIs); not in the default: ``embeddings`` (what MiniLM by default costs: imports,
+a linker's first property link with and without the stored property embeddings, a phrase's
+link time).
 
 Data (read from ``--data``, default ../shared/data next to the repository; never copied):
 ``benchmarks/entity-linking/tweeki-gold.jsonl`` (tweets, every mention with its span),
