@@ -193,7 +193,10 @@ class FallbackKB:
         for earlier in self._fetched(key):
             asked = earlier.get("limit", 0)
             if earlier.get("rows", 0) < asked or asked >= limit:
-                return found                 # asked before: all of it, or at least as much
+                # asked before: all of it, or at least as much. Read again: another thread
+                # may have written the answer (with this note, in one transaction) after
+                # the first read found nothing
+                return self.local.statements(subject, property, value, limit=limit)
         got = self._ask_live(lambda: self.live.statements(subject, property, value,
                                                           limit=limit))
         retrieved = next((s.citation.retrieved_at for s in got
@@ -209,8 +212,8 @@ class FallbackKB:
         if found or self.offline:
             return found
         key = f"search {lang} {normalize(text)}"
-        if self._fetched(key):
-            return found
+        if self._fetched(key):               # asked before; read again, as in statements()
+            return self.local.search(text, lang=lang, limit=limit)
         got = self._ask_live(lambda: self.live.search(text, lang=lang, limit=limit))
         terms = []
         for c in got:

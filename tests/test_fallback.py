@@ -196,3 +196,40 @@ def test_concurrent_callers_each_get_their_own_provenance(mirror_path, live):
         assert all(live_fact == (pair != ("Q42", "P31")) for _, live_fact in got), (pair, got)
     assert [e.source == live.name for e in entities] == [False, True, False, True, False, True]
     assert [bool(e.retrieved_at) for e in entities] == [False, True, False, True, False, True]
+
+
+class FirstReadBeforeTheWrite(MirrorKB):
+    """A mirror whose first read of each kind finds nothing, as a thread's read does when
+    it runs just before another thread commits the live answer."""
+
+    def __init__(self, path: Path):
+        super().__init__(path)
+        self.stale = {"statements", "search"}
+
+    def statements(self, *args, **kwargs):
+        if "statements" in self.stale:
+            self.stale.discard("statements")
+            return []
+        return super().statements(*args, **kwargs)
+
+    def search(self, *args, **kwargs):
+        if "search" in self.stale:
+            self.stale.discard("search")
+            return []
+        return super().search(*args, **kwargs)
+
+
+def test_a_read_just_before_another_threads_write_back_still_answers(mirror_path, live):
+    # one caller fetches and writes the answer back ...
+    first = FallbackKB(MirrorKB(mirror_path), live)
+    assert not MirrorKB(mirror_path).statements("Q31", "P36")
+    assert not MirrorKB(mirror_path).search("Brussels")
+    capitals = first.statements("Q31", "P36")
+    found = first.search("Brussels")
+    assert capitals and found
+    # ... another read the mirror just before that commit, and then finds the note that
+    # the question was asked: it must read again, not answer from its stale read
+    second = FallbackKB(FirstReadBeforeTheWrite(mirror_path), live)
+    assert [s.value.value for s in second.statements("Q31", "P36")] == \
+        [s.value.value for s in capitals]
+    assert found[0].id in [c.id for c in second.search("Brussels")]
