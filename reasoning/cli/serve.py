@@ -57,8 +57,9 @@ def default_processes() -> int:
               help="Queries run at once per process (each worker holds one database "
                    "connection).")
 @click.option("--max-memory", default=1024, show_default=True, type=click.IntRange(min=64),
-              metavar="MB", help="Memory each server process may use; a query that makes "
-                                 "it grow past this is stopped (HTTP 500, saying so).")
+              metavar="MB", help="Memory each server process may grow by once started; a "
+                                 "query that makes it grow past this is stopped (HTTP 500, "
+                                 "saying so).")
 @click.option("--log", "log_requests", is_flag=True, help="Print one line per request "
               "to stderr.")
 def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int,
