@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from store.fuzzy import compact
 from store.link_index import LinkIndex
@@ -62,6 +63,19 @@ class _Memo:
             self.items.move_to_end(key)
             return found[0]
         return None
+
+    def lookup(self, keys: Sequence, key: Callable[[Any], object] | None = None
+               ) -> tuple[dict, list]:
+        """({k: remembered answer} for the ``keys`` remembered, [the others]); ``key`` maps
+        a k to its memo key (default: k itself)."""
+        known, missing = {}, []
+        for k in keys:
+            found = self.get(key(k) if key else k)
+            if found is None:
+                missing.append(k)
+            else:
+                known[k] = found
+        return known, missing
 
     def put(self, key: object, value: object, rows: int) -> None:
         old = self.items.pop(key, None)
@@ -213,14 +227,8 @@ class LinkQueries:
         memos = self._memos()
         if memos is None:
             return self._capitalized(wanted, lower)
-        out: set[str] = set()
-        missing = []
-        for n in wanted:
-            known = memos.cased.get((n, lower))
-            if known is None:
-                missing.append(n)
-            elif known[0]:
-                out.add(n)
+        known, missing = memos.cased.lookup(wanted, key=lambda n: (n, lower))
+        out = {n for n, (has,) in known.items() if has}
         found = self._capitalized(missing, lower) if missing else set()
         for n in missing:
             memos.cased.put((n, lower), (n in found,), 0)
@@ -287,13 +295,8 @@ class LinkQueries:
         memos = self._memos()
         missing = ids
         if memos is not None:
-            missing = []
-            for i in ids:
-                known = memos.labels.get(i)
-                if known is None:
-                    missing.append(i)
-                elif known:
-                    found[i] = known
+            known, missing = memos.labels.lookup(ids)
+            found.update((i, terms) for i, terms in known.items() if terms)
         fresh: dict[str, dict[int, dict[str, str]]] = {}
         for chunk in _chunks(missing, 900):
             for eid, kind, lang, text in self.mirror.query(
@@ -318,14 +321,10 @@ class LinkQueries:
         memos = self._memos()
         missing = ids
         if memos is not None:
-            missing = []
-            for i in ids:
-                known = memos.statements.get(i)
-                if known is None:
-                    missing.append(i)
-                else:
-                    out[i][2].update(known[0])
-                    out[i][3].extend(known[1])
+            known, missing = memos.statements.lookup(ids)
+            for i, remembered in known.items():
+                out[i][2].update(remembered[0])
+                out[i][3].extend(remembered[1])
         for chunk in _chunks(missing):
             for subject, prop, value in self.mirror.query(
                     f"SELECT subject, property, value FROM statements WHERE subject IN "
