@@ -36,7 +36,10 @@ KB itself, never from a list of question templates:
                with the property's label and aliases (best), description, and all of them
                together; ``soft`` the idf-weighted share of the phrase's content words whose
                meaning some word of the property's names has ("died" ~ "death", "wrote" ~
-               "author": word-level cosine)
+               "author": word-level cosine); ``sem_q`` the best cosine with a name put in a
+               question ("What is the <name> of?"), ``sem_frame`` with the questions its
+               shape allows (``question_forms``: "is part of what?", "What does have part?",
+               "Which headquarters location?"), a question compared with questions
 
 A logistic model fitted on question wordings (``bench/fit_properties.py``, scikit-learn;
 coefficients in ``property_model.json``, one model with the embeddings and one without)
@@ -226,7 +229,8 @@ def kind_clash(asked: str | None, kind: str | None) -> bool:
 LEXICAL_FEATURES = ("exact", "fuzzy", "cover", "cover_names", "best_name", "name", "lex_gap",
                     "answer", "answer_x", "prior", "unused", "heuristic", "direction")
 SEMANTIC_FEATURES = (*LEXICAL_FEATURES, "sem_doc", "sem_name", "sem_desc", "sem_q", "soft",
-                     "sem_gap", "soft_gap", "sem_name_gap", "sem_q_gap")
+                     "sem_gap", "soft_gap", "sem_name_gap", "sem_q_gap", "sem_frame",
+                     "sem_frame_gap")
 
 
 _OF_WH = re.compile(r"(?:^|\b(\w+) )of (?:what|which|whom|who|whose)\b")
@@ -437,7 +441,8 @@ class PropertyLinker:
                         word_forms[w] = word_form(w)
                 where[pid] = (add(_describe(p)), [add(n) for n in names],
                               add(description) if description else -1, own_words,
-                              [add(_as_question(n)) for n in names])
+                              [add(_as_question(n)) for n in names],
+                              [add(f) for n in names for f in question_forms(n)])
             word_list = sorted(words)
             base = len(texts)
             texts.extend(word_list)
@@ -449,6 +454,7 @@ class PropertyLinker:
                 "names": [where[p][1] for p in pids],
                 "desc": [where[p][2] for p in pids],
                 "questions": [where[p][4] for p in pids],
+                "frames": [where[p][5] for p in pids],
                 "words": [[word_index[w] for w in where[p][3]] for p in pids],
                 "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
                 "word_forms": [word_forms[w] for w in word_list],
@@ -589,6 +595,7 @@ class PropertyLinker:
         best_soft = max((r.get("soft", 0.0) for r in feats.values()), default=0.0)
         best_sname = max((r.get("sem_name", 0.0) for r in feats.values()), default=0.0)
         best_q = max((r.get("sem_q", 0.0) for r in feats.values()), default=0.0)
+        best_frame = max((r.get("sem_frame", 0.0) for r in feats.values()), default=0.0)
         # meaning counts as evidence for the answer type only when the phrase has words of
         # its own: "Who?" is near many names, and points at none
         meant = SEMANTIC_WEIGHT if content_words(norm) else 0.0
@@ -619,6 +626,7 @@ class PropertyLinker:
                 r["soft_gap"] = best_soft - r.get("soft", 0.0)
                 r["sem_name_gap"] = best_sname - r.get("sem_name", 0.0)
                 r["sem_q_gap"] = best_q - r.get("sem_q", 0.0)
+                r["sem_frame_gap"] = best_frame - r.get("sem_frame", 0.0)
         return feats, matched
 
     def _semantic(self, norm: str, phrase: str) -> dict[str, dict[str, float]]:
@@ -648,6 +656,8 @@ class PropertyLinker:
                       else 0.0,
                       "sem_desc": max(0.0, float(vecs[desc] @ query)) if desc >= 0 else 0.0,
                       "sem_q": max(0.0, float((vecs[index["questions"][k]] @ query).max()))
+                      if names else 0.0,
+                      "sem_frame": max(0.0, float((vecs[index["frames"][k]] @ query).max()))
                       if names else 0.0}
             own = index["words"][k]
             if wsims is not None and own:
@@ -794,3 +804,27 @@ def _as_question(name: str) -> str:
     linked ("place of death" → "What is the place of death of?"): a question is then
     compared with a question."""
     return f"What is the {name} of?"
+
+
+#: words a property name may end in that take its value as their object ("part of",
+#: "named after", "owned by"): such a name reads as a predicate, not as a noun
+NAME_PREPOSITIONS = frozenset("of in by after from for on at with to as into".split())
+
+
+def question_forms(name: str) -> list[str]:
+    """Questions a property name can be asked in, the subject left out as in the phrases
+    linked, chosen by the name's shape: a predicate ending in a preposition ("part of" →
+    "is part of what?", "What is part of?"), a "has …" name ("has part" → "What does has
+    part?"), else a noun ("headquarters location" → "What is the headquarters location?",
+    "Which headquarters location?"); always "What is the <name> of?"."""
+    words = name.split()
+    out = [_as_question(name)]
+    if not words:
+        return out
+    if words[-1].lower() in NAME_PREPOSITIONS:
+        out += [f"is {name} what?", f"What is {name}?"]
+    elif words[0].lower() in ("has", "have"):
+        out.append(f"What does {name}?")
+    else:
+        out += [f"What is the {name}?", f"Which {name}?"]
+    return out

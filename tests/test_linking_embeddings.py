@@ -110,3 +110,25 @@ def test_an_exact_label_wins_over_meaning(slice_mirror_path):
     assert linker.properties.embedder is not None
     best = linker.properties.link("mouthpiece", limit=1)[0]
     assert best.id == "P2813" and best.score >= 0.5
+
+
+def test_a_name_is_asked_in_the_questions_its_shape_allows():
+    from linking.properties import question_forms
+    assert "is part of what?" in question_forms("part of")         # a predicate
+    assert "What does has part?" in question_forms("has part")
+    assert "Which headquarters location?" in question_forms("headquarters location")
+    assert question_forms("owned by")[:2] == ["What is the owned by of?", "is owned by what?"]
+
+
+@pytest.mark.parametrize("phrase, pid", [
+    ("is owned by which company?", "P127"),                  # owned by: "is owned by what?"
+    ("is a section of which larger body?", "P361"),          # part of / section of
+    ("Which network carried?", "P449"),                      # original network
+])
+def test_a_question_is_nearer_the_questions_a_name_makes(slice_mirror_path, phrase, pid):
+    """The phrase is closer to its property's names asked the way their shape allows than
+    to the one frame every name gets ("What is the owned by of?")."""
+    linker = EntityLinker(slice_mirror_path)
+    row = linker.properties.evidence(phrase)[0][pid]
+    assert row["sem_frame"] > row["sem_q"] + 0.03
+    assert linker.properties.link(phrase, limit=1)[0].id == pid
