@@ -112,13 +112,18 @@ def test_an_open_linker_notices_a_load_into_its_mirror(demo_copy, tmp_path):
     wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
     extra.write_text(f'<{wd}Q900000099> <http://www.w3.org/2000/01/rdf-schema#label> '
                      '"Zorblax Fnord"@en .\n'
-                     f'<{wd}Q900000099> <{wdt}P800> <{wd}Q7186> .\n')
+                     f'<{wd}Q900000099> <{wdt}P800> <{wd}Q7186> .\n'
+                     f'<{wd}Q900000098> <http://www.w3.org/2000/01/rdf-schema#label> '
+                     '"Zorblax Fnord (band)"@en .\n')
     with Mirror(demo_copy) as mirror:
         load(mirror, extra)
     assert linker.candidates("Zorblax Fnord")[0].id == "Q900000099"
+    # its qualified namesake, found through the sidecar's heads (asked for before the load)
+    assert "Q900000098" in {c.id for c in linker.candidates("Zorblax Fnord")}
     assert linker.candidates("Zorblax Fnrod")[0].id == "Q900000099"    # the fuzzy index too
     found = linker.link("Zorblax Fnord met Marie Curie").mentions
-    assert [m.best.id for m in found] == ["Q900000099", "Q7186"]
+    assert [m.mention.text for m in found] == ["Zorblax Fnord", "Marie Curie"]
+    assert "Q900000099" in {c.id for c in found[0].candidates}
     # the sidecar's entity facts: the new statement is seen from both ends
     assert "P800" in linker.index.roles(["Q900000099"])["Q900000099"][0]
     assert linker.index.roles(["Q7186"])["Q7186"][1] == before[1] | {"P800"}
