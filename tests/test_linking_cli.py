@@ -129,6 +129,23 @@ def test_an_open_linker_notices_a_load_into_its_mirror(demo_copy, tmp_path):
     assert linker.index.roles(["Q7186"])["Q7186"][1] == before[1] | {"P800"}
 
 
+def test_a_live_answer_written_back_rebuilds_no_sidecar(demo_copy):
+    # a FallbackKB writes what the endpoint answered into the mirror: the names are found
+    # at once in the mirror's tables, and the sidecar is not rebuilt for each answer
+    from store.vocab import LABEL
+    from store.writeback import write_back
+
+    linker = EntityLinker(demo_copy)
+    assert linker.candidates("Nonesuch Island") == []
+    index = linker.index
+    with Mirror(demo_copy) as mirror:
+        write_back(mirror, endpoint="http://127.0.0.1:1/sparql",
+                   retrieved_at="2025-01-01T00:00:00", key="test",
+                   terms=[("Q900000097", LABEL, "en", "Nonesuch Island")])
+    assert linker.candidates("Nonesuch Island")[0].id == "Q900000097"
+    assert linker.index is index
+
+
 def test_a_broken_sidecar_is_rebuilt(demo_copy):
     (demo_copy.with_name("demo.sqlite.linking")).write_bytes(b"not a database")
     assert EntityLinker(demo_copy).candidates("Albert Einstien")[0].id == "Q937"
