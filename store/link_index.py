@@ -50,7 +50,7 @@ from store.vocab import ALIAS, DESCRIPTION
 log = logging.getLogger("kgground.linking")
 
 #: bump when the file layout changes; older sidecars are rebuilt
-INDEX_VERSION = "8"
+INDEX_VERSION = "9"
 #: types kept per property in ``value_types``
 VALUE_TYPES = 8
 #: entities whose facts are kept in memory once asked for (the cache is then emptied)

@@ -81,8 +81,15 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
             got = index.search(q, max_distance=k, limit=10_000)
             assert [(m.key, m.distance) for m in got] == want, (q, k)
             assert all(m.norms == tuple(keys[m.key]) for m in got)
+            # past ``limit``, the first of equally near keys alphabetically
+            for limit in (1, 2, 3):
+                assert [(m.key, m.distance) for m in index.search(
+                    q, max_distance=k, limit=limit)] == want[:limit], (q, k, limit)
             checked += bool(want)
     assert checked > 300          # the queries do find something, often
+    longest = max(len(k) for k in keys)
+    assert index.search("a" * (longest + 5), max_distance=3) == []    # longer than any key
+    assert index.search("x", max_distance=3) == []
     asked = sorted({compact(q) for q in queries} | set(rnd.sample(sorted(keys), 100)))
     for _ in range(2):                   # the second time from what the index remembers
         assert index.known(asked) == {k for k in asked if k in keys}
@@ -91,6 +98,18 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
         first = index.search(q, limit=10_000)
         first.clear()
         assert index.search(q, limit=10_000) == index._search(q, None, 10_000)
+
+
+def test_fuzzy_search_keeps_the_alphabetically_first_of_equally_near_keys(tmp_path):
+    """Keys are numbered by length; past ``limit`` a search still keeps the first of the
+    equally near keys alphabetically (as when they were numbered so), not the shortest."""
+    conn = sqlite3.connect(tmp_path / "fuzzy.sqlite")
+    conn.execute("CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)")
+    write_fuzzy(conn, ["abcdefx", "abcdfg", "abcdeg", "zzzzzz"])
+    index = FuzzyIndex(lambda: conn)
+    assert [m.key for m in index.search("abcdefg", max_distance=1)] == [
+        "abcdefx", "abcdeg", "abcdfg"]
+    assert [m.key for m in index.search("abcdefg", max_distance=1, limit=1)] == ["abcdefx"]
 
 
 # -- remembered answers: reused across texts, forgotten when the mirror changes ------------
