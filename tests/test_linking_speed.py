@@ -22,7 +22,7 @@ from store.fuzzy import FuzzyIndex, _grams, compact, max_edits, write_fuzzy
 from store.ingest import load
 from store.link_queries import _Memo
 from store.mirror import Mirror
-from store.vocab import ALIAS
+from store.vocab import ALIAS, DESCRIPTION
 
 
 # -- the fuzzy index: its pruned trigram count equals a plain count -------------------------
@@ -155,6 +155,50 @@ def test_a_load_into_the_mirror_is_seen_by_an_open_linker(demo_mirror_path, tmp_
     assert [c.id for c in linker.candidates("Zorblax Quenderby")] == [NEW_ENTITY]
     linked = linker.link("Zorblax Quenderby met Marie Curie.")
     assert linked.mentions[0].best.id == NEW_ENTITY
+
+
+def _full_text(linker: EntityLinker, words: list[str]) -> list[str]:
+    """What the mirror's full-text index says about ``words`` (the query word_matches
+    would run, without its limit)."""
+    match = " ".join(f'"{w}"' for w in words)
+    return sorted({n for (n,) in linker.mirror.query(
+        "SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
+        f"WHERE terms_fts MATCH ? AND t.kind != {DESCRIPTION}", (match,)) if n})
+
+
+def test_words_no_name_has_skip_the_full_text_query_with_the_same_answer(
+        demo_mirror_path, tmp_path):
+    linker = _copy(demo_mirror_path, tmp_path)
+    queries = linker.source.queries
+    norms = [n for (n,) in linker.mirror.query(
+        f"SELECT DISTINCT norm FROM terms WHERE kind != {DESCRIPTION} AND norm IS NOT NULL")]
+    vocabulary = sorted({w for n in norms for w in n.split()})
+    rnd = random.Random(3)
+    asks = [rnd.sample(n.split(), min(2, len(n.split()))) for n in rnd.sample(norms, 150)]
+    asks += [[rnd.choice(vocabulary), rnd.choice(vocabulary)] for _ in range(150)]
+    asks += [[w + "zq"] for w in rnd.sample(vocabulary, 50)]             # in no name
+    asks += [["curie", "zqxv"], ["zqxv", "marie"], ["curié"], ["\u0915\u093f"]]
+    absent = [words for words in asks if any(w.isascii() and w.endswith("zq") or w == "zqxv"
+                                             for w in words)]
+    assert len(absent) > 30
+    for words in asks:
+        want = _full_text(linker, words)
+        with _counting_queries(linker) as asked:
+            got = queries.word_matches(words)
+        if got is not None:
+            assert sorted(got) == want, words
+        else:
+            assert len(want) > 150, words
+        if words in absent:            # an ASCII word no name has: the mirror is not asked
+            assert got == [] and asked["mirror"] == 0, words
+
+
+def test_a_load_turns_the_word_shortcut_off(demo_mirror_path, tmp_path):
+    linker = _copy(demo_mirror_path, tmp_path)
+    assert linker.source.similar("quenderby", "words") == []
+    _add_entity(linker.mirror.path, tmp_path)      # a word the sidecar's list lacks
+    assert linker.source.similar("quenderby", "words") == [("zorblax quenderby", 0.5)]
+    assert [c.id for c in linker.candidates("Quenderby")] == [NEW_ENTITY]
 
 
 def test_a_write_through_the_linkers_own_connection_is_seen(demo_mirror_path, tmp_path):
