@@ -58,6 +58,8 @@ INDEX_VERSION = "9"
 VALUE_TYPES = 8
 #: entities whose facts are kept in memory once asked for (the cache is then emptied)
 CACHE_SIZE = 200_000
+#: entities whose property lists, read with their language share, are kept for ``facts``
+RAW_SIZE = 50_000
 #: the words ``name_words`` holds: what the full-text index's unicode61 tokenizer makes of
 #: ASCII text (a word of other characters is never looked up there)
 ASCII_WORD = re.compile(r"[a-z0-9]+")
@@ -111,6 +113,9 @@ class LinkIndex:
         self._local = threading.local()
         self._cache: dict[str, Facts] = {}
         self._langs: dict[str, float] = {}         # shares read without the facts
+        # the property lists read with those shares, unsplit, for ``facts`` to take up
+        # (candidates are profiled right after their names were looked up); None: no row
+        self._raw: dict[str, tuple[float, str, str] | None] = {}
         self._words: dict[str, bool] = {}          # has_words answers (the file never changes)
         meta = dict(self._conn().execute("SELECT key, value FROM meta"))
         self.max_langs = max(1, int(meta.get("max_langs", 1)))
@@ -187,14 +192,21 @@ class LinkIndex:
         if missing:
             if len(cache) > CACHE_SIZE:
                 cache.clear()
+            raw = self._raw
+            ask = []
+            for e in missing:
+                if e not in raw:
+                    ask.append(e)
+                elif (row := raw[e]) is not None:
+                    out[e] = Facts(row[0], frozenset(row[1].split()), frozenset(row[2].split()))
             conn = self._conn()
-            for start in range(0, len(missing), 500):
-                chunk = missing[start:start + 500]
-                for entity, langs, as_subject, as_value in conn.execute(
+            for start in range(0, len(ask), 500):
+                chunk = ask[start:start + 500]
+                for entity, n, as_subject, as_value in conn.execute(
                         f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    out[entity] = Facts(langs / self.max_langs, frozenset(as_subject.split()),
-                                         frozenset(as_value.split()))
+                    out[entity] = Facts(n / self.max_langs, frozenset(as_subject.split()),
+                                        frozenset(as_value.split()))
             for e in missing:
                 cache[e] = out.setdefault(e, _NO_FACTS)
         return out
@@ -220,20 +232,25 @@ class LinkIndex:
                 missing.append(e)
             elif share:
                 out[e] = share
-        if missing:                        # the share alone: no property lists to split
+        if missing:                        # the share, and the property lists unsplit
+            raw = self._raw
             if len(langs) > CACHE_SIZE:
                 langs.clear()
+            if len(raw) > RAW_SIZE:
+                raw.clear()
             conn = self._conn()
             for start in range(0, len(missing), 500):
                 chunk = missing[start:start + 500]
-                for entity, n in conn.execute(
-                        f"SELECT entity, langs FROM entity_facts "
+                for entity, n, as_subject, as_value in conn.execute(
+                        f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    langs[entity] = n / self.max_langs
+                    share = langs[entity] = n / self.max_langs
+                    raw[entity] = (share, as_subject, as_value)
             for e in missing:
                 share = langs.setdefault(e, 0.0)
                 if share:
                     out[e] = share
+                raw.setdefault(e, None)
         return out
 
     def near_names(self, norm: str) -> tuple[list[str], list[str]]:
