@@ -61,6 +61,7 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
     from linking_questions import labels_of, relation_phrase, subject_span
     from paraphrases_fresh import wordings as fresh_wordings
     from paraphrases_fresh2 import wordings as fresh2_wordings
+    from paraphrases_fresh3 import wordings as fresh3_wordings
 
     rows = slice_rows(data, "all")
     labels = labels_of(linker, sorted({r["subject"] for r in rows}))
@@ -105,8 +106,10 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
             if subject in labels and (span := subject_span(q, labels[subject])):
                 out[(relation_phrase(text, span), pid)] = None
         return list(out)
-    if split in ("fresh", "fresh2"):
-        for pid, _n, template in (fresh_wordings() if split == "fresh" else fresh2_wordings()):
+    if split in ("fresh", "fresh2", "fresh3"):
+        chosen = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
+                  "fresh3": fresh3_wordings}[split]
+        for pid, _n, template in chosen():
             out[(relation_phrase(template, (template.index("{s}"),
                                             template.index("{s}") + 3)), pid)] = None
         return list(out)

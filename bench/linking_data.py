@@ -18,6 +18,7 @@ from paraphrases import wordings as our_wordings
 from paraphrases_fresh import wordings as fresh_wordings
 from paraphrases_blind import wordings as blind_wordings
 from paraphrases_fresh2 import wordings as fresh2_wordings
+from paraphrases_fresh3 import wordings as fresh3_wordings
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Question:
     subject: str
     property: str
     span: tuple[int, int] | None = None      # the subject's span, where known
-    source: str = "dev"                      # dev, tune, held, fresh, fresh2, blind: its split
+    source: str = "dev"                      # dev, tune, held, fresh, fresh2/3, blind: its split
 
 
 def _halves(rows: list[dict], split: str) -> list[dict]:
@@ -58,7 +59,8 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
     """Our wordings × up to ``per_relation`` subjects of each relation (from the dev rows
     of ``split``), the subject written as its label in ``labels`` (subjects without one
     are skipped). ``wordings``: tune, held, all (``bench/paraphrases.py``), fresh
-    (``bench/paraphrases_fresh.py``), fresh2 (``bench/paraphrases_fresh2.py``) or blind
+    (``bench/paraphrases_fresh.py``), fresh2 (``bench/paraphrases_fresh2.py``), fresh3
+    (``bench/paraphrases_fresh3.py``) or blind
     (``bench/paraphrases_blind.py``); the fresh and blind sets are only ever measured."""
     by: dict[str, list[str]] = defaultdict(list)
     for r in slice_rows(data, split):
@@ -66,7 +68,7 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
             by[r["property"]].append(r["subject"])
     out = []
     measured_only = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
-                     "blind": blind_wordings}
+                     "fresh3": fresh3_wordings, "blind": blind_wordings}
     chosen = (measured_only[wordings]() if wordings in measured_only
               else our_wordings(wordings))
     for pid, n, template in chosen:

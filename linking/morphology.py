@@ -60,6 +60,16 @@ def lemma(word: str) -> str:
     return word
 
 
+@functools.lru_cache(maxsize=16384)
+def readings(word: str) -> frozenset[str]:
+    """The parts of speech an English word can be ("part" → NOUN, VERB, ADJ, ADV; "made" →
+    VERB); without the lemmatizer, or for a word it does not know, NOUN (a name)."""
+    get = _lemmatizer()
+    if get is None or not word.isalpha():
+        return frozenset({"NOUN"})
+    return frozenset(get(word)) or frozenset({"NOUN"})
+
+
 @functools.lru_cache(maxsize=131072)
 def word_form(word: str) -> str:
     """The form a word is compared in: lemmatized, then lightly stemmed."""

@@ -22,6 +22,12 @@ KB itself, never from a list of question templates:
                values): "where"/"who" and a date, a quantity or a string — a rule outside
                the model (the score keeps ``CLASH_FACTOR`` of itself): no training question
                asks across kinds, so a fitted weight would be arbitrary
+``direction``  for a property whose English label is "<noun> of" and the one whose label is
+               "<noun>" or "has <noun>" (inverse pairs by their names' shape: "capital of" /
+               "capital", "part of" / "has part"), which way the phrase asks: "is the N of
+               what?", "Of which … is the N?", "Which … has … as its N?" ask for the whole
+               (+1 for the "of" property, -1 for its counterpart); "What N does … have?" the
+               other way (-1 / +1); 0 otherwise (``direction_cue``)
 ``prior``      how much the KB uses the property; ``unused`` when it holds no statement of
                it (then it cannot answer anything here)
 ``sem_*``      with an embedder (all-MiniLM-L6-v2, ``linking.embeddings``; the
@@ -71,7 +77,7 @@ from kb.types import Candidate
 from linking.calibration import Calibration
 from linking.lexicon import STOPWORDS
 from linking.morphology import related as _related
-from linking.morphology import word_form
+from linking.morphology import readings, word_form
 from store.normalize import normalize
 
 EXACT_LABEL, EXACT_ALIAS, OTHER_LANGUAGE = 1.0, 0.95, 0.97
@@ -218,9 +224,60 @@ def kind_clash(asked: str | None, kind: str | None) -> bool:
 
 #: the model's inputs without and with an embedder (see the module docstring)
 LEXICAL_FEATURES = ("exact", "fuzzy", "cover", "cover_names", "best_name", "name", "lex_gap",
-                    "answer", "answer_x", "prior", "unused", "heuristic")
+                    "answer", "answer_x", "prior", "unused", "heuristic", "direction")
 SEMANTIC_FEATURES = (*LEXICAL_FEATURES, "sem_doc", "sem_name", "sem_desc", "sem_q", "soft",
                      "sem_gap", "soft_gap", "sem_name_gap", "sem_q_gap")
+
+
+_OF_WH = re.compile(r"(?:^|\b(\w+) )of (?:what|which|whom|who|whose)\b")
+_WH_HAS = re.compile(r"^(?:\w+ ){0,3}?(?:what|which|who)\b(?! (?:\w+ )*?(?:does|do|did)\b)"
+                     r"(?: \w+){0,3}? (?:has|have|had)\b")
+_WHAT_N_DOES_HAVE = re.compile(r"\b(?:what|which) (?:\w+ ){1,2}(?:does|do|did) (?:\w+ )*?"
+                               r"(?:have|has|had|include|contain)\b")
+
+
+def direction_cue(norm: str) -> int:
+    """Which way a normalized phrase asks about a "<noun> of" relation: +1 when the
+    subject is the noun and the answer the whole ("is the capital of what?", "Of which
+    region is … the seat?", "Which country has … as its capital?"), -1 when the answer is
+    the noun ("What parts does … have?"), 0 when the phrase does not say. "of" counts only
+    after a noun ("made up of what" is a verb's)."""
+    for m in _OF_WH.finditer(norm):
+        before = m.group(1)
+        if before is None or _is_noun(before):
+            return 1
+    if _WHAT_N_DOES_HAVE.search(norm):
+        return -1
+    if _WH_HAS.search(norm):
+        return 1
+    return 0
+
+
+def _is_noun(word: str) -> bool:
+    if word in FUNCTION_WORDS or word in PREPOSITIONS or word.isdigit():
+        return False
+    return "NOUN" in readings(word)
+
+
+def inverse_pairs(labels: dict[str, str]) -> dict[str, int]:
+    """pid → +1 for a property whose label is "<noun> of" and that has a counterpart
+    labelled "<noun>" or "has <noun>" (which gets -1): the direction ``direction_cue``
+    tells apart. ``labels``: pid → English label."""
+    by_label: dict[str, list[str]] = {}
+    for pid, label in labels.items():
+        by_label.setdefault(normalize(label), []).append(pid)
+    out: dict[str, int] = {}
+    for pid, label in labels.items():
+        norm = normalize(label)
+        if not norm.endswith(" of"):
+            continue
+        base = norm[:-3]
+        others = by_label.get(base, []) + by_label.get("has " + base, [])
+        if others:
+            out[pid] = 1
+            for other in others:
+                out.setdefault(other, -1)
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -265,6 +322,7 @@ class PropertyLinker:
         self._idf: dict[str, float] = {}
         self._answer: dict[str, dict[str, float]] = {}       # pid → answer word → weight
         self._kinds: dict[str, str | None] = {}              # pid → ``value_kind``
+        self._pairs: dict[str, int] = {}                     # pid → ``inverse_pairs`` role
         self._cue_words: dict[str, frozenset[str]] = {}
         self._max_usage = 0.0
         self._any_usage = False
@@ -314,6 +372,8 @@ class PropertyLinker:
             self._name_sorted = [" ".join(sorted(n.split())) for n in self._name_norms]
             self._answer = self._answer_profiles(props)
             self._kinds = {pid: value_kind(p) for pid, p in props.items()}
+            self._pairs = inverse_pairs({pid: p.label("en") for pid, p in props.items()
+                                         if p.labels})
             cues: dict[str, set[str]] = {}
             for norm, pid, _lang, _kind in self._names:
                 if props[pid].usage:
@@ -523,6 +583,7 @@ class PropertyLinker:
             row(pid).update(values)
         asked, wh = answer_words(norm)
         wanted = asked_kind(asked, wh)
+        cue = direction_cue(norm) if self._pairs else 0
         best_name = max((r.get("name", 0.0) for r in feats.values()), default=0.0)
         best_sem = max((r.get("sem_doc", 0.0) for r in feats.values()), default=0.0)
         best_soft = max((r.get("soft", 0.0) for r in feats.values()), default=0.0)
@@ -541,6 +602,7 @@ class PropertyLinker:
             r["prior"] = self.prior(pid)
             r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
             r["lex_gap"] = best_name - name
+            r["direction"] = float(cue * self._pairs.get(pid, 0))
             heuristic = evidence + ANSWER_WEIGHT * r["answer_x"]
             # the same from the words alone: what ``fit`` reports, so that a property's
             # credit in a chain does not change with the embedder (meaning raises every
