@@ -363,6 +363,7 @@ def run_texts(linker: EntityLinker, failures: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     pooled = [0, 0, 0]
     misses = []
+    lower: list[tuple[float, bool]] = []     # gold mentions in lower case: (confidence, right)
     for kind, docs in sets.items():
         n = ok = b = 0
         tp = n_pred = n_gold = 0
@@ -374,6 +375,8 @@ def run_texts(linker: EntityLinker, failures: int = 0) -> dict[str, Any]:
                 n += 1
                 hit = bool(lm.best) and lm.best.id == q
                 ok += hit
+                if lm.best and text[s:e] == text[s:e].lower():
+                    lower.append((lm.best.confidence, hit))
                 b += base(text[s:e]) == q
                 if not hit:
                     misses.append(f"[{kind}] {text[s:e]!r} gold {q}, got "
@@ -400,6 +403,17 @@ def run_texts(linker: EntityLinker, failures: int = 0) -> dict[str, Any]:
     print(f"news+science {pooled[0]:>4} in-KB mentions  acc@1 {pooled[1] / pooled[0]:.3f}  "
           f"max-prior {pooled[2] / pooled[0]:.3f}  ({len(golds) - len(known)} of "
           f"{len(golds)} gold entities not in the KB, left out)")
+    bins = [[lo / 5, (lo + 1) / 5, 0, 0] for lo in range(5)]
+    for conf, hit in lower:
+        b = bins[min(int(conf * 5), 4)]
+        b[2] += 1
+        b[3] += hit
+    out["lower_case_reliability"] = [{"low": lo, "high": hi, "mentions": n, "right": r}
+                                     for lo, hi, n, r in bins]
+    print(f"gold mentions in lower case, all sets ({len(lower)}), best candidate's confidence "
+          "bin: mentions, share right: " + "  ".join(
+              f"[{lo:.1f},{hi:.1f}) {n} {r / n if n else float('nan'):.2f}"
+              for lo, hi, n, r in bins))
     for line in misses[:failures]:
         print("  miss", line)
     out["misses"] = misses

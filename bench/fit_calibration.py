@@ -1,13 +1,21 @@
 """Fit the linker's confidence model (``linking/calibration.py``) on dev data, and check it
 on the other half.
 
-    python bench/fit_calibration.py [--db slice.sqlite] [--write]
+    python bench/fit_calibration.py [--db slice.sqlite] [--write] [--compare old.json]
 
 Training rows: every candidate of every mention, labelled right or wrong, from the first
 half (``--split first``) of TweekiGold, WebQSP and Mintaka (given gold spans, and the
-mentions the linker detects itself) and of ``slice-qa-dev`` (detected mentions: the
-question's subject is right, anything else wrong). The second halves are only scored:
-log loss, Brier score and expected calibration error (10 bins), before and after.
+mentions the linker detects itself), of ``slice-qa-dev`` (detected mentions: the
+question's subject is right, anything else wrong) and of our sentences with lower-case
+common nouns (``bench/linking_texts_common.py``, detected mentions, labelled by hand).
+Those datasets annotate named entities only: a detected lower-case mention in well-cased
+text ("comet") that overlaps none of their gold mentions is unlabelled there, not wrong,
+and is left out — except in questions, where such words are the relation or the answer's
+type ("What country ..."), wrong as the question's entities. The second halves are only
+scored: log loss, Brier score and expected calibration error (10 bins), before and after
+(``--compare``: against another model than the shipped one), and for lower-case mentions
+in well-cased text the share of best candidates that are right per confidence bin
+(reliability), in questions and in other text.
 ``--write`` saves the model to ``linking/calibration.json``. Needs scikit-learn
 (``pip install 'kgground[bench]'``).
 """
@@ -26,6 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_linking import DEFAULT_DATA, default_db, load_docs, select  # noqa: E402
 from linking_data import slice_rows  # noqa: E402
+from linking_texts_common import common_texts  # noqa: E402
 
 from linking import EntityLinker  # noqa: E402
 from linking.calibration import DEFAULT_PATH, FEATURES, Calibration  # noqa: E402
@@ -39,9 +48,11 @@ def rows_for(linker: EntityLinker, data: Path, split: str) -> tuple[list[dict], 
     groups: list[int] = []
     group = 0
 
-    def add(found: list, is_right) -> None:
+    def add(found: list, is_right, labelled=lambda mention, cands: True) -> None:
         nonlocal group
         for mention, cands in found:
+            if not cands or not labelled(mention, cands):
+                continue
             for cid, row in cands:
                 xs.append(row)
                 ys.append(1 if is_right(mention, cid) else 0)
@@ -56,12 +67,44 @@ def rows_for(linker: EntityLinker, data: Path, split: str) -> tuple[list[dict], 
             lambda m, cid: gold.get((m.start, m.end)) == cid)
         if d.all_spans:
             add(linker.feature_rows(d.text), lambda m, cid: any(
-                m.start < e and s < m.end and q == cid for s, e, q in d.mentions))
+                m.start < e and s < m.end and q == cid for s, e, q in d.mentions),
+                lambda m, cands: not cands[0][1]["lowered"] or cands[0][1]["asked"] or any(
+                    m.start < e and s < m.end for s, e, _ in d.mentions))
         else:
-            add(linker.feature_rows(d.text), lambda m, cid: cid in d.qids)
+            add(linker.feature_rows(d.text), lambda m, cid: cid in d.qids,
+                lambda m, cands: not cands[0][1]["lowered"] or any(
+                    cid in d.qids for cid, _ in cands))
     for r in slice_rows(data, split):
         add(linker.feature_rows(r["question"]), lambda m, cid: cid == r["subject"])
+    for text, gold in common_texts(split):
+        add(linker.feature_rows(text), lambda m, cid: gold.get(m.text) == cid,
+            lambda m, cands: m.text in gold)
     return xs, ys, groups
+
+
+def reliability(confidences: list[float], right: list[int], bins: int = 5
+                ) -> list[tuple[float, float, int, float]]:
+    """Per confidence bin of width 1/``bins``: (low edge, high edge, mentions, share right)."""
+    out = []
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        inside = [y for p, y in zip(confidences, right)
+                  if lo <= p < hi or (b == bins - 1 and p == 1.0)]
+        out.append((lo, hi, len(inside), sum(inside) / len(inside) if inside else float("nan")))
+    return out
+
+
+def lowered_tops(probs: list[float], rows: tuple[list[dict], list[int], list[int]],
+                 asked: bool) -> tuple[list[float], list[int]]:
+    """(confidence of the best candidate, 1 if it is right) of each mention written in
+    lower case in well-cased text, in questions (``asked``) or in other text."""
+    xs, ys, _ = rows
+    conf, right = [], []
+    for p, x, y in zip(probs, xs, ys):
+        if x["top"] and x["lowered"] and bool(x["asked"]) == asked:
+            conf.append(p)
+            right.append(y)
+    return conf, right
 
 
 def scores(probs: list[float], ys: list[int]) -> dict[str, float]:
@@ -93,6 +136,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--db", type=Path)
     ap.add_argument("--write", action="store_true", help=f"save the model to {DEFAULT_PATH}")
+    ap.add_argument("--compare", type=Path, metavar="JSON",
+                    help="the model to compare with (default: the shipped one)")
     args = ap.parse_args()
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -113,8 +158,9 @@ def main() -> None:
                          tuple(float(s) for s in scale),
                          tuple(float(c) for c in model.coef_[0]), float(model.intercept_[0]),
                          "bench/fit_calibration.py: first halves of TweekiGold, WebQSP, "
-                         "Mintaka and slice-qa-dev on the T-REx slice mirror")
-    before = linker.calibration
+                         "Mintaka, slice-qa-dev and linking_texts_common on the T-REx "
+                         "slice mirror")
+    before = Calibration.load(args.compare) if args.compare else linker.calibration
     for name, (xs, ys, groups) in (("fit half", train), ("held-out half", held)):
         for label, cal in (("before", before), ("after", fitted)):
             probs = normalized([cal.probability(x) for x in xs], groups)
@@ -122,6 +168,15 @@ def main() -> None:
             print(f"{name:>14} {label:>6}: log loss {s['log_loss']:.4f}  Brier "
                   f"{s['brier']:.4f}  ECE {s['ece']:.4f}  ({s['rows']} rows, "
                   f"{s['positives']} right)")
+    xs, ys, groups = held
+    for asked, kind in ((False, "in statements"), (True, "in questions")):
+        for label, cal in (("before", before), ("after", fitted)):
+            probs = normalized([cal.probability(x) for x in xs], groups)
+            conf, right = lowered_tops(probs, held, asked)
+            table = "  ".join(f"[{lo:.1f},{hi:.1f}) {n} {share:.2f}"
+                              for lo, hi, n, share in reliability(conf, right))
+            print(f"lower-case mentions {kind}, held-out half, {label:>6}: {len(conf)} "
+                  f"mentions, {sum(right)} right; per bin (mentions, share right): {table}")
     print("coefficients:", ", ".join(f"{f} {c:+.2f}" for f, c in zip(FEATURES, fitted.coef)))
     if args.write:
         fitted.save(DEFAULT_PATH)

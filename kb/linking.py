@@ -13,6 +13,27 @@ any KB:
 
 Names are compared by their normalized key (``store.normalize.normalize``). Features a
 source lacks (misspelling search, say) it reports in ``features``; the linker does without.
+
+Optional methods. A source may offer more than ``LinkingKB``; the linkers look each up
+with ``getattr`` and do without it when it is absent (the generic view offers ``related``
+only), so none may be required by anything above kb:
+
+- ``batch() -> context manager``: the lookups made inside it (the linker wraps one text's
+  linking in it) may share one check of whether the KB's data changed since answers were
+  remembered, made on entry, instead of one per lookup; answers inside the block then
+  reflect one state of the data. It must nest, be per thread (other threads are not held
+  by it), and add or drop no answers: a source without it answers every lookup as usual.
+- ``prepare_similar(norms)``: a hint, before ``similar(norm, "spacing" | "qualified")`` is
+  asked for many of ``norms``, to look them all up at once; it returns nothing and changes
+  no answer (``similar`` must give the same result with or without it, and also for norms
+  never prepared). Called only when ``features`` has ``spacing`` or ``qualified``.
+- ``capitalized(norms) -> set`` / ``concepts(norms) -> set``: the ``norms`` some name
+  written with a capital letter / all in lower case has (mention detection's cheap test);
+- ``nearest(norm, *, max_distance, limit) -> list[str]``: normalized names within
+  ``max_distance`` edits, nearest first (for "did you mean" messages);
+- ``related(values, properties, *, limit=50) -> {value: [(subject, property)]}``: the
+  subjects of statements with one of ``properties`` and that value (a city's teams);
+- ``index`` (a mirror's linking sidecar) and ``close()``.
 """
 
 from __future__ import annotations

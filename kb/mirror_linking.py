@@ -30,6 +30,7 @@ class MirrorLinking:
         self.queries = LinkQueries(kb.mirror, index_path=index_path, progress=progress)
         self._props: list[PropertyNames] | None = None
         self._spaced: dict[str, tuple[list[str], list[str]]] = {}   # both kinds, one query
+        self._spaced_from: Any = None       # the sidecar ``_spaced`` was read from
 
     @property
     def index(self) -> Any:
@@ -59,9 +60,19 @@ class MirrorLinking:
         """The ``norms`` some name written all in lower case has (a concept's name)."""
         return self.queries.capitalized(norms, lower=True)
 
+    def _spaced_cache(self) -> dict[str, tuple[list[str], list[str]]]:
+        """``_spaced``, emptied when the sidecar it was read from has been replaced (a load
+        into the mirror made it stale: ``LinkQueries``)."""
+        index = self.queries.index
+        if index is not self._spaced_from:
+            self._spaced = {}
+            self._spaced_from = index
+        return self._spaced
+
     def prepare_similar(self, norms: Sequence[str]) -> None:
         """Look up the ``spacing`` and ``qualified`` names of many norms at once (one
         query), for ``similar`` to answer from."""
+        self._spaced_cache()
         wanted = [n for n in dict.fromkeys(norms) if n and n not in self._spaced]
         if wanted:
             if len(self._spaced) + len(wanted) > 20_000:
@@ -70,7 +81,7 @@ class MirrorLinking:
 
     def similar(self, norm: str, how: str, *, limit: int = 20) -> list[tuple[str, float]]:
         if how in ("spacing", "qualified"):
-            found = self._spaced.get(norm)
+            found = self._spaced_cache().get(norm)
             if found is None:
                 found = self.queries.spaced(norm)
                 if len(self._spaced) > 20_000:

@@ -30,7 +30,7 @@ HOW = ("exact", "variant", "spacing", "qualified", "partial", "fuzzy")
 RAW = ("match", "prior", "langs", "cased", "case_clash", "adjectival", "address", "role",
        "words", "coherence")
 FEATURES = (*RAW, "score", "lead", "gap", "top", "candidates", *(f"how_{h}" for h in HOW),
-            "label", "detected", "lower", "words_in_mention")
+            "label", "detected", "lower", "words_in_mention", "lowered", "common", "asked")
 DEFAULT_PATH = Path(__file__).with_name("calibration.json")
 
 
@@ -46,11 +46,21 @@ def best_others(scores: Sequence[float]) -> list[float | None]:
 
 def candidate_features(raw: Mapping[str, float], *, score: float, scores: Sequence[float],
                        rank: int, how: str, is_label: bool, detected: bool,
-                       mention: str, others_best: float | None = None) -> dict[str, float]:
+                       mention: str, others_best: float | None = None,
+                       cased_text: bool = False, term_lower: bool = False,
+                       question: bool = False) -> dict[str, float]:
     """The model's inputs for the candidate at ``rank`` of a mention whose candidates
     scored ``scores`` (best first). ``others_best``: the best of the other scores, when
-    the caller knows it (``best_others``)."""
+    the caller knows it (``best_others``). ``cased_text``: the mention's text has
+    capitals and small letters (a lower-case mention there is lower case on purpose: a
+    common noun, ``lowered``); ``term_lower``: the candidate matched a name the KB writes
+    in lower case (the KB, too, names a common noun: ``common``, "thyratron");
+    ``question``: the text asks something — its lower-case words are more often the
+    relation or the answer's type ("What country ...") than a concept it is about
+    (``asked``)."""
     best = scores[0]
+    lowered = (cased_text and mention == mention.lower()
+               and any(c.islower() for c in mention))      # "90", "6-2" are no nouns
     if others_best is None and len(scores) > 1:
         others_best = max(s for i, s in enumerate(scores) if i != rank)
     out = {k: float(raw.get(k, 0.0)) for k in RAW}
@@ -60,7 +70,10 @@ def candidate_features(raw: Mapping[str, float], *, score: float, scores: Sequen
                top=1.0 if rank == 0 else 0.0, candidates=math.log1p(len(scores)),
                label=1.0 if is_label else 0.0, detected=1.0 if detected else 0.0,
                lower=1.0 if mention == mention.lower() else 0.0,
-               words_in_mention=min(len(mention.split()), 6) / 6)
+               words_in_mention=min(len(mention.split()), 6) / 6,
+               lowered=1.0 if lowered else 0.0,
+               common=1.0 if lowered and term_lower else 0.0,
+               asked=1.0 if lowered and question else 0.0)
     kind = how.split(":")[0]
     for h in HOW:
         out[f"how_{h}"] = 1.0 if kind == h else 0.0

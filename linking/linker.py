@@ -39,7 +39,7 @@ from linking.calibration import (Calibration, best_others, candidate_features,
                                  default_calibration)
 from linking.candidates import CandidateGenerator, Match, base_score
 from linking.context import GraphContext, Profile, name_words
-from linking.lexicon import STOPWORDS
+from linking.lexicon import QUESTION_WORDS, STOPWORDS
 from linking.mentions import MentionDetector
 from linking.properties import PropertyLinker
 from linking.ranking import DEFAULT_WEIGHTS, Weights
@@ -204,9 +204,11 @@ class EntityLinker:
         ranked = self._rank(text, given, extra, lang)
         names = self._names(list({m.entity for scored in ranked for *_, m in scored[:top]}),
                             lang)                 # one lookup for the whole text
+        cased_text, question = _is_cased(text), _is_question(text)
         out = []
         for mention, scored in zip(given, ranked, strict=True):
-            confidences, nil = self._confidences(scored, mention.text, detected=spans is None)
+            confidences, nil = self._confidences(scored, mention.text, detected=spans is None,
+                                                 cased_text=cased_text, question=question)
             cands = self._candidates(scored[:top], lang, confidences, names)
             if spans is None and (not cands or cands[0].confidence < min_confidence or (
                     min_score is not None and cands[0].score < min_score)):
@@ -230,14 +232,17 @@ class EntityLinker:
             extra = self.detector.detect(text, exclude=[(m.start, m.end) for m in given])
         else:
             given, extra = self.detector.detect(text), []
+        cased_text, question = _is_cased(text), _is_question(text)
         out = []
         for mention, scored in zip(given, self._rank(text, given, extra, lang), strict=True):
-            rows = self._rows(scored, mention.text, detected=spans is None)
+            rows = self._rows(scored, mention.text, detected=spans is None,
+                              cased_text=cased_text, question=question)
             out.append((mention, [(m.entity, r) for (_, _, m), r in zip(scored, rows)]))
         return out
 
     def _rows(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
-              *, detected: bool) -> list[dict[str, float]]:
+              *, detected: bool, cased_text: bool = False,
+              question: bool = False) -> list[dict[str, float]]:
         scores = [s for s, _, _ in scored]
         weight = self._weight_map()
         rows = []
@@ -246,7 +251,8 @@ class EntityLinker:
             rows.append(candidate_features(raw, score=score, scores=scores, rank=rank,
                                            how=m.how, is_label=m.is_label,
                                            detected=detected, mention=surface,
-                                           others_best=others))
+                                           others_best=others, cased_text=cased_text,
+                                           term_lower=m.lower, question=question))
         return rows
 
     def _weight_map(self) -> dict[str, float]:
@@ -264,11 +270,16 @@ class EntityLinker:
         return {k: weight[k] * v for k, v in raw.items()}
 
     def _confidences(self, scored: list[tuple[float, dict[str, float], Match]], surface: str,
-                     *, detected: bool) -> tuple[list[float], float]:
-        """Calibrated confidence of each ranked candidate, and the mention's nil."""
+                     *, detected: bool, cased_text: bool = False, question: bool = False
+                     ) -> tuple[list[float], float]:
+        """Calibrated confidence of each ranked candidate, and the mention's nil
+        (``cased_text``: the mention's text has capitals and small letters; ``question``:
+        it asks something)."""
         if not scored:
             return [], 1.0
-        return self.calibration.confidences(self._rows(scored, surface, detected=detected))
+        return self.calibration.confidences(self._rows(scored, surface, detected=detected,
+                                                       cased_text=cased_text,
+                                                       question=question))
 
     def _batch(self) -> Any:
         """One text's lookups as one batch, where the KB offers that (a mirror checks once
@@ -675,6 +686,12 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
 
 
 _NO_PROFILE = Profile()
+
+
+def _is_question(text: str) -> bool:
+    """Whether ``text`` asks something: it ends with "?" or starts with a question word."""
+    words = text.split(maxsplit=1)
+    return text.rstrip().endswith("?") or bool(words) and words[0].lower() in QUESTION_WORDS
 
 
 def _is_cased(text: str) -> bool:

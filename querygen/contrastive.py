@@ -27,44 +27,19 @@ of the sum, so the learning rate does not depend on how long the queries are).
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from querygen.question_entities import (  # noqa: F401 (linked_entities: part of this API)
+    MAX_ENTITIES, MIN_CONFIDENCE, linked_entities)
 
 if TYPE_CHECKING:
     from querygen.dataset import Example
 
 QUESTION = "Question:"
 ENTITIES = "Entities:"
-#: at most this many entity labels are put in the instruction
-MAX_ENTITIES = 4
-#: mentions whose best candidate is less likely than this to be meant are left out
-MIN_CONFIDENCE = 0.05
-_ID_LIKE = re.compile(r"[QPL][1-9][0-9]*")
 CORRECT = "Correct query:"
 #: ``INCORRECT.format(k)`` is the marker of the k-th incorrect query (from 1)
 INCORRECT = "Incorrect query {}:"
-
-
-def linked_entities(linker: Any, question: str, *, lang: str = "en") -> list[str]:
-    """The labels the model is shown as the question's entities: for each mention the
-    linker finds (``EntityLinker.link``), its best candidate's label, most confident first,
-    at most ``MAX_ENTITIES``; mentions below ``MIN_CONFIDENCE`` and candidates without a
-    usable label (none, an ID, control characters, ``;``) are left out. The same function
-    runs at training and at inference, so the model learns to copy from what the linker
-    gives, errors included."""
-    result = linker.link(question, lang=lang)
-    ranked = sorted((m for m in result.mentions if m.best is not None),
-                    key=lambda m: -m.confidence)
-    out: list[str] = []
-    for m in ranked:
-        label = " ".join(m.best.label.split()) if m.best.label else ""
-        if (m.confidence < MIN_CONFIDENCE or not label or _ID_LIKE.fullmatch(label)
-                or ";" in label or any(ch < " " for ch in m.best.label) or label in out):
-            continue
-        out.append(label)
-        if len(out) == MAX_ENTITIES:
-            break
-    return out
 
 
 def prompt(question: str, entities: Sequence[str] | None = None) -> str:

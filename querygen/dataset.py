@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from querygen.contrastive import linked_entities
+from querygen.question_entities import linked_entities
 from querygen.negatives import Negative, negatives
 from querygen.terms import (ID_PREFIXES, Token, label_of, lex, slot, well_formed,
                             wikidata_id)
@@ -149,7 +149,7 @@ def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int 
     its negatives (one per kind, at label level). Pairs that cannot be rewritten are
     skipped and counted in ``report``. With ``linker`` (an ``EntityLinker``) each example
     also gets the labels of the entities it finds in the question
-    (``querygen.contrastive.linked_entities``), which the model then reads."""
+    (``querygen.question_entities.linked_entities``), which the model then reads."""
     report = report if report is not None else BuildReport()
     items = list(pairs) if progress else pairs
     if progress:

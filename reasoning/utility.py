@@ -50,15 +50,42 @@ them who whom whose which what when where why how answer final also both either 
 yes no not than then so such very about around approximately roughly only just based
 according evidence statement statements cite cited source sources known called named
 """.split())
-ABSTAIN = re.compile(r"\b(?:i\s+(?:do\s*n[o']?t|dont|cannot|can't|can\s*not)\s+"
-                     r"(?:know|say|tell|answer|determine|find)|unknown|no\s+(?:answer|"
-                     r"information|idea)|not\s+(?:known|sure|enough)|unable\s+to)\b",
-                     re.IGNORECASE)
+#: an answer that is nothing but a declining form ("Unknown.", "Not known — no record")
+_BARE = (r"(?:unknown|not\s+known|unclear|uncertain|unsure|not\s+sure|no\s+idea|n/a|"
+         r"no\s+(?:answer|information|data|record)|none\s+known|"
+         r"(?:insufficient|not\s+enough)\s+(?:information|evidence|data)|"
+         r"(?:i\s+)?(?:do\s*n[o']?t|dont)\s+know|"
+         r"(?:cannot|can't|can\s*not)\s+(?:say|tell|answer|be\s+(?:determined|known|answered))|"
+         r"unable\s+to\s+(?:say|tell|answer|determine))")
+#: a clause that declines: first person ("I don't know who ...", "I am not sure"), or
+#: the answer said to be unknown ("It is not known.", "This cannot be determined")
+_CLAUSE = (r"(?:(?:i|we)\s+(?:do\s*n[o']?t|dont|cannot|can't|can\s*not)\s+"
+           r"(?:know|say|tell|answer|determine|find|be\s+sure)|"
+           r"(?:i|we)\s*(?:am|'m|are|'re)\s+(?:not\s+(?:sure|certain|able)|unsure|unable)|"
+           r"(?:i|we)\s+(?:have|had)\s+no\s+(?:idea|information|answer)|"
+           r"(?:it|this|that|the\s+answer|the\s+[\w\s]{1,40}?)\s+(?:is|remains|was)\s+"
+           r"(?:unknown|not\s+known|unclear|uncertain|not\s+(?:stated|given|available))"
+           r"\s*(?:[.,;:!?]|$|(?:who|what|when|where|which|why|whether|how|if|from|in|"
+           r"based|according)\b)|"
+           r"(?:it|this|that|the\s+answer)\s+(?:cannot|can't|can\s*not)\s+be\s+"
+           r"(?:determined|known|answered|said)|"
+           r"there\s+(?:is|'s)\s+no\s+(?:information|answer|record|way\s+to\s+(?:know|tell)))")
+ABSTAIN = re.compile(
+    r"^[\s\"'“‘(*]*(?:(?:answer|final\s+answer)\s*:\s*)?"
+    r"(?:(?:sorry|unfortunately|honestly)\s*,?\s*)?"
+    rf"(?:{_BARE}\s*(?:[.,;:!?)—–-]|$)|(?:[^.!?]*?[.,;:!?]\s*)?{_CLAUSE}(?!\w))",
+    re.IGNORECASE)
 
 
 def abstains(answer: str) -> bool:
-    """Whether an answer declines to answer ('I don't know', 'unknown', empty)."""
-    return not answer.strip() or bool(ABSTAIN.search(answer))
+    """Whether an answer declines to answer: empty, a declining form on its own
+    ("unknown", "I don't know", "not known", "cannot be determined", optionally followed
+    by a reason: "Unknown — the records were lost"), or a sentence that declines ("I am
+    not sure who founded it.", "It is not known.", "This cannot be determined from the
+    evidence."), at the start or after the answer's first clause. An answer that names
+    something with such a word in it is no abstention: "The Unknown Soldier", "an unknown
+    comet", "Unknown Pleasures"."""
+    return not answer.strip() or bool(ABSTAIN.match(answer.strip()))
 
 
 #: an answer of at most this many words is all claim (a sentence's lowercase words are not)

@@ -11,7 +11,12 @@ statements of an entity, the names containing some words) are remembered across 
 that texts about the same things cost fewer queries: per thread, within a budget of rows
 (``MEMO_ROWS``), least recently used first out, and forgotten as soon as the mirror's
 data changes (``Mirror.change_token``; a database that cannot tell, PostgreSQL, is never
-remembered).
+remembered). When the data changed because a load into the mirror has completed (a
+``sources`` row other than a live answer written back), the open sidecar is stale too: it
+is let go, and the next lookup that needs it opens a fresh one (rebuilding it, as on first
+use). Live answers a FallbackKB writes back rebuild nothing (their names are found in the
+mirror's own tables; a rebuild per answer would cost seconds each), nor does a load still
+running.
 """
 
 from __future__ import annotations
@@ -110,6 +115,7 @@ class LinkQueries:
         self.index_path = index_path
         self.progress = progress
         self._index: LinkIndex | None = None
+        self._index_loads: str | None = None      # ``_loads()`` when the sidecar was opened
         self._lock = threading.Lock()
         self._scale: tuple[float, float] | None = None
         self._local = threading.local()
@@ -145,8 +151,32 @@ class LinkQueries:
             return None
         memos = getattr(self._local, "memos", None)
         if memos is None or memos.token != token:
+            self._drop_stale_index()
             memos = self._local.memos = _Memos(token)
         return memos
+
+    def _drop_stale_index(self) -> None:
+        """After the mirror's data changed (or on a thread's first lookup): when a load
+        made the open sidecar stale, let it go — with the popularity scale, which the load
+        may have moved — so that the next use opens a fresh one."""
+        if self._index is None:
+            return
+        now = self._loads()
+        if now is None or now == self._index_loads:
+            return
+        with self._lock:
+            if self._index is not None and self._index_loads != now:
+                self._index = None        # threads still reading the old one finish with it
+                self._scale = None
+
+    def _loads(self) -> str | None:
+        """The mirror's completed loads (live answers written back left out); None while
+        one is still running."""
+        rows = self.mirror.query(
+            "SELECT id, status FROM sources WHERE format != 'live' ORDER BY id")
+        if any(status != "complete" for _, status in rows):
+            return None
+        return ",".join(str(i) for i, _ in rows)
 
     @property
     def index(self) -> LinkIndex:
@@ -154,6 +184,7 @@ class LinkQueries:
         if self._index is None:
             with self._lock:
                 if self._index is None:
+                    self._index_loads = self._loads()
                     self._index = LinkIndex.for_mirror(self.mirror, path=self.index_path,
                                                        progress=self.progress)
         return self._index

@@ -17,7 +17,7 @@ from reasoning.memory import CandidateAnswer, Draft, WorkingMemory
 from reasoning.metered import MeteredKB, meter_delta
 from reasoning.policy import Action, RulePolicy
 from reasoning.prompt_engine import fill_in, parse_sub_questions
-from reasoning.utility import assess, knowledge_f1
+from reasoning.utility import abstains, assess, knowledge_f1
 
 BIRTH = Value("literal", "1867-11-07T00:00:00Z",
               datatype="http://www.w3.org/2001/XMLSchema#dateTime", details={"precision": 11})
@@ -93,6 +93,30 @@ def test_question_entities_are_not_values():
     u = assess("Answer: Marie Curie [1]", evidence(), "Who was Marie Curie married to?")
     assert not u.passed and u.only_question
     assert "names only what the question is about ('Marie Curie')" in u.feedback
+
+
+@pytest.mark.parametrize("answer", [
+    "", "  ", "Unknown", "unknown.", "Not known — the records were lost.", "I don't know",
+    "Answer: I do not know", "I dont know who founded it.", "I am not sure.",
+    "I'm not sure who wrote it.", "Sorry, I cannot determine that from the evidence.",
+    "Cannot be determined.", "It is not known.", "This cannot be determined.",
+    "The answer is unknown.", "The birthplace of Paavo Nurmi is not stated.",
+    "Based on the evidence given, I can't tell.", "No idea", "Insufficient information.",
+    "There is no information about that.", "N/A", "We have no information on it.",
+])
+def test_abstentions_are_recognized(answer):
+    assert abstains(answer)
+
+
+@pytest.mark.parametrize("answer", [
+    "The Unknown Soldier", "an unknown comet discovered in 1910", "Unknown Pleasures",
+    "Joy Division's Unknown Pleasures (1979)", "Na", "Not Known At All (a band)",
+    "Warsaw", "It was named after an unknown sailor.", "No Doubt",
+    "Unclear Skies, a novel by Ann Lee", "Known as the Iron Lady: Margaret Thatcher",
+    "The source of the Nile was unknown to Europeans until Speke reached Lake Victoria.",
+])
+def test_answers_with_such_words_in_them_are_no_abstentions(answer):
+    assert not abstains(answer)
 
 
 def test_knowledge_f1():

@@ -137,6 +137,49 @@ def _fingerprint(sidecar: Path) -> str:
         conn.close()
 
 
+def test_an_open_linker_notices_a_load_into_its_mirror(demo_copy, tmp_path):
+    linker = EntityLinker(demo_copy)
+    assert linker.candidates("Zorblax Fnord") == []
+    assert linker.link("Marie Curie").mentions[0].best.id == "Q7186"   # caches filled
+    before = linker.index.roles(["Q7186"])["Q7186"]
+    extra = tmp_path / "extra.nt"
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    extra.write_text(f'<{wd}Q900000099> <http://www.w3.org/2000/01/rdf-schema#label> '
+                     '"Zorblax Fnord"@en .\n'
+                     f'<{wd}Q900000099> <{wdt}P800> <{wd}Q7186> .\n'
+                     f'<{wd}Q900000098> <http://www.w3.org/2000/01/rdf-schema#label> '
+                     '"Zorblax Fnord (band)"@en .\n')
+    with Mirror(demo_copy) as mirror:
+        load(mirror, extra)
+    assert linker.candidates("Zorblax Fnord")[0].id == "Q900000099"
+    # its qualified namesake, found through the sidecar's heads (asked for before the load)
+    assert "Q900000098" in {c.id for c in linker.candidates("Zorblax Fnord")}
+    assert linker.candidates("Zorblax Fnrod")[0].id == "Q900000099"    # the fuzzy index too
+    found = linker.link("Zorblax Fnord met Marie Curie").mentions
+    assert [m.mention.text for m in found] == ["Zorblax Fnord", "Marie Curie"]
+    assert "Q900000099" in {c.id for c in found[0].candidates}
+    # the sidecar's entity facts: the new statement is seen from both ends
+    assert "P800" in linker.index.roles(["Q900000099"])["Q900000099"][0]
+    assert linker.index.roles(["Q7186"])["Q7186"][1] == before[1] | {"P800"}
+
+
+def test_a_live_answer_written_back_rebuilds_no_sidecar(demo_copy):
+    # a FallbackKB writes what the endpoint answered into the mirror: the names are found
+    # at once in the mirror's tables, and the sidecar is not rebuilt for each answer
+    from store.vocab import LABEL
+    from store.writeback import write_back
+
+    linker = EntityLinker(demo_copy)
+    assert linker.candidates("Nonesuch Island") == []
+    index = linker.index
+    with Mirror(demo_copy) as mirror:
+        write_back(mirror, endpoint="http://127.0.0.1:1/sparql",
+                   retrieved_at="2025-01-01T00:00:00", key="test",
+                   terms=[("Q900000097", LABEL, "en", "Nonesuch Island")])
+    assert linker.candidates("Nonesuch Island")[0].id == "Q900000097"
+    assert linker.index is index
+
+
 def test_a_broken_sidecar_is_rebuilt(demo_copy):
     (demo_copy.with_name("demo.sqlite.linking")).write_bytes(b"not a database")
     assert EntityLinker(demo_copy).candidates("Albert Einstien")[0].id == "Q937"

@@ -1,7 +1,11 @@
 """Property linking with the real all-MiniLM-L6-v2 (the ``embeddings`` extra), on by
 default: the numpy runtime (``linking.minilm``), its agreement with sentence-transformers,
 that a default linker uses it without importing torch, and the meaning evidence it adds.
-Skipped, with the reason, when the extra is not installed."""
+Skipped, with the reason, when the extra is not installed.
+
+Nothing heavy outlives this module: sentence-transformers (with torch, some 400 MiB that
+no import can give back) runs in a child process, and the shared embedder and the linkers
+are let go when the module's tests are done."""
 
 from __future__ import annotations
 
@@ -30,7 +34,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def embedder():
     from linking.embeddings import shared_embedder
-    return shared_embedder()
+    yield shared_embedder()
+    shared_embedder.cache_clear()        # the model and its embeddings go with the module
 
 
 def test_the_numpy_runtime_gives_unit_vectors_that_keep_meaning(embedder):
@@ -47,13 +52,24 @@ def test_the_numpy_runtime_gives_unit_vectors_that_keep_meaning(embedder):
 
 
 @pytest.mark.timeout(600)                 # importing torch takes a minute on a busy machine
-def test_the_numpy_runtime_agrees_with_sentence_transformers(embedder):
-    pytest.importorskip("sentence_transformers",
-                        reason="sentence-transformers is not installed: nothing to compare")
-    from sentence_transformers import SentenceTransformer
+def test_the_numpy_runtime_agrees_with_sentence_transformers(embedder, tmp_path):
+    import numpy as np
 
-    reference = SentenceTransformer(str(embedder.model_path), device="cpu")
-    want = reference.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
+    if importlib.util.find_spec("sentence_transformers") is None:
+        pytest.skip("sentence-transformers is not installed: nothing to compare")
+    # in a child process: torch, once imported, would stay in this one for the whole run
+    script = f"""
+import json, sys
+import numpy as np
+from sentence_transformers import SentenceTransformer
+reference = SentenceTransformer({str(embedder.model_path)!r}, device="cpu")
+texts = json.loads(sys.stdin.read())
+np.save({str(tmp_path / "want.npy")!r},
+        reference.encode(texts, normalize_embeddings=True, convert_to_numpy=True))
+"""
+    subprocess.run([sys.executable, "-c", script], input=json.dumps(TEXTS), text=True,
+                   capture_output=True, timeout=540, check=True)
+    want = np.load(tmp_path / "want.npy")
     got = embedder.model.encode(TEXTS)
     assert ((want * got).sum(1) > 1 - 1e-5).all()
     assert abs(want - got).max() < 1e-4
@@ -86,8 +102,11 @@ print(json.dumps({{"loaded_at_start": loaded_at_start, "best": best.id,
 def demo_pair(demo_mirror_path, tmp_path_factory):
     """Linkers on the demo KB: the default (MiniLM for properties) and words only."""
     index = tmp_path_factory.mktemp("demo-emb") / "demo.linking"
-    return (EntityLinker(demo_mirror_path, index_path=index),
+    pair = (EntityLinker(demo_mirror_path, index_path=index),
             EntityLinker(demo_mirror_path, index_path=index, embeddings=False))
+    yield pair
+    for linker in pair:
+        linker.close()
 
 
 @pytest.mark.parametrize("phrase, pid", [
@@ -107,6 +126,9 @@ def test_an_exact_label_wins_over_meaning(slice_mirror_path):
     """'mouthpiece' is the slice's label of P2813, a property it holds no statement of:
     the meaning model alone prefers a used one ("instrument")."""
     linker = EntityLinker(slice_mirror_path)
-    assert linker.properties.embedder is not None
-    best = linker.properties.link("mouthpiece", limit=1)[0]
-    assert best.id == "P2813" and best.score >= 0.5
+    try:
+        assert linker.properties.embedder is not None
+        best = linker.properties.link("mouthpiece", limit=1)[0]
+        assert best.id == "P2813" and best.score >= 0.5
+    finally:
+        linker.close()

@@ -193,12 +193,31 @@ def test_words_no_name_has_skip_the_full_text_query_with_the_same_answer(
             assert got == [] and asked["mirror"] == 0, words
 
 
-def test_a_load_turns_the_word_shortcut_off(demo_mirror_path, tmp_path):
+def test_a_word_only_a_load_brings_is_found_by_an_open_linker(demo_mirror_path, tmp_path):
     linker = _copy(demo_mirror_path, tmp_path)
     assert linker.source.similar("quenderby", "words") == []
     _add_entity(linker.mirror.path, tmp_path)      # a word the sidecar's list lacks
     assert linker.source.similar("quenderby", "words") == [("zorblax quenderby", 0.5)]
     assert [c.id for c in linker.candidates("Quenderby")] == [NEW_ENTITY]
+
+
+def test_a_live_answer_written_back_turns_the_word_shortcut_off(demo_mirror_path, tmp_path):
+    # written-back names rebuild no sidecar, so its word list no longer describes the
+    # mirror: word matches are asked of the full-text index again
+    from store.vocab import LABEL
+    from store.writeback import write_back
+
+    linker = _copy(demo_mirror_path, tmp_path)
+    queries = linker.source.queries
+    assert queries.word_matches(["nonesuchia"]) == []
+    with Mirror(linker.mirror.path) as mirror:
+        write_back(mirror, endpoint="http://127.0.0.1:1/sparql",
+                   retrieved_at="2025-01-01T00:00:00", key="test",
+                   terms=[("Q900000097", LABEL, "en", "Nonesuchia Island")])
+    with _counting_queries(linker) as asked:
+        got = queries.word_matches(["nonesuchia", "island"])
+    assert asked["mirror"] > 0
+    assert sorted(got) == _full_text(linker, ["nonesuchia", "island"])
 
 
 def test_a_write_through_the_linkers_own_connection_is_seen(demo_mirror_path, tmp_path):
