@@ -35,6 +35,7 @@ Offsets index the original text. Time is linear in the text's length.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,23 +75,31 @@ class _Word:
     soft: bool = False          # a capitalized stopword inside a sentence ("Within")
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _word_facts(w: str) -> tuple[str, bool, bool, bool, bool]:
+    """(normalized form, all capitals, a stopword, capitalized, CJK) of the word ``w`` —
+    what ``words`` needs of a word that does not depend on where it stands (remembered:
+    words recur within and across texts)."""
+    norm = normalize(w)
+    upper = w.isupper() and len(w) > 1
+    capital = w[0].isupper() or any(map(str.isdigit, w)) or upper
+    return norm, upper, norm in STOPWORDS, capital, bool(_CJK.match(w))
+
+
 def words(text: str) -> list[_Word]:
     """The words of ``text`` with offsets, normalized forms and stopword/capital flags
     (all-capital words and initials such as the "A" of "A. Einstein" are no stopwords)."""
     out = []
     for m in _WORD.finditer(text):
         w = m.group()
-        norm = normalize(w)
+        norm, upper, stopword, capital, cjk = _word_facts(w)
         if not norm:
             continue
-        upper = w.isupper() and len(w) > 1
-        initial = len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == "."
-        stop = norm in STOPWORDS and not upper and not initial
+        stop = stopword and not upper and not (
+            len(w) == 1 and w.isupper() and text[m.end():m.end() + 1] == ".")   # an initial
         soft = (stop and len(w) > 1 and w[0].isupper()
                 and not _sentence_start(text, m.start()))
-        out.append(_Word(w, m.start(), m.end(), norm, stop=stop,
-                         capital=w[0].isupper() or any(map(str.isdigit, w)) or upper,
-                         cjk=bool(_CJK.match(w)), soft=soft))
+        out.append(_Word(w, m.start(), m.end(), norm, stop, capital, cjk, soft))
     return out
 
 

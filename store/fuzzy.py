@@ -5,12 +5,14 @@ Every label and alias is reduced to its *compact key* — the normalized text wi
 Airlines" finds Delta Air Lines exactly) and misspellings cost their edit distance.
 
 Search uses the q-gram lemma: a key within edit distance k of the query shares all but at
-most 3k of the query's padded trigrams. Keys are gathered from the query's rarest posting
-lists, filtered by length and by the number of trigrams they share (counted by bisection
-in the sorted posting lists), and verified with rapidfuzz's optimal-string-alignment
-distance (a transposition is one edit). The index lives in the linking sidecar file
-(``store.link_index``) and is held in memory once opened (about 50 MB for the 630k keys of a
-170k-entity mirror).
+most 3k of the query's padded trigrams. Keys are numbered by length (then alphabetically),
+so the keys of one length are a run of numbers and, in every sorted posting list, the
+keys within k of the query's length are one slice, found by bisection (a length-bucketed
+index at no extra size). The query's trigrams' slices are counted together (``np.unique``),
+keys sharing too few are dropped, and the rest verified with rapidfuzz's
+optimal-string-alignment distance (a transposition is one edit). The index lives in the
+linking sidecar file (``store.link_index``) and is held in memory once opened (about 50 MB
+for the 630k keys of a 170k-entity mirror).
 """
 
 from __future__ import annotations
@@ -83,11 +85,12 @@ class FuzzyIndex:
             "SELECT name, data FROM blobs WHERE name LIKE 'fuzzy.%'"))
         self._keys = blobs["fuzzy.keys"]
         self._offsets = np.frombuffer(blobs["fuzzy.offsets"], dtype=np.int64)
-        self._lengths = np.frombuffer(blobs["fuzzy.lengths"], dtype=np.int32)
+        # the first key of each length (keys are numbered by length), one past the last
+        self._length_starts = np.frombuffer(blobs["fuzzy.length_starts"], dtype=np.int32)
         self._gram_codes = np.frombuffer(blobs["fuzzy.gram_codes"], dtype=np.int64)
         self._gram_starts = np.frombuffer(blobs["fuzzy.gram_starts"], dtype=np.int64)
         self._postings = np.frombuffer(blobs["fuzzy.postings"], dtype=np.int32)
-        self.size = len(self._lengths)
+        self.size = len(self._offsets) - 1
         self._recent: dict[tuple[str, int | None, int], tuple[FuzzyMatch, ...]] = {}
         self._lock = threading.Lock()
         self._seen: dict[str, bool] = {}
@@ -119,11 +122,21 @@ class FuzzyIndex:
                 seen.update((k, k in found) for k in missing)
         return found
 
-    def _posting_lists(self, grams: set[str]) -> list[np.ndarray]:
+    def _posting_lists(self, grams: set[str], shortest: int, longest: int) -> list[np.ndarray]:
+        """The posting lists of those of ``grams`` some key has, each cut to its keys of
+        ``shortest`` to ``longest`` characters."""
         codes = np.array(sorted(_code(g) for g in grams), dtype=np.int64)
         at = np.minimum(np.searchsorted(self._gram_codes, codes), len(self._gram_codes) - 1)
         at = at[self._gram_codes[at] == codes]
-        return [self._postings[self._gram_starts[i]:self._gram_starts[i + 1]] for i in at]
+        starts = self._length_starts
+        top = len(starts) - 1
+        bounds = starts[[min(max(shortest, 0), top), min(max(longest + 1, 0), top)]]
+        out = []
+        for s, e in zip(self._gram_starts[at].tolist(), self._gram_starts[at + 1].tolist()):
+            postings = self._postings[s:e]
+            lo, hi = postings.searchsorted(bounds).tolist()
+            out.append(postings[lo:hi])
+        return out
 
     def search(self, norm: str, *, max_distance: int | None = None,
                limit: int = 20) -> list[FuzzyMatch]:
@@ -150,32 +163,17 @@ class FuzzyIndex:
         if k <= 0:
             found = self.exact(norm)
             return [FuzzyMatch(query, found, 0, 1.0)] if found else []
-        lists = sorted(self._posting_lists(grams), key=len)
+        lists = self._posting_lists(grams, len(query) - k, len(query) + k)
         if len(lists) < need:
             return []
-        rare = len(lists) - need + 1       # every key that qualifies is in one of these
-        ids = np.concatenate(lists[:rare])
-        ids = ids[np.abs(self._lengths[ids] - len(query)) <= k]
-        if not len(ids):
-            return []
-        # a posting list holds a key once, so a key's count over the rare lists is how
-        # often it occurs in their concatenation
-        ids, counts = np.unique(ids, return_counts=True)
-        left = len(lists) - rare
-        for lst in lists[rare:]:           # posting lists are sorted: count by bisection,
-            keep = counts + left >= need   # dropping keys that can no longer reach need
-            if not keep.all():
-                ids, counts = ids[keep], counts[keep]
-                if not len(ids):
-                    return []
-            pos = np.searchsorted(lst, ids)
-            pos[pos == len(lst)] = 0
-            counts += lst[pos] == ids
-            left -= 1
+        # a posting list holds a key once: a key's count in their concatenation is the
+        # number of the query's trigrams it shares
+        ids, counts = np.unique(np.concatenate(lists), return_counts=True)
         ids = ids[counts >= need]
         if not len(ids):
             return []
-        keys = [self.key(int(i)) for i in ids]
+        # alphabetically, as extract keeps the first of equally near keys past ``limit``
+        keys = sorted(self.key(i) for i in ids.tolist())
         hits = extract(query, keys, scorer=OSA.distance, score_cutoff=k, limit=limit)
         if not hits:
             return []
@@ -196,20 +194,23 @@ def write_fuzzy(conn: sqlite3.Connection, norms: Iterable[str]) -> int:
     by_key: dict[str, list[str]] = {}
     for norm in norms:
         by_key.setdefault(compact(norm), []).append(norm)
-    keys = sorted(by_key)
+    keys = sorted(by_key, key=lambda k: (len(k), k))     # numbered by length
     encoded = [k.encode() for k in keys]
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(e) for e in encoded], out=offsets[1:])
     lengths = np.array([len(k) for k in keys], dtype=np.int32)
+    length_starts = np.searchsorted(lengths, np.arange(int(lengths.max(initial=0)) + 2)
+                                    ).astype(np.int32)
     gram_codes, gram_starts, flat = _postings(keys, lengths)
     conn.executemany("INSERT INTO blobs VALUES (?, ?)", [
         ("fuzzy.keys", b"".join(encoded)), ("fuzzy.offsets", offsets.tobytes()),
-        ("fuzzy.lengths", lengths.tobytes()), ("fuzzy.gram_codes", gram_codes.tobytes()),
+        ("fuzzy.length_starts", length_starts.tobytes()),
+        ("fuzzy.gram_codes", gram_codes.tobytes()),
         ("fuzzy.gram_starts", gram_starts.tobytes()), ("fuzzy.postings", flat.tobytes())])
     conn.execute("CREATE TABLE fuzzy_keys (key TEXT PRIMARY KEY, norms TEXT NOT NULL) "
                  "WITHOUT ROWID")
     conn.executemany("INSERT INTO fuzzy_keys VALUES (?, ?)",
-                     ((k, "\n".join(by_key[k])) for k in keys))
+                     ((k, "\n".join(by_key[k])) for k in sorted(keys)))
     return len(keys)
 
 

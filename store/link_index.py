@@ -17,7 +17,10 @@ the ``progress`` callback and the ``kgground.linking`` logger. It holds:
 - *heads*: labels and aliases with a qualifier ("Nirvana (band)", "Concord, California")
   by their head, so that "Nirvana" finds the band as well as an exact label would;
 - *value types*: for every property, the most common types (P31) of its entity values
-  and the share of its values that are entities — what kind of answer it gives.
+  and the share of its values that are entities — what kind of answer it gives;
+- *name words*: every run of ASCII letters and digits in a label or alias — a word the
+  mirror's full-text index has (``LinkIndex.has_words``): most partial-name searches ask
+  for a word no name has, and are answered without the full-text query.
 
 The file records the mirror's fingerprint (the highest term and statement row IDs and the
 state of every loaded source); any load into the mirror makes the sidecar stale and it is
@@ -43,18 +46,23 @@ from pathlib import Path
 import platformdirs
 
 from store.fuzzy import FuzzyIndex, compact, write_fuzzy
-from store.mirror import Mirror
+from store.mirror import MMAP_BYTES, Mirror
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION
 
 log = logging.getLogger("kgground.linking")
 
 #: bump when the file layout changes; older sidecars are rebuilt
-INDEX_VERSION = "8"
+INDEX_VERSION = "9"
 #: types kept per property in ``value_types``
 VALUE_TYPES = 8
 #: entities whose facts are kept in memory once asked for (the cache is then emptied)
 CACHE_SIZE = 200_000
+#: entities whose property lists, read with their language share, are kept for ``facts``
+RAW_SIZE = 50_000
+#: the words ``name_words`` holds: what the full-text index's unicode61 tokenizer makes of
+#: ASCII text (a word of other characters is never looked up there)
+ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +113,14 @@ class LinkIndex:
         self._local = threading.local()
         self._cache: dict[str, Facts] = {}
         self._langs: dict[str, float] = {}         # shares read without the facts
-        row = self._conn().execute("SELECT value FROM meta WHERE key = 'max_langs'").fetchone()
-        self.max_langs = max(1, int(row[0])) if row else 1
+        # the property lists read with those shares, unsplit, for ``facts`` to take up
+        # (candidates are profiled right after their names were looked up); None: no row
+        self._raw: dict[str, tuple[float, str, str] | None] = {}
+        self._words: dict[str, bool] = {}          # has_words answers (the file never changes)
+        meta = dict(self._conn().execute("SELECT key, value FROM meta"))
+        self.max_langs = max(1, int(meta.get("max_langs", 1)))
+        #: the mirror's fingerprint when the sidecar was built (``fingerprint``)
+        self.fingerprint = meta.get("fingerprint")
         self.fuzzy = FuzzyIndex(self._conn)
 
     @classmethod
@@ -140,7 +154,28 @@ class LinkIndex:
         if conn is None:
             conn = self._local.conn = sqlite3.connect(
                 f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            # the file never changes once written (a rebuild replaces it): reads map it
+            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         return conn
+
+    def has_words(self, words: Iterable[str]) -> set[str]:
+        """Those of ``words`` (ASCII letters and digits, ``ASCII_WORD``) that some label
+        or alias of the mirror, as it was when the sidecar was built, has as a word."""
+        known = self._words
+        wanted = list(dict.fromkeys(words))
+        found = {w for w in wanted if known.get(w)}
+        missing = [w for w in wanted if w not in known]
+        if missing:
+            conn = self._conn()
+            for start in range(0, len(missing), 500):
+                chunk = missing[start:start + 500]
+                found.update(w for (w,) in conn.execute(
+                    f"SELECT word FROM name_words WHERE word IN ({','.join('?' * len(chunk))})",
+                    chunk))
+            if len(known) + len(missing) > CACHE_SIZE:
+                known.clear()
+            known.update((w, w in found) for w in missing)
+        return found
 
     def facts(self, entities: Iterable[str]) -> dict[str, Facts]:
         """Per-entity facts (languages, properties as subject and as value), from a cache
@@ -157,14 +192,21 @@ class LinkIndex:
         if missing:
             if len(cache) > CACHE_SIZE:
                 cache.clear()
+            raw = self._raw
+            ask = []
+            for e in missing:
+                if e not in raw:
+                    ask.append(e)
+                elif (row := raw[e]) is not None:
+                    out[e] = Facts(row[0], frozenset(row[1].split()), frozenset(row[2].split()))
             conn = self._conn()
-            for start in range(0, len(missing), 500):
-                chunk = missing[start:start + 500]
-                for entity, langs, as_subject, as_value in conn.execute(
+            for start in range(0, len(ask), 500):
+                chunk = ask[start:start + 500]
+                for entity, n, as_subject, as_value in conn.execute(
                         f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    out[entity] = Facts(langs / self.max_langs, frozenset(as_subject.split()),
-                                         frozenset(as_value.split()))
+                    out[entity] = Facts(n / self.max_langs, frozenset(as_subject.split()),
+                                        frozenset(as_value.split()))
             for e in missing:
                 cache[e] = out.setdefault(e, _NO_FACTS)
         return out
@@ -190,20 +232,25 @@ class LinkIndex:
                 missing.append(e)
             elif share:
                 out[e] = share
-        if missing:                        # the share alone: no property lists to split
+        if missing:                        # the share, and the property lists unsplit
+            raw = self._raw
             if len(langs) > CACHE_SIZE:
                 langs.clear()
+            if len(raw) > RAW_SIZE:
+                raw.clear()
             conn = self._conn()
             for start in range(0, len(missing), 500):
                 chunk = missing[start:start + 500]
-                for entity, n in conn.execute(
-                        f"SELECT entity, langs FROM entity_facts "
+                for entity, n, as_subject, as_value in conn.execute(
+                        f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    langs[entity] = n / self.max_langs
+                    share = langs[entity] = n / self.max_langs
+                    raw[entity] = (share, as_subject, as_value)
             for e in missing:
                 share = langs.setdefault(e, 0.0)
                 if share:
                     out[e] = share
+                raw.setdefault(e, None)
         return out
 
     def near_names(self, norm: str) -> tuple[list[str], list[str]]:
@@ -298,6 +345,18 @@ def _write_heads(conn: sqlite3.Connection, mirror: Mirror) -> int:
     conn.executemany("INSERT INTO heads VALUES (?, ?)", sorted(rows))
     conn.execute("CREATE INDEX ix_heads ON heads (head)")
     return len(rows)
+
+
+def _write_words(conn: sqlite3.Connection, norms: list[str]) -> int:
+    """Every ``ASCII_WORD`` run of the normalized labels and aliases ``norms``: a superset
+    of the ASCII words the mirror's full-text index (unicode61 over ``norm``) holds for them
+    — a word absent here is in no name."""
+    words: set[str] = set()
+    for norm in norms:
+        words.update(ASCII_WORD.findall(norm))
+    conn.execute("CREATE TABLE name_words (word TEXT PRIMARY KEY) WITHOUT ROWID")
+    conn.executemany("INSERT INTO name_words VALUES (?)", ((w,) for w in sorted(words)))
+    return len(words)
 
 
 def _degree_bucket(degree: int | None) -> int:
@@ -397,10 +456,13 @@ def build(mirror: Mirror, target: Path, *, fingerprint: str,
                 conn.execute("PRAGMA journal_mode=OFF")
                 conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 conn.execute("CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)")
-                say("linking index: fuzzy name index")
-                keys = write_fuzzy(conn, (norm for (norm,) in mirror.query(
+                say("linking index: fuzzy name index and name words")
+                norms = [norm for (norm,) in mirror.query(
                     f"SELECT DISTINCT norm FROM terms WHERE kind != {DESCRIPTION} "
-                    "AND norm IS NOT NULL AND norm != ''")))
+                    "AND norm IS NOT NULL AND norm != ''")]
+                keys = write_fuzzy(conn, norms)
+                _write_words(conn, norms)
+                del norms
                 say("linking index: entity facts")
                 entities = _write_facts(conn, mirror)
                 say("linking index: qualified names and property value types")

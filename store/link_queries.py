@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from store.fuzzy import compact
-from store.link_index import LinkIndex
+from store.link_index import ASCII_WORD, LinkIndex, fingerprint
 from store.mirror import Mirror
 from store.vocab import DESCRIPTION, LABEL
 
@@ -102,6 +102,8 @@ class _Memos:
         self.statements = _Memo(MEMO_ROWS)
         self.words = _Memo(MEMO_ROWS)
         self.cased = _Memo(MEMO_ROWS)
+        #: whether the sidecar's word list still describes the mirror (None: not checked)
+        self.words_current: bool | None = None
 
 
 class LinkQueries:
@@ -307,6 +309,9 @@ class LinkQueries:
             known = memos.words.get(key)
             if known is not None:
                 return list(known[0]) if known[0] is not None else None
+        if memos is not None and self._has_no_name(words, memos):
+            memos.words.put(key, ((),), 0)
+            return []
         match = " ".join(f'"{w}"' for w in words)
         rows = self.mirror.query(
             f"SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
@@ -317,6 +322,21 @@ class LinkQueries:
             memos.words.put(key, (tuple(found) if found is not None else None,),
                             len(found or ()))
         return found
+
+    def _has_no_name(self, words: Sequence[str], memos: _Memos) -> bool:
+        """Whether one of ``words`` is an ASCII word that no label or alias has, by the
+        sidecar's word list (``LinkIndex.has_words``) — then no name contains them all,
+        and the full-text query can be skipped. Only while the list is current: a load
+        into the mirror since the sidecar was built turns the shortcut off until it is
+        rebuilt."""
+        ascii_words = [w for w in words if ASCII_WORD.fullmatch(w)]
+        if not ascii_words:
+            return False
+        if memos.words_current is None:
+            memos.words_current = self.index.fingerprint == fingerprint(self.mirror)
+        if not memos.words_current:
+            return False
+        return len(self.index.has_words(ascii_words)) < len(set(ascii_words))
 
     # -- entities ---------------------------------------------------------------------------
     def labels(self, ids: Sequence[str]) -> dict[str, dict[int, dict[str, str]]]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -101,6 +103,38 @@ def test_sidecar_is_built_beside_the_mirror_and_rebuilt_when_it_changes(demo_cop
     assert fresh.candidates("Zorblax Fnord")[0].id == "Q900000099"
     assert fresh.candidates("Zorblax Fnrod")[0].id == "Q900000099"     # the fuzzy index too
     assert sidecar.stat().st_mtime_ns != built
+
+
+def test_a_sidecar_of_an_older_format_is_rebuilt_saying_so(demo_copy, monkeypatch):
+    """A sidecar written by an older release (its fingerprint names another
+    ``INDEX_VERSION``: the fuzzy index used to number its keys alphabetically) is rebuilt on
+    first open, announced to ``progress``, and searched in the new layout."""
+    import store.link_index as link_index
+
+    current = link_index.INDEX_VERSION
+    monkeypatch.setattr(link_index, "INDEX_VERSION", "old")
+    with Mirror(demo_copy) as mirror:
+        LinkIndex.for_mirror(mirror)
+    sidecar = demo_copy.with_name("demo.sqlite.linking")
+    assert _fingerprint(sidecar).startswith("old|")
+    monkeypatch.setattr(link_index, "INDEX_VERSION", current)
+    heard: list[str] = []
+    linker = EntityLinker(demo_copy, progress=heard.append)
+    assert linker.candidates("Albert Einstien")[0].id == "Q937"        # fuzzy, new layout
+    assert any("building the linking index" in m for m in heard)
+    assert any("built in" in m for m in heard)
+    assert _fingerprint(sidecar).startswith(current + "|")
+    heard.clear()
+    assert EntityLinker(demo_copy, progress=heard.append).candidates("Albert Einstien")
+    assert heard == []                                     # now current: opened as it is
+
+
+def _fingerprint(sidecar: Path) -> str:
+    conn = sqlite3.connect(sidecar)
+    try:
+        return conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+    finally:
+        conn.close()
 
 
 def test_an_open_linker_notices_a_load_into_its_mirror(demo_copy, tmp_path):

@@ -22,7 +22,7 @@ from store.fuzzy import FuzzyIndex, _grams, compact, max_edits, write_fuzzy
 from store.ingest import load
 from store.link_queries import _Memo
 from store.mirror import Mirror
-from store.vocab import ALIAS
+from store.vocab import ALIAS, DESCRIPTION
 
 
 # -- the fuzzy index: its pruned trigram count equals a plain count -------------------------
@@ -81,8 +81,15 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
             got = index.search(q, max_distance=k, limit=10_000)
             assert [(m.key, m.distance) for m in got] == want, (q, k)
             assert all(m.norms == tuple(keys[m.key]) for m in got)
+            # past ``limit``, the first of equally near keys alphabetically
+            for limit in (1, 2, 3):
+                assert [(m.key, m.distance) for m in index.search(
+                    q, max_distance=k, limit=limit)] == want[:limit], (q, k, limit)
             checked += bool(want)
     assert checked > 300          # the queries do find something, often
+    longest = max(len(k) for k in keys)
+    assert index.search("a" * (longest + 5), max_distance=3) == []    # longer than any key
+    assert index.search("x", max_distance=3) == []
     asked = sorted({compact(q) for q in queries} | set(rnd.sample(sorted(keys), 100)))
     for _ in range(2):                   # the second time from what the index remembers
         assert index.known(asked) == {k for k in asked if k in keys}
@@ -91,6 +98,18 @@ def test_fuzzy_search_equals_a_brute_force_count(tmp_path):
         first = index.search(q, limit=10_000)
         first.clear()
         assert index.search(q, limit=10_000) == index._search(q, None, 10_000)
+
+
+def test_fuzzy_search_keeps_the_alphabetically_first_of_equally_near_keys(tmp_path):
+    """Keys are numbered by length; past ``limit`` a search still keeps the first of the
+    equally near keys alphabetically (as when they were numbered so), not the shortest."""
+    conn = sqlite3.connect(tmp_path / "fuzzy.sqlite")
+    conn.execute("CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL)")
+    write_fuzzy(conn, ["abcdefx", "abcdfg", "abcdeg", "zzzzzz"])
+    index = FuzzyIndex(lambda: conn)
+    assert [m.key for m in index.search("abcdefg", max_distance=1)] == [
+        "abcdefx", "abcdeg", "abcdfg"]
+    assert [m.key for m in index.search("abcdefg", max_distance=1, limit=1)] == ["abcdefx"]
 
 
 # -- remembered answers: reused across texts, forgotten when the mirror changes ------------
@@ -136,6 +155,69 @@ def test_a_load_into_the_mirror_is_seen_by_an_open_linker(demo_mirror_path, tmp_
     assert [c.id for c in linker.candidates("Zorblax Quenderby")] == [NEW_ENTITY]
     linked = linker.link("Zorblax Quenderby met Marie Curie.")
     assert linked.mentions[0].best.id == NEW_ENTITY
+
+
+def _full_text(linker: EntityLinker, words: list[str]) -> list[str]:
+    """What the mirror's full-text index says about ``words`` (the query word_matches
+    would run, without its limit)."""
+    match = " ".join(f'"{w}"' for w in words)
+    return sorted({n for (n,) in linker.mirror.query(
+        "SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
+        f"WHERE terms_fts MATCH ? AND t.kind != {DESCRIPTION}", (match,)) if n})
+
+
+def test_words_no_name_has_skip_the_full_text_query_with_the_same_answer(
+        demo_mirror_path, tmp_path):
+    linker = _copy(demo_mirror_path, tmp_path)
+    queries = linker.source.queries
+    norms = [n for (n,) in linker.mirror.query(
+        f"SELECT DISTINCT norm FROM terms WHERE kind != {DESCRIPTION} AND norm IS NOT NULL")]
+    vocabulary = sorted({w for n in norms for w in n.split()})
+    rnd = random.Random(3)
+    asks = [rnd.sample(n.split(), min(2, len(n.split()))) for n in rnd.sample(norms, 150)]
+    asks += [[rnd.choice(vocabulary), rnd.choice(vocabulary)] for _ in range(150)]
+    asks += [[w + "zq"] for w in rnd.sample(vocabulary, 50)]             # in no name
+    asks += [["curie", "zqxv"], ["zqxv", "marie"], ["curié"], ["\u0915\u093f"]]
+    absent = [words for words in asks if any(w.isascii() and w.endswith("zq") or w == "zqxv"
+                                             for w in words)]
+    assert len(absent) > 30
+    for words in asks:
+        want = _full_text(linker, words)
+        with _counting_queries(linker) as asked:
+            got = queries.word_matches(words)
+        if got is not None:
+            assert sorted(got) == want, words
+        else:
+            assert len(want) > 150, words
+        if words in absent:            # an ASCII word no name has: the mirror is not asked
+            assert got == [] and asked["mirror"] == 0, words
+
+
+def test_a_word_only_a_load_brings_is_found_by_an_open_linker(demo_mirror_path, tmp_path):
+    linker = _copy(demo_mirror_path, tmp_path)
+    assert linker.source.similar("quenderby", "words") == []
+    _add_entity(linker.mirror.path, tmp_path)      # a word the sidecar's list lacks
+    assert linker.source.similar("quenderby", "words") == [("zorblax quenderby", 0.5)]
+    assert [c.id for c in linker.candidates("Quenderby")] == [NEW_ENTITY]
+
+
+def test_a_live_answer_written_back_turns_the_word_shortcut_off(demo_mirror_path, tmp_path):
+    # written-back names rebuild no sidecar, so its word list no longer describes the
+    # mirror: word matches are asked of the full-text index again
+    from store.vocab import LABEL
+    from store.writeback import write_back
+
+    linker = _copy(demo_mirror_path, tmp_path)
+    queries = linker.source.queries
+    assert queries.word_matches(["nonesuchia"]) == []
+    with Mirror(linker.mirror.path) as mirror:
+        write_back(mirror, endpoint="http://127.0.0.1:1/sparql",
+                   retrieved_at="2025-01-01T00:00:00", key="test",
+                   terms=[("Q900000097", LABEL, "en", "Nonesuchia Island")])
+    with _counting_queries(linker) as asked:
+        got = queries.word_matches(["nonesuchia", "island"])
+    assert asked["mirror"] > 0
+    assert sorted(got) == _full_text(linker, ["nonesuchia", "island"])
 
 
 def test_a_write_through_the_linkers_own_connection_is_seen(demo_mirror_path, tmp_path):
