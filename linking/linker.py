@@ -688,10 +688,16 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
 _NO_PROFILE = Profile()
 
 
+#: first words of a request for information ("Tell me the capital of …", "Name the …")
+REQUEST_WORDS = frozenset({"tell", "name", "list", "give", "show", "find", "identify", "say"})
+
+
 def _is_question(text: str) -> bool:
-    """Whether ``text`` asks something: it ends with "?" or starts with a question word."""
+    """Whether ``text`` asks something: it ends with "?", or starts with a question word
+    or a request ("Tell me …", "Name …")."""
     words = text.split(maxsplit=1)
-    return text.rstrip().endswith("?") or bool(words) and words[0].lower() in QUESTION_WORDS
+    first = words[0].lower().strip(",:") if words else ""
+    return text.rstrip().endswith("?") or first in QUESTION_WORDS or first in REQUEST_WORDS
 
 
 def _is_cased(text: str) -> bool:

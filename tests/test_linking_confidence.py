@@ -81,6 +81,17 @@ def test_a_right_lower_case_noun_is_kept_at_the_usual_threshold(slice_linker, te
     assert kept.get(mention) == qid
 
 
+@pytest.mark.parametrize("text, subject", [
+    ("Which occupation did Lady Gaga have?", "Q19848"),
+    ("Give me the occupation of Lady Gaga.", "Q19848"),       # a request asks, too
+    ("List the record label of Taylor Swift.", "Q26876"),
+])
+def test_in_a_question_the_subject_outranks_its_relation_words(slice_linker, text, subject):
+    # lower-case words in a question are its relation or answer type, not what it is about
+    found = slice_linker.link(text).mentions
+    assert max(found, key=lambda m: m.confidence).best.id == subject
+
+
 def test_a_number_is_no_lower_case_noun(slice_linker):
     # "90" is written as its lower case, but names no common noun (here: a French département)
     found = slice_linker.link("The train to Berlin leaves every 90 minutes.")
