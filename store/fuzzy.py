@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
-
-from collections.abc import Iterable
 
 _PAD_START, _PAD_END = "\x02", "\x03"
 
@@ -69,6 +67,39 @@ class FuzzyMatch:
     similarity: float      # 1 - distance / max(len(query), len(key))
 
 
+class RememberedKeys:
+    """Which keys a one-column table of a file that never changes holds (the sidecar's
+    ``fuzzy_keys``, ``name_words``), each answer remembered: at most ``limit`` of them, all
+    forgotten at once past that. Thread-safe."""
+
+    def __init__(self, table: str, column: str, limit: int):
+        self._select = f"SELECT {column} FROM {table} WHERE {column} IN "
+        self._limit = limit
+        self._seen: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    def present(self, connect: Callable[[], sqlite3.Connection],
+                keys: Iterable[str]) -> set[str]:
+        """Those of ``keys`` the table holds; ``connect`` is called only when some key's
+        answer is not remembered."""
+        seen = self._seen
+        wanted = list(dict.fromkeys(keys))
+        found = {k for k in wanted if seen.get(k)}
+        missing = [k for k in wanted if k not in seen]
+        if not missing:
+            return found
+        conn = connect()
+        for start in range(0, len(missing), 500):
+            chunk = missing[start:start + 500]
+            found.update(k for (k,) in conn.execute(
+                f"{self._select}({','.join('?' * len(chunk))})", chunk))
+        with self._lock:
+            if len(seen) + len(missing) > self._limit:
+                seen.clear()
+            seen.update((k, k in found) for k in missing)
+        return found
+
+
 class FuzzyIndex:
     """Trigram search over the keys stored in a linking sidecar. ``connect`` returns this
     thread's read-only connection to the sidecar. Thread-safe for searching."""
@@ -93,7 +124,7 @@ class FuzzyIndex:
         self.size = len(self._offsets) - 1
         self._recent: dict[tuple[str, int | None, int], tuple[FuzzyMatch, ...]] = {}
         self._lock = threading.Lock()
-        self._seen: dict[str, bool] = {}
+        self._seen = RememberedKeys("fuzzy_keys", "key", self.REMEMBERED_KEYS)
 
     def key(self, i: int) -> str:
         return self._keys[self._offsets[i]:self._offsets[i + 1]].decode()
@@ -106,21 +137,7 @@ class FuzzyIndex:
 
     def known(self, keys: list[str]) -> set[str]:
         """The compact ``keys`` that some label or alias has."""
-        seen = self._seen
-        found = {k for k in keys if seen.get(k)}
-        missing = [k for k in keys if k not in seen]
-        conn = self._connect()
-        for start in range(0, len(missing), 500):
-            chunk = missing[start:start + 500]
-            found.update(k for (k,) in conn.execute(
-                f"SELECT key FROM fuzzy_keys WHERE key IN ({','.join('?' * len(chunk))})",
-                chunk))
-        if missing:                        # remembered, as the index never changes
-            with self._lock:
-                if len(seen) + len(missing) > self.REMEMBERED_KEYS:
-                    seen.clear()
-                seen.update((k, k in found) for k in missing)
-        return found
+        return self._seen.present(self._connect, keys)
 
     def _posting_lists(self, grams: set[str], shortest: int, longest: int) -> list[np.ndarray]:
         """The posting lists of those of ``grams`` some key has, each cut to its keys of

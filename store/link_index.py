@@ -45,7 +45,7 @@ from pathlib import Path
 
 import platformdirs
 
-from store.fuzzy import FuzzyIndex, compact, write_fuzzy
+from store.fuzzy import FuzzyIndex, RememberedKeys, compact, write_fuzzy
 from store.mirror import MMAP_BYTES, Mirror
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION
@@ -116,7 +116,7 @@ class LinkIndex:
         # the property lists read with those shares, unsplit, for ``facts`` to take up
         # (candidates are profiled right after their names were looked up); None: no row
         self._raw: dict[str, tuple[float, str, str] | None] = {}
-        self._words: dict[str, bool] = {}          # has_words answers (the file never changes)
+        self._words = RememberedKeys("name_words", "word", CACHE_SIZE)    # has_words answers
         meta = dict(self._conn().execute("SELECT key, value FROM meta"))
         self.max_langs = max(1, int(meta.get("max_langs", 1)))
         #: the mirror's fingerprint when the sidecar was built (``fingerprint``)
@@ -161,21 +161,7 @@ class LinkIndex:
     def has_words(self, words: Iterable[str]) -> set[str]:
         """Those of ``words`` (ASCII letters and digits, ``ASCII_WORD``) that some label
         or alias of the mirror, as it was when the sidecar was built, has as a word."""
-        known = self._words
-        wanted = list(dict.fromkeys(words))
-        found = {w for w in wanted if known.get(w)}
-        missing = [w for w in wanted if w not in known]
-        if missing:
-            conn = self._conn()
-            for start in range(0, len(missing), 500):
-                chunk = missing[start:start + 500]
-                found.update(w for (w,) in conn.execute(
-                    f"SELECT word FROM name_words WHERE word IN ({','.join('?' * len(chunk))})",
-                    chunk))
-            if len(known) + len(missing) > CACHE_SIZE:
-                known.clear()
-            known.update((w, w in found) for w in missing)
-        return found
+        return self._words.present(self._conn, words)
 
     def facts(self, entities: Iterable[str]) -> dict[str, Facts]:
         """Per-entity facts (languages, properties as subject and as value), from a cache
