@@ -5,7 +5,7 @@
 
 Sections (``--sections``, default all): ``gold`` (below), ``questions`` (question subject as
 top link and property top-1 with and without the subject, on slice-qa-dev and on our own
-wordings — tune, held, fresh, fresh2, fresh3, blind, blind2, blind3:
+wordings — tune, held, fresh, fresh2, fresh3, blind, blind2, blind3, blind4:
 ``bench/linking_questions.py``), ``texts``
 (acc@1 given gold spans, and end to end, on our news and science sentences,
 ``bench/linking_texts.py``, and on fresh newswire, ``bench/linking_texts_fresh.py``),
@@ -333,7 +333,8 @@ def run_questions(linker: EntityLinker, data: Path, split: str | None) -> dict[s
     half = split or "all"
     labels = labels_of(linker, sorted({r["subject"] for r in slice_rows(data, "all")}))
     out = {}
-    for wordings in ("tune", "held", "fresh", "fresh2", "fresh3", "blind", "blind2", "blind3"):
+    for wordings in ("tune", "held", "fresh", "fresh2", "fresh3", "blind", "blind2", "blind3",
+                     "blind4"):
         qs = paraphrased_questions(data, labels, split=half, wordings=wordings,
                                    per_relation=8, lowercase=True)
         if wordings == "tune":

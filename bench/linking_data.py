@@ -19,6 +19,7 @@ from paraphrases_fresh import wordings as fresh_wordings
 from paraphrases_blind import wordings as blind_wordings
 from paraphrases_blind2 import wordings as blind2_wordings
 from paraphrases_blind3 import wordings as blind3_wordings
+from paraphrases_blind4 import wordings as blind4_wordings
 from paraphrases_fresh2 import wordings as fresh2_wordings
 from paraphrases_fresh3 import wordings as fresh3_wordings
 
@@ -29,7 +30,7 @@ class Question:
     subject: str
     property: str
     span: tuple[int, int] | None = None      # the subject's span, where known
-    source: str = "dev"                 # dev, tune, held, fresh, fresh2/3, blind/2/3: its split
+    source: str = "dev"                 # dev, tune, held, fresh, fresh2/3, blind/2/3/4: its split
 
 
 def _halves(rows: list[dict], split: str) -> list[dict]:
@@ -63,8 +64,8 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
     are skipped). ``wordings``: tune, held, all (``bench/paraphrases.py``), fresh
     (``bench/paraphrases_fresh.py``), fresh2 (``bench/paraphrases_fresh2.py``), fresh3
     (``bench/paraphrases_fresh3.py``), blind (``bench/paraphrases_blind.py``), blind2
-    (``bench/paraphrases_blind2.py``) or blind3 (``bench/paraphrases_blind3.py``); the
-    fresh and blind sets are only ever measured."""
+    (``bench/paraphrases_blind2.py``), blind3 (``bench/paraphrases_blind3.py``) or blind4
+    (``bench/paraphrases_blind4.py``); the fresh and blind sets are only ever measured."""
     by: dict[str, list[str]] = defaultdict(list)
     for r in slice_rows(data, split):
         if r["subject"] in labels and len(by[r["property"]]) < per_relation:
@@ -72,7 +73,8 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
     out = []
     measured_only = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
                      "fresh3": fresh3_wordings, "blind": blind_wordings,
-                     "blind2": blind2_wordings, "blind3": blind3_wordings}
+                     "blind2": blind2_wordings, "blind3": blind3_wordings,
+                     "blind4": blind4_wordings}
     chosen = (measured_only[wordings]() if wordings in measured_only
               else our_wordings(wordings))
     for pid, n, template in chosen:

@@ -1,0 +1,108 @@
+"""Blind wordings of a second helper for the 44 relations of ``slice-qa-dev.jsonl`` (split
+``blind4``).
+
+Written during issue 13's fifth round (2026-11-28, finished 15:15 UTC) by a helper who saw
+only the relations' labels and descriptions — no other wording set, no dev template, no
+result — asked for the way a quiz host, a student or a non-native speaker asks; kept
+unread by the lead until it had been measured once on the round's final code. Only ever
+measured: nothing is fitted on them and no choice looks at them. Two wordings per
+relation; ``{s}`` stands for the subject's label.
+"""
+
+from __future__ import annotations
+
+BLIND4: dict[str, tuple[str, str]] = {
+    "P1001": ("Over which country or region does {s} have authority?",
+              "In what territory is {s} legally in force?"),
+    "P101": ("What area does {s} specialize in?",
+             "Do you know which discipline {s} is known for working in?"),
+    "P102": ("Which party does {s} belong to?",
+             "Under whose political banner has {s} stood for election?"),
+    "P103": ("What is the mother tongue of {s}?",
+             "Which language did {s} grow up speaking from birth?"),
+    "P106": ("What does {s} do for a living?",
+             "{s} profession?"),
+    "P108": ("Who does {s} work for?",
+             "I need to find out which company or institution employed {s}."),
+    "P127": ("Who owns {s}?",
+             "Which company or person is the proprietor of {s}?"),
+    "P1303": ("What instrument does {s} play?",
+              "Guitar, piano, drums... which one does {s} perform on?"),
+    "P131": ("In which province or municipality is {s} situated?",
+             "Which administrative district contains {s}?"),
+    "P136": ("What genre is {s}?",
+             "Is {s} rock, jazz, a thriller, a comedy? What style would you call it?"),
+    "P1376": ("{s} is the seat of government for which country or region?",
+              "Which state has {s} as its capital city?"),
+    "P138": ("Who or what was {s} named for?",
+             "In whose honour was {s} given its title?"),
+    "P140": ("What faith does {s} follow?",
+             "{s} religion?"),
+    "P1412": ("What languages can {s} speak?",
+              "Which tongues is {s} fluent in?"),
+    "P159": ("Where is the head office of {s}?",
+             "In which city does {s} keep its main offices?"),
+    "P166": ("What prizes has {s} won?",
+             "Which honours or distinctions were given to {s}?"),
+    "P17": ("Which country is {s} in?",
+            "{s} - what nation does it belong to?"),
+    "P176": ("Which company makes {s}?",
+             "Do you know which firm produced {s}?"),
+    "P178": ("Which studio developed {s}?",
+             "Who programmed {s}?"),
+    "P19": ("In which town did {s} come into the world?",
+            "{s} birthplace?"),
+    "P190": ("Which towns are twinned with {s}?",
+             "What are the partner cities of {s}?"),
+    "P1923": ("Which teams played in {s}?",
+              "Who were the competing sides at {s}?"),
+    "P20": ("Where did {s} die?",
+            "In what city did {s} pass away?"),
+    "P264": ("{s} label?",
+             "Which music company released the albums of {s}?"),
+    "P27": ("What nationality is {s}?",
+            "Which country's passport does {s} hold as a citizen?"),
+    "P276": ("Where did {s} take place?",
+             "For my homework: where can {s} be found?"),
+    "P279": ("{s} is a type of what?",
+             "What broader category is {s} a kind of?"),
+    "P30": ("On which continent is {s}?",
+            "Which of the world's great landmasses is {s} on?"),
+    "P31": ("What kind of thing is {s}?",
+            "Is {s} a city, a person, a band, or something else?"),
+    "P36": ("What is the capital of {s}?",
+            "Which city is the main city and government seat of {s}?"),
+    "P361": ("{s} is a component of what larger thing?",
+             "What does {s} belong to as a part?"),
+    "P364": ("{s} original language?",
+             "What tongue was {s} first written or filmed in?"),
+    "P37": ("What language is official in {s}?",
+            "Which tongue is legally recognized for government use in {s}?"),
+    "P39": ("What office did {s} hold?",
+            "Which posts or titles has {s} served in, such as minister or mayor?"),
+    "P407": ("In which language is {s} written?",
+             "{s} - what tongue is the text in?"),
+    "P413": ("What position does {s} play?",
+             "On the pitch, what role does {s} fill: goalkeeper, striker, defender?"),
+    "P449": ("Which TV channel first aired {s}?",
+             "On what broadcaster did {s} premiere?"),
+    "P463": ("What organizations does {s} belong to?",
+             "Which clubs or associations is {s} a member of?"),
+    "P47": ("Which countries are next to {s}?",
+            "What are the neighbouring territories of {s}?"),
+    "P495": ("Which country does {s} come from?",
+             "{s} was made in which nation?"),
+    "P527": ("What are the components of {s}?",
+             "What does {s} consist of?"),
+    "P530": ("Which countries does {s} have diplomatic ties with?",
+             "With which nations does {s} exchange ambassadors?"),
+    "P740": ("Where was {s} founded?",
+             "In which city did {s} first come together?"),
+    "P937": ("Where did {s} work?",
+             "In which cities was {s} professionally active?"),
+}
+
+
+def wordings() -> list[tuple[str, int, str]]:
+    """(property, wording number 40–41, template) for every blind4 wording."""
+    return [(pid, 40 + i, w) for pid, ws in BLIND4.items() for i, w in enumerate(ws)]
