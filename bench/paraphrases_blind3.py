@@ -2,9 +2,10 @@
 
 Written at the start of issue 13's fifth round (2026-11-28, 14:01 UTC) by a helper who saw
 only the relations' labels and descriptions — no other wording set, no dev template, no
-result — and kept unread by the lead until that round's property-linking changes were
-made. Only ever measured: nothing is fitted on them and no choice looks at them. Three
-wordings per relation; ``{s}`` stands for the subject's label.
+result — and kept unread by the lead (but for three half-lines seen while converting the
+file) until that round's property-linking changes were made. Only ever measured: nothing
+is fitted on them and no choice looks at them. Three wordings per relation; ``{s}`` stands
+for the subject's label.
 """
 
 from __future__ import annotations
