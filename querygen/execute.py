@@ -288,7 +288,7 @@ def _statement(kb: Any, parts: list[Any]) -> Statement | None:
     """The statement matching a filled-in pattern (subject, property, value)."""
     s, p, o = parts
     if isinstance(s, Value):
-        s = s.value if s.kind == "entity" else None
+        s = s.value if s.kind in ("entity", "iri") else None
     if isinstance(p, Value):
         p = p.value
     if s is None or p is None or o is None or not isinstance(s, str):

@@ -127,17 +127,7 @@ class RuleGenerator:
         """Queries for ``question``, best first (at most ``limit``); empty when no entity
         of the question could be linked or no property fits, and for a negated question
         ("Who did not …?") other than yes/no: what does not hold is no query's answer."""
-        text = expand_contractions(question.strip())
-        a = analyze(text)
-        if a.negated and a.form != "ask":
-            return []       # what does not hold: no triplet query lists it
-        plans = self.plans(a, self.finder.find(text, a))
-        if not plans or max(p.score for p in plans) < WEAK_PLAN:
-            plans += self.plans(a, self.finder.find(text, a, gaps=True))
-        plans = _named_relation_only(plans)
-        plans.sort(key=lambda p: -p.score)
-        if a.answer_type == "place" and a.form == "select":
-            plans = self._place_check(plans)
+        _, _, plans = self.candidates(question)
         out: list[GeneratedQuery] = []
         seen: set[str] = set()
         for plan in plans:
@@ -150,6 +140,26 @@ class RuleGenerator:
             if len(out) >= limit:
                 break
         return out
+
+    def candidates(self, question: str) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
+        """The analysis of ``question`` (contractions expanded: offsets index that text),
+        the entity mentions found, and every reading, best first (chains not yet checked
+        for circularity). No readings for a negated question other than yes/no."""
+        text = expand_contractions(question.strip())
+        a = analyze(text)
+        if a.negated and a.form != "ask":
+            return a, [], []       # what does not hold: no triplet query lists it
+        mentions = self.finder.find(text, a)
+        plans = self.plans(a, mentions)
+        if not plans or max(p.score for p in plans) < WEAK_PLAN:
+            more = self.finder.find(text, a, gaps=True)
+            plans += self.plans(a, more)
+            mentions = mentions + [m for m in more if m.span not in {x.span for x in mentions}]
+        plans = _named_relation_only(plans)
+        plans.sort(key=lambda p: -p.score)
+        if a.answer_type == "place" and a.form == "select":
+            plans = self._place_check(plans)
+        return a, mentions, plans
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""
@@ -271,7 +281,7 @@ class RuleGenerator:
             try:
                 sample = [st for st in self.kb.statements(None, pid, None,
                                                           limit=SYMMETRY_SAMPLE)
-                          if st.value.kind == "entity"]
+                          if st.value.kind in ("entity", "iri")]
                 both = sum(1 for st in sample
                            if self.kb.statements(st.value.value, pid, st.subject, limit=1))
                 symmetric = len(sample) >= 2 and both >= SYMMETRY_SHARE * len(sample)
@@ -365,7 +375,7 @@ class RuleGenerator:
                 continue
             for st in found:
                 node = st.value.value if forward else st.subject
-                if not forward or st.value.kind == "entity":
+                if not forward or st.value.kind in ("entity", "iri"):
                     out[node] = None
             if len(out) >= CHAIN_FANOUT:
                 break

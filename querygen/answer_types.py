@@ -1,0 +1,425 @@
+"""What kind of answer a question asks for, and whether a query graph's answers are of it.
+
+``expected(analysis)`` reads the question's frame (``querygen.analysis``) into an
+``Expected``: the kinds that fit (``who`` → an agent: a person or an organization;
+``where`` → a place, or an organization that is somewhere; ``when`` → a time; ``how
+many`` → a quantity or a count), the kinds that cannot answer (``clash``: a year for a
+who-question, a person for a when-question), and the class noun of "which N" /
+"what N" ("which country", "what river") that the answers should be members of.
+
+``TypeOracle(kb, linker)`` checks answers against the KB, never against a list of
+Wikidata classes:
+
+- a literal's kind is its datatype (a time, a quantity, a text);
+- an entity's kind comes from the labels of its types (instance of / rdf:type, and their
+  superclasses where the KB has them: "city" → a place, "human" → an agent); where the KB
+  gives it no type, from the properties it is the value or subject of, each property's
+  range and domain kinds being what the KB's typed values and subjects of it mostly are
+  (Boston, untyped in the slice, is the value of "place of birth", whose typed values are
+  cities: a place);
+- "which N": an answer is an N when a label of one of its types (or their superclasses)
+  is N (singular or plural, or close in meaning with an embedder), else when the property
+  that reached it is named N ("country") or its typed values mostly are Ns.
+
+``check(expected, values, via)`` returns a ``TypeCheck``: a score in [-1, 1] (the share of
+answers of a fitting kind minus the share of a clashing one), the class agreement for a
+"which N" question (or None), and the kinds seen. Unknown kinds count neither way: a
+partial KB leaves many answers untyped, and that is no evidence against them.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.types import Value
+from querygen.analysis import Analysis
+from store.normalize import normalize
+
+#: coarse kinds of answers
+AGENT, PLACE, TIME, QUANTITY, TEXT, THING = "agent", "place", "time", "quantity", "text", "thing"
+LITERAL_KINDS = frozenset({TIME, QUANTITY, TEXT})
+
+#: words of class labels that make an entity a place / an agent (English class labels;
+#: a KB's types are labelled in English here, others fall back to the property profiles)
+PLACE_CLASS_WORDS = frozenset("""
+place location city town village hamlet country state nation region province county
+district municipality settlement capital island continent territory area commune borough
+prefecture metropolis suburb neighbourhood neighborhood canton department oblast raion
+republic kingdom empire principality emirate sultanate archipelago peninsula mountain hill
+river lake sea ocean bay valley desert forest park street square building
+""".split())
+AGENT_CLASS_WORDS = frozenset("""
+human person people man woman organization organisation company business enterprise
+corporation firm party band group team club university college school institution
+agency label publisher network broadcaster developer manufacturer painter artist writer
+author musician singer actor actress politician scientist athlete player character
+association society ensemble orchestra choir duo trio
+""".split())
+
+#: statements sampled per property to learn what kind its values and subjects are
+PROFILE_SAMPLE = 120
+#: superclass levels followed from an entity's own types
+SUPERCLASS_DEPTH = 2
+#: an embedder's cosine from which a type label means the class noun ("nation" ~ "country")
+NOUN_SIMILARITY = 0.72
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a question asks for (see the module docstring)."""
+    wh: str
+    kinds: frozenset[str] = frozenset()
+    clash: frozenset[str] = frozenset()
+    noun: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"wh": self.wh, "kinds": sorted(self.kinds), "clash": sorted(self.clash),
+                "noun": self.noun}
+
+
+@dataclass(frozen=True)
+class TypeCheck:
+    """How a graph's answers fit the question's ``Expected`` (see the module docstring)."""
+    score: float = 0.0
+    noun: float | None = None
+    kinds: tuple[str, ...] = ()
+    #: why, in words (for the answer's explanation)
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 4),
+                "noun": None if self.noun is None else round(self.noun, 4),
+                "kinds": list(self.kinds), "note": self.note}
+
+
+_GENERIC_NOUNS = frozenset("thing things one ones kind sort type entity item".split())
+
+
+def expected(a: Analysis) -> Expected:
+    """The answer ``a`` asks for (see the module docstring)."""
+    noun = a.type_noun
+    if noun and noun.split()[-1] in _GENERIC_NOUNS:
+        noun = None
+    if a.form == "ask":
+        return Expected("yes/no")
+    if a.form == "count":
+        return Expected(a.wh or "how many", frozenset({QUANTITY}),
+                        frozenset({TIME, TEXT}), noun)
+    wh = a.wh
+    if wh in ("who", "whom"):
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
+    if wh == "whose":
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
+    if wh == "where":
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
+    if wh == "when":
+        return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE, QUANTITY, TEXT,
+                                                          THING}), noun)
+    if a.answer_type == "time":
+        return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE}), noun)
+    if a.answer_type == "person":
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
+    if a.answer_type == "place":
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
+    if noun:                          # "which river", "what award": an entity of class N
+        return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
+    return Expected(wh)
+
+
+def noun_forms(noun: str) -> frozenset[str]:
+    """The normalized noun and its singular forms ("countries" → "country")."""
+    n = normalize(noun)
+    out = {n}
+    last = n.split()[-1] if n.split() else n
+    head = n[: len(n) - len(last)]
+    for sing in _singular(last):
+        out.add(head + sing)
+    if last in ("people", "persons"):
+        out.update({"person", "human"})
+    return frozenset(out)
+
+
+def _singular(word: str) -> list[str]:
+    out = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.append(word[:-1])
+    return out
+
+
+_GLUED = re.compile(r"\t[QP][1-9][0-9]*,?|\t")
+
+
+def split_label(label: str) -> list[str]:
+    """A class label, normalized; a label that glues several together with tabs and IDs
+    ("sovereign state\tQ6256,country", as some converted dumps write them) gives each."""
+    parts = _GLUED.split(label) if "\t" in label else [label]
+    return [n for n in (normalize(p) for p in parts) if n]
+
+
+def kind_of_words(label: str) -> str | None:
+    """The kind a class label names by its words (the last word first: "football club"
+    is an agent, "club house" is not), or None."""
+    words = normalize(label).split()
+    for w in reversed(words):
+        for form in (w, *_singular(w)):
+            if form in PLACE_CLASS_WORDS:
+                return PLACE
+            if form in AGENT_CLASS_WORDS:
+                return AGENT
+    return None
+
+
+def literal_kind(value: Value) -> str | None:
+    """The kind of a literal value (None for an entity)."""
+    if value.kind in ("entity", "iri"):
+        return None
+    dt = (value.datatype or "").lower()
+    if value.kind == "time" or any(x in dt for x in ("date", "time", "gyear")):
+        return TIME
+    if value.kind == "quantity" or any(x in dt for x in ("integer", "decimal", "double",
+                                                         "float", "int", "quantity")):
+        return QUANTITY
+    return TEXT
+
+
+@dataclass
+class _PropertyProfile:
+    range: Counter = field(default_factory=Counter)
+    domain: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)      # value type labels (normalized)
+
+
+class TypeOracle:
+    """Checks answers' kinds and classes against one KB (see the module docstring).
+    Thread-safe; what it learns about entities and properties is kept."""
+
+    def __init__(self, kb: Any, linker: Any):
+        self.kb = kb
+        self.linker = linker
+        self.source = linker.source
+        self._lock = threading.Lock()
+        self._types: dict[str, frozenset[str]] = {}          # entity → type labels (+ supers)
+        self._roles: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._profiles: dict[str, _PropertyProfile] = {}
+        self._similar: dict[tuple[str, str], float] = {}
+
+    # -- entities ---------------------------------------------------------------------------
+    def type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """entity → the normalized labels of its types and their superclasses (up to
+        SUPERCLASS_DEPTH levels)."""
+        missing = [i for i in dict.fromkeys(ids) if i not in self._types]
+        if missing:
+            profiles = self.source.profiles(missing)
+            own = {i: set(profiles[i].types) if i in profiles else set() for i in missing}
+            roles = {i: (profiles[i].subject_of, profiles[i].value_of) for i in missing
+                     if i in profiles}
+            closure = {i: set(ts) for i, ts in own.items()}
+            frontier = {t for ts in own.values() for t in ts}
+            seen: set[str] = set()
+            for _ in range(SUPERCLASS_DEPTH):
+                frontier -= seen
+                if not frontier:
+                    break
+                seen |= frontier
+                sup = self.source.profiles(sorted(frontier))
+                parents = {t: set(sup[t].types) if t in sup else set() for t in frontier}
+                for i in missing:
+                    for t in list(closure[i]):
+                        closure[i] |= parents.get(t, set())
+                frontier = {p for ps in parents.values() for p in ps}
+            all_types = sorted({t for ts in closure.values() for t in ts})
+            names = self.source.labels(all_types) if all_types else {}
+            with self._lock:
+                for i in missing:
+                    self._types[i] = frozenset(lab for t in closure[i]
+                                               for lab in split_label(names.get(t, (t, None))[0]))
+                    self._roles[i] = roles.get(i, (frozenset(), frozenset()))
+        return {i: self._types.get(i, frozenset()) for i in ids}
+
+    def kinds(self, ids: Sequence[str]) -> dict[str, str | None]:
+        """entity → its kind (AGENT, PLACE, THING) or None when the KB does not say."""
+        labels = self.type_labels(ids)
+        out: dict[str, str | None] = {}
+        for i in ids:
+            kind = self._kind_from_labels(labels[i])
+            if kind is None and labels[i]:
+                kind = THING if not self._roles_kind(i) else None
+            out[i] = kind or self._roles_kind(i)
+        return out
+
+    @staticmethod
+    def _kind_from_labels(labels: Iterable[str]) -> str | None:
+        votes = Counter(k for k in (kind_of_words(lab) for lab in labels) if k)
+        return votes.most_common(1)[0][0] if votes else None
+
+    def _roles_kind(self, entity: str) -> str | None:
+        """The kind the properties around ``entity`` say it has (their ranges for those it
+        is the value of, their domains for those it is the subject of), or None."""
+        subject_of, value_of = self._roles.get(entity, (frozenset(), frozenset()))
+        votes: Counter = Counter()
+        for pid in value_of:
+            kind = self._majority(self.profile(pid).range)
+            if kind:
+                votes[kind] += 1
+        for pid in subject_of:
+            kind = self._majority(self.profile(pid).domain)
+            if kind:
+                votes[kind] += 1
+        if not votes:
+            return None
+        (kind, n), *rest = votes.most_common(2)
+        return kind if not rest or n > rest[0][1] else None
+
+    @staticmethod
+    def _majority(counts: Counter, share: float = 0.6) -> str | None:
+        total = sum(counts.values())
+        if total < 3:
+            return None
+        kind, n = counts.most_common(1)[0]
+        return kind if n >= share * total else None
+
+    # -- properties -------------------------------------------------------------------------
+    def profile(self, pid: str) -> _PropertyProfile:
+        """What kinds the KB's values and subjects of ``pid`` are (sampled once)."""
+        found = self._profiles.get(pid)
+        if found is not None:
+            return found
+        prof = _PropertyProfile()
+        try:
+            sample = self.kb.statements(None, pid, None, limit=PROFILE_SAMPLE)
+        except Exception:              # noqa: BLE001 - a property the KB cannot list
+            sample = []
+        values = [st.value.value for st in sample if st.value.kind in ("entity", "iri")]
+        subjects = [st.subject for st in sample]
+        for st in sample:
+            lk = literal_kind(st.value)
+            if lk:
+                prof.range[lk] += 1
+        typed = self._own_type_labels(list(dict.fromkeys(values + subjects)))
+        for v in values:
+            kind = self._kind_from_labels(typed.get(v, ()))
+            if kind:
+                prof.range[kind] += 1
+            elif typed.get(v):
+                prof.range[THING] += 1
+            for lab in typed.get(v, ()):
+                prof.labels[lab] += 1
+        for s in subjects:
+            kind = self._kind_from_labels(typed.get(s, ()))
+            if kind:
+                prof.domain[kind] += 1
+            elif typed.get(s):
+                prof.domain[THING] += 1
+        with self._lock:
+            self._profiles[pid] = prof
+        return prof
+
+    def _own_type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """Labels of the entities' own types (no superclasses: cheap, for profiles)."""
+        if not ids:
+            return {}
+        profiles = self.source.profiles(list(ids))
+        types = sorted({t for p in profiles.values() for t in p.types})
+        names = self.source.labels(types) if types else {}
+        return {i: frozenset(lab for t in p.types
+                             for lab in split_label(names.get(t, (t, None))[0]))
+                for i, p in profiles.items()}
+
+    def range_kind(self, pid: str) -> str | None:
+        return self._majority(self.profile(pid).range)
+
+    # -- the check --------------------------------------------------------------------------
+    def check(self, exp: Expected, values: Sequence[Value], via: str | None = None,
+              via_names: Iterable[str] = ()) -> TypeCheck:
+        """How ``values`` (a graph's answers, reached over the property ``via`` named
+        ``via_names``) fit ``exp`` (see the module docstring)."""
+        if not values or (not exp.kinds and not exp.clash and not exp.noun):
+            return TypeCheck()
+        ids = [v.value for v in values if v.kind in ("entity", "iri")]
+        kinds = self.kinds(ids) if ids else {}
+        seen: list[str | None] = []
+        for v in values:
+            seen.append(literal_kind(v) or kinds.get(v.value))
+        fits = sum(1 for k in seen if k in exp.kinds)
+        clashes = sum(1 for k in seen if k in exp.clash)
+        # "where" may be answered by an organization that is somewhere ("Where did X
+        # study?"): neither fit nor clash
+        score = (fits - clashes) / len(seen)
+        noun = self._noun_agreement(exp.noun, ids, values, via, via_names) \
+            if exp.noun else None
+        known = [k for k in seen if k]
+        note = ""
+        if clashes:
+            note = (f"{clashes} of {len(seen)} answers are of a kind a "
+                    f"{exp.wh!r} question cannot have ({', '.join(sorted(set(known)))})")
+        elif noun is not None and noun < 0:
+            note = f"the answers are not {exp.noun}"
+        return TypeCheck(score, noun, tuple(sorted(set(known))), note)
+
+    def _noun_agreement(self, noun: str, ids: Sequence[str], values: Sequence[Value],
+                        via: str | None, via_names: Iterable[str]) -> float:
+        """+1 when the answers are members of the class ``noun`` names, -1 when they are
+        typed and none is, 0 when the KB cannot tell (see the module docstring)."""
+        forms = noun_forms(noun)
+        if any(literal_kind(v) for v in values):
+            return -1.0 if ids == [] else 0.0
+        labels = self.type_labels(ids)
+        typed = [i for i in ids if labels[i]]
+        if typed:
+            hits = sum(1 for i in typed if self._names_noun(labels[i], forms))
+            if hits:
+                return hits / len(typed)
+        if via is not None:
+            if any(self._is_noun(normalize(n), forms) for n in via_names):
+                return 1.0
+            prof = self.profile(via)
+            total = sum(prof.labels.values())
+            if total >= 3:
+                share = sum(n for lab, n in prof.labels.items()
+                            if self._names_noun([lab], forms)) / total
+                if share >= 0.5:
+                    return share
+        if typed:
+            return -1.0
+        return 0.0
+
+    def _names_noun(self, labels: Iterable[str], forms: frozenset[str]) -> bool:
+        return any(self._is_noun(lab, forms) for lab in labels)
+
+    def _is_noun(self, label: str, forms: frozenset[str]) -> bool:
+        """Whether the class label ``label`` is the noun: equal, its head word ("sovereign
+        state" for "state"), or close in meaning with an embedder."""
+        if not label:
+            return False
+        words = label.split()
+        for f in forms:
+            if label == f or (words and words[-1] == f) or label.endswith(" " + f):
+                return True
+            for sing in _singular(words[-1]) if words else ():
+                if sing == f:
+                    return True
+        return self._similar_enough(label, min(forms, key=len))
+
+    def _similar_enough(self, label: str, noun: str) -> bool:
+        embedder = getattr(self.linker.properties, "embedder", None)
+        if embedder is None or not isinstance(embedder, object) or \
+                not callable(getattr(embedder, "similarities", None)):
+            return False
+        key = (label, noun)
+        if key not in self._similar:
+            try:
+                sim = embedder.similarities(noun, [label])[0]
+            except Exception:          # noqa: BLE001 - no embedder after all
+                sim = 0.0
+            with self._lock:
+                self._similar[key] = sim
+        return self._similar[key] >= NOUN_SIMILARITY
