@@ -51,14 +51,12 @@ from store.errors import KGGroundError, LLMConfigError
 MAX_QUESTION_CHARS = 1000
 
 KB_ONLY_NOTE = (
-    "Answered from the KB alone (no LLM): the values of the statements that best match "
-    "the question, as the KB states them. An LLM (--llm) would add: its own answer, with "
-    "the KB consulted only when a gate finds it unsure; sub-questions for questions that "
-    "need several steps; a choice between competing evidence chains; and an answer in "
-    "words, checked to cite a statement for every value it asserts.")
+    "Answered from the KB alone (no LLM): the query graph {graph} matches the question's "
+    "relation and answer type{typed} (confidence {confidence:.2f}). An LLM (--llm) would "
+    "add: its own answer, with the KB consulted only when a gate finds it unsure; a "
+    "choice between competing evidence; and an answer in words.")
 KB_ONLY_NOTHING = (
-    "The KB holds no statement that answers this question (no entity of it was found, or "
-    "no chain from its entities fits). An LLM (--llm) could still answer from its own "
+    "The KB has no answer: {reason}. An LLM (--llm) could still answer from its own "
     "knowledge, marked as not grounded.")
 
 
@@ -162,6 +160,11 @@ class Grounder:
             answer = self._compose(memory, kb)
             details.update(text=answer.text, grounded=answer.grounded, mode=answer.mode,
                            memory=memory.as_dict())
+        if answer.graph is not None:
+            answer.graph.answer = {"text": answer.text, "grounded": answer.grounded,
+                                   "confidence": answer.confidence,
+                                   "missing": answer.missing,
+                                   "query_graph": answer.query_graph}
         return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
 
     def _draft(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
@@ -263,15 +266,33 @@ class Grounder:
     def _kb_only(self, m: WorkingMemory, kb: Any) -> Answer:
         evidence = m.evidence or Evidence(m.question)
         common = dict(question=m.question, mode="kb", graph=evidence.graph,
-                      evidence=evidence.statements)
+                      evidence=evidence.statements, confidence=evidence.kb_confidence,
+                      query_graph=_graph_dict(evidence.kb_graph))
         values = evidence.kb_answer
         if not values:
-            return Answer(text="No answer found in the KB.", grounded=False,
-                          note=KB_ONLY_NOTHING, **common)
+            reason = evidence.kb_reason or "no statement of the KB answers the question"
+            return Answer(text=f"The KB has no answer: {reason}.", grounded=False,
+                          note=KB_ONLY_NOTHING.format(reason=reason),
+                          missing=evidence.kb_missing or "fact", **common)
         text = ", ".join(f"{v.label} {_markers(v.numbers)}".strip() for v in values)
-        u = assess(text, evidence, m.question)
-        return Answer(text=text, grounded=u.passed, note=KB_ONLY_NOTE, values=values,
-                      citations=_citations(text, evidence), utility=u, **common)
+        graph = evidence.kb_graph
+        kinds = graph.check.kinds if graph is not None else ()
+        note = KB_ONLY_NOTE.format(
+            graph=graph.query.label_level if graph is not None else "",
+            typed=f" (the answers are: {', '.join(kinds)})" if kinds else "",
+            confidence=evidence.kb_confidence)
+        grounded = graph is not None and all(v.numbers for v in values)
+        return Answer(text=text, grounded=grounded, note=note, values=values,
+                      citations=_citations(text, evidence), **common)
+
+
+def _graph_dict(graph: Any) -> dict[str, Any] | None:
+    """The chosen query graph as the answer's explanation (None when there is none)."""
+    if graph is None:
+        return None
+    out = graph.as_dict()
+    out.pop("features", None)
+    return out
 
 
 def _check_question(question: Any) -> str:

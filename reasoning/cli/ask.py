@@ -119,13 +119,22 @@ def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:
     return [chains.write_html(answer.graph, html_file, open_browser=open_page)]
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _print(a: Any) -> None:
     from chains.graph import provenance
 
     click.echo(f"Answer: {a.text}")
     status = {"kb": "from the KB alone", "llm": "the model's own answer",
               "llm+kb": "the model, from the KB's evidence"}[a.mode]
-    click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}")
+    sure = f", confidence {a.confidence:.2f}" if a.confidence is not None else ""
+    click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}{sure}")
+    if a.query_graph:
+        g = a.query_graph
+        click.echo(f"Query graph: {_one_line(g['label_level'])}")
+        click.echo(f"  {_one_line(g['grounded'])}")
     if a.citations:
         click.echo("Citations:")
         for c in a.citations:

@@ -47,7 +47,8 @@ def render_html(report: Mapping[str, Any]) -> str:
     title = f"kgground eval — {Path(str(c.get('benchmark', '?'))).name}"
     figures = [("F1 per question type", f1_by_type_svg(report["by_type"])),
                ("Latency per question", latency_svg([r.get("seconds", 0.0) for r in records])),
-               ("Consistency score against correctness", consistency_svg(records))]
+               ("Consistency score against correctness", consistency_svg(records)),
+               ("Risk against coverage (answers by confidence)", risk_coverage_svg(t))]
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{_e(title)}</h1>", _config_block(report), _totals_block(t),
@@ -135,6 +136,22 @@ def latency_svg(seconds: Sequence[float]) -> str:
     return _svg(fig)
 
 
+def risk_coverage_svg(totals: Mapping[str, Any]) -> str:
+    """Error among the answered questions against the share answered, the answers taken
+    by confidence, most confident first (``metrics.risk_coverage``)."""
+    curve = totals.get("risk_coverage") or []
+    if not curve:
+        return _empty("no answers with a confidence")
+    fig, ax = _figure()
+    ax.plot([p["coverage"] for p in curve], [p["risk"] for p in curve], marker="o",
+            color="#b63b3b")
+    ax.set_xlabel("share of questions answered (coverage)")
+    ax.set_ylabel("share of those answers wrong (risk)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, max(0.05, max(p["risk"] for p in curve) * 1.1))
+    return _svg(fig)
+
+
 def consistency_svg(records: Sequence[Mapping[str, Any]], bins: int = 10) -> str:
     points = [(r["gate_score"], bool(r["draft_correct"])) for r in records
               if r.get("gate_score") is not None and r.get("draft_correct") is not None]
@@ -196,7 +213,10 @@ def _totals_block(t: Mapping[str, Any]) -> str:
               f"{fmt(lat['p50'], 0)} / {fmt(lat['p90'], 0)} / {fmt(lat['p99'], 0)}"),
              ("questions (scored, errors)", f"{t['questions']} ({t['scored']}, {t['errors']})"),
              ("model's own answers right", fmt(t.get("draft_accuracy"))),
-             ("AUROC of the gate score", fmt(t.get("auroc")))]
+             ("AUROC of the gate score", fmt(t.get("auroc"))),
+             ("answered", fmt(t.get("answered"))),
+             ("answers called grounded that are wrong", str(t.get("grounded_wrong", "–"))),
+             ("AURC (risk–coverage)", fmt(t.get("aurc")))]
     body = "".join(f"<div class='stat'><span>{_e(k)}</span><b>{_e(v)}</b></div>"
                    for k, v in cells)
     return f"<div class='stats'>{body}</div>"

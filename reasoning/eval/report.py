@@ -151,6 +151,10 @@ def render_text(report: Mapping[str, Any], *, relations: int = 12) -> str:
              f"per question: {fmt(t['llm_calls'], 1)} LLM calls, {fmt(t['kb_calls'], 1)} "
              f"KB calls; latency ms p50 {fmt(lat['p50'], 0)}, p90 {fmt(lat['p90'], 0)}, "
              f"p99 {fmt(lat['p99'], 0)}, max {fmt(lat['max'], 0)}"]
+    if t.get("answered") is not None:
+        lines.append(f"answered {fmt(t['answered'])}   answers called grounded that are "
+                     f"wrong: {t['grounded_wrong']} ({fmt(t['grounded_wrong_rate'])} of "
+                     f"the questions)   AURC {fmt(t.get('aurc'))}")
     if t.get("auroc") is not None or t.get("draft_accuracy") is not None:
         lines.append(f"the model's own answers right: {fmt(t.get('draft_accuracy'))}   "
                      f"AUROC of the gate score: {fmt(t.get('auroc'))}")

@@ -321,6 +321,8 @@ def build_record(item: EvalItem, gold: GoldInfo, p: Prediction, seconds: float,
         "draft": p.draft,
         "draft_correct": (draft_score.f1 >= 0.5) if draft_score is not None else None,
         "score": s.as_dict() if s is not None else None,
+        "answered": bool(p.answers) or (p.free_text and bool(p.text.strip())),
+        "grounded": p.grounded, "confidence": p.confidence,
         "llm_calls": p.llm_calls, "kb_calls": p.kb_calls, "seconds": round(seconds, 6),
         "trace": None, "error": error,
     }
