@@ -83,7 +83,7 @@ def test_without_an_llm_the_kb_answers_with_citations(demo, linker):
     assert a.trace.n_llm_calls == 0 and a.trace.n_kb_calls > 0
     details = a.trace.stage("retrieve").details
     assert details["sources"] == {c.citation.source: len(a.evidence)}
-    assert details["answered_by"] == "query"
+    assert details["answered_by"] == "query graph"
     query = details["queries"][0]
     assert query["label_level"] == "wd:/Marie Curie/ wdt:/place of birth/ ?x"
     assert query["grounded"] == "wd:Q7186 wdt:P19 ?x" and query["strategy"] == "rules"
