@@ -75,8 +75,9 @@ def predicted(graph) -> list:
     return out
 
 
-def run_set(name: str, path: Path, limit: int | None, ranker, resolver, rows_out) -> dict:
+def run_set(name: str, path: Path, limit: int | None, ranker, kb_, rows_out) -> dict:
     items = read_items(path)
+    resolver = GoldResolver(kb_)          # per file: item keys are only unique within one
     if limit:
         items = items[:limit]
     f1s, answered, wrong, oracle, times, covered_f1 = [], 0, 0, [], [], []
@@ -138,7 +139,6 @@ def main() -> None:
     linker = linker_for(k)
     ranker = GraphRanker(k, linker)
     ranker.rank("Where was Douglas Adams born?")          # warm-up: indexes, embedder
-    resolver = GoldResolver(k)
     rows_out = open(args.rows, "w", encoding="utf-8") if args.rows else None
     sets = {n: SETS[n] for n in args.sets.split(",") if n}
     for extra in args.extra:
@@ -150,7 +150,7 @@ def main() -> None:
         if not path.exists():
             print(f"{name:<22} skipped: {path} is absent")
             continue
-        r = run_set(name, path, args.limit or limit, ranker, resolver, rows_out)
+        r = run_set(name, path, args.limit or limit, ranker, k, rows_out)
         out.append(r)
         cov = f"{r['covered_f1']:.3f}" if r["covered_f1"] is not None else "-"
         print(f"{name:<22} {r['n']:>5} {r['f1']:>6.3f} {cov:>6} {r['answered']:>8.3f} "

@@ -34,7 +34,8 @@ content words no part of the graph explains; whether it drops a name of the ques
 Abstention (``missing``): ``entity`` (no entity of the question is in the KB, or only a
 near-miss name), ``relation`` (no property of the KB fits the relation words), ``fact``
 (the relation the question names exists, but not for this entity), ``confidence`` (readings
-exist but none fits well enough), ``negation`` (the question asks what does not hold).
+exist but none fits well enough), ``negation`` (the question asks what does not hold),
+``question`` (the text only names something: "Paris").
 """
 
 from __future__ import annotations
@@ -206,6 +207,12 @@ class GraphRanker:
             return GraphRanking(question, exp, missing="negation",
                                 reason="the question asks what does not hold; the KB lists "
                                        "what holds", threshold=self.model.threshold)
+        if _asks_nothing(a, mentions):
+            names = ", ".join(m.text for m in mentions)
+            return GraphRanking(question, exp, missing="question",
+                                reason=f"{question.strip()!r} names {names} but asks nothing "
+                                       f"about it: ask a question (e.g. 'What is {names}?')",
+                                threshold=self.model.threshold)
         plans = [p for p in plans if not (p.notes[:1] and p.notes[0].startswith("chain")
                                           and self.rules._circular(p))]
         plans = self._unique(plans)
@@ -531,6 +538,14 @@ class GraphRanker:
         return "confidence", (f"no reading of the question fits the KB well enough (the "
                               f"best, {top.query.label_level}, has confidence "
                               f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+
+
+def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
+    """Whether the text is only names: no question word, no yes/no or imperative frame,
+    no question mark and no word outside its mentions ("Paris")."""
+    if not mentions or a.wh or a.form != "select" or "?" in a.question:
+        return False
+    return not a.relation_words([m.span for m in mentions])
 
 
 def _topic(mentions: Sequence[Mention]) -> Mention:

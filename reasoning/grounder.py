@@ -103,7 +103,7 @@ class Grounder:
             raise ValueError(f"chains must be True, False or 'auto', got {chains!r}")
         self.hops, self.top, self.limits = hops, top, limits
         self.chains = (llm is not None) if chains == "auto" else chains
-        self.decompose, self.lang = decompose, lang
+        self.decompose, self.lang = decompose, check_language(lang)
         self._linker = linker
         self._lock = threading.Lock()
 
@@ -295,6 +295,18 @@ def _graph_dict(graph: Any) -> dict[str, Any] | None:
     return out
 
 
+def check_language(lang: Any) -> str:
+    """``lang`` when it is a language tag (BCP 47: en, de, pt-BR, zh-Hans), else a
+    ``KGGroundError`` saying how to write one."""
+    import langcodes
+    if not isinstance(lang, str) or not langcodes.tag_is_valid(lang.strip()):
+        raise KGGroundError(f"unknown language {lang!r}",
+                            expected="a language code (BCP 47), such as en, de, fr, es, "
+                                     "ru, zh, pt-BR", got=repr(lang),
+                            fix="pass the question's language as its code, e.g. --lang en")
+    return lang.strip()
+
+
 def _check_question(question: Any) -> str:
     if not isinstance(question, str) or not question.strip():
         raise KGGroundError("a question is needed", expected="a non-empty string",
@@ -304,6 +316,11 @@ def _check_question(question: Any) -> str:
         raise KGGroundError(f"the question is {len(question)} characters long",
                             expected=f"one question of at most {MAX_QUESTION_CHARS} "
                                      "characters", fix="ask one question at a time")
+    if not any(ch.isalpha() for ch in question):
+        raise KGGroundError("this is not a question: it has no words",
+                            expected="a question in words, e.g. 'Where was Marie Curie "
+                                     "born?'", got=question,
+                            fix="ask about something by name")
     return question
 
 
