@@ -61,12 +61,29 @@ author musician singer actor actress politician scientist athlete player charact
 association society ensemble orchestra choir duo trio
 """.split())
 
+#: how large a place a word names: the level of a "which N" noun against the levels of an
+#: answer's types tells a city from a country when the KB's class tree does not
+PLACE_LEVELS = {
+    **dict.fromkeys("continent subcontinent".split(), 5),
+    **dict.fromkeys("country nation empire kingdom republic principality emirate sultanate "
+                    "superpower".split(), 4),
+    **dict.fromkeys("state province region territory prefecture canton oblast department "
+                    "governorate voivodeship land".split(), 3),
+    **dict.fromkeys("county district borough raion shire arrondissement".split(), 2),
+    **dict.fromkeys("city town village capital commune municipality settlement hamlet "
+                    "metropolis suburb neighbourhood neighborhood megacity".split(), 1),
+}
+#: labels whose head word misleads: a sovereign or federal state is a country
+COUNTRY_STATES = frozenset({"sovereign state", "federal state", "island country",
+                            "unitary state", "member state", "nation state"})
+
 #: statements sampled per property to learn what kind its values and subjects are
 PROFILE_SAMPLE = 120
 #: superclass levels followed from an entity's own types
 SUPERCLASS_DEPTH = 2
-#: an embedder's cosine from which a type label means the class noun ("nation" ~ "country")
-NOUN_SIMILARITY = 0.72
+#: an embedder's cosine from which a type label means the class noun ("nation" ~ "country"),
+#: and the labels compared at most per check
+NOUN_SIMILARITY, SIMILAR_LABELS = 0.72, 24
 
 
 @dataclass(frozen=True)
@@ -76,10 +93,12 @@ class Expected:
     kinds: frozenset[str] = frozenset()
     clash: frozenset[str] = frozenset()
     noun: str | None = None
+    #: kinds that rarely answer (a place for "who"): half a clash
+    unlikely: frozenset[str] = frozenset()
 
     def as_dict(self) -> dict[str, Any]:
         return {"wh": self.wh, "kinds": sorted(self.kinds), "clash": sorted(self.clash),
-                "noun": self.noun}
+                "unlikely": sorted(self.unlikely), "noun": self.noun}
 
 
 @dataclass(frozen=True)
@@ -111,12 +130,12 @@ def expected(a: Analysis) -> Expected:
         return Expected(a.wh or "how many", frozenset({QUANTITY}),
                         frozenset({TIME, TEXT}), noun)
     wh = a.wh
-    if wh in ("who", "whom"):
-        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
-    if wh == "whose":
-        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
-    if wh == "where":
-        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
+    if wh in ("who", "whom", "whose"):
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun,
+                        frozenset({PLACE, THING}))
+    if wh == "where":           # a place, or an organization that is somewhere
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT, THING}),
+                        noun)
     if wh == "when":
         return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE, QUANTITY, TEXT,
                                                           THING}), noun)
@@ -127,6 +146,10 @@ def expected(a: Analysis) -> Expected:
     if a.answer_type == "place":
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
     if noun:                          # "which river", "what award": an entity of class N
+        kind = kind_of_words(noun)
+        if kind is not None:
+            return Expected(wh, frozenset({kind}), frozenset({TIME, QUANTITY}), noun,
+                            frozenset({AGENT, PLACE, THING}) - {kind})
         return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
     return Expected(wh)
 
@@ -163,6 +186,21 @@ def split_label(label: str) -> list[str]:
     ("sovereign state\tQ6256,country", as some converted dumps write them) gives each."""
     parts = _GLUED.split(label) if "\t" in label else [label]
     return [n for n in (normalize(p) for p in parts) if n]
+
+
+def place_level(label: str) -> int | None:
+    """The level of place a class label names (5 continent … 1 city), by its head word;
+    None when it names no place."""
+    norm = normalize(label)
+    if norm in COUNTRY_STATES or norm.endswith(" country"):
+        return 4
+    words = norm.split()
+    if not words:
+        return None
+    for form in (words[-1], *_singular(words[-1])):
+        if form in PLACE_LEVELS:
+            return PLACE_LEVELS[form]
+    return None
 
 
 def kind_of_words(label: str) -> str | None:
@@ -210,7 +248,7 @@ class TypeOracle:
         self._types: dict[str, frozenset[str]] = {}          # entity → type labels (+ supers)
         self._roles: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._profiles: dict[str, _PropertyProfile] = {}
-        self._similar: dict[tuple[str, str], float] = {}
+        self._similar: dict[tuple[str, frozenset[str]], set[str]] = {}
 
     # -- entities ---------------------------------------------------------------------------
     def type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
@@ -350,7 +388,8 @@ class TypeOracle:
         for v in values:
             seen.append(literal_kind(v) or kinds.get(v.value))
         fits = sum(1 for k in seen if k in exp.kinds)
-        clashes = sum(1 for k in seen if k in exp.clash)
+        clashes = sum(1 for k in seen if k in exp.clash) + \
+            0.5 * sum(1 for k in seen if k in exp.unlikely)
         # "where" may be answered by an organization that is somewhere ("Where did X
         # study?"): neither fit nor clash
         score = (fits - clashes) / len(seen)
@@ -358,8 +397,8 @@ class TypeOracle:
             if exp.noun else None
         known = [k for k in seen if k]
         note = ""
-        if clashes:
-            note = (f"{clashes} of {len(seen)} answers are of a kind a "
+        if clashes >= 1:
+            note = (f"{round(clashes)} of {len(seen)} answers are of a kind a "
                     f"{exp.wh!r} question cannot have ({', '.join(sorted(set(known)))})")
         elif noun is not None and noun < 0:
             note = f"the answers are not {exp.noun}"
@@ -375,51 +414,74 @@ class TypeOracle:
         labels = self.type_labels(ids)
         typed = [i for i in ids if labels[i]]
         if typed:
-            hits = sum(1 for i in typed if self._names_noun(labels[i], forms))
+            close = self._similar_labels(noun, {lab for i in typed for lab in labels[i]})
+            hits = sum(1 for i in typed if any(names_noun(lab, forms) or lab in close
+                                               for lab in labels[i]))
             if hits:
                 return hits / len(typed)
         if via is not None:
-            if any(self._is_noun(normalize(n), forms) for n in via_names):
+            if any(names_noun(normalize(n), forms) for n in via_names):
                 return 1.0
-            prof = self.profile(via)
-            total = sum(prof.labels.values())
-            if total >= 3:
-                share = sum(n for lab, n in prof.labels.items()
-                            if self._names_noun([lab], forms)) / total
-                if share >= 0.5:
-                    return share
-        if typed:
+            share = self.range_share(via, noun)
+            if share >= 0.5:
+                return share
+        if not typed:
+            return 0.0
+        # typed, and no type names the noun: how far apart are they? A place of another
+        # level (a city for "which country") is not one; a place of the same level (a
+        # capital for "which city") may be, the KB's class tree being partial
+        want = place_level(noun)
+        if want is not None:
+            levels = {lv for i in typed for lab in labels[i]
+                      if (lv := place_level(lab)) is not None}
+            if levels and want not in levels:
+                return -1.0
+            return 0.5 if want in levels else 0.0
+        kinds = {k for i in typed if (k := self._kind_from_labels(labels[i]))}
+        wanted = kind_of_words(noun)
+        if wanted is not None and kinds and wanted not in kinds:
             return -1.0
         return 0.0
 
-    def _names_noun(self, labels: Iterable[str], forms: frozenset[str]) -> bool:
-        return any(self._is_noun(lab, forms) for lab in labels)
+    def range_share(self, pid: str, noun: str) -> float:
+        """The share of the KB's typed values of ``pid`` whose type names ``noun``."""
+        prof = self.profile(pid)
+        total = sum(prof.labels.values())
+        if not total:
+            return 0.0
+        forms = noun_forms(noun)
+        return sum(n for lab, n in prof.labels.items() if names_noun(lab, forms)) / total
 
-    def _is_noun(self, label: str, forms: frozenset[str]) -> bool:
-        """Whether the class label ``label`` is the noun: equal, its head word ("sovereign
-        state" for "state"), or close in meaning with an embedder."""
-        if not label:
-            return False
-        words = label.split()
-        for f in forms:
-            if label == f or (words and words[-1] == f) or label.endswith(" " + f):
-                return True
-            for sing in _singular(words[-1]) if words else ():
-                if sing == f:
-                    return True
-        return self._similar_enough(label, min(forms, key=len))
-
-    def _similar_enough(self, label: str, noun: str) -> bool:
+    def _similar_labels(self, noun: str, labels: set[str]) -> set[str]:
+        """The ``labels`` close in meaning to ``noun`` by the embedder ("nation" for
+        "country"), all embedded at once; none without an embedder."""
         embedder = getattr(self.linker.properties, "embedder", None)
-        if embedder is None or not isinstance(embedder, object) or \
-                not callable(getattr(embedder, "similarities", None)):
-            return False
-        key = (label, noun)
-        if key not in self._similar:
+        if embedder is None or not callable(getattr(embedder, "encode", None)) or not labels:
+            return set()
+        key = (noun, frozenset(labels))
+        found = self._similar.get(key)
+        if found is None:
+            ordered = sorted(labels)[:SIMILAR_LABELS]
             try:
-                sim = embedder.similarities(noun, [label])[0]
+                vecs = embedder.encode([noun, *ordered])
+                found = {lab for lab, v in zip(ordered, vecs[1:] @ vecs[0])
+                         if v >= NOUN_SIMILARITY}
             except Exception:          # noqa: BLE001 - no embedder after all
-                sim = 0.0
+                found = set()
             with self._lock:
-                self._similar[key] = sim
-        return self._similar[key] >= NOUN_SIMILARITY
+                self._similar[key] = found
+        return found
+
+
+def names_noun(label: str, forms: frozenset[str]) -> bool:
+    """Whether the class label ``label`` is the noun: equal to one of its ``forms``, or
+    ending with it as its head word ("sovereign state" for "state")."""
+    if not label:
+        return False
+    words = label.split()
+    for f in forms:
+        if label == f or label.endswith(" " + f):
+            return True
+        if words and any(sing == f for sing in _singular(words[-1])):
+            return True
+    return False

@@ -100,6 +100,8 @@ class QueryGraph:
     features: Mapping[str, float]
     confidence: float
     hops: int
+    #: the validator's errors and warnings of the graph's SPARQL, once it was checked
+    diagnostics: Mapping[str, list[str]] = field(default_factory=dict)
 
     @property
     def answered(self) -> bool:
@@ -114,6 +116,7 @@ class QueryGraph:
                 "count": r.count if r else None, "boolean": r.boolean if r else None,
                 "type_check": self.check.as_dict(),
                 "confidence": round(self.confidence, 4),
+                "diagnostics": dict(self.diagnostics) or None,
                 "features": {k: round(v, 4) for k, v in self.features.items()}}
 
 
@@ -285,7 +288,7 @@ class GraphRanker:
                 continue
             values = [Value("entity", v) for v in answers]
             check = self.oracle.check(ctx.expected, values, _last_property(plan))
-            if check.noun is not None and check.noun > 0:
+            if check.noun is not None and check.noun > 0:     # already Ns (or may be)
                 continue
             steps = self._noun_steps(noun, answers)
             if not steps and len(_relation_edges(plan)) < 2:
@@ -378,12 +381,7 @@ class GraphRanker:
         score = max(name, max(fit.coverage([f], pid) for f in forms))
         if score >= NOUN_FIT:
             return score
-        prof = self.oracle.profile(pid)
-        total = sum(prof.labels.values())
-        if not total:
-            return 0.0
-        share = sum(n for lab, n in prof.labels.items()
-                    if self.oracle._names_noun([lab], forms)) / total
+        share = self.oracle.range_share(pid, noun)
         return share if share >= 0.5 else 0.0
 
     def _noun_steps(self, noun: str, entities: Sequence[str]
@@ -437,10 +435,24 @@ class GraphRanker:
         via = _last_property(plan)
         names = [d.label for d in plan.decisions if d.kind == "property" and d.id == via]
         check = self.oracle.check(ctx.expected, values, via, names) \
-            if query.form != "ask" else TypeCheck()
+            if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)))
+
+    def _ask_check(self, plan: QueryPlan) -> TypeCheck:
+        """A yes/no graph asks whether an entity is a property's value: a property whose
+        values are dates or numbers cannot have it ("Was X born in Germany?" is not
+        about X's date of birth)."""
+        from querygen.answer_types import LITERAL_KINDS
+        for e in _relation_edges(plan):
+            if isinstance(e.predicate, LinkingDecision) and \
+                    isinstance(e.object, LinkingDecision) and e.object.kind == "entity" and \
+                    self.oracle.range_kind(e.predicate.id) in LITERAL_KINDS:
+                return TypeCheck(-1.0, None, (self.oracle.range_kind(e.predicate.id) or "",),
+                                 f"{e.predicate.chosen.label} has literal values, not "
+                                 f"{e.object.chosen.label}")
+        return TypeCheck()
 
     def _features(self, ctx: _Context, plan: QueryPlan, rank: int,
                   plans: Sequence[QueryPlan], result: QueryResult | None, check: TypeCheck,
@@ -493,12 +505,29 @@ class GraphRanker:
         entities = tuple(m for m in _entities(ctx))
         common = dict(question=question, expected=ctx.expected, graphs=graphs,
                       entities=entities, threshold=threshold, timings=timings)
-        top = next((g for g in graphs if g.answered), None)
-        if top is not None and top.confidence >= threshold:
-            return GraphRanking(best=top, confidence=top.confidence, **common)
+        answered = [g for g in graphs if g.answered]
+        top = answered[0] if answered else None
+        for g in answered:
+            if g.confidence < threshold:
+                break
+            g = self._validated(g)
+            if not g.diagnostics.get("errors"):
+                common["graphs"] = tuple(g if x.query is g.query else x for x in graphs)
+                return GraphRanking(best=g, confidence=g.confidence, **common)
         confidence = top.confidence if top is not None else 0.0
         missing, reason = self._missing(ctx, graphs, top)
         return GraphRanking(confidence=confidence, missing=missing, reason=reason, **common)
+
+    def _validated(self, graph: QueryGraph) -> QueryGraph:
+        """``graph`` with the validator's diagnostics of its SPARQL (``querygen.validate``)
+        — the query an answer rests on is checked like every generated query; a triplet
+        query needs no check (it runs as one)."""
+        if graph.query.kind == "triplet":
+            return graph
+        from querygen.validate import validate
+        found = validate(graph.query.text, self.kb)
+        return replace(graph, diagnostics={"errors": [str(d) for d in found.errors],
+                                           "warnings": [str(d) for d in found.warnings]})
 
     def _missing(self, ctx: _Context, graphs: Sequence[QueryGraph],
                  top: QueryGraph | None) -> tuple[str, str]:

@@ -210,7 +210,9 @@ class Consolidator:
                 g = ranking.best
                 asked = Asked(question, g.query, g.result, entities=tuple(entities),
                               ranking=ranking, graph=g)
-                return self._supported(asked, records[-1] if records else {})
+                chosen = next((r for r in records if r.get("chosen")
+                               and r["question"] == question), {})
+                return self._supported(asked, chosen)
         if self.strategy in ("auto", "llm") and self.llm is not None:
             found = self._try(question, "llm", records, evidence, sub_question)
             entities += found.entities
@@ -246,6 +248,11 @@ class Consolidator:
                 "answers": len(g.result.answers) if g.result else 0,
                 "count": g.result.count if g.result else None,
                 "boolean": g.result.boolean if g.result else None, "rank_ms": ms}
+            if g.result is not None:
+                record.update(source=g.result.source, engine=g.result.engine,
+                              run_ms=round(g.result.elapsed * 1000, 3))
+            if g.diagnostics:
+                record["diagnostics"] = dict(g.diagnostics)
             if sub_question is not None:
                 record["sub_question"] = sub_question
             records.append(record)

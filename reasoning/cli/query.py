@@ -43,6 +43,10 @@ def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool
         kgground query "Who employed Albert Einstein?" --strategy llm \\
             --llm openai:gpt-4o-mini
 
+    With the rules, the readings are query graphs ranked by their calibrated confidence
+    (as `kgground ask` ranks them); --run runs the best one when it is confident enough,
+    and says what the KB lacks when none is.
+
     Exit status: 0 with at least one query, 1 when none could be generated (nothing in
     the question could be linked to the KB) or on an error.
     """
@@ -66,15 +70,26 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
         raise click.UsageError("--strategy model needs --model DIR (a generator written by "
                                "kgground querygen train)")
     base = open_kb(db, endpoint, offline, no_cache)
-    queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
-                       limit=limit)
-    result = run(queries[0], base) if run_it and queries else None
+    ranking = None
+    if strategy == "rules":
+        # the rules' readings as query graphs, ranked by the calibrated model: the same
+        # path as `kgground ask` without an LLM
+        from querygen import graph_ranker
+        ranking = graph_ranker(base).rank(question)
+        queries = [g.query for g in ranking.graphs][:limit]
+        best = ranking.best
+        result = best.result if run_it and best is not None else None
+    else:
+        queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
+                           limit=limit)
+        result = run(queries[0], base) if run_it and queries else None
     if as_json:
         emit_json({"question": question, "strategy": strategy,
                    "queries": [q.as_dict() for q in queries],
+                   "ranking": ranking.as_dict() if ranking is not None else None,
                    "result": result.as_dict() if result is not None else None})
     else:
-        _print(queries, result)
+        _print(queries, result, ranking, run_it)
     if not queries:
         raise click.ClickException(
             f"no query could be generated for {question!r}: nothing in it could be linked to "
@@ -82,14 +97,21 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
             "QUESTION shows what is linked), or try --strategy llm")
 
 
-def _print(queries: list, result: Any) -> None:
+def _print(queries: list, result: Any, ranking: Any, run_it: bool) -> None:
+    confidences = {id(g.query): g.confidence for g in ranking.graphs} if ranking else {}
     for i, q in enumerate(queries, 1):
-        click.echo(f"{i}. [{q.score:.2f}] {q.kind}, {q.form}: {q.label_level}")
+        score = confidences.get(id(q), q.score)
+        label = "confidence " if ranking else ""
+        click.echo(f"{i}. [{label}{score:.2f}] {q.kind}, {q.form}: {q.label_level}")
         click.echo(f"   grounded: {q.grounded}")
         for d in q.decisions:
             alts = ", ".join(f"{c.id} {c.label}" for c in d.candidates[1:3])
             click.echo(f"   {d.kind} {d.label!r} → {d.id} ({d.chosen.label})"
                        + (f"; also: {alts}" if alts else ""))
+    if ranking is not None and ranking.best is None and queries:
+        click.echo("")
+        click.echo(f"the KB has no answer: {ranking.reason} (below confidence "
+                   f"{ranking.threshold:.2f} no graph answers)")
     if result is None:
         return
     click.echo("")
