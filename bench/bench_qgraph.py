@@ -49,11 +49,16 @@ SETS = {
     "two_hop": (QG / "two_hop.jsonl", None),
     "three_hop": (QG / "three_hop.jsonl", None),
     "unanswerable": (QG / "unanswerable.jsonl", None),
-    "simplequestions": (BENCH / "simplequestions-dev.jsonl", 400),
+    "simplequestions": (BENCH / "simplequestions-dev.jsonl", 800),
     "wwq": (BENCH / "wwq-dev.jsonl", None),
     "mintaka": (BENCH / "mintaka-dev.jsonl", 400),
     "qald7-train": (BENCH / "qald7-train.jsonl", None),
+    "qald9plus-train": (BENCH / "qald9plus-train.jsonl", None),
 }
+#: sets over the bundled demo KB (--db a mirror of it) and over tests/data/paintings.ttl
+DEMO_SETS = {"demo-own": (HERE.parent / "store" / "demo" / "nobel-demo-questions.jsonl", 400),
+             "demo_questions": (QG / "demo_questions.jsonl", None)}
+PAINTINGS_SETS = {"paintings": (QG / "paintings_questions.jsonl", None)}
 WRONG_F1 = 0.5
 
 
@@ -140,7 +145,8 @@ def main() -> None:
     ranker = GraphRanker(k, linker)
     ranker.rank("Where was Douglas Adams born?")          # warm-up: indexes, embedder
     rows_out = open(args.rows, "w", encoding="utf-8") if args.rows else None
-    sets = {n: SETS[n] for n in args.sets.split(",") if n}
+    known = {**SETS, **DEMO_SETS, **PAINTINGS_SETS}
+    sets = {n: known[n] for n in args.sets.split(",") if n}
     for extra in args.extra:
         sets[Path(extra).stem] = (Path(extra), None)
     out = []

@@ -34,6 +34,15 @@ from store.vocab import (DATATYPE_BY_IRI, DESCRIPTION, LABEL, PROPERTY_ID, PROPE
                          TERM_PREDICATES, WDT, check_id, check_property, entity_kind, id_to_iri,
                          iri_to_id, property_from_iri)
 
+RDFS_RANGE = URIRef("http://www.w3.org/2000/01/rdf-schema#range")
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+#: XSD datatypes → the datatype names properties carry (Wikidata's)
+_XSD_KINDS = {**dict.fromkeys(("date", "dateTime", "gYear", "gYearMonth", "time"), "time"),
+              **dict.fromkeys(("decimal", "integer", "int", "long", "double", "float",
+                               "nonNegativeInteger", "positiveInteger", "short"), "quantity"),
+              **dict.fromkeys(("string", "langString", "normalizedString", "token"),
+                              "string")}
+
 
 def _value(term: Any) -> Value:
     if isinstance(term, Literal):
@@ -135,9 +144,36 @@ class RdfGraphKB:
         short = property_from_iri(str(pred))
         node = URIRef(id_to_iri(short)) if PROPERTY_ID.match(short) else pred
         try:
-            return property_info_from(self.entity(self._id(node)), short, self.name)
+            info = property_info_from(self.entity(self._id(node)), short, self.name)
         except EntityNotFound:
             raise PropertyNotFound(short, kb=self.name) from None
+        if info.datatype is None:
+            datatype = self._datatype_of(pred)
+            if datatype is not None:
+                from dataclasses import replace
+                info = replace(info, datatype=datatype)
+        return info
+
+    def _datatype_of(self, pred: URIRef) -> str | None:
+        """A datatype (Wikidata's names: time, quantity, string, wikibase-item) for a
+        predicate the file gives none: its declared ``rdfs:range``, else what its first
+        values are."""
+        for rng in self.graph.objects(pred, RDFS_RANGE):
+            found = _XSD_KINDS.get(str(rng).rsplit("#", 1)[-1])
+            if found is not None:
+                return found
+            if isinstance(rng, URIRef) and not str(rng).startswith(XSD_NS):
+                return "wikibase-item"
+        kinds = set()
+        for i, o in enumerate(self.graph.objects(None, pred)):
+            if i >= 20:
+                break
+            if isinstance(o, Literal):
+                dt_name = str(o.datatype).rsplit("#", 1)[-1] if o.datatype else "string"
+                kinds.add(_XSD_KINDS.get(dt_name, "string"))
+            else:
+                kinds.add("wikibase-item")
+        return kinds.pop() if len(kinds) == 1 else None
 
     # -- the triplet query --------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,

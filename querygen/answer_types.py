@@ -191,7 +191,7 @@ def split_label(label: str) -> list[str]:
 def place_level(label: str) -> int | None:
     """The level of place a class label names (5 continent … 1 city), by its head word;
     None when it names no place."""
-    norm = normalize(label)
+    norm = head_phrase(label)
     if norm in COUNTRY_STATES or norm.endswith(" country"):
         return 4
     words = norm.split()
@@ -206,7 +206,7 @@ def place_level(label: str) -> int | None:
 def kind_of_words(label: str) -> str | None:
     """The kind a class label names by its words (the last word first: "football club"
     is an agent, "club house" is not), or None."""
-    words = normalize(label).split()
+    words = head_phrase(label).split()
     for w in reversed(words):
         for form in (w, *_singular(w)):
             if form in PLACE_CLASS_WORDS:
@@ -475,13 +475,24 @@ class TypeOracle:
 
 def names_noun(label: str, forms: frozenset[str]) -> bool:
     """Whether the class label ``label`` is the noun: equal to one of its ``forms``, or
-    ending with it as its head word ("sovereign state" for "state")."""
-    if not label:
+    headed by it ("sovereign state" for "state"; "state of germany" for "state", but not
+    "designation … of a single country" for "country")."""
+    phrase = head_phrase(label)
+    if not phrase:
         return False
-    words = label.split()
+    words = phrase.split()
     for f in forms:
-        if label == f or label.endswith(" " + f):
+        if phrase == f or phrase.endswith(" " + f):
             return True
-        if words and any(sing == f for sing in _singular(words[-1])):
+        if any(sing == f for sing in _singular(words[-1])):
             return True
     return False
+
+
+_HEAD_END = re.compile(r"\s(?:of|for|in|on|at|by|from|with|to|that|which|whose)\s.*$")
+
+
+def head_phrase(label: str) -> str:
+    """A normalized class label up to its first preposition or relative word: the noun
+    phrase whose last word is its head ("city of the united states" → "city")."""
+    return _HEAD_END.sub("", normalize(label)).strip()

@@ -128,6 +128,9 @@ class RelationFit:
                     ) -> dict[str, tuple[float, Candidate]]:
         """pid → (best weighted name score over the phrases, its candidate)."""
         best: dict[str, tuple[float, Candidate]] = {}
+        prepare = getattr(self.props, "prepare", None)
+        if callable(prepare) and len(phrases) > 1:
+            prepare([p for p, _ in phrases])       # one embedding pass for all of them
         for phrase, weight in phrases:
             for c in _link_property(self.props, phrase):
                 name = c.features.get("name", 0.0)

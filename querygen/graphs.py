@@ -56,6 +56,7 @@ from querygen.fit import content, root
 from querygen.lexicon import RELATED
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
+from querygen.qualifiers import narrowed, numbers_unused
 from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
@@ -85,9 +86,10 @@ FACT_GAP = 0.45
 NEAR_MISS = 0.9
 
 FEATURES = ("rule", "gap", "rank", "fit", "global_fit", "fit_gap", "link", "match", "type",
-            "noun_pos", "noun_neg", "noun_unknown", "hops", "extended", "empty",
+            "noun_pos", "noun_neg", "noun_unknown", "hops", "extended", "ext_unknown",
+            "ext_not_noun", "ext_words", "empty",
             "log_answers", "named", "absent", "unexplained", "ignored", "members",
-            "form_count", "form_ask", "ordered", "constrained")
+            "form_count", "form_ask", "ordered", "constrained", "narrowed")
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,9 @@ class QueryGraph:
     hops: int
     #: the validator's errors and warnings of the graph's SPARQL, once it was checked
     diagnostics: Mapping[str, list[str]] = field(default_factory=dict)
+    #: the question's numbers that narrowed the answers to statements whose qualifiers
+    #: have them ("in 1903"), if any
+    narrowed_by: tuple[str, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -117,6 +122,7 @@ class QueryGraph:
                 "type_check": self.check.as_dict(),
                 "confidence": round(self.confidence, 4),
                 "diagnostics": dict(self.diagnostics) or None,
+                "narrowed_by": list(self.narrowed_by) or None,
                 "features": {k: round(v, 4) for k, v in self.features.items()}}
 
 
@@ -151,25 +157,44 @@ class GraphRanking:
 
 
 class GraphModel:
-    """The logistic model that scores graphs: weights per feature, a bias, and the
-    confidence threshold below which the KB does not answer."""
+    """The model that scores graphs: the probability that a graph's answers are right,
+    from its features, and the confidence threshold below which the KB does not answer.
+
+    Two forms, as ``bench/fit_graphs.py`` writes them: a logistic model (``weights``,
+    ``bias``, standardization ``means``/``scales``) or gradient-boosted trees
+    (``trees``: each a list of nodes ``[feature, threshold, left, right, value]``, a leaf
+    having feature -1; ``bias`` the raw score they add to)."""
 
     def __init__(self, weights: Mapping[str, float], bias: float, threshold: float,
                  means: Mapping[str, float] | None = None,
-                 scales: Mapping[str, float] | None = None):
+                 scales: Mapping[str, float] | None = None,
+                 trees: Sequence[Sequence[Sequence[float]]] | None = None,
+                 features: Sequence[str] = FEATURES):
         self.weights, self.bias, self.threshold = dict(weights), bias, threshold
         self.means, self.scales = dict(means or {}), dict(scales or {})
+        self.trees = [list(t) for t in trees] if trees else None
+        self.features = tuple(features)
 
     @classmethod
     def load(cls, path: str | Path = MODEL_PATH) -> GraphModel:
         d = json.loads(Path(path).read_text(encoding="utf-8"))
-        return cls(d["weights"], d["bias"], d["threshold"], d.get("means"), d.get("scales"))
+        return cls(d.get("weights", {}), d["bias"], d["threshold"], d.get("means"),
+                   d.get("scales"), d.get("trees"), d.get("features", FEATURES))
 
     def probability(self, features: Mapping[str, float]) -> float:
         z = self.bias
-        for k, w in self.weights.items():
-            x = features.get(k, 0.0)
-            z += w * (x - self.means.get(k, 0.0)) / (self.scales.get(k, 1.0) or 1.0)
+        if self.trees is not None:
+            x = [features.get(k, 0.0) for k in self.features]
+            for nodes in self.trees:
+                i = 0
+                while nodes[i][0] >= 0:
+                    f, threshold, left, right, _ = nodes[i]
+                    i = int(left) if x[int(f)] <= threshold else int(right)
+                z += nodes[i][4]
+        else:
+            for k, w in self.weights.items():
+                x = features.get(k, 0.0)
+                z += w * (x - self.means.get(k, 0.0)) / (self.scales.get(k, 1.0) or 1.0)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -301,9 +326,10 @@ class GraphRanker:
                     prop = LinkingDecision("property", cand.label, (cand,))
                     target = Var("x") if k == len(path) - 1 else Var(f"m{k + 1}")
                     edges.append(Edge(Var(f"m{k}"), prop, target))
+                why = "not" if check.noun is not None and check.noun < 0 else "unknown"
                 out.append(replace(moved, edges=tuple(edges),
-                                   score=plan.score + 0.2 * score - CHAIN_PENALTY * len(path),
-                                   notes=(*plan.notes, f"to the class '{noun}'")))
+                                   score=plan.score - CHAIN_PENALTY * len(path),
+                                   notes=(*plan.notes, f"to the class '{noun}' ({why})")))
         return out
 
     def _extend_words(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
@@ -426,6 +452,12 @@ class GraphRanker:
             if _is_failure(exc):
                 raise
             result = None
+        narrowed_by = None
+        if result is not None and query.form == "select":
+            numbers = numbers_unused(question, query.label_level)
+            found = narrowed(self.kb, result, numbers) if numbers else None
+            if found is not None:       # "in 1903": the statements whose qualifiers say so
+                result, narrowed_by = found[0], numbers
         values: list[Value] = []
         if result is not None:
             if query.form == "count":
@@ -437,8 +469,9 @@ class GraphRanker:
         check = self.oracle.check(ctx.expected, values, via, names) \
             if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
+        feats["narrowed"] = float(narrowed_by is not None)
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
-                          len(_relation_edges(plan)))
+                          len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()))
 
     def _ask_check(self, plan: QueryPlan) -> TypeCheck:
         """A yes/no graph asks whether an entity is a property's value: a property whose
@@ -477,6 +510,9 @@ class GraphRanker:
             "noun_unknown": float(bool(ctx.expected.noun) and not noun),
             "hops": float(len(_relation_edges(plan))),
             "extended": float("to the class" in notes),
+            "ext_unknown": float("(unknown)" in notes),
+            "ext_not_noun": float("(not)" in notes),
+            "ext_words": float(" then '" in notes),
             "empty": float(empty), "log_answers": math.log1p(n),
             "named": float(NAMES_RELATION in plan.notes),
             "absent": float("no statement in the KB" in notes),

@@ -55,7 +55,6 @@ Which KB served each result is on its citation (``source``: ``mirror:…`` or
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -65,7 +64,8 @@ from typing import Any
 import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
-from kb.types import Citation, Statement
+from kb.types import Statement
+from querygen.qualifiers import from_citation, full_statements, narrowed, numbers_unused
 from querygen.question_names import ignored_names
 from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
@@ -79,10 +79,6 @@ STRATEGIES = ("auto", "rules", "llm")
 QUERIES_TRIED = 3
 #: a query answered is ranked above every chain found by search
 QUERY_CHAIN_SCORE = 2.0
-#: numbers in a question (years, counts) that may name a qualifier
-NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
-#: statements read at once for a triplet query's answers
-FETCH_LIMIT = 1000
 #: question entities handed to the chainer from generated queries
 MAX_SEEDS = 3
 
@@ -312,49 +308,28 @@ class Consolidator:
         return Asked(question, entities=entities)
 
     def _supported(self, asked: Asked, record: dict[str, Any]) -> Asked:
-        """``asked`` with each answer's statements; narrowed by a number of the question
-        that the query does not use, when some answers' qualifiers have it."""
+        """``asked`` with each answer's statements (read whole, with their qualifiers,
+        when an LLM will read them or the question names a number); narrowed by a number
+        of the question that the query does not use, when some answers' qualifiers have
+        it (``querygen.qualifiers``; a query graph is narrowed already)."""
         result = asked.result
-        unused = [n for n in NUMBER.findall(asked.question)
-                  if n not in NUMBER.findall(result.query.label_level)]
+        unused = numbers_unused(asked.question, result.query.label_level)
         if not (self.full or unused) or result.query.form == "ask":
-            asked.support = tuple(tuple(statement_from_citation(c) for c in a.citations)
+            asked.support = tuple(tuple(from_citation(c) for c in a.citations)
                                   for a in result.answers)
             return asked
-        support = self._full_statements(result)
-        if unused and result.query.form == "select":
-            keep = [i for i, sts in enumerate(support)
-                    if any(_qualifier_has(st, unused) for st in sts)]
-            if keep and len(keep) < len(support):
-                record["narrowed"] = {"numbers": unused, "kept": len(keep),
-                                      "of": len(support)}
-                from dataclasses import replace
-                result = replace(result, answers=tuple(result.answers[i] for i in keep))
-                support = [support[i] for i in keep]
-                asked.result = result
+        found = narrowed(self.kb, result, unused) if unused else None
+        if found is not None:
+            record["narrowed"] = {"numbers": unused, "kept": len(found[0].answers),
+                                  "of": len(result.answers)}
+            asked.result, support = found
+        else:
+            support = full_statements(self.kb, result)
+        if asked.graph is not None and asked.graph.narrowed_by:
+            record["narrowed"] = {"numbers": list(asked.graph.narrowed_by),
+                                  "kept": len(result.answers)}
         asked.support = tuple(tuple(sts) for sts in support)
         return asked
-
-    def _full_statements(self, result: Any) -> list[list[Statement]]:
-        """Each answer's statements as the KB holds them (qualifiers, rank): one triplet
-        query for a triplet query's answers, one per citation otherwise."""
-        query = result.query
-        if query.kind == "triplet" and query.triple is not None:
-            found = self.kb.statements(*query.triple, limit=FETCH_LIMIT)
-            by_citation = {_key(st.citation) if st.citation else _key_of(st): st
-                           for st in found}
-            return [[by_citation.get(_key(c)) or statement_from_citation(c)
-                     for c in a.citations] for a in result.answers]
-        out = []
-        for a in result.answers:
-            sts = []
-            for c in a.citations:
-                match = [st for st in self.kb.statements(c.subject, c.property, c.value,
-                                                         limit=50)
-                         if st.id == c.statement_id or not c.statement_id]
-                sts.append(match[0] if match else statement_from_citation(c))
-            out.append(sts)
-        return out
 
     def _validate(self, query: Any) -> tuple[list[str], list[str]] | None:
         """The validator's (errors, warnings) (``querygen.validate``, each
@@ -410,23 +385,6 @@ def _reraise_failures(exc: KGGroundError) -> None:
     cannot answer (no entity linked, no query generated, a generated query rejected)."""
     if isinstance(exc, FAILURES):
         raise exc
-
-
-def _key(c: Citation) -> tuple:
-    return (c.subject, c.property, c.value.kind, c.value.value, c.statement_id)
-
-
-def _key_of(st: Statement) -> tuple:
-    return (st.subject, st.property, st.value.kind, st.value.value, st.id)
-
-
-def _qualifier_has(st: Statement, numbers: Sequence[str]) -> bool:
-    """Whether a qualifier of ``st`` has one of ``numbers`` (a year of a date, a number)."""
-    for q in st.qualifiers:
-        found = NUMBER.findall(str(q.value)) + NUMBER.findall(q.value.value[:5].lstrip("+"))
-        if any(n.lstrip("0") == x.lstrip("0") for n in numbers for x in found):
-            return True
-    return False
 
 
 def _query_entities(answered: Sequence[Asked]) -> tuple[str, ...]:

@@ -252,14 +252,24 @@ class Grounder:
         u = best.utility
         assert m.evidence is not None
         text = _cite_text(u.answer, u.cited, m.evidence)
-        if u.passed:
-            note = (f"Grounded: every value the answer asserts is in a statement it cites "
-                    f"(round {best.round} of at most {self.policy.max_rounds}; knowledge "
-                    f"F1 {u.kf1:.2f}).")
+        agrees = answers_the_question(u.values, m.evidence)
+        if u.passed and agrees:
+            note = (f"Grounded: every value the answer asserts is in a statement it cites, "
+                    f"and they are the answers of the query graph that matches the "
+                    f"question (round {best.round} of at most {self.policy.max_rounds}; "
+                    f"knowledge F1 {u.kf1:.2f}).")
+        elif u.passed:
+            note = ("NOT grounded: the answer's values are in statements it cites, but no "
+                    "query graph that matches the question's relation and answer type "
+                    "gives them" + (f" ({m.evidence.kb_reason})" if m.evidence.kb_reason
+                                    else "") + ".")
         else:
             note = (f"NOT grounded: the best of {m.rounds} answers failed the evidence "
                     f"check: {u.feedback.splitlines()[0] if u.feedback else ''}")
-        return Answer(text=text, mode="llm+kb", grounded=u.passed, note=note,
+        common.update(confidence=m.evidence.kb_confidence,
+                      query_graph=_graph_dict(m.evidence.kb_graph),
+                      missing=m.evidence.kb_missing)
+        return Answer(text=text, mode="llm+kb", grounded=u.passed and agrees, note=note,
                       values=u.values, citations=_citations(text, m.evidence),
                       utility=u, rounds=m.rounds, **common)
 
@@ -284,6 +294,20 @@ class Grounder:
         grounded = graph is not None and all(v.numbers for v in values)
         return Answer(text=text, grounded=grounded, note=note, values=values,
                       citations=_citations(text, evidence), **common)
+
+
+def answers_the_question(values: Any, evidence: Evidence) -> bool:
+    """Whether a model's answer values are answers of the question's query graph (the
+    KB's own answer): values in cited statements that answer another relation ("the
+    employer of X is David Hatch" from David Hatch's employer) are not grounded."""
+    if evidence.kb_graph is None or not evidence.kb_answer:
+        return False
+    kb_ids = {v.id for v in evidence.kb_answer if v.id}
+    kb_labels = {prompts.normalize_answer(v.label) for v in evidence.kb_answer}
+    asserted = [v for v in values if v.id or v.label]
+    return bool(asserted) and all(
+        (v.id in kb_ids) if v.id else (prompts.normalize_answer(v.label) in kb_labels)
+        for v in asserted)
 
 
 def _graph_dict(graph: Any) -> dict[str, Any] | None:
