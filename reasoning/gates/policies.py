@@ -38,6 +38,8 @@ class AlwaysGate:
     """Consult the KB for every question (no LLM call)."""
 
     name = "always"
+    #: the policy drafts only when the answer falls back to the model's own
+    needs_draft = False
 
     def decide(self, question: str) -> Decision:
         return Decision(self.name, True, "the 'always' policy consults the KB every time",

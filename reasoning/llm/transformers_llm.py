@@ -57,6 +57,7 @@ _LOADING = threading.Lock()
 
 class TransformersLLM(BaseLLM):
     supports_scoring = True
+    _stop_strings_work = True
 
     def __init__(self, path: str | Path, *, device: str = "auto", dtype: str | None = None,
                  max_new_tokens: int = 256, seed: int | None = None,
@@ -122,14 +123,10 @@ class TransformersLLM(BaseLLM):
                         "pad_token_id": self._pad_id()}
         if sample:
             params.update(temperature=request.temperature, top_k=0, top_p=1.0)
-        params.update(self._stopping(request))
         with self._lock, torch.inference_mode():
             if self.seed is not None:
                 torch.manual_seed(self.seed)
-            try:
-                out = self.lm.generate(**inputs, **params)
-            except (RuntimeError, ValueError) as exc:
-                raise LLMError(f"generation failed: {exc}", backend=self.model) from exc
+            out = self._run(inputs, params, request)
         new = out[:, prompt_len:]
         texts = [apply_stop(t, request.stop)
                  for t in self.tokenizer.batch_decode(new, skip_special_tokens=True)]
@@ -148,13 +145,9 @@ class TransformersLLM(BaseLLM):
         prompt_len = inputs["input_ids"].shape[1]
         cap = request.max_tokens or self.max_new_tokens
         with self._lock, torch.inference_mode():
-            try:
-                out = self.lm.generate(**inputs, max_new_tokens=cap, do_sample=False,
-                                       pad_token_id=self._pad_id(), output_logits=True,
-                                       return_dict_in_generate=True,
-                                       **self._stopping(request))
-            except (RuntimeError, ValueError) as exc:
-                raise LLMError(f"generation failed: {exc}", backend=self.model) from exc
+            out = self._run(inputs, {"max_new_tokens": cap, "do_sample": False,
+                                     "pad_token_id": self._pad_id(), "output_logits": True,
+                                     "return_dict_in_generate": True}, request)
         ids = out.sequences[0, prompt_len:].tolist()
         logprobs = [float(torch.log_softmax(step[0].float(), -1)[i])
                     for step, i in zip(out.logits, ids)]
@@ -212,10 +205,19 @@ class TransformersLLM(BaseLLM):
                         completion_tokens=int(mask.sum()))
         return [tuple(float(x) for x in logprobs[i, :len(c)]) for i, c in enumerate(conts)]
 
-    def _stopping(self, request: Request) -> dict:
-        """Generation stops at a stop string (a saving only: the text is cut after)."""
-        return {"stop_strings": list(request.stop), "tokenizer": self.tokenizer} \
-            if request.stop else {}
+    def _run(self, inputs: dict, params: dict, request: Request) -> Any:
+        """``generate``, stopping at the request's stop strings where the tokenizer lets
+        transformers find them (a saving only: the text is cut at them afterwards; some
+        tokenizers cannot map strings to tokens, and then generation runs to the cap)."""
+        stopping = {"stop_strings": list(request.stop), "tokenizer": self.tokenizer} \
+            if request.stop and self._stop_strings_work else {}
+        try:
+            return self.lm.generate(**inputs, **params, **stopping)
+        except (RuntimeError, ValueError) as exc:
+            if stopping:
+                self._stop_strings_work = False
+                return self._run(inputs, params, request)
+            raise LLMError(f"generation failed: {exc}", backend=self.model) from exc
 
     def _pad_id(self) -> int | None:
         tok = self.tokenizer
