@@ -219,4 +219,5 @@ def test_gate_configuration_errors_say_what_is_missing():
         make_gate("cok")
     with pytest.raises(LLMConfigError, match="checker"):
         make_gate("rowen-cl", role_player(), checker="coin")
-    assert set(GATES) == {"always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid"}
+    assert set(GATES) == {"always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                          "rowen-hybrid"}

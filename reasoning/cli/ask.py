@@ -13,14 +13,16 @@ import click
 from reasoning.cli.common import (chosen_db, emit_json, fail_clearly, json_option,
                                   kb_options, llm_options, open_kb, open_llms)
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("ask")
 @click.argument("question")
 @llm_options
 @click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
-              show_default=True, help="When to consult the KB; auto: rowen-hybrid with "
+              show_default=True, help="When to consult the KB; likelihood: the draft's "
+              "lowest token log-probability (a local model); auto: rowen-hybrid with "
               "--verifier, else rowen-cl; always without an LLM.")
 @click.option("--checker", type=click.Choice(["llm", "similarity"]), default="llm",
               show_default=True, help="Rowen's checker: the LLM judge, or MiniLM answer "

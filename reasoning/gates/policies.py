@@ -1,4 +1,14 @@
-"""The gates: ``always``, ``never``, ``cok`` and Rowen's ``rowen-cl``/``-cm``/``-hybrid``.
+"""The gates: ``always``, ``never``, ``likelihood``, ``cok`` and Rowen's
+``rowen-cl``/``-cm``/``-hybrid``.
+
+**likelihood**: one greedy draft (``prompts.DRAFT``, the answer in one short sentence)
+with its tokens' log-probabilities (``reasoning.llm.likelihood``); the score is the lowest
+log-probability among the tokens of the answer read from it (``replies.answer_of``; the
+whole reply's when the answer cannot be placed in it), and the KB is consulted below
+``threshold``. A degenerate reply or one without an answer scores −inf. Inside
+``Grounder.ask`` the gate reads the draft the policy already wrote (no second call).
+The default threshold was fitted on the dev split of ``bench/llm_questions.jsonl`` with
+SmolLM2-135M (bench/RESULTS.md, issue 28); fit it again for another model.
 
 Scores are consistency in [0, 1] (``z_hybrid`` in [0, 1 + alpha]): high means the model
 answers the same way however asked, and the KB is consulted when the gate's score is below
@@ -26,6 +36,8 @@ one wave, so a hybrid decision takes about four model latencies.
 from __future__ import annotations
 
 from collections import Counter
+
+import math
 
 from reasoning import prompts
 from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
@@ -56,13 +68,66 @@ class NeverGate:
                         timings={"total": 0.0})
 
 
+class LikelihoodGate:
+    """The draft's lowest token log-probability (see the module docstring)."""
+
+    name = "likelihood"
+    #: Grounder.ask hands over its draft (``decide(question, draft=...)``)
+    reads_draft = True
+    DEFAULT_THRESHOLD = -0.3
+
+    def __init__(self, llm: LLM, *, threshold: float | None = None, max_tokens: int = 32):
+        if not callable(getattr(llm, "complete_scored", None)):
+            raise LLMConfigError("the likelihood gate needs token log-probabilities, and "
+                                 "this backend gives none", backend="gate likelihood",
+                                 fix="use a local model (--llm local or hf:PATH), or the "
+                                     "cok or rowen gates")
+        self.llm, self.max_tokens = llm, max_tokens
+        self.threshold = self.DEFAULT_THRESHOLD if threshold is None else threshold
+
+    def decide(self, question: str, draft=None) -> Decision:
+        from reasoning.replies import answer_of, degenerate
+        trace = Trace()
+        scored = getattr(draft, "scored", None)
+        if scored is None:
+            messages = prompts.DRAFT.render(question=question)
+            with trace.stage("draft"):
+                from reasoning.gates.base import traced_call
+                scored = traced_call("draft", "model", self.llm, messages,
+                                     record=trace._add, kind="complete_scored",
+                                     call=lambda: self.llm.complete_scored(
+                                         messages, max_tokens=self.max_tokens, stop=["\n"]),
+                                     replies_of=lambda r: [r.text])
+        if not scored.scored:
+            raise LLMConfigError("the model's server returned no log-probabilities, so the "
+                                 "likelihood gate cannot run", backend="gate likelihood",
+                                 fix="serve the model with logprobs support, or use the cok "
+                                     "or rowen gates")
+        answer = answer_of(scored.text, question)
+        start = scored.text.find(answer) if answer else -1
+        span = scored.span_logprobs(start, start + len(answer)) if start >= 0 else \
+            scored.logprobs
+        bad = degenerate(scored.text, question)
+        score = -math.inf if bad or not answer else min(span)
+        consult = score < self.threshold
+        reason = (f"the draft is no answer ({bad or 'nothing could be read from it'})"
+                  if bad or not answer else
+                  f"lowest token log-probability of the answer {answer!r} is {score:.2f} "
+                  f"{'<' if consult else '>='} threshold {self.threshold:g}")
+        return Decision(self.name, consult, reason, score, self.threshold,
+                        {"min_logprob": score}, None if consult else answer,
+                        {"reply": scored.text, "answer": answer,
+                         "logprobs": [round(x, 4) for x in scored.logprobs]},
+                        trace.calls, trace.finish())
+
+
 class CoKGate:
     """Chain of Knowledge's self-consistency gate (see the module docstring)."""
 
     name = "cok"
 
     def __init__(self, llm: LLM, *, n: int = 5, temperature: float = 0.7,
-                 max_tokens: int | None = 256):
+                 max_tokens: int | None = 128):
         if n < 1:
             raise LLMConfigError("cok needs at least one sample", backend="gate cok",
                                  expected="n >= 1", got=n)
@@ -74,7 +139,8 @@ class CoKGate:
             replies = trace.call("sample", "model", self.llm,
                                  prompts.COT.render(question=question), n=self.n,
                                  temperature=self.temperature, max_tokens=self.max_tokens)
-        answers = [prompts.extract_answer(r) for r in replies]
+        from reasoning.replies import answer_of
+        answers = [answer_of(r, question) for r in replies]
         keys = [prompts.normalize_answer(a) for a in answers]
         counts = Counter(k for k in keys if k)
         top, votes = counts.most_common(1)[0] if counts else ("", 0)
