@@ -102,6 +102,16 @@ class Choice:
         return None
 
     @property
+    def kb_vs_none(self) -> float | None:
+        """The probability of the KB's own answer against "none of these" alone (the other
+        options left out): how much the model doubts the KB's answer, whatever else it
+        finds likely (None when the KB offered no answer)."""
+        for option, score in zip(self.options, self.scores):
+            if option.from_kb:
+                return 1.0 / (1.0 + math.exp(min(700.0, self.scores[-1] - score)))
+        return None
+
+    @property
     def probability(self) -> float:
         """The probability of what was chosen."""
         if self.option is None:
@@ -114,6 +124,7 @@ class Choice:
                 "options": [{**o.as_dict(), "probability": round(p, 4), "score": round(s, 4)}
                             for o, p, s in zip(self.options, self.probabilities, self.scores)],
                 "none": round(self.none, 4),
+                "kb_vs_none": None if self.kb_vs_none is None else round(self.kb_vs_none, 4),
                 "replies": list(self.replies),
                 "value_scores": [round(s, 4) for s in self.value_scores]}
 
@@ -179,9 +190,8 @@ def option_of(values: Sequence[AnswerValue], options: Sequence[Option]) -> Optio
 def choose(llm: Any, question: str, options: Sequence[Option], *,
            record: Any = None) -> Choice:
     """The model's choice among ``options`` and "none of these" (see the module
-    docstring). ``record(messages, replies, seconds)`` is told of the scoring call."""
-    import time
-
+    docstring). ``record(messages, replies, call)``, when given, makes the scoring call
+    (``call()``) and records it."""
     options = tuple(options)
     messages = choice_messages(question)
     owners: list[int] = []
@@ -191,10 +201,9 @@ def choose(llm: Any, question: str, options: Sequence[Option], *,
             owners.append(i)
             replies.append(f"Answer: {value.label}")
     replies.append(NONE_REPLY)
-    start = time.perf_counter()
-    scored = llm.score(messages, replies)
-    if record is not None:
-        record(messages, replies, scored, time.perf_counter() - start)
+    def call() -> list[tuple[float, ...]]:
+        return llm.score(messages, replies)
+    scored = record(messages, replies, call) if record is not None else call()
     value_scores = [sum(s) if s else -math.inf for s in scored]
     scores = [max(v for o, v in zip(owners, value_scores) if o == i)
               for i in range(len(options))] + [value_scores[-1]]

@@ -305,8 +305,7 @@ class Grounder:
         best = m.best()
         if m.choice is not None:
             model_option = m.choice.option
-            probabilities = dict(model_probability=m.choice.probability,
-                                 kb_probability=m.choice.kb_probability)
+            probabilities = dict(kb_probability=m.choice.kb_vs_none)
         else:
             u = best.utility if best is not None else None
             model_option = option_of(u.values, options) if u is not None and u.passed \

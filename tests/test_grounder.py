@@ -270,6 +270,8 @@ def test_the_openai_backend_over_http(demo, linker):
 
     def reply(body, index):
         task, f = prompts.identify(body["messages"]) or ("other", {})
+        if "random number" in body["messages"][-1]["content"]:
+            return str(1000003 * (body.get("seed") or 0))      # a server that samples
         if task in ("cot", "draft"):
             return "I believe so.\nAnswer: Paris" if body.get("temperature", 0) == 0 else \
                 f"Maybe.\nAnswer: {['Paris', 'Lyon', 'Nice', 'Rome', 'Bonn'][index]}"
@@ -283,10 +285,11 @@ def test_the_openai_backend_over_http(demo, linker):
         a = Grounder(demo, llm, gate="cok", linker=linker).ask(QUESTION)
     assert a.decision.consult and a.grounded and a.text.startswith("Warsaw [")
     assert a.citations[0].citation.property == "P19"
-    tasks = [prompts.identify(r["messages"])[0] for r in server.requests]
-    assert tasks == ["draft", "cot", "grounded"]
+    tasks = [(prompts.identify(r["messages"]) or ("probe",))[0] for r in server.requests]
+    assert tasks == ["draft", "probe", "probe", "cot", "grounded"]
     assert server.requests[0]["logprobs"] is True         # the draft asks for them
-    assert server.requests[1]["n"] == 5
+    assert [r["seed"] for r in server.requests[1:3]] == [1, 2]
+    assert server.requests[3]["n"] == 5
     assert all(r["model"] == "test-model" for r in server.requests)
     assert a.trace.n_llm_calls == 3
 

@@ -143,9 +143,10 @@ def _print(a: Any) -> None:
         click.echo(f"  why: {d.reason}")
     if a.utility is not None and a.mode == "llm+kb":
         u = a.utility
-        click.echo(f"Check: {'passed' if u.passed else 'failed'} after {a.rounds} "
-                   f"round{'s' if a.rounds != 1 else ''} (score {u.score:.2f}, "
-                   f"knowledge F1 {u.kf1:.2f})")
+        how = "the model chose among the KB's answers by likelihood" if a.rounds == 0 \
+            else f"after {a.rounds} round{'s' if a.rounds != 1 else ''}"
+        click.echo(f"Check: {'passed' if u.passed else 'failed'} ({how}; score "
+                   f"{u.score:.2f}, knowledge F1 {u.kf1:.2f})")
     click.echo(f"Note: {a.note}")
     click.echo(f"{a.trace.seconds * 1000:.0f} ms, {a.trace.n_llm_calls} LLM calls, "
                f"{a.trace.n_kb_calls} KB calls, {len(a.evidence)} evidence statements")

@@ -18,8 +18,9 @@ Settings (each flag beats its environment variable):
   ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` itself. ``$KGGROUND_THREADS``: torch's CPU
   threads for ``local`` and ``hf:`` models (default: one per two cores, at most 4).
   ``--llm-cache PATH`` / ``$KGGROUND_LLM_CACHE`` records every call there and replays it
-  on the next run (``--replay``: only replay, never call a model). ``--catalog FILE``: the fact catalog
-  (JSONL: question, subject, property, answers, answer_labels) a simulated model lives in.
+  on the next run (``--replay``: only replay, never call a model). ``--catalog FILE``: the
+  fact catalog (JSONL: question, subject, property, answers, answer_labels) a simulated
+  model lives in.
 """
 
 from __future__ import annotations

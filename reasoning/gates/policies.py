@@ -68,6 +68,19 @@ class NeverGate:
                         timings={"total": 0.0})
 
 
+def require_sampling(llm: LLM, gate: str) -> None:
+    """Refuse to run a gate that compares samples on a server that does not sample
+    (``OpenAIChatLLM.sampling_works``): its samples would all agree."""
+    works = getattr(llm, "sampling_works", None)
+    if callable(works) and not works():
+        raise LLMConfigError(f"the model's server ignores the temperature (two samples at "
+                             f"temperature 1.0 with different seeds were the same), so the "
+                             f"{gate} gate cannot measure how its answers vary",
+                             backend=f"gate {gate}",
+                             fix="serve the model with sampling on (e.g. a generation config "
+                                 "with do_sample true), or use the likelihood or always gate")
+
+
 class LikelihoodGate:
     """The draft's lowest token log-probability (see the module docstring)."""
 
@@ -134,6 +147,7 @@ class CoKGate:
         self.llm, self.n, self.temperature, self.max_tokens = llm, n, temperature, max_tokens
 
     def decide(self, question: str) -> Decision:
+        require_sampling(self.llm, self.name)
         trace = Trace()
         with trace.stage("sample"):
             replies = trace.call("sample", "model", self.llm,
@@ -187,6 +201,7 @@ class RowenGate:
         self.name = f"rowen-{mode}"
 
     def decide(self, question: str) -> Decision:
+        require_sampling(self.llm, self.name)
         trace = Trace()
         use_cl, use_cm = self.mode in ("cl", "hybrid"), self.mode in ("cm", "hybrid")
 

@@ -18,6 +18,12 @@
   log-probabilities, asked for with ``logprobs``; a server that ignores it gives a
   ``ScoredReply`` without them (``scored`` False). There is no ``score``: the chat protocol
   cannot return the probability of a reply it did not generate.
+- Sampling: emulated ``n`` requests at a temperature above 0 carry distinct ``seed``s.
+  Some servers decode greedily whatever temperature they are sent (``transformers serve``
+  with a model whose generation config does not sample): ``sampling_works()`` asks twice
+  for a random number at temperature 1.0 with different seeds and remembers whether the
+  replies differed; gates that measure agreement between samples refuse to run on a
+  server that does not sample (``require_sampling``).
 - At most ``max_concurrency`` requests of this backend are in flight at once, across all
   threads that share it.
 - Failures become ``LLMError`` subclasses: ``LLMTimeout``, ``LLMUnreachable``,
@@ -41,6 +47,7 @@ from store.errors import (LLMBadReply, LLMConfigError, LLMError, LLMHTTPError, L
 PURPOSE = "the OpenAI-compatible LLM backend"
 PLACEHOLDER_KEY = "no-key-needed"
 N_SUPPORT = ("auto", "native", "emulate")
+SAMPLING_PROBE = "Write a random number of ten digits. Reply with the number only."
 
 _STATUS_FIXES = {
     400: "the server refused the request's parameters: check the model's limits "
@@ -90,6 +97,7 @@ class OpenAIChatLLM(BaseLLM):
         self.max_concurrency = max_concurrency
         self._n_native: bool | None = {"auto": None, "native": True, "emulate": False}[n_support]
         self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._samples: bool | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -134,8 +142,18 @@ class OpenAIChatLLM(BaseLLM):
                 self._pool = ThreadPoolExecutor(self.max_concurrency,
                                                 thread_name_prefix="openai-llm")
             pool = self._pool
-        futures = [pool.submit(self._post, request, 1) for _ in range(count)]
+        seeds = range(count) if request.temperature > 0 else [None] * count
+        futures = [pool.submit(self._post, request, 1, seed) for seed in seeds]
         return _merge([f.result() for f in futures])
+
+    def sampling_works(self) -> bool:
+        """Whether the server samples at temperature > 0 (see the module docstring)."""
+        if self._samples is None:
+            ask = Request.build(self.model, [{"role": "user", "content": SAMPLING_PROBE}],
+                                temperature=1.0, max_tokens=16)
+            replies = {self._post(ask, 1, seed).completions[0] for seed in (1, 2)}
+            self._samples = len(replies) > 1
+        return self._samples
 
     def complete_scored(self, messages: Sequence[Message], *, max_tokens: int | None = None,
                         stop: str | Sequence[str] | None = None) -> ScoredReply:
@@ -154,9 +172,9 @@ class OpenAIChatLLM(BaseLLM):
         return ScoredReply(text, tokens, logprobs,
                            truncated=getattr(choice[0], "finish_reason", None) == "length")
 
-    def _post(self, request: Request, n: int) -> Generation:
+    def _post(self, request: Request, n: int, seed: int | None = None) -> Generation:
         """One chat-completions request, errors made typed."""
-        resp = self._create(request, n)
+        resp = self._create(request, n, **({"seed": seed} if seed is not None else {}))
         choices = sorted(resp.choices or [], key=lambda c: c.index)
         if not choices:
             raise LLMBadReply("the reply has no choices", backend=self.backend,
