@@ -188,12 +188,12 @@ class TransformersLLM(BaseLLM):
         with self._lock, torch.inference_mode():
             try:
                 first = self.lm(input_ids=prompt, use_cache=True)
-                cache = first.past_key_values
+                cache = getattr(first, "cache", None) or first.past_key_values
                 cache.batch_repeat_interleave(n)
                 attention = torch.cat([torch.ones(n, prompt.shape[1], dtype=mask.dtype,
                                                   device=self.device), mask], dim=1)
-                rest = self.lm(input_ids=batch, past_key_values=cache,
-                               attention_mask=attention, use_cache=False)
+                rest = self.lm(input_ids=batch, attention_mask=attention, use_cache=False,
+                               **{self._cache_arg(): cache})
             except (RuntimeError, ValueError) as exc:
                 raise LLMError(f"scoring failed: {exc}", backend=self.model) from exc
             # the logits that predict each continuation token: the prompt's last, then the
@@ -204,6 +204,13 @@ class TransformersLLM(BaseLLM):
         self._meter.add(completions=n, prompt_tokens=int(prompt.shape[1]),
                         completion_tokens=int(mask.sum()))
         return [tuple(float(x) for x in logprobs[i, :len(c)]) for i, c in enumerate(conts)]
+
+    def _cache_arg(self) -> str:
+        """The forward's name for cached keys and values (``cache`` in newer transformers,
+        ``past_key_values`` before)."""
+        import inspect
+        return "cache" if "cache" in inspect.signature(self.lm.forward).parameters \
+            else "past_key_values"
 
     def _run(self, inputs: dict, params: dict, request: Request) -> Any:
         """``generate``, stopping at the request's stop strings where the tokenizer lets
