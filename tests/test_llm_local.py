@@ -157,7 +157,8 @@ def served(local):
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"transformers serve did not start: "
-                                       f"{proc.stderr.read()[-2000:] if proc.stderr else ''}")
+                                       f"{proc.stderr.read()[-2000:] if proc.stderr else ''}"
+                                       ) from None
                 time.sleep(1)
         yield f"http://127.0.0.1:{port}/v1"
     finally:
