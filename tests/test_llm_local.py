@@ -134,7 +134,7 @@ def test_ask_with_the_likelihood_gate_reads_the_draft_once(local, demo_mirror_pa
 # -- the same model behind a real OpenAI-compatible server ----------------------------------
 
 @pytest.fixture(scope="module")
-def served(local):
+def served(local, tmp_path_factory):
     """``transformers serve`` on loopback with the converted SmolLM2 folder."""
     pytest.importorskip("fastapi", reason="pip install 'kgground[test]' (transformers serve)")
     pytest.importorskip("uvicorn", reason="pip install 'kgground[test]' (transformers serve)")
@@ -145,9 +145,11 @@ def served(local):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    # the server's log goes to a file: a pipe nobody reads would fill and stall it
     proc = subprocess.Popen([exe, "serve", str(local.folder), "--host", "127.0.0.1",
                              "--port", str(port), "--device", "cpu"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=open(log, "w"))
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -157,8 +159,7 @@ def served(local):
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"transformers serve did not start: "
-                                       f"{proc.stderr.read()[-2000:] if proc.stderr else ''}"
-                                       ) from None
+                                       f"{log.read_text()[-2000:]}") from None
                 time.sleep(1)
         yield f"http://127.0.0.1:{port}/v1"
     finally:
