@@ -82,7 +82,9 @@ class Grounder:
     ``verifier``, ``checker``, ``judge`` and ``gate_options`` go to ``make_gate``.
     ``linker``: linking's ``EntityLinker`` for the KB (built on first use otherwise);
     ``strategy``: the query generator (``auto``: rules, then the LLM's few-shot queries
-    when no rule-made query answers; ``rules``; ``llm``; without an LLM always rules);
+    when no rule-made query answers — rules alone for a model that scores, a local one,
+    which chooses among the KB's candidates instead; ``rules``; ``llm``; without an LLM
+    always rules);
     ``hops``, ``top``, ``limits``: the evidence chainer's bounds; ``chains``: run the
     chainer always (True), or only when no query answered (False); ``auto``: always with
     an LLM (the evidence it reads), only as the fallback without one (the KB-only answer
@@ -108,7 +110,11 @@ class Grounder:
         self.kb = kb
         self.metered = MeteredKB(kb)
         self.llm = llm
-        self.strategy = "rules" if llm is None else strategy
+        # a model that scores is a local one; a small local model's few-shot SPARQL took
+        # 30–110 s a question with SmolLM2 and the KB's chains give its choice the
+        # candidates: under 'auto' its queries are the rules' (strategy='llm' still asks it)
+        self.strategy = "rules" if llm is None or (strategy == "auto" and can_score(llm)) \
+            else strategy
         self.gate = self._gate(gate, llm, verifier, checker, judge, gate_options or {})
         self.policy = RulePolicy(max_rounds)
         if chains not in (True, False, "auto"):
