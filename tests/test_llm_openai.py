@@ -164,8 +164,8 @@ def test_a_rowen_gate_over_http_with_two_servers():
         verifier = OpenAIChatLLM("verifier", base_url=other.base_url, api_key="k")
         d = make_gate("rowen-hybrid", model, verifier=verifier).decide("Capital of France?")
         assert d.scores == {"z_cl": 1.0, "z_cm": 0.0, "z_hybrid": 1.0} and d.consult is True
-        # two sampling probes, then 1 + 3k calls and 2k judge calls
-        assert len(main.requests) == 2 + 1 + 3 * 6 + 12 and len(other.requests) == 6
+        # two sampling probes, 1 + 3k calls, the judge's probe and 2k judge calls
+        assert len(main.requests) == 2 + 1 + 3 * 6 + 1 + 12 and len(other.requests) == 6
         assert main.requests[2]["n"] == 6 and main.requests[2]["temperature"] == 1.0
         assert main.max_in_flight > 1                       # stages ran concurrently
 

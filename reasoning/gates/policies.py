@@ -20,7 +20,8 @@ majority of at least n/2 → consult. Score: the top answer's share (``agreement
 threshold is ½. The majority answer is ``Decision.answer``.
 
 **Rowen**: ``k`` paraphrases of the question (one call, ``n=k``, temperature 1.0; the
-original question stands in for an empty paraphrase); then, concurrently, each paraphrase
+original question stands in for a paraphrase that is empty, not a question, or drops a
+name of the question); then, concurrently, each paraphrase
 answered greedily by the model; for CL each paraphrase translated into
 ``target_language`` (default Chinese) and the translation answered (two calls in a row);
 for CM each paraphrase answered by the ``verifier`` model; then the checks, concurrently:
@@ -28,8 +29,10 @@ CL compares (paraphrase, answer) with (translation, its answer), CM compares (pa
 answer) with (paraphrase, verifier's answer). ``Z_CL`` and ``Z_CM`` are the shares of
 equivalent pairs; ``Z_hybrid = Z_CL + alpha·Z_CM``. Thresholds: 0.6 (CL), 0.8 (CM), and
 for hybrid the sum ``0.6 + alpha·0.8`` unless given (the paper does not fix it).
-Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge, k fewer
-per comparison with the similarity checker; with ``max_workers`` ≥ 3k every stage runs as
+Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge (plus one
+probe of the judge per gate, ``LLMJudge.sane``: a judge that calls "Paris" and "Berlin"
+the same answer is replaced by the similarity checker), k fewer per comparison with the
+similarity checker; with ``max_workers`` ≥ 3k every stage runs as
 one wave, so a hybrid decision takes about four model latencies.
 """
 
@@ -169,6 +172,15 @@ class CoKGate:
                         trace.finish())
 
 
+def keep_paraphrase(paraphrase: str, question: str) -> str:
+    """``paraphrase`` when it is a question that keeps the question's names (its
+    capitalized words after the first); else the question itself (a small model's
+    paraphrases at temperature 1.0 are often statements or drop the entity)."""
+    from reasoning.prompt_engine import keep_sub_questions
+    return paraphrase if paraphrase and keep_sub_questions([paraphrase], question) \
+        else question
+
+
 class RowenGate:
     """Rowen's consistency gate: mode 'cl', 'cm' or 'hybrid' (see the module docstring)."""
 
@@ -210,7 +222,12 @@ class RowenGate:
                              prompts.PARAPHRASE.render(question=question), n=self.k,
                              temperature=self.paraphrase_temperature,
                              max_tokens=self.max_tokens)
-        paraphrases = [prompts.clean_line(p) or question for p in raw]
+        paraphrases = [keep_paraphrase(prompts.clean_line(p), question) for p in raw]
+        rejected = sum(p == question for p in paraphrases)
+        checker = self.checker
+        if isinstance(checker, LLMJudge) and not checker.sane(trace):
+            from reasoning.gates.checkers import SimilarityChecker
+            checker = SimilarityChecker()
 
         def answer(stage: str, role: str, llm: LLM, q: str) -> str:
             return trace.call(stage, role, llm, prompts.ANSWER.render(question=q),
@@ -246,7 +263,7 @@ class RowenGate:
             groups.append(("check-cm", [(QA(paraphrases[i], answers[i]),
                                          QA(paraphrases[i], verified[i])) for i in range(k)]))
         with trace.stage("check"):
-            verdicts = self._check(groups, trace)
+            verdicts = self._check(groups, trace, checker)
         cl_checks = verdicts[:k] if use_cl else []
         cm_checks = verdicts[-k:] if use_cm else []
 
@@ -268,18 +285,20 @@ class RowenGate:
         details = {"paraphrases": paraphrases, "answers": answers,
                    "translations": [t for t, _ in translated],
                    "translated_answers": [a for _, a in translated],
-                   "verifier_answers": verified, "checker": self.checker.name,
+                   "verifier_answers": verified, "checker": checker.name,
+                   "paraphrases_rejected": rejected,
                    "cl_checks": cl_checks, "cm_checks": cm_checks,
                    "unparsed_checks": sum(not c.parsed for c in verdicts)}
         return Decision(self.name, consult, reason, score, self.threshold, scores, None,
                         details, trace.calls, trace.finish())
 
-    def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace) -> list:
+    def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace,
+               checker: Checker) -> list:
         """Every group's checks, in order: batched where the checker can, else all pairs
         of all groups concurrently (one wave)."""
-        many = getattr(self.checker, "check_many", None)
+        many = getattr(checker, "check_many", None)
         if many is not None:
             return [c for stage, pairs in groups for c in many(pairs, trace, stage)]
-        tasks = [lambda a=a, b=b, stage=stage: self.checker.check(a, b, trace, stage)
+        tasks = [lambda a=a, b=b, stage=stage: checker.check(a, b, trace, stage)
                  for stage, pairs in groups for a, b in pairs]
         return run_all(tasks, self.max_workers)
