@@ -17,8 +17,9 @@ max_tokens, stop), so sampled completions replay exactly as recorded. Modes:
 
 ``complete_scored`` and ``score`` (``reasoning.llm.likelihood``) are recorded and replayed
 the same way, keyed by the request and the operation (and the continuations scored), when
-the inner model offers them (``supports_scoring``); in replay mode they are assumed to have
-been recorded.
+the inner model offers them (``supports_scoring``; ``complete_scored`` of a model without
+probabilities is its plain reply); replaying without the model, ``scores=True`` says the
+recorded model scored (``llm_from_spec`` sets it for ``local`` and ``hf:``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ MODES = ("auto", "replay", "record")
 
 class CachedLLM(BaseLLM):
     def __init__(self, inner: LLM | None, path: str | Path, *, mode: str = "auto",
-                 model: str | None = None):
+                 model: str | None = None, scores: bool | None = None):
         super().__init__()
         if mode not in MODES:
             raise LLMConfigError("unknown cache mode", backend="cache",
@@ -53,7 +54,9 @@ class CachedLLM(BaseLLM):
         self.log = LLMCallLog(path)
         self.hits = self.misses = 0
         self._count_lock = threading.Lock()
-        self.supports_scoring = inner is None or can_score(inner)
+        # replaying without the model: the caller says whether it scored (its recordings
+        # then hold scores); otherwise the model itself says
+        self.supports_scoring = can_score(inner) if scores is None else scores
 
     def __repr__(self) -> str:
         return f"CachedLLM({self.inner!r}, {str(self.log.path)!r}, mode={self.mode!r})"
@@ -89,9 +92,17 @@ class CachedLLM(BaseLLM):
                         stop: str | Sequence[str] | None = None) -> ScoredReply:
         request = Request.build(self.model, messages, max_tokens=max_tokens, stop=stop)
         got = self._recorded("complete_scored", request, (), lambda: [json.dumps(
-            self.inner.complete_scored(request.message_dicts(), max_tokens=max_tokens,
-                                       stop=stop).as_dict(), ensure_ascii=False)])
+            self._inner_scored(request.message_dicts(), max_tokens, stop).as_dict(),
+            ensure_ascii=False)])
         return ScoredReply.from_dict(json.loads(got[0]))
+
+    def _inner_scored(self, messages: list, max_tokens: int | None, stop) -> ScoredReply:
+        """The inner model's scored reply; a model without probabilities gives its plain
+        greedy reply (a ``ScoredReply`` without log-probabilities)."""
+        fn = getattr(self.inner, "complete_scored", None)
+        if callable(fn):
+            return fn(messages, max_tokens=max_tokens, stop=stop)
+        return ScoredReply(self.inner.complete(messages, max_tokens=max_tokens, stop=stop)[0])
 
     def score(self, messages: Sequence[Message],
               continuations: Sequence[str]) -> list[tuple[float, ...]]:

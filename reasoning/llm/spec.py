@@ -40,7 +40,9 @@ def llm_from_spec(spec: str | None, *, catalog=None, cache: str | Path | None = 
         if name is None:
             return None
         from reasoning.llm.cache import CachedLLM
-        return CachedLLM(None, cache, mode="replay", model=name)
+        kind = (spec or "").strip().split(":")[0].lower()
+        return CachedLLM(None, cache, mode="replay", model=name,
+                         scores=kind in ("local", "hf", "transformers"))
     llm = _backend((spec or "none").strip(), catalog, options)
     if llm is None or cache is None:
         return llm
