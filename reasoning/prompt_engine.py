@@ -63,19 +63,19 @@ _QUESTION_START = re.compile(r"^(?:who|whom|whose|what|which|where|when|why|how|
 
 
 def keep_sub_questions(subs: Sequence[str], question: str) -> list[str]:
-    """The sub-questions worth asking: questions (ending in '?' or starting like one), each
-    naming one of the question's names (a capitalized word after its first) or an earlier
-    answer (#n). A decomposition also returns statements ("Skip James is a record label,
-    not a label."); those are dropped."""
+    """The sub-questions worth asking: questions (with a '?' or starting like one), each
+    naming one of the question's names (a capitalized word after its first; any question
+    when it has none) or an earlier answer (#n). A decomposition also returns statements
+    ("Skip James is a record label, not a label."); those are dropped."""
     words = question.split()
     names = {prompts.normalize_answer(w) for w in words[1:] if w[:1].isupper()}
     names.discard("")
     out = []
     for sub in subs:
-        if not (sub.rstrip().endswith("?") or _QUESTION_START.match(sub.strip())):
+        if not ("?" in sub or _QUESTION_START.match(sub.strip())):
             continue
         said = set(prompts.normalize_answer(sub).split())
-        if "#" in sub or names & said:
+        if "#" in sub or names & said or not names:
             out.append(sub)
     return out
 

@@ -40,9 +40,9 @@ def test_a_scripted_model_that_agrees_with_itself_does_not_consult(run, script):
     r = run("gate", "Where is the Louvre?", "--llm", f"scripted:{script}")
     assert r.exit_code == 0, r.output
     assert "rowen-cl: answer without the KB" in r.output and "z_cl=1" in r.output
-    # a judge that says True to everything fails the probe: MiniLM checks instead (1
-    # paraphrase call, 6 answers, 6 translations and their 6 answers, the judge's probe)
-    assert "20 LLM calls" in r.output
+    # a judge that says True to everything fails the probes: MiniLM checks instead (1
+    # paraphrase call, 6 answers, 6 translations and their 6 answers, two judge probes)
+    assert "21 LLM calls" in r.output
     r = run("gate", "Where is the Louvre?", "--llm", f"scripted:{script}", "--gate", "cok",
             "--json")
     d = json.loads(r.output)

@@ -29,10 +29,10 @@ CL compares (paraphrase, answer) with (translation, its answer), CM compares (pa
 answer) with (paraphrase, verifier's answer). ``Z_CL`` and ``Z_CM`` are the shares of
 equivalent pairs; ``Z_hybrid = Z_CL + alpha·Z_CM``. Thresholds: 0.6 (CL), 0.8 (CM), and
 for hybrid the sum ``0.6 + alpha·0.8`` unless given (the paper does not fix it).
-Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge (plus one
-probe of the judge per gate, ``LLMJudge.sane``: a judge that calls "Paris" and "Berlin"
-the same answer is replaced by the similarity checker), k fewer per comparison with the
-similarity checker; with ``max_workers`` ≥ 3k every stage runs as
+Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge (plus two
+probes of the judge per gate, ``LLMJudge.sane``: a judge that calls "Paris" and "Berlin",
+and "Asia" and "Africa", the same answer is replaced by the similarity checker), k fewer
+per comparison with the similarity checker; with ``max_workers`` ≥ 3k every stage runs as
 one wave, so a hybrid decision takes about four model latencies.
 """
 
