@@ -13,14 +13,16 @@ import click
 from reasoning.cli.common import (chosen_db, emit_json, fail_clearly, json_option,
                                   kb_options, llm_options, open_kb, open_llms)
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("ask")
 @click.argument("question")
 @llm_options
 @click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
-              show_default=True, help="When to consult the KB; auto: rowen-hybrid with "
+              show_default=True, help="When to consult the KB; likelihood: the draft's "
+              "lowest token log-probability (a local model); auto: rowen-hybrid with "
               "--verifier, else rowen-cl; always without an LLM.")
 @click.option("--checker", type=click.Choice(["llm", "similarity"]), default="llm",
               show_default=True, help="Rowen's checker: the LLM judge, or MiniLM answer "
@@ -150,9 +152,10 @@ def _print(a: Any) -> None:
         click.echo(f"  why: {d.reason}")
     if a.utility is not None and a.mode == "llm+kb":
         u = a.utility
-        click.echo(f"Check: {'passed' if u.passed else 'failed'} after {a.rounds} "
-                   f"round{'s' if a.rounds != 1 else ''} (score {u.score:.2f}, "
-                   f"knowledge F1 {u.kf1:.2f})")
+        how = "the model chose among the KB's answers by likelihood" if a.rounds == 0 \
+            else f"after {a.rounds} round{'s' if a.rounds != 1 else ''}"
+        click.echo(f"Check: {'passed' if u.passed else 'failed'} ({how}; score "
+                   f"{u.score:.2f}, knowledge F1 {u.kf1:.2f})")
     click.echo(f"Note: {a.note}")
     click.echo(f"{a.trace.seconds * 1000:.0f} ms, {a.trace.n_llm_calls} LLM calls, "
                f"{a.trace.n_kb_calls} KB calls, {len(a.evidence)} evidence statements")

