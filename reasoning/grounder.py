@@ -221,7 +221,8 @@ class Grounder:
                                     full=self.llm is not None)
         m.evidence = consolidator.gather(m.question, log=details)
         # sub-questions only where the question's own query found nothing
-        if llm is not None and self.decompose and details.get("answered_by") != "query":
+        if llm is not None and self.decompose and \
+                details.get("answered_by") not in ("query", "query graph"):
             messages = decompose_messages(m.question)
             reply = rec.call("model", self.llm, messages, max_tokens=DECOMPOSE_TOKENS)[0]
             subs = keep_sub_questions(parse_sub_questions(reply, m.question), m.question)
