@@ -294,6 +294,24 @@ def test_ctrl_c_ends_the_command_with_130(words, tmp_path, hole, demo_mirror_pat
     assert_interrupted(code, out, err, " ".join(words))
 
 
+def test_ctrl_c_stops_a_query_running_inside_sqlite(tmp_path, demo_mirror_path):
+    """A query SQLite runs for minutes: Ctrl-C stops it at once, as an interruption — not
+    as a timeout (sqlite3 swallows the KeyboardInterrupt raised in its progress handler),
+    and also with no timeout (--timeout 0), where no handler used to be set."""
+    query = ("SELECT (COUNT(*) AS ?n) WHERE { ?a wdt:P31 ?x . ?b wdt:P31 ?x . "
+             "?c wdt:P31 ?x . ?d wdt:P31 ?x }")
+    for timeout in ("600", "0"):
+        args = ["sparql", query, "--db", str(demo_mirror_path), "--timeout", timeout,
+                "--explain"]
+
+        def running_sql(proc: subprocess.Popen) -> bool:
+            return proc.stderr.readline().startswith("-- engine: sql")
+        code, out, err = interrupt(args, environment(tmp_path), running_sql, tmp_path,
+                                   settle=1.0)
+        assert_interrupted(code, out, err, f"sparql --timeout {timeout}")
+        assert "timeout" not in err
+
+
 def test_ctrl_c_leaves_no_server_process_behind(tmp_path, demo_mirror_path):
     """``serve --processes 2``: the children ignore Ctrl-C, the parent stops them."""
     args = ["serve", "--db", str(demo_mirror_path), "--port", "0", "--processes", "2",
