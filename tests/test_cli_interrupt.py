@@ -272,8 +272,12 @@ def tiny_generator(tmp_path_factory) -> Callable[[], Path]:
                 Negative(kind, gold.replace(name, other), "") for kind, other in
                 (("wrong_entity", "Paris"), ("misspelled", name + "x"),
                  ("unlinked", name.lower()), ("wrong_property", name[:3]))))
-        out = tmp_path_factory.mktemp("qgen") / "model"
-        train([example("Marie Curie"), example("Niels Bohr")], out, from_scratch=True,
+        from querygen.dataset import write_examples
+        folder = tmp_path_factory.mktemp("qgen")
+        examples = [example("Marie Curie"), example("Niels Bohr")]
+        write_examples(examples, folder / "examples.jsonl")
+        out = folder / "model"
+        train(examples, out, from_scratch=True,
               options=TrainOptions(max_steps=1, size="tiny", vocab_size=300, threads=1))
         made.append(out)
         return out
@@ -310,6 +314,37 @@ def test_ctrl_c_stops_a_query_running_inside_sqlite(tmp_path, demo_mirror_path):
                                    settle=1.0)
         assert_interrupted(code, out, err, f"sparql --timeout {timeout}")
         assert "timeout" not in err
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.timeout(900)
+def test_interrupted_training_is_saved_and_resumes(tmp_path, tiny_generator):
+    """Ctrl-C in the middle of training (after 20 s of CPU: torch is imported, steps are
+    running): exit 130, the model so far saved, and --resume continues from its step."""
+    tiny_generator()                          # skips without torch
+    from querygen.dataset import read_examples, write_examples
+    examples = tmp_path / "examples.jsonl"
+    model = tmp_path / "qgen"
+    source = Path(tiny_generator()).parent / "examples.jsonl"
+    write_examples(read_examples(source), examples)
+    args = ["querygen", "train", "--data", str(examples), "--out", str(model),
+            "--from-scratch", "--size", "tiny", "--epochs", "100000", "--threads", "1"]
+    env = environment(tmp_path)
+    code, out, err = interrupt(args, env, lambda proc: _cpu_seconds(proc.pid) > 20, tmp_path,
+                               wait=600)
+    assert_interrupted(code, out, err, "querygen train")
+    assert "--resume continues the run" in err
+    saved = json.loads((model / "querygen.json").read_text())["step"]
+    assert saved > 0
+    resumed = subprocess.run([sys.executable, "-m", "reasoning", *args, "--max-steps",
+                              str(saved + 2), "--resume", "--json"],
+                             env=env, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["steps"] == saved + 2
 
 
 def test_ctrl_c_leaves_no_server_process_behind(tmp_path, demo_mirror_path):

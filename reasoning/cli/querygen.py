@@ -13,6 +13,7 @@ import click
 
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite,
                                   json_option, kb_options, not_empty, open_kb)
+from reasoning.cli.console import interrupted
 
 
 @click.group("querygen")
@@ -144,7 +145,8 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
         click.echo(f"{state} to {result.out}: {result.steps} steps ({result.epochs} epochs) "
                    f"in {result.seconds} s, loss {result.first_loss} -> {result.last_loss}")
     if result.interrupted:
-        sys.exit(130)
+        interrupted(f"the model so far is saved in {result.out}; the same command with "
+                    "--resume continues the run")
 
 
 @querygen_group.command("generate")
