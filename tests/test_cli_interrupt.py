@@ -347,15 +347,37 @@ def test_interrupted_training_is_saved_and_resumes(tmp_path, tiny_generator):
     assert json.loads(resumed.stdout)["steps"] == saved + 2
 
 
-def test_ctrl_c_leaves_no_server_process_behind(tmp_path, demo_mirror_path):
-    """``serve --processes 2``: the children ignore Ctrl-C, the parent stops them."""
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("when", ["serving", "starting"])
+def test_ctrl_c_leaves_no_server_process_behind(when, tmp_path, demo_mirror_path):
+    """``serve --processes 2``: the children ignore Ctrl-C, the parent stops them (SIGTERM)
+    — quietly also while they are still starting (importing, opening the mirror, saying
+    they listen)."""
     args = ["serve", "--db", str(demo_mirror_path), "--port", "0", "--processes", "2",
             "--workers", "1"]
     proc = subprocess.Popen([sys.executable, "-m", "reasoning", *args],
                             env=environment(tmp_path), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        assert proc.stdout.readline().startswith("SPARQL endpoint: ")
+        if when == "serving":
+            assert proc.stdout.readline().startswith("SPARQL endpoint: ")
+        else:
+            deadline = time.monotonic() + 120
+            while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.3)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=30)
         assert_interrupted(proc.returncode, out, err, "serve")

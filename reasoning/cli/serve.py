@@ -230,26 +230,36 @@ def _stop_all(children: list[subprocess.Popen]) -> None:
 
 
 def child() -> None:
-    """A server process started by ``_serve_in_processes`` (its options as JSON in argv)."""
-    import kb
-
+    """A server process started by ``_serve_in_processes`` (its options as JSON in argv).
+    SIGTERM from the parent stops it quietly wherever it is — opening the mirror, saying
+    it listens, serving — as the parent sends it when Ctrl-C comes during the start."""
     config = json.loads(sys.argv[1])
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C: the parent stops us
     try:
-        base = kb.open(config["db"])
-        server = _server(base, config["host"], config["port"], config, reuse_port=True)
-    except (KGGroundError, click.ClickException) as exc:
-        print(f"Error: {exc.message if isinstance(exc, click.ClickException) else exc}",
-              file=sys.stderr)
-        sys.exit(1)
-    print("listening", flush=True)
-    try:
-        server.serve_forever()
+        _child(config)
     except KeyboardInterrupt:
         pass
+
+
+def _child(config: dict[str, Any]) -> None:
+    import kb
+
+    base = None
+    try:
+        try:
+            base = kb.open(config["db"])
+            server = _server(base, config["host"], config["port"], config, reuse_port=True)
+        except (KGGroundError, click.ClickException) as exc:
+            print(f"Error: {exc.message if isinstance(exc, click.ClickException) else exc}",
+                  file=sys.stderr)
+            sys.exit(1)
+        try:
+            print("listening", flush=True)
+            server.serve_forever()
+        finally:
+            server.close()
     finally:
-        server.close()
         close = getattr(base, "close", None)
         if callable(close):
             close()
