@@ -149,9 +149,7 @@ def _serve_in_processes(db: str | None, host: str, port: int, processes: int,
     try:
         config = json.dumps({"db": path, "host": host, "port": port, **options})
         for _ in range(processes):
-            children.append(subprocess.Popen(
-                [sys.executable, "-c", "from reasoning.cli.serve import child; child()",
-                 config], stdout=subprocess.PIPE, text=True))
+            children.append(_start_child(config))
         deadline = time.monotonic() + START_TIMEOUT
         for proc in children:
             line = _readline(proc, deadline)
@@ -176,6 +174,20 @@ def _serve_in_processes(db: str | None, host: str, port: int, processes: int,
         _stop_all(children)
     if interrupted:
         raise KeyboardInterrupt       # Ctrl-C: stopped, and the command ends as interrupted
+
+
+def _start_child(config: str) -> subprocess.Popen:
+    """A server process that ignores Ctrl-C from birth (an ignored signal stays ignored
+    across exec, and Python then installs no handler of its own): Ctrl-C reaches the
+    whole process group, and a child still importing would print a traceback; the
+    parent stops its children itself."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from reasoning.cli.serve import child; child()", config],
+            stdout=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _reserve(host: str, port: int) -> tuple[socket.socket, int]:
