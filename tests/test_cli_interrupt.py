@@ -207,9 +207,10 @@ RECIPES: dict[tuple[str, ...], Callable] = {
         ["chain", "--from", "Q42", "--endpoint", h.sparql], connected(h)),
     ("entity",): lambda h, t, m, **_: (["entity", "Q42", "--endpoint", h.sparql],
                                        connected(h)),
+    # questions answered by worker threads, blocked on the model: Ctrl-C must not wait
     ("eval",): lambda h, t, m, **_: (
-        ["eval", str(_bench(t)), "--endpoint", h.sparql, "--report", str(t / "r.json"),
-         "--no-progress"], connected(h)),
+        ["eval", str(_bench(t)), "--db", str(m), "--llm", "openai:test", "--report",
+         str(t / "r.json"), "--no-progress"], connected(h)),
     ("gate",): lambda h, t, m, **_: (
         ["gate", "Where was Marie Curie born?", "--llm", "openai:test"], connected(h)),
     ("link",): lambda h, t, m, **_: (["link", "Marie Curie", "--db", _pg(h)], connected(h)),

@@ -277,7 +277,10 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
         for f in pending:
             f.cancel()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # interrupted: the questions still being answered (blocked on a model or an
+        # endpoint, maybe for minutes) are left to die with the process; only this thread
+        # writes records, so nothing they do can reach the run's files but their traces
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
         if bar is not None:
             bar.close()
         log.close()
