@@ -474,8 +474,11 @@ def _end_with_parent(parent: int) -> None:
     memory): watch the parent, and end when it is gone. SIGTERM (the loader's
     ``terminate``) ends the process at once: a handler inherited through fork (one that
     raises KeyboardInterrupt, as ``kgground serve`` installs) would leave it blocked
-    handing that exception to a loader no longer reading."""
+    handing that exception to a loader no longer reading. Ctrl-C, which reaches the whole
+    process group, is ignored: the loader stops its parsers itself (a parser's own
+    KeyboardInterrupt would print a traceback from an idle pool worker)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

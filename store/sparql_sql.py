@@ -229,10 +229,12 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
                 nargs, fn = SQL_FUNCTIONS[name]
                 conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
-    # the timeout, and the running query's limits (store.limits), stop SQLite where it is
-    stop = stop_check(time.monotonic() + timeout if timeout is not None else None)
-    if stop is not None:
-        conn.set_progress_handler(stop, 10_000)
+    # the timeout, and the running query's limits (store.limits), stop SQLite where it is;
+    # a handler is set even without them: Python runs a signal's handler (Ctrl-C's
+    # KeyboardInterrupt) only where SQLite calls back into it
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    stop = stop_check(deadline) or _never
+    conn.set_progress_handler(stop, 10_000)
     query_limits = current_limits()
     cap = query_limits.max_rows if query_limits is not None else None
     cursor = None
@@ -249,14 +251,21 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
         if "interrupted" in str(exc):
             if query_limits is not None and query_limits.tripped is not None:
                 raise query_limits.tripped from None
-            if timeout is not None:
+            if deadline is not None and time.monotonic() >= deadline:
                 raise QueryTimeout(timeout) from None
+            # nothing here stopped it: an exception raised in the progress handler, which
+            # sqlite3 swallows — Ctrl-C's KeyboardInterrupt, from Python's signal handler
+            raise KeyboardInterrupt from None
         raise
     finally:
         if cursor is not None:
             cursor.close()
-        if stop is not None:
-            conn.set_progress_handler(None, 0)
+        conn.set_progress_handler(None, 0)
+
+
+def _never() -> bool:
+    """A progress handler that never stops the query itself (see ``_sqlite_rows``)."""
+    return False
 
 
 def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tuple]:

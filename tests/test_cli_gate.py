@@ -71,13 +71,15 @@ def test_record_then_replay_offline(run, catalog, tmp_path):
     assert r.exit_code == 1 and "no recorded reply" in r.output
 
 
-def test_errors_are_clear(run, catalog, script):
+def test_errors_are_clear(run, catalog, script, monkeypatch, tmp_path):
     r = run("gate", "q?", "--llm", f"scripted:{script}", "--gate", "rowen-cm")
     assert r.exit_code == 1 and "verifier" in r.output
+    monkeypatch.setenv("KGGROUND_DB", str(tmp_path / "mine.sqlite"))   # not the demo KB
     r = run("gate", "q?", "--llm", "simulated")
-    assert r.exit_code != 0 and "--catalog" in r.output
-    r = run("gate", "q?", "--llm", "gpt4")
-    assert r.exit_code == 1 and "openai:MODEL" in r.output
+    assert r.exit_code != 0 and "--catalog" in r.output and "A catalog is" in r.output
+    monkeypatch.delenv("KGGROUND_DB")
+    r = run("gate", "q?", "--llm", "gpt4")                 # refused before anything runs
+    assert r.exit_code == 2 and "openai:MODEL" in r.output
     r = run("gate", "q?", "--gate", "cok")
     assert r.exit_code == 1 and "--llm" in r.output
     r = run("gate", "q?", "--llm", f"scripted:{script}", "--replay")

@@ -10,15 +10,16 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (chosen_db, emit_json, fail_clearly, json_option,
-                                  kb_options, llm_options, open_kb, open_llms)
+from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, llm_options, not_empty, open_kb,
+                                  open_llms, simulated_catalog)
 
 GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
                 "rowen-hybrid")
 
 
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @llm_options
 @click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
               show_default=True, help="When to consult the KB; likelihood: the draft's "
@@ -34,8 +35,10 @@ GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "row
 @click.option("--rounds", type=click.IntRange(1, 10), default=3, show_default=True,
               help="Answers the LLM may write from the evidence (the first and its "
                    "revisions after failed checks).")
-@click.option("--lang", default="en", show_default=True, help="Language of the question.")
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
+              help="Language of the question.")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Write the evidence graph as an interactive page (offline; needs "
                    "pip install 'kgground[viewer]').")
 @click.option("--open", "open_page", is_flag=True,
@@ -79,13 +82,7 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
          no_cache: bool, as_json: bool) -> None:
     from reasoning.grounder import Grounder
 
-    if _simulated(llm_spec, verifier_spec) and not catalog:
-        if chosen_db(db) or endpoint:
-            raise click.UsageError("a simulated LLM needs --catalog FILE (JSONL rows with "
-                                   "question, subject, property, answers, answer_labels) "
-                                   "except on the demo KB, which has its own")
-        from store.demo import DEMO_QUESTIONS
-        catalog = str(DEMO_QUESTIONS)
+    catalog = simulated_catalog(catalog, llm_spec, verifier_spec, db=db, endpoint=endpoint)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
     kb = open_kb(db, endpoint, offline, no_cache)
@@ -101,10 +98,6 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
         _print(answer)
     for path in written:
         click.echo(f"wrote the evidence page: {path}", err=as_json)
-
-
-def _simulated(*specs: str | None) -> bool:
-    return any(s and s.strip().lower().startswith("simulated") for s in specs)
 
 
 def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:

@@ -6,13 +6,13 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_option,
-                                  kb_options, llm_cache_option, llm_option, open_kb, open_llms,
-                                  replay_option)
+from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, llm_cache_option, llm_option,
+                                  not_empty, open_kb, open_llms, replay_option)
 
 
 @click.command("query")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @kb_options
 @click.option("--strategy", type=click.Choice(["rules", "llm", "model"]), default="rules",
               show_default=True, help="rules: offline, no LLM; llm: an LLM writes the query "
@@ -22,6 +22,7 @@ from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_
 @replay_option
 @catalog_option
 @click.option("--model", "model_dir", metavar="DIR", type=click.Path(file_okay=False),
+              callback=not_empty,
               help="A trained query generator (written by kgground querygen train), for "
                    "--strategy model.")
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50),
@@ -50,12 +51,31 @@ def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool
     Exit status: 0 with at least one query, 1 when none could be generated (nothing in
     the question could be linked to the KB) or on an error.
     """
+    _check_strategy(strategy)
     llm = None
     if strategy == "llm":
         llm = fail_clearly(open_llms)(llm_spec, llm_cache=llm_cache, replay=replay,
                                       catalog=catalog)[0]
     fail_clearly(_query)(question, db, endpoint, offline, no_cache, strategy, llm,
                          model_dir, limit, run_it, as_json)
+
+
+def _check_strategy(strategy: str) -> None:
+    """Options typed for another strategy than the one chosen are a mistake to say, not
+    to ignore (``--llm`` without ``--strategy llm`` would otherwise do nothing)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    typed = [name for name in ("llm_spec", "llm_cache", "replay", "catalog", "model_dir")
+             if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    wants = {"llm_spec": "llm", "llm_cache": "llm", "replay": "llm", "catalog": "llm",
+             "model_dir": "model"}
+    for name in typed:
+        if wants[name] != strategy:
+            option = {"llm_spec": "--llm", "llm_cache": "--llm-cache", "replay": "--replay",
+                      "catalog": "--catalog", "model_dir": "--model"}[name]
+            raise click.UsageError(f"{option} is for --strategy {wants[name]}: add it (the "
+                                   f"strategy now is {strategy})")
 
 
 def _query(question: str, db: str | None, endpoint: str | None, offline: bool,

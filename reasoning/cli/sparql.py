@@ -17,7 +17,8 @@ from typing import Any, Iterator
 
 import click
 
-from reasoning.cli.common import emit_json, fail_clearly, kb_options, open_kb
+from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
+                                  open_kb)
 
 _GRAPH_FORMATS = {"table": "turtle", "json": "json-ld", "csv": "nt", "tsv": "nt"}
 _PLAIN_DATATYPES = {"integer", "decimal", "double", "float", "dateTime", "date", "boolean",
@@ -66,7 +67,7 @@ def read_query(source: str) -> str:
 
 
 @click.command("sparql")
-@click.argument("query", metavar="QUERY|FILE|-")
+@click.argument("query", metavar="QUERY|FILE|-", callback=check_text)
 @kb_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv"]),
               default="table", show_default=True, help="table: aligned columns for reading; "
@@ -75,7 +76,7 @@ def read_query(source: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json (for scripts).")
 @click.option("--explain", is_flag=True, help="Also print, on stderr, which engine answered "
               "and how: the SQL run over the mirror, or why rdflib's evaluator ran instead.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT,
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, callback=finite,
               show_default=True, metavar="S", help="Stop the query after S seconds "
               "(0: no limit).")
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,8 @@ def render_html(report: Mapping[str, Any]) -> str:
              "<h2>By question type</h2>", _group_table(report["by_type"], "type"),
              "<h2>By language</h2>", _group_table(report["by_language"], "language")]
     if report.get("by_relation"):
-        parts += ["<h2>By relation</h2>", _group_table(report["by_relation"], "relation")]
+        parts += ["<h2>By relation</h2>", _group_table(report["by_relation"], "relation",
+                                                       report.get("labels") or {})]
     parts.append("<h2>Plots</h2><div class='figs'>")
     for caption, svg in figures:
         parts.append(f"<figure><figcaption>{_e(caption)}</figcaption>{svg}</figure>")
@@ -190,9 +190,21 @@ def consistency_svg(records: Sequence[Mapping[str, Any]], bins: int = 10) -> str
 
 # -- tables -------------------------------------------------------------------------------------
 
+#: the run's settings as the configuration table names them (others: their key)
+CONFIG_NAMES = {"benchmark": "benchmark file", "benchmark_sha256": "benchmark SHA-256",
+                "format": "benchmark format", "languages": "languages",
+                "kb": "knowledge base", "llm": "LLM", "verifier": "verifier LLM",
+                "gate": "gate", "checker": "checker", "catalog": "simulated LLM's facts",
+                "sample": "sample"}
+#: what an empty setting means, by key
+CONFIG_NONE = {"languages": "all", "llm": "none (the KB answers alone)", "verifier": "none",
+               "checker": "–", "catalog": "–"}
+
+
 def _config_block(report: Mapping[str, Any]) -> str:
     c = report["config"]
-    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(_plain(v))}</td></tr>" for k, v in c.items())
+    rows = "".join(f"<tr><th>{_e(CONFIG_NAMES.get(k, k.replace('_', ' ')))}</th>"
+                   f"<td>{_e(_readable(k, v))}</td></tr>" for k, v in c.items())
     status = "complete" if report.get("complete") else (
         f"incomplete: {report['totals']['questions']} of {report.get('total_questions')} "
         "questions")
@@ -222,9 +234,13 @@ def _totals_block(t: Mapping[str, Any]) -> str:
     return f"<div class='stats'>{body}</div>"
 
 
-def _group_table(groups: Mapping[str, Mapping[str, Any]], title: str) -> str:
+def _group_table(groups: Mapping[str, Mapping[str, Any]], title: str,
+                 labels: Mapping[str, str] | None = None) -> str:
+    """A breakdown table; group names with a label in ``labels`` (a relation's property)
+    show the label, the name (ID) on hover."""
+    labels = labels or {}
     head = "".join(f"<th>{_e(h)}</th>" for h in [title] + [c for c, _ in GROUP_COLUMNS])
-    rows = "".join("<tr>" + f"<td>{_e(name)}</td>" +
+    rows = "".join("<tr>" + f"<td>{_labelled(name, labels.get(name))}</td>" +
                    "".join(f"<td class='n'>{_e(f(t))}</td>" for _, f in GROUP_COLUMNS) +
                    "</tr>" for name, t in groups.items())
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
@@ -265,12 +281,29 @@ def _answers(items: Any) -> str:
     return "; ".join(shown) + more if shown else "(empty)"
 
 
+def _labelled(name: str, label: str | None) -> str:
+    if not label:
+        return _e(name)
+    return f"<span class='id' title='{_e(name)}'>{_e(label)}</span>"
+
+
+def _readable(key: str, value: Any) -> str:
+    """A setting as a person reads it: lists joined, a mapping as 'key value; …', empty
+    values named (``CONFIG_NONE``)."""
+    if value is None or value == [] or value == "":
+        return CONFIG_NONE.get(key, "–")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_readable(key, v) for v in value)
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k.replace('_', ' ')} {_readable(k, v)}" for k, v in value.items()
+                         if v is not None)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def _yes(v: Any) -> str:
     return "–" if v is None else ("yes" if v else "no")
-
-
-def _plain(v: Any) -> str:
-    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str)
 
 
 def _e(v: Any) -> str:
@@ -287,6 +320,7 @@ font-variant-numeric:tabular-nums}.kv th{width:12em}
 padding:.4em .7em;min-width:10em}.stat span{display:block;color:#666;font-size:.85em}
 .stat b{font-size:1.2em}.figs{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}
 figcaption{font-weight:600}figure svg{max-width:100%;height:auto}
+span.id{border-bottom:1px dotted #999;cursor:help}
 .none{color:#666;font-style:italic;width:30em}.err{color:#b00;font-size:.85em}
 #questions td:nth-child(4){max-width:28em}
 """
