@@ -199,7 +199,7 @@ class FallbackKB:
         batch = self.live.PROPERTY_BATCH
         for i in range(0, len(missing), batch):
             chunk = missing[i:i + batch]
-            found = self._ask_live(lambda: self.live.property_infos(chunk))
+            found = self._ask_live(lambda chunk=chunk: self.live.property_infos(chunk))
             terms, datatypes = [], []
             for info in found.values():
                 terms += _property_terms(info)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from kb.types import Value
 from querygen.analysis import analyze
 from querygen.answer_types import AGENT, PLACE, TIME, expected, split_label
 
@@ -168,7 +167,7 @@ def test_the_slice_composes_and_abstains(slice_grounder):
         assert not b.grounded and not b.values, (q, b.text)
 
 
-# -- evaluation: grounded, confidence, risk and coverage --------------------------------------------
+# -- evaluation: grounded, confidence, risk and coverage ----------------------------------------
 
 def test_eval_counts_wrong_answers_called_grounded_and_draws_risk_against_coverage():
     from reasoning.eval.metrics import risk_coverage

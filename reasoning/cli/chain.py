@@ -16,9 +16,11 @@ from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearl
 
 @click.command("chain")
 @click.argument("question", required=False, callback=check_text)
-@click.option("--from", "source", metavar="ID", callback=not_empty, help="Find chains from this entity (ID or "
-              "IRI) to --to instead of answering a question; alone, show its neighbourhood.")
-@click.option("--to", "target", metavar="ID", callback=not_empty, help="The entity chains from --from lead to.")
+@click.option("--from", "source", metavar="ID", callback=not_empty,
+              help="Find chains from this entity (ID or IRI) to --to instead of answering "
+                   "a question; alone, show its neighbourhood.")
+@click.option("--to", "target", metavar="ID", callback=not_empty,
+              help="The entity chains from --from lead to.")
 @click.option("--entity", "entities", metavar="ID", multiple=True, callback=not_empty,
               help="Start the question's chains from this entity instead of linking the "
                    "question (repeatable).")

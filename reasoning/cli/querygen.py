@@ -101,7 +101,8 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
               help="Stop after S seconds (a checkpoint is written).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--lr", "learning_rate", type=click.FloatRange(min=0, min_open=True), default=1e-3,
-              show_default=True, callback=finite, help="Peak learning rate (warm-up, then linear decay).")
+              show_default=True, callback=finite,
+              help="Peak learning rate (warm-up, then linear decay).")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--no-negatives", is_flag=True, help="Train on the correct query alone "
               "(plain fine-tuning, to compare with the contrastive objective).")

@@ -100,8 +100,10 @@ def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool,
 
 
 @click.command("triples")
-@click.option("--subject", "-s", metavar="ID", callback=not_empty, help="Subject entity, e.g. Q42.")
-@click.option("--property", "-p", "prop", metavar="PID", callback=not_empty, help="Property, e.g. P69.")
+@click.option("--subject", "-s", metavar="ID", callback=not_empty,
+              help="Subject entity, e.g. Q42.")
+@click.option("--property", "-p", "prop", metavar="PID", callback=not_empty,
+              help="Property, e.g. P69.")
 @click.option("--value", "-v", metavar="ID", callback=not_empty, help="Value entity, e.g. Q5.")
 @click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 100000),
               help="At most this many statements.")
