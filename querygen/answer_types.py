@@ -60,6 +60,12 @@ agency label publisher network broadcaster developer manufacturer painter artist
 author musician singer actor actress politician scientist athlete player character
 association society ensemble orchestra choir duo trio
 """.split())
+#: words of class labels that make an entity an abstract thing even when a superclass says
+#: otherwise: a profession is a subclass of "scientist" but answers no "who" or "where"
+THING_CLASS_WORDS = frozenset("""
+occupation profession job position genre discipline language award prize medal decoration
+religion sport disease currency unit colour color
+""".split())
 
 #: how large a place a word names: the level of a "which N" noun against the levels of an
 #: answer's types tells a city from a country when the KB's class tree does not
@@ -213,6 +219,8 @@ def kind_of_words(label: str) -> str | None:
                 return PLACE
             if form in AGENT_CLASS_WORDS:
                 return AGENT
+            if form in THING_CLASS_WORDS:
+                return THING
     return None
 
 

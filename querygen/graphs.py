@@ -85,11 +85,16 @@ FACT_GAP = 0.45
 #: an entity link whose name match is below this is a near miss, not the entity
 NEAR_MISS = 0.9
 
+#: what the question is like, the same for all its graphs: its question word, how many
+#: relation words and mentions it has
+QUESTION_FEATURES = ("wh_who", "wh_where", "wh_when", "wh_which", "wh_count", "wh_ask",
+                     "rel_words", "mentions")
 FEATURES = ("rule", "gap", "rank", "fit", "global_fit", "fit_gap", "link", "match", "type",
             "noun_pos", "noun_neg", "noun_unknown", "hops", "extended", "ext_unknown",
             "ext_not_noun", "ext_words", "empty",
             "log_answers", "named", "absent", "unexplained", "ignored", "members",
-            "form_count", "form_ask", "ordered", "constrained", "narrowed")
+            "form_count", "form_ask", "ordered", "constrained", "narrowed", "repeat",
+            "choices", *QUESTION_FEATURES)
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class QueryGraph:
     #: the question's numbers that narrowed the answers to statements whose qualifiers
     #: have them ("in 1903"), if any
     narrowed_by: tuple[str, ...] = ()
+    #: how many answers the query had before they were narrowed
+    narrowed_of: int = 0
 
     @property
     def answered(self) -> bool:
@@ -452,11 +459,12 @@ class GraphRanker:
             if _is_failure(exc):
                 raise
             result = None
-        narrowed_by = None
+        narrowed_by, narrowed_of = None, 0
         if result is not None and query.form == "select":
             numbers = numbers_unused(question, query.label_level)
             found = narrowed(self.kb, result, numbers) if numbers else None
             if found is not None:       # "in 1903": the statements whose qualifiers say so
+                narrowed_of = len(result.answers)
                 result, narrowed_by = found[0], numbers
         values: list[Value] = []
         if result is not None:
@@ -470,8 +478,10 @@ class GraphRanker:
             if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["narrowed"] = float(narrowed_by is not None)
+        feats.update(ctx.question_features)
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
-                          len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()))
+                          len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
+                          narrowed_of=narrowed_of)
 
     def _ask_check(self, plan: QueryPlan) -> TypeCheck:
         """A yes/no graph asks whether an entity is a property's value: a property whose
@@ -522,6 +532,8 @@ class GraphRanker:
             "form_count": float(plan.form == "count"), "form_ask": float(plan.form == "ask"),
             "ordered": float(plan.order is not None),
             "constrained": float("type constraint" in notes),
+            "repeat": float(_repeats(plan)),
+            "choices": float(bool(plan.choices)),
         }
 
     def _unexplained(self, ctx: _Context, plan: QueryPlan) -> float:
@@ -642,6 +654,17 @@ class _Context:
     global_fit: float
     global_property: str | None
 
+    @property
+    def question_features(self) -> dict[str, float]:
+        a, wh = self.analysis, self.analysis.wh
+        words = content(a.relation_words([m.span for m in self.mentions],
+                                         keep_type_noun=False))
+        return {"wh_who": float(wh in ("who", "whom", "whose")),
+                "wh_where": float(wh == "where"), "wh_when": float(wh == "when"),
+                "wh_which": float(wh in ("which", "what") and bool(a.type_noun)),
+                "wh_count": float(a.form == "count"), "wh_ask": float(a.form == "ask"),
+                "rel_words": float(len(words)), "mentions": float(len(self.mentions))}
+
 
 def _relation_edges(plan: QueryPlan) -> list[Edge]:
     """The edges of the core relation path (class constraints and orderings left out)."""
@@ -655,6 +678,13 @@ def _relation_edges(plan: QueryPlan) -> list[Edge]:
             continue
         out.append(e)
     return out
+
+
+def _repeats(plan: QueryPlan) -> bool:
+    """Whether two edges of the relation path follow the same property."""
+    pids = [e.predicate.id for e in _relation_edges(plan)
+            if isinstance(e.predicate, LinkingDecision)]
+    return len(pids) != len(set(pids))
 
 
 def _last_property(plan: QueryPlan) -> str | None:

@@ -327,7 +327,8 @@ class Consolidator:
             support = full_statements(self.kb, result)
         if asked.graph is not None and asked.graph.narrowed_by:
             record["narrowed"] = {"numbers": list(asked.graph.narrowed_by),
-                                  "kept": len(result.answers)}
+                                  "kept": len(result.answers),
+                                  "of": asked.graph.narrowed_of}
         asked.support = tuple(tuple(sts) for sts in support)
         return asked
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from querygen.analysis import analyze
-from querygen.answer_types import AGENT, PLACE, TIME, expected, split_label
+from querygen.answer_types import AGENT, PLACE, THING, TIME, expected, split_label
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -44,7 +44,7 @@ def paintings():
     ("Where did Marie Curie die?", {PLACE}, None),
     ("When was Marie Curie born?", {TIME}, None),
     ("In which country was Marie Curie born?", {PLACE}, "country"),
-    ("Which award did Marie Curie receive?", set(), "award"),
+    ("Which award did Marie Curie receive?", {THING}, "award"),
 ])
 def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     exp = expected(analyze(question))
