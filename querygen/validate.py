@@ -27,7 +27,13 @@ Errors (``code`` in brackets):
   matches (``wd:Q42 wdt:P19 ?x`` when the KB has no place of birth for Q42). For ASK and
   aggregates without GROUP BY (a count) this is a warning: "no" and 0 may be the right
   answers;
-- [unbound] a projected variable that nothing in the pattern binds.
+- [unbound] a projected variable that nothing in the pattern binds;
+- [too-complex] a query past a limit on its shape (``store.query_shape``: nesting, OPTIONAL
+  and UNION counts, length) that no kgground engine would run.
+
+Every SPARQL 1.1 construct that parses (BIND, VALUES, sub-queries, property paths,
+aggregates, functions, CONSTRUCT and DESCRIBE) gets diagnostics, never an exception: should
+a check itself fail, an [internal] error says so, after what was found before it.
 
 Warnings: [cartesian] required patterns that share no variable (every combination is
 returned); [no-limit] a SELECT over a pattern with no bound entity and no LIMIT.
@@ -48,8 +54,9 @@ from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, rdflib_query
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
-from store.errors import (EntityNotFound, InvalidId, PropertyNotFound, QuerySyntaxError,
-                          UnsupportedQuery)
+from store import query_shape
+from store.errors import (EntityNotFound, InvalidId, KGGroundError, PropertyNotFound,
+                          QuerySyntaxError, QueryTooComplex, UnsupportedQuery)
 from store.sparql_algebra import translate
 from store.sparql_parse import parse as parse_sparql
 from store.vocab import PROPERTY_ID, WD
@@ -177,16 +184,29 @@ class _Validator:
             self.add(0, "error", "syntax", "the query is empty",
                      "write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
             return self.result()
-        self.tokens = lex(self.query)
-        self.prefixes = known_prefixes(self.tokens)
-        parse_text, self.offset_map = self.parse_text()
-        algebra = self.parse(parse_text)
-        if algebra is not None:
-            self.check_services(algebra)
-            self.check_ids()
-            self.check_patterns(algebra)
-        else:
-            self.check_ids()
+        try:
+            self.tokens = lex(self.query)
+            self.prefixes = known_prefixes(self.tokens)
+            parse_text, self.offset_map = self.parse_text()
+            algebra = self.parse(parse_text)
+            if algebra is not None:
+                self.check_services(algebra)
+                self.check_ids()
+                self.check_patterns(algebra)
+            else:
+                self.check_ids()
+        except QueryTooComplex as exc:
+            self.add(0, "error", "too-complex", exc.what, exc.fix)
+        except RecursionError:
+            self.add(0, "error", "too-complex", "the query is nested too deeply to check",
+                     "nest fewer groups, sub-queries or brackets inside one another")
+        except KGGroundError:
+            raise                       # the KB failed: no diagnostics beat wrong ones
+        except Exception as exc:  # noqa: BLE001 - a bug here must not hide the query's own
+            self.add(0, "error", "internal",
+                     f"the validator could not finish checking this query "
+                     f"({type(exc).__name__}: {exc}); what it found before is listed",
+                     "please report this query as a kgground bug")
         return self.result()
 
     def result(self) -> Diagnostics:
@@ -294,6 +314,7 @@ class _Validator:
                           and t.text.upper() in _UPDATE_WORDS), self.tokens[0])
             self.update_refused(first)
             return None
+        query_shape.check(parsed)           # QueryTooComplex: reported by run()
         try:
             return translate(parsed)
         except UnsupportedQuery:
@@ -536,11 +557,12 @@ class _Validator:
         bound: set[Any] = set()
         for (s, p, o), _ in _triples(algebra, required=False, services=True):
             bound.update(t for t in (s, p, o) if isinstance(t, Variable))
-        computed, samples = set(), {}
+        computed: list[tuple[Any, Any]] = []     # (variable, expression): not hashable
+        samples: dict[Any, Any] = {}
         for node in _walk(algebra):
             name = getattr(node, "name", None)
             if name == "Extend":
-                computed.add((node["var"], node["expr"]))
+                computed.append((node["var"], node["expr"]))
             elif name == "values":
                 for row in node.get("res") or []:
                     bound.update(row.keys())
