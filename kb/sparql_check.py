@@ -21,7 +21,6 @@ from typing import Any
 
 from store import label_service, query_shape
 from store.errors import QueryRefused, QuerySyntaxError, QueryTooComplex, UnsupportedQuery
-from store.limits import shielded
 from store.regex import compile_regex, regex_replace, regex_search
 from store.sparql_algebra import translate
 from store.sparql_nodes import CompValue
@@ -46,7 +45,9 @@ def rdflib_query(text: str, prefixes: dict[str, str] | None = None) -> Any:
     """``text`` parsed and translated by rdflib (``prepareQuery``), under the parse lock."""
     from rdflib.plugins.sparql import prepareQuery
 
-    with shielded(), RDFLIB_PARSE_LOCK:       # never interrupted holding the lock
+    # a query's deadline may interrupt the parse (pyparsing takes seconds on long queries):
+    # ``with`` on a C lock releases it whatever is raised inside
+    with RDFLIB_PARSE_LOCK:
         return prepareQuery(text, initNs=WIKIDATA_PREFIXES if prefixes is None else prefixes)
 
 

@@ -36,7 +36,8 @@ aggregates, functions, CONSTRUCT and DESCRIBE) gets diagnostics, never an except
 a check itself fail, an [internal] error says so, after what was found before it.
 
 Warnings: [cartesian] required patterns that share no variable (every combination is
-returned); [no-limit] a SELECT over a pattern with no bound entity and no LIMIT.
+returned); [no-limit] a SELECT over a pattern with no bound entity and no LIMIT;
+[unchecked] IDs past the first ``MAX_LOOKUPS`` were not looked up in the KB.
 
 Without a KB only what needs no data is checked (syntax, safety, prefixes, ID shapes,
 bindings, warnings); placeholders are then warnings (they cannot be resolved). Against a
@@ -73,6 +74,8 @@ _UNKNOWN_PREFIX_IRI = "urn:kgground:unknown-prefix:"
 _UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
                  "WITH"}
 _LABEL_SUFFIXES = ("AltLabel", "Label", "Description")
+#: the most IDs one validation looks up in the KB (a VALUES list of 50,000 took 35 s)
+MAX_LOOKUPS = 2_000
 #: the position the front end writes into its message (the validator reports its own)
 _POSITION = re.compile(r"^the SPARQL query does not parse at line \d+, column \d+: ")
 
@@ -169,6 +172,12 @@ class _Validator:
         self.slots: dict[str, _Slot] = {}                  # stand-in IRI → slot
         self._entities: dict[str, bool] = {}
         self._properties: dict[str, Any] = {}
+
+    def nodes(self, algebra: Any) -> list[Any]:
+        """Every node of ``algebra``, walked once (the checks look at them several times)."""
+        if getattr(self, "_nodes_of", None) is not algebra:
+            self._nodes_of, self._nodes = algebra, list(_walk(algebra))
+        return self._nodes
 
     # -- reporting --------------------------------------------------------------------------
     def add(self, offset: int, severity: Severity, code: str, message: str,
@@ -350,7 +359,7 @@ class _Validator:
                  "label where a term belongs)")
 
     def check_services(self, algebra: Any) -> None:
-        for node in _walk(algebra):
+        for node in self.nodes(algebra):
             if getattr(node, "name", None) != "ServiceGraphPattern":
                 continue
             iri = str(node.get("term"))
@@ -371,6 +380,14 @@ class _Validator:
             kind, local = found
             if not well_formed(kind, local):
                 self.malformed(tok, kind, local)
+            elif (self.kb is not None and local not in reported
+                  and local not in self._entities and local not in self._properties
+                  and len(self._entities) + len(self._properties) >= MAX_LOOKUPS):
+                self.add(tok.start, "warning", "unchecked",
+                         f"only the first {MAX_LOOKUPS:,} IDs were looked up in "
+                         f"{self.kb.name}; {local} and the IDs after it were not",
+                         "split the query (long VALUES lists) to have every ID checked")
+                return
             elif self.kb is not None and local not in reported:
                 if kind == "property" and self.property(local) is None:
                     reported.add(local)
@@ -475,10 +492,10 @@ class _Validator:
     def check_patterns(self, algebra: Any) -> None:
         triples = list(_triples(algebra, required=True))
         form = algebra.name if hasattr(algebra, "name") else ""
-        aggregated = any(getattr(n, "name", None) == "AggregateJoin" for n in _walk(algebra))
+        aggregated = any(getattr(n, "name", None) == "AggregateJoin" for n in self.nodes(algebra))
         # one row even when nothing matches: ASK (false) and aggregates without GROUP BY (0)
         grouped = any(getattr(n, "name", None) == "Group" and n.get("expr")
-                      for n in _walk(algebra))
+                      for n in self.nodes(algebra))
         if self.kb is not None:
             for triple, required in triples:
                 self.check_datatype(triple)
@@ -559,7 +576,7 @@ class _Validator:
             bound.update(t for t in (s, p, o) if isinstance(t, Variable))
         computed: list[tuple[Any, Any]] = []     # (variable, expression): not hashable
         samples: dict[Any, Any] = {}
-        for node in _walk(algebra):
+        for node in self.nodes(algebra):
             name = getattr(node, "name", None)
             if name == "Extend":
                 computed.append((node["var"], node["expr"]))
@@ -575,7 +592,7 @@ class _Validator:
             if source is None or source in bound:
                 bound.add(var)
         labelled = any(getattr(n, "name", None) == "ServiceGraphPattern"
-                       and str(n.get("term")) in EMULATED_SERVICES for n in _walk(algebra))
+                       and str(n.get("term")) in EMULATED_SERVICES for n in self.nodes(algebra))
         for var in algebra["PV"]:
             if var in bound:
                 continue
@@ -602,7 +619,7 @@ class _Validator:
             for v in vs[1:]:
                 parent[find(v)] = find(vs[0])
             find(vs[0])
-        for node in _walk(algebra):       # FILTER and BIND expressions join their variables
+        for node in self.nodes(algebra):       # FILTER and BIND expressions join their variables
             if getattr(node, "name", None) in ("Filter", "Extend"):
                 vs = [v for v in _walk(node.get("expr")) if isinstance(v, Variable)]
                 if node.name == "Extend":
@@ -621,9 +638,9 @@ class _Validator:
                      f"this pattern shares no variable with the rest ({len(groups)} separate "
                      "groups): every combination of their matches is returned",
                      "join the patterns through a shared variable, or split the query")
-        has_limit = any(getattr(n, "name", None) == "Slice" for n in _walk(algebra))
+        has_limit = any(getattr(n, "name", None) == "Slice" for n in self.nodes(algebra))
         bound_entity = any(not isinstance(x, Variable) for t in required for x in (t[0], t[2]))
-        values = any(getattr(n, "name", None) in ("ToMultiSet", "values") for n in _walk(algebra))
+        values = any(getattr(n, "name", None) in ("ToMultiSet", "values") for n in self.nodes(algebra))
         if required and not (has_limit or aggregated or bound_entity or values):
             self.add(self.offset_of(required[0][0]), "warning", "no-limit",
                      "no entity is bound in this pattern and there is no LIMIT: it returns "

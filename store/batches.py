@@ -501,6 +501,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         out.append(batch)
         return batch
 
+    data = b""
     if chunk.document:
         try:
             records = [(1, record) for record in wj.api_entities(chunk.data)]
@@ -513,10 +514,12 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         records = _records(data, chunk.first_line)
         last = chunk.first_line - 1 + _count_lines(data)
     decode = wj.decode_entity
+    # lines are memoryviews: look for an escaped NUL in the chunk once, in each line if so
+    maybe_nul = b"\\u0000" in (chunk.data or data)
     for lineno, line in records:
         if not line or line == b"]":
             continue
-        if b"\\u0000" in line and _ESCAPED_NUL.search(line):
+        if maybe_nul and _ESCAPED_NUL.search(line):
             problem = "a text in the record holds a NUL character (\\u0000), which " \
                       "kgground does not store"
             if builder.error(lineno, problem):

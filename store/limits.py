@@ -19,9 +19,10 @@ Where no engine looks (rdflib's evaluator sorting, grouping or subtracting rows 
 in pure Python), a watchdog thread does: a query still running ``GRACE`` seconds after
 its limits tripped is interrupted by an exception raised in its thread
 (``PyThreadState_SetAsyncExc``), which ``bounded`` turns into the tripped error. Only code
-inside ``bounded`` can be interrupted, and never inside ``shielded()`` (a lock held, a
-connection being opened): what is left behind is a half-evaluated rdflib query, which the
-callers drop. ``bounded`` also types what leaves it: a RecursionError becomes
+inside ``bounded`` can be interrupted, never inside ``shielded()`` (a connection being
+opened) nor while the thread runs code that takes locks written in Python (threading,
+logging, SQLAlchemy's pool, imports: see ``_safe_to_interrupt``): what is left behind is
+a half-evaluated rdflib query, which the callers drop. ``bounded`` also types what leaves it: a RecursionError becomes
 ``QueryTooComplex``, a MemoryError ``QueryTooLarge``, any other exception a ``QueryError``
 naming it.
 
@@ -37,6 +38,7 @@ import contextvars
 import ctypes
 import math
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -240,12 +242,35 @@ def _watch() -> None:
                 with _registry_lock:       # still inside ``bounded``, and not shielded?
                     stack = _registry.get(guard.thread)
                     if (stack and stack[-1] is guard and guard.shield == 0
-                            and not guard.interrupted):
+                            and not guard.interrupted and _safe_to_interrupt(guard.thread)):
                         guard.interrupted = True
                         _interrupt(guard.thread, QueryInterrupted)
         soonest = min((g.limits.deadline for g in guards if g.limits.deadline is not None),
                       default=math.inf) - time.monotonic()
         time.sleep(min(MEMORY_CHECK_INTERVAL, max(soonest, 0.005)))
+
+
+#: code an interruption must not land in: it takes locks written in Python (a lock acquired
+#: and the exception raised before the ``try`` that releases it would hold it for ever),
+#: or keeps state across threads
+_UNSAFE_CODE = ("/threading.py", "/logging/", "/queue.py", "/concurrent/", "<frozen importlib",
+                "/importlib/", "/multiprocessing/", "/sqlalchemy/", "/socket.py", "/ssl.py",
+                "/http/", "/urllib/request.py", "/asyncio/", "/selectors.py",
+                "/subprocess.py", "/tempfile.py", "/bz2.py", "/gzip.py", "/lzma.py",
+                "/_compression.py", "/store/mirror.py", "/store/locks.py", "/kb/cache.py",
+                "/store/limits.py")
+
+
+def _safe_to_interrupt(thread: int) -> bool:
+    """Whether ``thread`` is running code an interruption may land in. The exception is
+    raised at the thread's next bytecode boundary that checks for it, which comes before
+    it can take a lock in a function it has not entered yet: the frame it is in now
+    decides (checked while this thread holds the GIL; if unsafe, the next tick retries)."""
+    frame = sys._current_frames().get(thread)
+    if frame is None:
+        return False
+    name = frame.f_code.co_filename
+    return not any(part in name for part in _UNSAFE_CODE)
 
 
 def _register(guard: _Guard) -> None:
