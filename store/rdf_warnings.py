@@ -7,7 +7,8 @@ each IRI it finds odd. With no logging set up, Python prints them on stderr: a u
 file with one bad date printed a traceback on every query. ``install()`` (run when this
 module is imported) puts a filter on rdflib's logger that drops those records and counts
 them instead; ``counting()`` collects the counts of one block (a file's parse), so that
-the loader can report them once, as one line per datatype (``store.literals``).
+the loader can report them once, as one line per datatype (``store.literals``). rdflib's Python warnings about such literals (``UserWarning: Parsing
+weird boolean``) are silenced for the same reason.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextvars
 import logging
 import re
 import threading
+import warnings
 from collections import Counter
 from typing import Iterator
 
@@ -53,10 +55,15 @@ _FILTER = _CountingFilter()
 
 
 def install() -> None:
-    """Put the counting filter on rdflib's logger (idempotent)."""
+    """Put the counting filter on rdflib's logger (idempotent), and silence the two
+    Python warnings rdflib gives about ill-typed literals (a boolean that is not one, a
+    number it cannot write): loaders report those literals themselves."""
     logger = logging.getLogger("rdflib.term")
     if _FILTER not in logger.filters:
         logger.addFilter(_FILTER)
+        for message in ("Parsing weird boolean", "Serializing weird numerical"):
+            warnings.filterwarnings("ignore", message=message, category=UserWarning,
+                                    module="rdflib")
 
 
 @contextlib.contextmanager

@@ -191,6 +191,13 @@ _FRAGMENTS = ("OPTIONAL { ?s ?p ?o }", "MINUS { ?a ?b ?c }", "?zz ?zy ?zx .", "F
               "BIND(STRDT(\"x\", xsd:dateTime) AS ?bad)", "VALUES ?v { 1 2 3 }", "{", "}", "(",
               ")", ".", ";", ",", "*", "ORDER BY RAND()", "LIMIT 99999999999999999999",
               "GROUP BY ?s", "?s (wdt:P31|^wdt:P31)* ?o .", "\"\\uD800\"", "\x00", "'", "\"")
+#: graph patterns spliced in right after a '{' (the query stays valid, and heavier)
+_PATTERNS = ("OPTIONAL { ?s ?p ?o }", "?zz ?zy ?zx .", "MINUS { ?a ?b ?c }",
+             "FILTER NOT EXISTS { ?a ?b ?c }", "{ ?a ?b ?c } UNION { ?d ?e ?f }",
+             "BIND(STRDT(\"x\", xsd:dateTime) AS ?bad)", "VALUES ?v { 1 2 3 }",
+             "?s (wdt:P31|^wdt:P31)* ?o .", "OPTIONAL { ?a ?b ?c OPTIONAL { ?c ?d ?e } }",
+             "FILTER(RAND() < 2)", "{ SELECT * WHERE { ?q ?r ?t } ORDER BY RAND() }",
+             "BIND(CONCAT(STR(?s), STR(?s), STR(?s)) AS ?cc)", "?a ?b ?c . ?d ?e ?f .")
 _TOKEN = re.compile(r"\s+|[{}().;,]|[^\s{}().;,]+")
 
 
@@ -198,9 +205,12 @@ def mutate_query(query: str, rng: random.Random, steps: int | None = None) -> st
     """``query`` with a few random token-level edits (see the module docstring)."""
     tokens = [t for t in _TOKEN.findall(query) if not t.isspace()] or ["SELECT"]
     for _ in range(steps or rng.randint(1, 4)):
-        op = rng.randrange(7)
+        op = rng.randrange(10)
         i = rng.randrange(len(tokens))
-        if op == 0 and len(tokens) > 1:
+        braces = [n for n, t in enumerate(tokens) if t == "{"]
+        if op >= 4 and braces:
+            tokens.insert(rng.choice(braces) + 1, rng.choice(_PATTERNS))
+        elif op == 0 and len(tokens) > 1:
             del tokens[i]
         elif op == 1:
             tokens[i:i] = [tokens[i]] * rng.choice((2, 10, 100))
@@ -358,6 +368,8 @@ def mutate_lines(data: bytes, rng: random.Random, steps: int | None = None) -> b
     cut, swapped, or given hostile values."""
     lines = data.split(b"\n")
     for _ in range(steps or rng.randint(1, 3)):
+        if not lines:
+            lines = [b""]
         i = rng.randrange(len(lines))
         line = lines[i]
         op = rng.randrange(8)

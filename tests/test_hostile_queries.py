@@ -104,8 +104,9 @@ def test_the_sql_of_optional_chains_grows_gently():
     from kb.sparql_check import prepare
     from store.sparql_sql import compile_query
 
-    sizes = [len(compile_query(prepare(optional_chain(n)).algebra).sql) for n in (8, 16, 32)]
-    assert sizes[2] < 5 * sizes[1] < 25 * sizes[0]      # quadratic at most, not 2^n
+    small, double = (len(compile_query(prepare(optional_chain(n)).algebra).sql)
+                     for n in (8, 16))
+    assert double < 4 * small          # quadratic at most (it was 2^n: 250 times here)
 
 
 # -- item 2: overruns ----------------------------------------------------------------------------
@@ -118,7 +119,8 @@ ITEM_2 = ["SELECT * WHERE { ?a ?b ?c MINUS { ?a ?b ?c } }",
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("query", ITEM_2)
+@pytest.mark.parametrize("query", ITEM_2, ids=["minus", "order-by-rand", "not-exists",
+                                               "count-cross-join"])
 def test_heavy_queries_stop_at_their_timeout_on_the_slice(slice_mirror_path, query):
     """Issue 32 item 2: with timeout 5 these ran 13.5 to 21.9 s (rdflib's lookups over the
     mirror fetched whole tables, and its sorting and subtracting never looked at the
@@ -130,7 +132,8 @@ def test_heavy_queries_stop_at_their_timeout_on_the_slice(slice_mirror_path, que
 
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("query", [ITEM_2[0], ITEM_2[1], cross_join(2),
-                                   cross_join(2, "SELECT DISTINCT ?c0 ?c1")])
+                                   cross_join(2, "SELECT DISTINCT ?c0 ?c1")],
+                         ids=["minus", "order-by-rand", "cross-join", "distinct-cross-join"])
 def test_heavy_queries_stop_at_their_timeout_on_an_rdf_file(turtle_kb, query):
     out = probe(turtle_kb, query, 2)
     assert_bounded(out, 2)
@@ -156,7 +159,8 @@ def test_aggregates_over_values_they_cannot_add_leave_the_group_unbound(demo_mir
 
 
 @pytest.mark.parametrize("query", [nested_groups(3000), nested_parens(3000),
-                                   nested_groups(60)])
+                                   nested_groups(60)], ids=["groups-3000", "parens-3000",
+                                                            "groups-60"])
 def test_deep_nesting_is_too_complex_not_a_recursion_error(demo_mirror_path, query):
     """Issue 32 item 3: 3,000 nested groups raised RecursionError."""
     from kb.errors import QueryTooComplex
@@ -167,16 +171,16 @@ def test_deep_nesting_is_too_complex_not_a_recursion_error(demo_mirror_path, que
     assert "at most" in str(err.value) and "Fix:" in str(err.value)
 
 
-def test_a_bad_cast_prints_no_traceback(demo_mirror_path, capfd):
+def test_a_bad_cast_prints_no_traceback(demo_mirror_path):
     """Issue 32 item 3: BIND(STRDT("x", xsd:dateTime)) succeeded but printed rdflib's
-    traceback."""
-    from kb.mirror import MirrorKB
-
-    base = MirrorKB(demo_mirror_path)
-    result = base.sparql('SELECT ?d WHERE { BIND(STRDT("x", xsd:dateTime) AS ?d) }')
-    assert len(result.rows) == 1
-    captured = capfd.readouterr()
-    assert "Traceback" not in captured.err and "Failed to convert" not in captured.err
+    traceback (seen from the command line, where Python's default logging prints it)."""
+    code = ("import sys\nfrom reasoning.cli import cli\n"
+            "cli(['sparql', 'SELECT ?d WHERE { BIND(STRDT(\"x\", xsd:dateTime) AS ?d) }', "
+            "'--db', sys.argv[1]], prog_name='kgground')\n")
+    run = run_isolated(code, timeout=120, args=(str(demo_mirror_path),))
+    assert run["returncode"] == 0, run["stderr"][-1000:]
+    assert "Traceback" not in run["stderr"] and "Failed to convert" not in run["stderr"]
+    assert "1 row" in run["stderr"]
 
 
 # -- issue 29 item 1: the rdflib path honours --timeout and the default ----------------------

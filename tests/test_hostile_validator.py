@@ -83,7 +83,7 @@ def test_bind_with_an_expression_is_checked():
     assert "unbound" in found.codes()         # ?y is still found unbound beside a BIND
 
 
-@pytest.mark.parametrize("query", CONSTRUCTS)
+@pytest.mark.parametrize("query", CONSTRUCTS, ids=lambda q: q[:60])
 def test_every_construct_gets_diagnostics(demo_mirror_path, query):
     from kb.mirror import MirrorKB
 
@@ -102,9 +102,11 @@ def test_a_query_past_the_shape_limits_is_an_error_not_a_crash():
 
 
 _CORPUS = [q for _, q in hostile_queries()] + CONSTRUCTS
+_IDS = [f"{family}-{n}" for n, (family, _) in enumerate(hostile_queries())] + \
+    [f"construct-{n}" for n in range(len(CONSTRUCTS))]
 
 
-@pytest.mark.parametrize("query", _CORPUS)
+@pytest.mark.parametrize("query", _CORPUS, ids=_IDS)
 def test_hostile_queries_get_diagnostics(query):
     found = validate(query)
     assert isinstance(found, Diagnostics) and "internal" not in found.codes(), found.report()
