@@ -306,7 +306,9 @@ def run_queries(args: argparse.Namespace, rdf: Path) -> dict:
     return {"runs": len(results), "seconds": round(time.monotonic() - started, 1),
             "outcomes": dict(outcomes),
             "slowest": round(max(r["elapsed"] for r in results), 2),
+            "slowest_runs": [_short(r) for r in sorted(results, key=lambda r: -r["elapsed"])[:5]],
             "max_memory_mb": round(max(r["memory"] for r in results) / 2**20),
+            "parsed": sum(r["outcome"] not in ("typed:QuerySyntaxError",) for r in results),
             "typed_errors": dict(Counter(r["outcome"][6:] for r in results
                                          if r["outcome"].startswith("typed"))),
             "failures": {k: [_short(r) for r in v[:10]] for k, v in bad.items()},

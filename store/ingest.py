@@ -47,7 +47,7 @@ from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, 
                            base_suffix, decompresses_on_threads, json_chunks, open_input,
                            parse_json_chunk, read_batches)
 from store.checkpoints import Checkpointer, defer_checkpoints
-from store.errors import LoadError, MirrorError
+from store.errors import KGGroundError, LoadError, MirrorError
 from store.literals import InvalidLiterals
 from store.locks import writing
 from store.mirror import MMAP_BYTES, Mirror, executemany
@@ -157,6 +157,11 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
                          allow_network=allow_network)
     except Exception as exc:
         clear = storage_error(exc, mirror, f"loading {path}")
+        if clear is exc and not isinstance(exc, KGGroundError):
+            # kgground's errors only (issue 32): what else failed, named, as a LoadError
+            clear = LoadError(f"the load stopped: {type(exc).__name__}: {str(exc)[:300]}",
+                              path=str(path), fix="what was committed is kept, and the same "
+                              "command resumes; if the file is valid, please report this")
         if clear is exc:
             raise
         raise clear from exc

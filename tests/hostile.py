@@ -198,7 +198,9 @@ _PATTERNS = ("OPTIONAL { ?s ?p ?o }", "?zz ?zy ?zx .", "MINUS { ?a ?b ?c }",
              "?s (wdt:P31|^wdt:P31)* ?o .", "OPTIONAL { ?a ?b ?c OPTIONAL { ?c ?d ?e } }",
              "FILTER(RAND() < 2)", "{ SELECT * WHERE { ?q ?r ?t } ORDER BY RAND() }",
              "BIND(CONCAT(STR(?s), STR(?s), STR(?s)) AS ?cc)", "?a ?b ?c . ?d ?e ?f .")
-_TOKEN = re.compile(r"\s+|[{}().;,]|[^\s{}().;,]+")
+_STRING_SUFFIX = r"(?:@[A-Za-z0-9-]+|\^\^(?:<[^<>\s]*>|[\w:]+))?"
+_TOKEN = re.compile(r"<[^<>\s]*>|\"(?:[^\"\\\n]|\\.)*\"" + _STRING_SUFFIX
+                    + r"|'(?:[^'\\\n]|\\.)*'" + _STRING_SUFFIX + r"|\s+|[{}().;,]|[^\s{}().;,]+")
 
 
 def mutate_query(query: str, rng: random.Random, steps: int | None = None) -> str:

@@ -372,7 +372,7 @@ _FIELDS = ("id", "type", "labels", "descriptions", "aliases", "claims", "sitelin
            "lastrevid", "modified", "datatype", "lemmas", "forms", "senses")
 
 
-@settings(parent=settings.get_profile("loaders"), max_examples=60)
+@settings(parent=settings.get_profile("loaders"), max_examples=40)
 @given(fields=st.dictionaries(st.sampled_from(_FIELDS), _JSON_VALUE, max_size=4),
        qid=st.integers(1, 10 ** 20))
 def test_any_bad_json_entity_costs_only_itself(tmp_path_factory, fields, qid):
@@ -399,7 +399,7 @@ _LINE = st.one_of(
     _TEXT, st.binary(max_size=40).map(lambda b: b.decode("latin-1")))
 
 
-@settings(parent=settings.get_profile("loaders"), max_examples=60)
+@settings(parent=settings.get_profile("loaders"), max_examples=40)
 @given(lines=st.lists(_LINE, min_size=1, max_size=5), fmt=st.sampled_from(["nt", "ttl"]))
 def test_any_bad_triple_line_costs_only_itself(tmp_path_factory, lines, fmt):
     """N-Triples are read line by line (a bad line costs itself); Turtle is one document

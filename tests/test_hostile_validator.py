@@ -112,7 +112,7 @@ def test_hostile_queries_get_diagnostics(query):
     assert isinstance(found, Diagnostics) and "internal" not in found.codes(), found.report()
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=80, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pick=st.integers(0, len(_CORPUS) - 1), seed=st.integers(0, 2 ** 32),
        steps=st.integers(1, 6))
@@ -127,7 +127,7 @@ def test_mutated_queries_get_diagnostics(demo_mirror_path, pick, seed, steps):
             (query[:500], found.report()[:2000])
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(st.text(max_size=200))
 def test_any_text_gets_diagnostics(text):
     found = validate(text)
