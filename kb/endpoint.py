@@ -237,7 +237,10 @@ class SparqlEndpointKB:
     # -- SPARQL -----------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
         """Validate ``query`` locally (QuerySyntaxError, QueryRefused), then run it at the
-        endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'."""
+        endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'.
+        ``timeout`` None or infinite: the client's own (the endpoint has its limit)."""
+        if timeout is not None and timeout == float("inf"):
+            timeout = None
         return self._run(query, timeout=timeout)[0]
 
     def _run(self, query: str, *, timeout: float | None = None,
@@ -246,7 +249,8 @@ class SparqlEndpointKB:
         (or by ``deadline``: the queries of one call share the call's deadline)."""
         # syntax and refusals checked here (tree-sitter: fast, and safe in any thread);
         # the label service is left to the check below, as the endpoint may run it
-        kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES).form
+        kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES,
+                             local=False).form
         if "SERVICE" in query.upper():
             # prepare() lets Wikidata's label service through (the mirror emulates it);
             # an endpoint other than Wikidata's would try to call it over the network

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from store import schema
 from store.errors import MirrorError
+from store.limits import shielded
 from store.normalize import NORMALIZER_VERSION, normalize
 from store.vocab import DESCRIPTION, LABEL, PROPERTY_ID
 
@@ -185,7 +186,8 @@ class Mirror:
         """This thread's DB-API connection (kept open for the life of the Mirror)."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = self.engine.raw_connection()
+            with shielded():            # a query's deadline never interrupts the pool
+                conn = self._local.conn = self.engine.raw_connection()
         return conn
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:

@@ -50,11 +50,13 @@ def mirror() -> None:
 @click.option("--dump-date", metavar="YYYY-MM-DD", callback=_check_date,
               help="The dump's date, for citations [default: from the file name when it "
                    "has one].")
+@click.option("--allow-network", is_flag=True, help="Let parsers fetch what a file refers "
+              "to on the network (a JSON-LD @context URL); without it such a file is refused.")
 @json_option
 @fail_clearly
 def mirror_load(files: tuple[str, ...], db: str | None, languages: str | None,
                 properties: str | None, entity_file: str | None, strict: bool, force: bool,
-                dump_date: str | None, as_json: bool) -> None:
+                dump_date: str | None, allow_network: bool, as_json: bool) -> None:
     """Load Wikidata JSON dumps, N-Triples or other RDF FILES into the mirror --db.
 
     \b
@@ -85,7 +87,7 @@ def mirror_load(files: tuple[str, ...], db: str | None, languages: str | None,
             try:
                 report = load(m, file, filters=filters, strict=strict, force=force,
                               progress=sys.stderr.isatty() and not as_json,
-                              dump_date=dump_date)
+                              dump_date=dump_date, allow_network=allow_network)
             except KeyboardInterrupt:
                 interrupted(f"while loading {file}; what was committed is kept. Run the "
                             "same command again to resume.")
@@ -145,6 +147,8 @@ def _print_load_report(r: Any) -> None:
         click.echo(f"  {r.errors:,} malformed records skipped; the first ones:", err=True)
         for sample in r.error_samples[:10]:
             click.echo(f"  {sample}", err=True)
+    for line in r.warnings:
+        click.echo(f"  {line}", err=True)
 
 
 @mirror.command("stats")

@@ -10,6 +10,7 @@ stays flat however many rows come; ``--limit N`` stops after N rows.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any, Iterator
 
 import click
 
+from kb.errors import KGGroundError
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
                                   open_kb)
 
@@ -99,7 +101,7 @@ def sparql_cmd(query: str, db: str | None, endpoint: str | None, offline: bool,
       kgground sparql --explain --db mirror.sqlite --timeout 5 --limit 100 -
     """
     fail_clearly(_run)(query, db, endpoint, offline, no_cache, "json" if as_json else fmt,
-                       explain, timeout or None, limit)
+                       explain, timeout or math.inf, limit)
 
 
 def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cache: bool,
@@ -125,8 +127,16 @@ def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cac
     rows: Iterator[dict] = answer.rows
     if limit is not None:
         rows = _first(rows, limit)
-    count = {"json": _stream_json, "csv": _stream_csv, "tsv": _stream_tsv}.get(
-        fmt, _stream_table)(answer.vars, rows)
+    taken = [0]
+    try:
+        count = {"json": _stream_json, "csv": _stream_csv, "tsv": _stream_tsv}.get(
+            fmt, _stream_table)(answer.vars, _counted(rows, taken))
+    except KGGroundError:
+        sys.stdout.flush()              # the rows printed so far stay printed
+        if taken[0]:
+            click.echo(f"{taken[0]:,} row{'s' if taken[0] != 1 else ''} came before the "
+                       "query stopped", err=True)
+        raise
     elapsed = time.perf_counter() - started
     cut = " (--limit reached)" if limit is not None and count >= limit else ""
     click.echo(f"{count} row{'s' if count != 1 else ''}{cut} ({answer.engine}, "
@@ -144,6 +154,12 @@ def _answer(base: Any, text: str, timeout: float | None) -> Any:
     whole = result if result.boolean is not None or result.graph is not None else None
     return SparqlStream(result.vars, iter(result.rows), result.engine, result.explain,
                         getattr(result, "notes", ()), result=whole)
+
+
+def _counted(rows: Iterator[dict], taken: list[int]) -> Iterator[dict]:
+    for row in rows:
+        taken[0] += 1
+        yield row
 
 
 def _first(rows: Iterator[dict], n: int) -> Iterator[dict]:
