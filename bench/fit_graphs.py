@@ -6,8 +6,9 @@
 
 A row is one candidate graph of one question (``bench/bench_qgraph.py --rows``): its
 features (``querygen.graphs.FEATURES``) and its F1 against the question's gold answers.
-The model is a logistic regression (scikit-learn, features standardized) of "this graph's
-answers are right" (F1 ≥ 0.5). At answer time the graphs are ranked by its probability
+The model is a logistic regression (scikit-learn, features standardized), or with
+``--trees`` gradient-boosted trees (what ``querygen/graph_model.json`` holds now), of
+"this graph's answers are right" (F1 ≥ 0.5). At answer time the graphs are ranked by its probability
 and the best one answers when the probability reaches the threshold.
 
 The report is 5-fold cross-validation grouped by question (no question in both its
@@ -178,7 +179,7 @@ def main() -> None:
     ap.add_argument("--max-wrong", type=float, default=0.015)
     ap.add_argument("--write", action="store_true", help=f"write {MODEL_PATH.name}")
     ap.add_argument("--trees", action="store_true",
-                    help="cross-validate gradient-boosted trees instead (report only)")
+                    help="gradient-boosted trees instead of the logistic model")
     args = ap.parse_args()
     questions = load(args.rows)
     trees = {"max_iter": 300, "learning_rate": 0.08, "max_leaf_nodes": 31,
