@@ -80,33 +80,24 @@ def fit_trees(questions: list[dict], params: dict) -> object:
     return model
 
 
-def decide_trees(questions: list[dict], model) -> list[tuple[dict, float, float]]:
-    out = []
-    for q in questions:
-        if not q["graphs"]:
-            out.append((q, 0.0, 0.0))
-            continue
-        x, _ = matrix(q["graphs"])
-        p = model.predict_proba(x)[:, 1]
-        i = int(np.argmax(p))
-        out.append((q, float(p[i]), q["graphs"][i][1]))
-    return out
-
-
-def decide(questions: list[dict], w: np.ndarray, b: float, mean: np.ndarray,
-           scale: np.ndarray) -> list[tuple[dict, float, float]]:
+def decide(questions: list[dict], probability) -> list[tuple[dict, float, float]]:
     """Per question: (question, best probability, that graph's F1) — (q, 0, 0) with no
-    graph."""
+    graph. ``probability`` maps a feature matrix to each row's probability."""
     out = []
     for q in questions:
         if not q["graphs"]:
             out.append((q, 0.0, 0.0))
             continue
         x, _ = matrix(q["graphs"])
-        p = 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
+        p = probability(x)
         i = int(np.argmax(p))
         out.append((q, float(p[i]), q["graphs"][i][1]))
     return out
+
+
+def logistic(w: np.ndarray, b: float, mean: np.ndarray, scale: np.ndarray):
+    """The fitted logistic model as a function of a feature matrix."""
+    return lambda x: 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
 
 
 def outcome(decided: list[tuple[dict, float, float]], t: float) -> dict:
@@ -142,10 +133,11 @@ def cross_validate(questions: list[dict], c: float, folds: int = 5, seed: int = 
         test = [questions[i] for i in order[k::folds]]
         train = [questions[i] for j, i in enumerate(order) if j % folds != k]
         if trees is not None:
-            out += decide_trees(test, fit_trees(train, trees))
+            model = fit_trees(train, trees)
+            out += decide(test, lambda x, m=model: m.predict_proba(x)[:, 1])
             continue
         w, b, mean, scale = fit(train, c)
-        out += decide(test, w, b, mean, scale)
+        out += decide(test, logistic(w, b, mean, scale))
     return out
 
 
