@@ -6,8 +6,9 @@
 
 A row is one candidate graph of one question (``bench/bench_qgraph.py --rows``): its
 features (``querygen.graphs.FEATURES``) and its F1 against the question's gold answers.
-The model is a logistic regression (scikit-learn, features standardized) of "this graph's
-answers are right" (F1 ≥ 0.5). At answer time the graphs are ranked by its probability
+The model is a logistic regression (scikit-learn, features standardized), or with
+``--trees`` gradient-boosted trees (what ``querygen/graph_model.json`` holds now), of
+"this graph's answers are right" (F1 ≥ 0.5). At answer time the graphs are ranked by its probability
 and the best one answers when the probability reaches the threshold.
 
 The report is 5-fold cross-validation grouped by question (no question in both its
@@ -67,41 +68,36 @@ def fit(questions: list[dict], c: float) -> tuple[np.ndarray, float, np.ndarray,
 
 
 def fit_trees(questions: list[dict], params: dict) -> object:
+    """Boosted trees; each question weighs the same whatever its number of graphs (else a
+    question with twenty readings counts twenty times a one-reading one)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
-    graphs = [g for q in questions for g in q["graphs"]]
+    asked = [q for q in questions if q["graphs"]]
+    graphs = [g for q in asked for g in q["graphs"]]
     x, y = matrix(graphs)
+    weight = np.concatenate([np.full(len(q["graphs"]), 1.0 / len(q["graphs"])) for q in asked])
     model = HistGradientBoostingClassifier(**params)
-    model.fit(x, y)
+    model.fit(x, y, sample_weight=weight / weight.mean())
     return model
 
 
-def decide_trees(questions: list[dict], model) -> list[tuple[dict, float, float]]:
-    out = []
-    for q in questions:
-        if not q["graphs"]:
-            out.append((q, 0.0, 0.0))
-            continue
-        x, _ = matrix(q["graphs"])
-        p = model.predict_proba(x)[:, 1]
-        i = int(np.argmax(p))
-        out.append((q, float(p[i]), q["graphs"][i][1]))
-    return out
-
-
-def decide(questions: list[dict], w: np.ndarray, b: float, mean: np.ndarray,
-           scale: np.ndarray) -> list[tuple[dict, float, float]]:
+def decide(questions: list[dict], probability) -> list[tuple[dict, float, float]]:
     """Per question: (question, best probability, that graph's F1) — (q, 0, 0) with no
-    graph."""
+    graph. ``probability`` maps a feature matrix to each row's probability."""
     out = []
     for q in questions:
         if not q["graphs"]:
             out.append((q, 0.0, 0.0))
             continue
         x, _ = matrix(q["graphs"])
-        p = 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
+        p = probability(x)
         i = int(np.argmax(p))
         out.append((q, float(p[i]), q["graphs"][i][1]))
     return out
+
+
+def logistic(w: np.ndarray, b: float, mean: np.ndarray, scale: np.ndarray):
+    """The fitted logistic model as a function of a feature matrix."""
+    return lambda x: 1 / (1 + np.exp(-(((x - mean) / scale) @ w + b)))
 
 
 def outcome(decided: list[tuple[dict, float, float]], t: float) -> dict:
@@ -137,10 +133,11 @@ def cross_validate(questions: list[dict], c: float, folds: int = 5, seed: int = 
         test = [questions[i] for i in order[k::folds]]
         train = [questions[i] for j, i in enumerate(order) if j % folds != k]
         if trees is not None:
-            out += decide_trees(test, fit_trees(train, trees))
+            model = fit_trees(train, trees)
+            out += decide(test, lambda x, m=model: m.predict_proba(x)[:, 1])
             continue
         w, b, mean, scale = fit(train, c)
-        out += decide(test, w, b, mean, scale)
+        out += decide(test, logistic(w, b, mean, scale))
     return out
 
 
@@ -174,10 +171,10 @@ def main() -> None:
     ap.add_argument("--max-wrong", type=float, default=0.015)
     ap.add_argument("--write", action="store_true", help=f"write {MODEL_PATH.name}")
     ap.add_argument("--trees", action="store_true",
-                    help="cross-validate gradient-boosted trees instead (report only)")
+                    help="gradient-boosted trees instead of the logistic model")
     args = ap.parse_args()
     questions = load(args.rows)
-    trees = {"max_iter": 150, "learning_rate": 0.08, "max_leaf_nodes": 15,
+    trees = {"max_iter": 300, "learning_rate": 0.08, "max_leaf_nodes": 31,
              "min_samples_leaf": 20, "l2_regularization": 1.0, "early_stopping": False,
              "random_state": 0} if args.trees else None
     cv = cross_validate(questions, args.c, trees=trees)

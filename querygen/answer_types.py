@@ -380,6 +380,14 @@ class TypeOracle:
                              for lab in split_label(names.get(t, (t, None))[0]))
                 for i, p in profiles.items()}
 
+    def untyped(self, pid: str, ids: Sequence[str]) -> bool:
+        """Whether the KB types none of ``ids`` and none of the sampled values and
+        subjects of ``pid``: there is nothing to check answers against."""
+        prof = self.profile(pid)
+        if prof.labels or prof.domain or any(prof.range[k] for k in (AGENT, PLACE, THING)):
+            return False
+        return not any(self.type_labels(ids).values())
+
     def range_kind(self, pid: str) -> str | None:
         return self._majority(self.profile(pid).range)
 
@@ -392,6 +400,11 @@ class TypeOracle:
             return TypeCheck()
         ids = [v.value for v in values if v.kind in ("entity", "iri")]
         kinds = self.kinds(ids) if ids else {}
+        if ids and via is not None and self.untyped(via, ids):
+            # a KB without types here (a custom KB in its own vocabulary): an entity is
+            # any entity kind the question asks for, never a date or a number
+            wanted = sorted(exp.kinds - LITERAL_KINDS) or [THING]
+            kinds = dict.fromkeys(ids, wanted[0])
         seen: list[str | None] = []
         for v in values:
             seen.append(literal_kind(v) or kinds.get(v.value))

@@ -39,6 +39,13 @@ WDT = "http://www.wikidata.org/prop/direct/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 
+def _sigint_default() -> None:
+    """In the child before it runs: SIGINT back to its default. A shell starts background
+    jobs with SIGINT ignored, and an ignored signal stays ignored across exec (Python then
+    never turns it into KeyboardInterrupt): a suite run in the background would fail."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def leaf_commands(group: click.Group = cli, prefix: tuple[str, ...] = ()) -> list[tuple]:
     """Every command of the CLI, as its words (``("mirror", "load")``)."""
     out = []
@@ -126,7 +133,7 @@ def interrupt(args: list[str], env: dict[str, str], ready: Callable[[subprocess.
     after the signal, fails the test."""
     proc = subprocess.Popen([sys.executable, "-m", "reasoning", *args], env=env, cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_default)
     try:
         deadline = time.monotonic() + wait
         while not ready(proc):
@@ -370,7 +377,8 @@ def test_ctrl_c_leaves_no_server_process_behind(when, tmp_path, demo_mirror_path
             "--workers", "1"]
     proc = subprocess.Popen([sys.executable, "-m", "reasoning", *args],
                             env=environment(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_sigint_default)
     try:
         if when == "serving":
             assert proc.stdout.readline().startswith("SPARQL endpoint: ")

@@ -148,6 +148,18 @@ def test_a_turtle_kb_abstains_on_what_it_does_not_hold(paintings):
     assert not b.grounded and not b.values
 
 
+def test_a_kb_without_types_still_answers_and_still_tells_dates_from_places():
+    """chains-library.ttl types nothing: entity answers cannot be checked against a class,
+    so they count as the kind asked for; a date still cannot answer a where-question."""
+    from reasoning import Grounder
+    library = Grounder(str(DATA / "chains-library.ttl"))
+    where = library.ask("Where was Ada Quill born?")
+    assert where.grounded and [v.label for v in where.values] == ["Porto"]
+    when = library.ask("When was Ada Quill born?")
+    assert when.grounded and [v.label for v in when.values] == ["1901-03-04"]
+    assert when.query_graph["type_check"]["score"] > 0
+
+
 # -- the slice (shared data) ------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
