@@ -209,19 +209,27 @@ _registry: dict[int, list[_Guard]] = {}      # thread id → its guards, innermo
 _registry_lock = threading.Lock()
 _wake = threading.Condition(_registry_lock)
 _watchdog: threading.Thread | None = None
-# two prototypes of one C function: with an exception class, and with NULL (which cancels)
+# PyThreadState_SetAsyncExc with an exception class
 _raise_in = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.py_object)(
     ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
-_cancel_in = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p)(
-    ("PyThreadState_SetAsyncExc", ctypes.pythonapi))
 
 
-def _interrupt(thread: int, exc: type[BaseException] | None) -> None:
-    """Raise ``exc`` in ``thread`` at its next bytecode (None: cancel a pending one)."""
-    if exc is None:
-        _cancel_in(thread, None)
-    else:
-        _raise_in(thread, exc)
+def _interrupt(thread: int) -> None:
+    """Raise QueryInterrupted in ``thread`` at its next bytecode that checks for it."""
+    _raise_in(thread, QueryInterrupted)
+
+
+def _drain_interruption() -> None:
+    """Let an interruption sent to this thread but not raised yet land here, harmlessly
+    (every backward jump checks for it). Not cancelled with PyThreadState_SetAsyncExc(id,
+    NULL): CPython (3.11, 3.12) then leaves its eval breaker signalled for good, as it is
+    only reset when an exception is delivered, which slows every thread and makes a
+    function run under sys.setprofile spin for ever."""
+    try:
+        for _ in range(8):
+            pass
+    except QueryInterrupted:
+        pass
 
 
 def _watch() -> None:
@@ -244,7 +252,7 @@ def _watch() -> None:
                     if (stack and stack[-1] is guard and guard.shield == 0
                             and not guard.interrupted and _safe_to_interrupt(guard.thread)):
                         guard.interrupted = True
-                        _interrupt(guard.thread, QueryInterrupted)
+                        _interrupt(guard.thread)
         soonest = min((g.limits.deadline for g in guards if g.limits.deadline is not None),
                       default=math.inf) - time.monotonic()
         time.sleep(min(MEMORY_CHECK_INTERVAL, max(soonest, 0.005)))
@@ -291,8 +299,8 @@ def _unregister(guard: _Guard) -> None:
             stack.remove(guard)
             if not stack:
                 del _registry[guard.thread]
-        if guard.interrupted:               # sent but perhaps not raised yet: cancel it
-            _interrupt(guard.thread, None)
+    if guard.interrupted:                   # sent but perhaps not raised yet
+        _drain_interruption()
 
 
 def resolve_timeout(timeout: float | None) -> float | None:

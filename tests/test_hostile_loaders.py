@@ -10,6 +10,7 @@ import http.server
 import json
 import socket
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,14 @@ class Listener:
             conn.close()
 
 
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    """A Listener, closed (its thread ends) after the test."""
+    server = Listener()
+    yield server
+    server.sock.close()
+
+
 # -- item 5: one bad field loses only its record --------------------------------------------------
 
 def test_an_integer_past_64_bits_costs_only_its_entity(tmp_path):
@@ -111,11 +120,10 @@ def test_an_entity_expansion_bomb_is_refused_within_a_second(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["xxe-file.rdf", "xxe-url.rdf", "xxe-parameter.rdf"])
-def test_an_external_xml_entity_is_refused_not_read(tmp_path, name):
+def test_an_external_xml_entity_is_refused_not_read(listener, tmp_path, name):
     """Issue 32 item 9: an XXE entity silently became an empty literal."""
     secret = tmp_path / "secret.txt"
     secret.write_text("kgground-secret\n")
-    listener = Listener()
     files = {f.path.name: f for f in hostile_files(tmp_path / "in", secret=secret,
                                                    url=listener.url)}
     with Mirror(tmp_path / "m.sqlite", create=True) as m, pytest.raises(LoadError) as err:
@@ -161,9 +169,8 @@ class _Context(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def test_a_remote_json_ld_context_is_not_fetched_unless_allowed(tmp_path):
+def test_a_remote_json_ld_context_is_not_fetched_unless_allowed(listener, tmp_path):
     """Issue 32 item 7: a JSON-LD file whose @context is a URL made the loader fetch it."""
-    listener = Listener()
     src = tmp_path / "remote.jsonld"
     src.write_text(json.dumps({"@context": listener.url, "@id": f"{WD}Q7", "name": "x"}))
     with Mirror(tmp_path / "m.sqlite", create=True) as m, pytest.raises(LoadError) as err:
@@ -190,12 +197,11 @@ def test_a_remote_json_ld_context_is_not_fetched_unless_allowed(tmp_path):
         server.shutdown()
 
 
-def test_mirror_load_has_an_allow_network_flag(tmp_path):
+def test_mirror_load_has_an_allow_network_flag(listener, tmp_path):
     from click.testing import CliRunner
 
     from reasoning.cli import cli
 
-    listener = Listener()
     src = tmp_path / "remote.jsonld"
     src.write_text(json.dumps({"@context": listener.url, "@id": f"{WD}Q7", "name": "x"}))
     result = CliRunner().invoke(cli, ["mirror", "load", str(src), "--db",
@@ -420,8 +426,7 @@ def test_any_bad_triple_line_costs_only_itself(tmp_path_factory, lines, fmt):
         assert has_entity(db, SENTINEL)
 
 
-def test_every_hostile_file_loads_or_is_refused_clearly(tmp_path, capfd):
-    listener = Listener()
+def test_every_hostile_file_loads_or_is_refused_clearly(listener, tmp_path, capfd):
     secret = tmp_path / "secret.txt"
     secret.write_text("kgground-secret\n")
     for hostile in hostile_files(tmp_path / "in", secret=secret, url=listener.url):

@@ -252,6 +252,40 @@ def test_serve_over_a_turtle_kb_stops_a_heavy_query_and_keeps_answering(turtle_k
         assert status == 200 and seconds < 2.0
 
 
+# -- an interrupted query leaves the interpreter as it found it ------------------------------
+
+AFTER_INTERRUPTIONS = r'''
+import sys
+import kb
+from kb.errors import QueryTimeout
+base = kb.open(sys.argv[1])
+for _ in range(3):
+    try:
+        base.sparql("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?f", timeout=0.5)
+        raise SystemExit("the cross join was not stopped")
+    except QueryTimeout:
+        pass
+calls = 0
+def profile(frame, event, arg):
+    global calls
+    calls += 1
+sys.setprofile(profile)
+sum(len(str(i)) for i in range(1000))
+sys.setprofile(None)
+print(calls)
+'''
+
+
+def test_an_interrupted_query_leaves_profiling_and_the_interpreter_working(turtle_kb):
+    """The watchdog's interruptions are drained, never cancelled: cancelling one through
+    PyThreadState_SetAsyncExc(id, NULL) left CPython's eval breaker set for good, and the
+    next function run under sys.setprofile spun for ever (the linking-speed test hung
+    after the hostile queries' test)."""
+    run = run_isolated(AFTER_INTERRUPTIONS, timeout=60, args=(str(turtle_kb),))
+    assert run["returncode"] == 0, run
+    assert int(run["stdout"].strip().splitlines()[-1]) > 1000
+
+
 # -- the limits say what they are -----------------------------------------------------------------
 
 def test_timeout_must_be_a_positive_number(demo_mirror_path):
