@@ -62,6 +62,7 @@ report(out, started, base)
 '''
 
 CLI = HEAD + r'''
+import click
 from reasoning.cli import cli
 base = anon(); started = time.monotonic()
 try:
@@ -69,6 +70,8 @@ try:
     out = {"outcome": "exit 0"}
 except SystemExit as exc:
     out = {"outcome": f"exit {exc.code}"}
+except click.ClickException as exc:     # what the command line prints as "Error: ..."
+    out = {"outcome": f"exit {exc.exit_code}: {exc.format_message()[:60]}"}
 except Exception as exc:
     out = {"outcome": verdict(exc)}
 report(out, started, base)
