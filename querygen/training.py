@@ -27,7 +27,7 @@ import math
 import random
 import struct
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -46,6 +46,11 @@ SCRATCH_SIZES = {
 }
 
 
+#: default learning rates: a model from scratch, a pretrained checkpoint fine-tuned
+SCRATCH_LR = 1e-3
+FINE_TUNE_LR = 1e-4
+
+
 class TrainingError(KGGroundError):
     """Training cannot start or go on (bad data, a model that cannot be loaded, an output
     folder in the way)."""
@@ -55,12 +60,14 @@ class TrainingError(KGGroundError):
 class TrainOptions:
     """How long and how to train. Training stops at whichever of ``epochs``, ``max_steps``
     and ``time_limit`` (seconds) comes first; the learning rate warms up over
-    ``warmup_steps`` and then decays linearly towards that end."""
+    ``warmup_steps`` and then decays linearly towards that end. ``learning_rate`` None is
+    ``SCRATCH_LR`` for a model built from scratch and ``FINE_TUNE_LR`` for a pretrained
+    checkpoint (the scratch rate would wreck what it learned)."""
     epochs: float = 3.0
     max_steps: int | None = None
     time_limit: float | None = None
     batch_size: int = 16
-    learning_rate: float = 1e-3
+    learning_rate: float | None = None
     warmup_steps: int = 100
     max_length: int = 256
     seed: int = 0
@@ -315,6 +322,9 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
     else:
         model, tokenizer, seq2seq = load_model(model_path)
     model.train()
+    if opts.learning_rate is None:       # saved in querygen.json as used
+        opts = replace(opts, learning_rate=SCRATCH_LR if base == "from scratch"
+                       else FINE_TUNE_LR)
     optimizer = torch.optim.AdamW(model.parameters(), lr=opts.learning_rate, weight_decay=0.01)
     if state.get("optimizer"):
         optimizer.load_state_dict(state["optimizer"])

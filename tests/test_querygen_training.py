@@ -382,3 +382,14 @@ def test_cli_trains_from_a_gguf_file(run, tiny_gguf, tmp_path):
     r = run("querygen", "train", "--data", str(data), "--out", str(tmp_path / "m2"),
             "--model", str(data))
     assert r.exit_code == 1 and "not a model checkpoint" in r.output
+
+
+def test_the_default_learning_rate_suits_scratch_and_fine_tuning(tiny_gguf, tmp_path):
+    from querygen.training import FINE_TUNE_LR, SCRATCH_LR
+
+    opts = dict(max_steps=1, batch_size=2, size="tiny", vocab_size=300, save_every=0)
+    train(EXAMPLES, tmp_path / "s", from_scratch=True, options=TrainOptions(**opts))
+    train(EXAMPLES, tmp_path / "f", model_path=tiny_gguf[0], options=TrainOptions(**opts))
+    used = [json.loads((tmp_path / d / "querygen.json").read_text())["options"]
+            ["learning_rate"] for d in ("s", "f")]
+    assert used == [SCRATCH_LR, FINE_TUNE_LR] and FINE_TUNE_LR < SCRATCH_LR

@@ -92,7 +92,10 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
 @click.option("--time-limit", type=click.FloatRange(min=1), metavar="S",
               help="Stop after S seconds (a checkpoint is written).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
-@click.option("--lr", "learning_rate", type=float, default=1e-3, show_default=True)
+@click.option("--lr", "learning_rate", type=click.FloatRange(min=0, min_open=True),
+              help="Peak learning rate [default: 1e-3 from scratch, 1e-4 for a --model].")
+@click.option("--warmup", "warmup_steps", type=click.IntRange(min=0), default=100,
+              show_default=True, help="Steps of linear learning-rate warm-up.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--no-negatives", is_flag=True, help="Train on the correct query alone "
               "(plain fine-tuning, to compare with the contrastive objective).")
@@ -102,8 +105,8 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
 @json_option
 def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, size: str,
               epochs: float, max_steps: int | None, time_limit: float | None,
-              batch_size: int, learning_rate: float, seed: int, no_negatives: bool,
-              resume: bool, threads: int | None, as_json: bool) -> None:
+              batch_size: int, learning_rate: float | None, warmup_steps: int, seed: int,
+              no_negatives: bool, resume: bool, threads: int | None, as_json: bool) -> None:
     """Train the query generator on DATA with the contrastive objective (loss on the query
     tokens only) and save it to OUT.
 
@@ -112,12 +115,13 @@ def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, s
     the end and on Ctrl-C; --resume continues from it.
     """
     fail_clearly(_train)(data, out, model_path, from_scratch, size, epochs, max_steps,
-                         time_limit, batch_size, learning_rate, seed, no_negatives, resume,
-                         threads, as_json)
+                         time_limit, batch_size, learning_rate, warmup_steps, seed,
+                         no_negatives, resume, threads, as_json)
 
 
 def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_limit,
-           batch_size, learning_rate, seed, no_negatives, resume, threads, as_json) -> None:
+           batch_size, learning_rate, warmup_steps, seed, no_negatives, resume, threads,
+           as_json) -> None:
     from querygen.dataset import read_examples
     from querygen.training import TrainOptions, train
 
@@ -126,7 +130,8 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     options = TrainOptions(epochs=epochs, max_steps=max_steps, time_limit=time_limit,
-                           batch_size=batch_size, learning_rate=learning_rate, seed=seed,
+                           batch_size=batch_size, learning_rate=learning_rate,
+                           warmup_steps=warmup_steps, seed=seed,
                            negatives=not no_negatives, size=size, threads=threads)
     result = train(examples, out, model_path=model_path, from_scratch=from_scratch,
                    options=options, resume=resume, progress=sys.stderr.isatty())
