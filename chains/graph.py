@@ -60,6 +60,7 @@ class EvidenceGraph:
         self.chains: list[Chain] = []
         self.citations: list[Citation] = []
         self.stats: dict[str, Any] = {}
+        self.answer: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
         return (f"EvidenceGraph({self.graph.number_of_nodes()} nodes, "
@@ -223,7 +224,8 @@ class EvidenceGraph:
                 "citations": [{"number": n, **c.as_dict()}
                               for n, c in enumerate(self.citations, 1)],
                 "stats": {k: v for k, v in self.stats.items()
-                          if isinstance(v, (int, float, str))}}
+                          if isinstance(v, (int, float, str))},
+                "answer": self.answer}
 
     def to_json(self, **dump_options: Any) -> str:
         return json.dumps(self.as_dict(), ensure_ascii=False, **dump_options)

@@ -31,7 +31,7 @@ import functools
 import logging
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from rdflib import BNode, Literal, URIRef
 
@@ -237,7 +237,10 @@ class SparqlEndpointKB:
     # -- SPARQL -----------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
         """Validate ``query`` locally (QuerySyntaxError, QueryRefused), then run it at the
-        endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'."""
+        endpoint; ``source`` is ``sparql:<url>``, ``engine`` 'endpoint' or 'cache'.
+        ``timeout`` None or infinite: the client's own (the endpoint has its limit)."""
+        if timeout is not None and timeout == float("inf"):
+            timeout = None
         return self._run(query, timeout=timeout)[0]
 
     def _run(self, query: str, *, timeout: float | None = None,
@@ -246,7 +249,8 @@ class SparqlEndpointKB:
         (or by ``deadline``: the queries of one call share the call's deadline)."""
         # syntax and refusals checked here (tree-sitter: fast, and safe in any thread);
         # the label service is left to the check below, as the endpoint may run it
-        kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES).form
+        kind = parse_checked(query, self.allowed_services | EMULATED_SERVICES,
+                             local=False).form
         if "SERVICE" in query.upper():
             # prepare() lets Wikidata's label service through (the mirror emulates it);
             # an endpoint other than Wikidata's would try to call it over the network
@@ -304,16 +308,46 @@ class SparqlEndpointKB:
 
     def property_info(self, pid: str) -> PropertyInfo:
         pid = check_property(pid)
-        result, fetched = self._run(
-            "SELECT ?p ?o WHERE { VALUES ?p { rdfs:label schema:description skos:altLabel "
-            f"wikibase:propertyType }} {_iri(pid)} ?p ?o . "
-            'FILTER(?p = wikibase:propertyType || LANG(?o) = "en") }')
-        if not result.rows:
+        found = self.property_infos([pid])
+        if pid not in found:
             raise PropertyNotFound(pid, kb=self.name)
+        return found[pid]
+
+    #: properties asked for in one query by ``property_infos``
+    PROPERTY_BATCH = 100
+
+    def property_infos(self, pids: Sequence[str]) -> dict[str, PropertyInfo]:
+        """``property_info`` of each of ``pids`` the endpoint knows (the others are left
+        out), asked ``PROPERTY_BATCH`` at a time."""
+        pids = list(dict.fromkeys(check_property(p) for p in pids))
+        out: dict[str, PropertyInfo] = {}
+        for i in range(0, len(pids), self.PROPERTY_BATCH):
+            chunk = pids[i:i + self.PROPERTY_BATCH]
+            # a UNION per predicate: engines join it with the VALUES (kgground's own
+            # server runs it as SQL), where ``?s ?p ?o`` with both bound by VALUES is
+            # evaluated as a scan by some
+            branches = " UNION ".join(
+                f"{{ ?s {pred} ?o . BIND({pred} AS ?p) "
+                + ('FILTER(LANG(?o) = "en") }' if pred != "wikibase:propertyType" else "}")
+                for pred in ("rdfs:label", "schema:description", "skos:altLabel",
+                             "wikibase:propertyType"))
+            result, fetched = self._run(
+                f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {' '.join(_iri(p) for p in chunk)} }} "
+                f"{branches} }}")
+            rows: dict[str, list[dict]] = {}
+            for row in result.rows:
+                subject = iri_to_id(str(row.get("s")))
+                if subject in chunk:
+                    rows.setdefault(subject, []).append(row)
+            for pid, found in rows.items():
+                out[pid] = self._property_from(pid, found, fetched)
+        return out
+
+    def _property_from(self, pid: str, rows: list[dict], fetched: str) -> PropertyInfo:
         label = description = datatype = None
         aliases: list[str] = []
         skipped = _Skipped(self.url, f"property {pid}")
-        for row in result.rows:
+        for row in rows:
             pred, obj = str(row.get("p")), row.get("o")
             if pred == PROPERTY_TYPE:
                 datatype = _datatype(obj, skipped) or datatype

@@ -9,7 +9,8 @@ from store.errors import (BenchmarkFormatError, EndpointError,  # noqa: F401
                           LLMHTTPError, LLMRateLimited, LLMTimeout, LLMUnreachable, LoadError,
                           MalformedResult, MirrorError, MissingExtra, NotFound,
                           PropertyNotFound, QueryError, QueryRefused, QuerySyntaxError,
-                          QueryTimeout, QueryTooLarge, RateLimited, ServerBusy,
+                          QueryTimeout, QueryTooComplex, QueryTooLarge,
+                          RateLimited, ServerBusy,
                           ReportMismatch, EvalError, UnsupportedQuery, require)
 
 __all__ = ["BenchmarkFormatError", "EndpointError", "EndpointHTTPError", "EndpointTimeout",
@@ -18,6 +19,7 @@ __all__ = ["BenchmarkFormatError", "EndpointError", "EndpointHTTPError", "Endpoi
            "LLMBadReply", "LLMCacheMiss", "LLMConfigError", "LLMError", "LLMHTTPError",
            "LLMRateLimited", "LLMTimeout", "LLMUnreachable", "LoadError", "MalformedResult",
            "MirrorError", "MissingExtra", "NotFound", "PropertyNotFound", "QueryError",
-           "QueryRefused", "QuerySyntaxError", "QueryTimeout", "QueryTooLarge", "RateLimited",
+           "QueryRefused", "QuerySyntaxError", "QueryTimeout", "QueryTooComplex",
+           "QueryTooLarge", "RateLimited",
            "ReportMismatch", "ServerBusy",
            "UnsupportedQuery", "require"]

@@ -14,7 +14,8 @@ Contract, per method:
   this ``limit``) is never asked again, even if the answer was empty.
 - ``search(text)``: the mirror's candidates; if there are none, the endpoint's exact
   matches, whose label, description and matched name are written back.
-- ``property_info(pid)``: the mirror's, else the endpoint's (written back).
+- ``property_info(pid)``: the mirror's, else the endpoint's (written back);
+  ``property_infos(pids)`` the same for many, asked of the endpoint in batches.
 - ``sparql(query)``: the mirror's answer; if the mirror cannot answer the query
   (``UnsupportedQuery``) the endpoint's, whose ``explain`` says why. SPARQL answers are not
   written back (bindings are not statements).
@@ -32,7 +33,8 @@ the mirror is unchanged by them. ``offline=True`` turns the live side off: misse
 answered by the mirror alone (``EntityNotFound`` saying the endpoint is off, or an empty
 list). An unreachable endpoint (``EndpointUnreachable``) turns the live side off for
 ``retry_unreachable_after`` seconds, so later misses fail at once instead of waiting on the
-network again.
+network again. Endpoint errors are raised, not logged (a command that ends with one prints
+it once); a caller that carries on without the endpoint says so (``log_off``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ from typing import Any, Callable, TypeVar
 from kb.endpoint import SparqlEndpointKB
 from kb.mirror import MirrorKB
 from kb.types import Candidate, Entity, PropertyInfo, SparqlResult, Statement, Value
-from store.errors import (EndpointUnreachable, EntityNotFound, PropertyNotFound,
-                          UnsupportedQuery)
+from store.errors import (EndpointError, EndpointUnreachable, EntityNotFound,
+                          PropertyNotFound, UnsupportedQuery)
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION, LABEL, check_id, check_property
 from store.writeback import was_fetched, write_back
@@ -102,15 +104,22 @@ class FallbackKB:
         if self._unreachable is not None and self.live_off_reason() is not None:
             raise EndpointUnreachable(
                 f"not asked: {self.live_off_reason()}", endpoint=self.live.url,
-                fix="check the network, or pass --offline to answer from the mirror alone")
+                fix="check the network, or pass --offline to answer from the mirror alone"
+            ) from self._unreachable[1]
         try:
             out = call()
         except EndpointUnreachable as exc:
+            # raised, not logged: the caller reports it (a command ends with it, printed
+            # once) or, carrying on without the endpoint, logs that it does (``log_off``)
             self._unreachable = (time.monotonic(), exc)
-            log.warning("%s; the live side is off for %g s: the mirror answers what it "
-                        "holds, misses fail at once", exc, self.retry_unreachable_after)
             raise
         return out
+
+    def log_off(self, exc: EndpointUnreachable, doing: str) -> None:
+        """Say (a warning) that ``doing`` goes on without the endpoint after ``exc``: for
+        callers that do not raise the error on."""
+        log.warning("%s; %s without it: the live side is off for %g s", exc, doing,
+                    self.retry_unreachable_after)
 
     def _write(self, key: str, retrieved_at: str, **rows: Any) -> None:
         """Write a live answer back; a failure to write is logged, not raised (the answer
@@ -168,13 +177,40 @@ class FallbackKB:
                 raise PropertyNotFound(pid, kb=self.name, fix=f"the live endpoint is off: "
                                        f"{self.live_off_reason()}") from None
         info = self._ask_live(lambda: self.live.property_info(pid))
-        terms = [(info.id, LABEL, "en", info.label)] if info.label != info.id else []
-        if info.description:
-            terms.append((info.id, DESCRIPTION, "en", info.description))
-        terms += [(info.id, ALIAS, "en", a) for a in info.aliases]
-        self._write(f"property_info {info.id}", info.retrieved_at or _now(), terms=terms,
+        self._write(f"property_info {info.id}", info.retrieved_at or _now(),
+                    terms=_property_terms(info),
                     datatypes=[(info.id, info.datatype)] if info.datatype else [])
         return info
+
+    def property_infos(self, pids: Any) -> dict[str, PropertyInfo]:
+        """``property_info`` of each of ``pids`` known here: the mirror's, and the others
+        asked of the endpoint in a few batched queries (written back, one write per
+        batch). The live side off: the mirror's alone."""
+        out: dict[str, PropertyInfo] = {}
+        missing = []
+        for pid in dict.fromkeys(check_property(p) for p in pids):
+            try:
+                out[pid] = self.local.property_info(pid)
+            except PropertyNotFound:
+                missing.append(pid)
+        if not missing or self.live_off_reason() is not None:
+            return out
+        assert self.live is not None
+        batch = self.live.PROPERTY_BATCH
+        for i in range(0, len(missing), batch):
+            chunk = missing[i:i + batch]
+            found = self._ask_live(lambda chunk=chunk: self.live.property_infos(chunk))
+            terms, datatypes = [], []
+            for info in found.values():
+                terms += _property_terms(info)
+                if info.datatype:
+                    datatypes.append((info.id, info.datatype))
+            if found:
+                retrieved = next(iter(found.values())).retrieved_at or _now()
+                self._write(f"property_infos {' '.join(chunk)}", retrieved, terms=terms,
+                            datatypes=datatypes)
+            out.update(found)
+        return out
 
     # -- statements -------------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
@@ -258,6 +294,24 @@ def _value_key(value: str | Value | None) -> str:
     return check_id(value) if value is not None else "-"
 
 
+def _property_names(info: PropertyInfo, usage: int) -> Any:
+    """Linking's PropertyNames of a property fetched live (English names)."""
+    from kb.linking import PropertyNames
+
+    return PropertyNames(info.id, info.datatype,
+                         {"en": info.label} if info.label != info.id else {},
+                         {"en": tuple(info.aliases)} if info.aliases else {},
+                         {"en": info.description} if info.description else {}, usage)
+
+
+def _property_terms(info: PropertyInfo) -> list[tuple[str, int, str, str]]:
+    """The English terms of a property fetched live, as write-back rows."""
+    terms = [(info.id, LABEL, "en", info.label)] if info.label != info.id else []
+    if info.description:
+        terms.append((info.id, DESCRIPTION, "en", info.description))
+    return terms + [(info.id, ALIAS, "en", a) for a in info.aliases]
+
+
 def _now() -> str:
     from kb.sparql_http import iso_time
     return iso_time(time.time())
@@ -280,6 +334,8 @@ class FallbackLinking:
         self._remote = GenericLinking(kb)
         self._fetched: set[str] = set()
         self._lock = threading.Lock()
+        self._properties: list | None = None
+        self._properties_lock = threading.Lock()
 
     def __getattr__(self, name: str) -> Any:      # capitalized, nearest, index, close
         return getattr(self.local, name)
@@ -292,8 +348,8 @@ class FallbackLinking:
         if self.kb.live_off_reason() is None:
             try:
                 self._remote.properties()
-            except EndpointUnreachable:
-                pass
+            except EndpointUnreachable as exc:
+                self.kb.log_off(exc, "linking goes on")
 
     def names(self, norms: Any) -> list:
         found = self.local.names(norms)
@@ -301,7 +357,8 @@ class FallbackLinking:
             return found
         try:
             found = self._remote.names(list(norms)[:1])
-        except EndpointUnreachable:
+        except EndpointUnreachable as exc:
+            self.kb.log_off(exc, "linking goes on")
             return []
         with self._lock:
             self._fetched.update(n.entity for n in found)
@@ -332,7 +389,39 @@ class FallbackLinking:
         return out
 
     def properties(self) -> list:
-        return self.local.properties()
+        """The mirror's properties, and — the live side on — the properties its statements
+        use without naming them (a dump without its property entities), named by the
+        endpoint: fetched once, in a few batched queries, and kept in the mirror, so that
+        questions can name them next time too, offline."""
+        with self._properties_lock:
+            if self._properties is None:
+                fetched = self._name_live()
+                props = self.local.properties()     # read after the write-back: with them
+                named = {p.id for p in props}
+                self._properties = props + [_property_names(info, usage) for info, usage
+                                            in fetched if info.id not in named]
+            return self._properties
+
+    def _name_live(self) -> list[tuple[PropertyInfo, int]]:
+        """Ask the endpoint for the properties the mirror's statements use without naming
+        them (written back); [(their info, statements using it)]."""
+        if self.kb.live_off_reason() is not None:
+            return []
+        mirror = self.kb.local.mirror
+        unnamed = mirror.unnamed_properties()
+        if not unnamed:
+            return []
+        try:
+            infos = self.kb.property_infos(unnamed)
+        except EndpointUnreachable as exc:
+            self.kb.log_off(exc, "property linking goes on")
+            return []
+        except EndpointError as exc:
+            log.warning("%s; property linking goes on without the names of %d properties",
+                        exc, len(unnamed))
+            return []
+        usage = mirror.statement_counts(list(infos))
+        return [(info, usage.get(info.id, 0)) for info in infos.values()]
 
     def connecting(self, subject: str, value: str) -> frozenset[str]:
         return self.local.connecting(subject, value)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import logging
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -23,16 +24,29 @@ import rdflib
 from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query, property_info_from
-from kb.mirror_sparql import result_from_rdflib
+from kb.mirror_sparql import graph_sparql
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
-from kb.sparql_check import prepare
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
-from store.batches import RDF_FORMATS, base_suffix, exact_literals, open_input
+from store.batches import RDF_FORMATS, base_suffix
+from store.literals import invalid_literals
+from store.rdf_parse import parse_rdf
 from store.errors import EntityNotFound, LoadError, PropertyNotFound
 from store.normalize import normalize
 from store.vocab import (DATATYPE_BY_IRI, DESCRIPTION, LABEL, PROPERTY_ID, PROPERTY_TYPE,
                          TERM_PREDICATES, WDT, check_id, check_property, entity_kind, id_to_iri,
                          iri_to_id, property_from_iri)
+
+RDFS_RANGE = URIRef("http://www.w3.org/2000/01/rdf-schema#range")
+XSD_NS = "http://www.w3.org/2001/XMLSchema#"
+#: XSD datatypes → the datatype names properties carry (Wikidata's)
+_XSD_KINDS = {**dict.fromkeys(("date", "dateTime", "gYear", "gYearMonth", "time"), "time"),
+              **dict.fromkeys(("decimal", "integer", "int", "long", "double", "float",
+                               "nonNegativeInteger", "positiveInteger", "short"), "quantity"),
+              **dict.fromkeys(("string", "langString", "normalizedString", "token"),
+                              "string")}
+
+
+_log = logging.getLogger("kgground")
 
 
 def _value(term: Any) -> Value:
@@ -49,11 +63,15 @@ class RdfGraphKB:
     """A KnowledgeBase over an rdflib Graph, or over an RDF file it parses.
 
     ``RdfGraphKB("my-kb.ttl")`` (format from the extension; ``.gz``/``.bz2`` fine) or
-    ``RdfGraphKB(graph, name="my-kb")``.
+    ``RdfGraphKB(graph, name="my-kb")``. A file is parsed as the mirror loaders parse one
+    (``store.rdf_parse``: XML entities refused, nothing fetched from the network unless
+    ``allow_network``); literals that do not fit their datatype are kept as text and said
+    once, one line per datatype, in ``load_warnings`` and on the ``kgground`` logger.
     """
 
     def __init__(self, source: rdflib.Graph | str | Path, *, format: str | None = None,
-                 name: str | None = None):
+                 name: str | None = None, allow_network: bool = False):
+        self.load_warnings: tuple[str, ...] = ()
         if isinstance(source, rdflib.Graph):
             self.graph = source
             self.name = f"rdf:{name or source.identifier}"
@@ -63,15 +81,11 @@ class RdfGraphKB:
                 raise LoadError("no such RDF file", path=str(path), fix="check the path")
             fmt = format or ("nt" if base_suffix(path) == ".nt"
                              else RDF_FORMATS.get(base_suffix(path), "turtle"))
-            self.graph = rdflib.Graph()
-            stream, raw = open_input(path)
-            try:
-                with raw, exact_literals():
-                    self.graph.parse(source=stream, format=fmt)
-            except Exception as exc:  # noqa: BLE001 - rdflib's parsers raise many types
-                raise LoadError(f"not valid {fmt}: {exc}", path=str(path),
-                                fix="fix the file, or name its format with format=") from None
+            self.graph = parse_rdf(path, fmt, allow_network=allow_network)
             self.name = f"rdf:{name or path.resolve()}"
+            self.load_warnings = tuple(invalid_literals(self.graph, path).summary())
+            for line in self.load_warnings:
+                _log.warning("%s: %s", path, line)
         self.loaded_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         self._index: tuple | None = None
 
@@ -135,9 +149,36 @@ class RdfGraphKB:
         short = property_from_iri(str(pred))
         node = URIRef(id_to_iri(short)) if PROPERTY_ID.match(short) else pred
         try:
-            return property_info_from(self.entity(self._id(node)), short, self.name)
+            info = property_info_from(self.entity(self._id(node)), short, self.name)
         except EntityNotFound:
             raise PropertyNotFound(short, kb=self.name) from None
+        if info.datatype is None:
+            datatype = self._datatype_of(pred)
+            if datatype is not None:
+                from dataclasses import replace
+                info = replace(info, datatype=datatype)
+        return info
+
+    def _datatype_of(self, pred: URIRef) -> str | None:
+        """A datatype (Wikidata's names: time, quantity, string, wikibase-item) for a
+        predicate the file gives none: its declared ``rdfs:range``, else what its first
+        values are."""
+        for rng in self.graph.objects(pred, RDFS_RANGE):
+            found = _XSD_KINDS.get(str(rng).rsplit("#", 1)[-1])
+            if found is not None:
+                return found
+            if isinstance(rng, URIRef) and not str(rng).startswith(XSD_NS):
+                return "wikibase-item"
+        kinds = set()
+        for i, o in enumerate(self.graph.objects(None, pred)):
+            if i >= 20:
+                break
+            if isinstance(o, Literal):
+                dt_name = str(o.datatype).rsplit("#", 1)[-1] if o.datatype else "string"
+                kinds.add(_XSD_KINDS.get(dt_name, "string"))
+            else:
+                kinds.add("wikibase-item")
+        return kinds.pop() if len(kinds) == 1 else None
 
     # -- the triplet query --------------------------------------------------------------------
     def statements(self, subject: str | None = None, property: str | None = None,
@@ -227,8 +268,18 @@ class RdfGraphKB:
 
     # -- SPARQL -------------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
-        prepared = prepare(query)
-        return result_from_rdflib(self.graph.query(prepared.evaluable()), source=self.name,
-                                  engine="rdflib", explain="rdflib's SPARQL evaluator",
-                                  order=prepared.vars)
+        """``query``'s answer by rdflib's evaluator, within ``timeout`` seconds (None: the
+        default of ``store.limits``) and the memory budget of a query; QueryTimeout,
+        QueryTooLarge and kgground's other typed errors otherwise."""
+        return graph_sparql(self.graph, query, source=self.name, explain=_EXPLAIN,
+                            timeout=timeout)
+
+    def sparql_stream(self, query: str, *, timeout: float | None = None) -> Any:
+        """``query``'s answer as a ``kb.mirror_sparql.SparqlStream``: a SELECT's rows one
+        by one as rdflib's evaluator makes them, the deadline holding to the last row."""
+        return graph_sparql(self.graph, query, source=self.name, explain=_EXPLAIN,
+                            timeout=timeout, stream=True)
+
+
+_EXPLAIN = "rdflib's SPARQL evaluator"
 

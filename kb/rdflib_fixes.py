@@ -10,6 +10,11 @@ wrong answers and a repair of the parsed query fixes it, the repair lives here.
   the VALUES variables forgotten, that check finds a match for *some other* row and the
   row is dropped: ``VALUES ?x { wd:Q183 wd:Q937 } OPTIONAL { ?x wdt:P36 ?c }`` loses
   ``wd:Q937``. ``values_scope`` adds the VALUES variables to ``_vars`` up the tree.
+- **SUM and AVG over values they cannot add.** SPARQL says such an aggregate is an error
+  for its group, which leaves its variable unbound there (as the SQL path does). rdflib's
+  SUM raised ``SPARQLTypeError`` out of the whole query, and its AVG skipped the value,
+  averaging the rest. ``install()`` (run on import) gives rdflib accumulators that leave
+  the group's value unbound.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from rdflib import Variable
+from rdflib.plugins.sparql import aggregates
+from rdflib.plugins.sparql.sparql import SPARQLTypeError
+
 from store.sparql_nodes import CompValue
 
 
@@ -44,3 +52,47 @@ def values_scope(node: Any) -> set[Variable]:
     if hasattr(node, "algebra"):           # a prepared Query
         return values_scope(node.algebra)
     return set()
+
+
+class _Failing:
+    """An accumulator that remembers a type error: its group's value is then unbound."""
+
+    failed = False
+
+    def update(self, row: Any, aggregator: Any) -> None:
+        if self.failed:
+            return
+        try:
+            self._update(row, aggregator)
+        except SPARQLTypeError:
+            self.failed = True
+
+    def set_value(self, bindings: Any) -> None:
+        if not self.failed:
+            super().set_value(bindings)  # type: ignore[misc]
+
+
+class Sum(_Failing, aggregates.Sum):
+    _update = aggregates.Sum.update
+
+
+class Average(_Failing, aggregates.Average):
+    def _update(self, row: Any, aggregator: Any) -> None:
+        from rdflib.plugins.sparql.evalutils import _eval
+        from rdflib.plugins.sparql.operators import numeric
+        from rdflib.plugins.sparql.sparql import NotBoundError
+
+        try:
+            numeric(_eval(self.expr, row))          # rdflib's own AVG skips these
+        except NotBoundError:
+            return
+        aggregates.Average.update(self, row, aggregator)
+
+
+def install() -> None:
+    """Make rdflib's evaluator use the repaired accumulators (idempotent)."""
+    aggregates.Aggregator.accumulator_classes["Aggregate_Sum"] = Sum
+    aggregates.Aggregator.accumulator_classes["Aggregate_Avg"] = Average
+
+
+install()

@@ -19,8 +19,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from store import label_service
-from store.errors import QueryRefused, QuerySyntaxError, UnsupportedQuery
+from store import label_service, query_shape
+from store.errors import QueryRefused, QuerySyntaxError, QueryTooComplex, UnsupportedQuery
 from store.regex import compile_regex, regex_replace, regex_search
 from store.sparql_algebra import translate
 from store.sparql_nodes import CompValue
@@ -45,6 +45,8 @@ def rdflib_query(text: str, prefixes: dict[str, str] | None = None) -> Any:
     """``text`` parsed and translated by rdflib (``prepareQuery``), under the parse lock."""
     from rdflib.plugins.sparql import prepareQuery
 
+    # a query's deadline may interrupt the parse (pyparsing takes seconds on long queries):
+    # ``with`` on a C lock releases it whatever is raised inside
     with RDFLIB_PARSE_LOCK:
         return prepareQuery(text, initNs=WIKIDATA_PREFIXES if prefixes is None else prefixes)
 
@@ -59,10 +61,15 @@ def check_services(parsed: ParsedQuery, allowed_services: frozenset[str]) -> Non
                                fix="remove the SERVICE clause, or allow that endpoint")
 
 
-def parse_checked(query: str, allowed_services: frozenset[str] = frozenset()) -> ParsedQuery:
+def parse_checked(query: str, allowed_services: frozenset[str] = frozenset(), *,
+                  local: bool = True) -> ParsedQuery:
     """``query`` parsed by ``store.sparql_parse`` (QuerySyntaxError with its position), and
-    refused (QueryRefused) if it is an update or calls a SERVICE not allowed."""
+    refused (QueryRefused) if it is an update or calls a SERVICE not allowed, or, for a
+    query that kgground's own engines will run (``local``), when it passes a limit on its
+    shape (QueryTooComplex, ``store.query_shape``)."""
     parsed = parse(query)
+    if local:
+        query_shape.check(parsed)
     if parsed.form == "UPDATE":
         raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
                            "knowledge bases are read-only here",
@@ -102,6 +109,10 @@ class PreparedQuery:
         if found is None:
             try:
                 found = rdflib_query(self.parsed.canonical(), self.parsed.prefixes)
+            except RecursionError:
+                raise QueryTooComplex("it is nested deeper than rdflib's parser can follow",
+                                      fix="nest fewer groups or brackets inside one "
+                                          "another") from None
             except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
@@ -117,6 +128,12 @@ class PreparedQuery:
         else:
             cache.move_to_end(key)
         return found
+
+
+    def forget_evaluable(self) -> None:
+        """Drop this thread's rdflib copy of the query (after an evaluation that stopped
+        half-way: the next one starts from a fresh parse)."""
+        _per_thread.prepared.pop(self.text, None)
 
 
 class _PerThread(threading.local):

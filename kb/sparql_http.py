@@ -467,9 +467,13 @@ def decode(body: bytes, content_type: str, *, kind: str, endpoint: str) -> Sparq
         return _decode_json(body, content_type, kind, endpoint)
     fmt = ("nt" if "n-triples" in content_type else "xml" if "rdf+xml" in content_type
            else "json-ld" if "ld+json" in content_type else "turtle")
+    from store import rdf_parse  # noqa: F401 - XML entity guards in rdflib's readers
+    from store.network_guard import no_network
+
     graph = Graph()
     try:
-        graph.parse(data=body.decode("utf-8"), format=fmt)
+        with no_network():     # a JSON-LD @context URL in an answer is not followed
+            graph.parse(data=body.decode("utf-8"), format=fmt)
     except Exception as exc:  # noqa: BLE001 - rdflib's parsers raise many types
         raise MalformedResult(f"the {kind} answer is not valid {fmt} ({exc})",
                               endpoint=endpoint, got=excerpt(body, 120)) from None

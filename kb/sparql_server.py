@@ -56,9 +56,11 @@ from __future__ import annotations
 import contextlib
 import html
 import re
+import socket
 import sqlite3
 import sys
 import threading
+import time
 import traceback
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -76,8 +78,12 @@ from store.limits import memory_in_use
 MAX_BODY = 1 << 20
 #: largest refused body still read (and dropped) before answering, to answer cleanly
 DRAIN_LIMIT = 64 << 20
-#: seconds an idle keep-alive connection stays open
+#: seconds a socket read or write may block (a backstop; see REQUEST_TIMEOUT)
 IDLE_TIMEOUT = 60
+#: seconds a client has to send a whole request (line, headers, body), counted from when
+#: the connection opens or the previous answer was sent: an idle keep-alive connection,
+#: or one that trickles its request, is closed then
+REQUEST_TIMEOUT = 10.0
 #: connections the kernel queues before they are accepted (the standard library's: 5)
 LISTEN_BACKLOG = 1024
 #: bytes of memory the server process may grow by before a growing query is stopped
@@ -142,7 +148,8 @@ class SparqlServer(ThreadingHTTPServer):
                  timeout: float = 30.0, max_rows: int = 10_000, workers: int = 4,
                  max_pending: int = 64, log: TextIO | None = None,
                  max_connections: int = 512, max_memory: int | None = DEFAULT_MAX_MEMORY,
-                 max_heavy: int | None = None, reuse_port: bool = False):
+                 max_heavy: int | None = None, reuse_port: bool = False,
+                 request_timeout: float = REQUEST_TIMEOUT):
         if max_rows < 1:
             raise ValueError(f"max_rows must be at least 1, got {max_rows}")
         self.kb, self.max_rows, self.log = kb, max_rows, log
@@ -150,6 +157,8 @@ class SparqlServer(ThreadingHTTPServer):
         self.max_connections = max_connections
         self._connections = 0
         self._connections_lock = threading.Lock()
+        self.request_timeout = float(request_timeout)
+        self._reaper = _Reaper(self.request_timeout)
         if max_memory is not None:
             max_memory += memory_in_use() or 0
         # one row past the cap: enough to know the answer was cut
@@ -187,6 +196,7 @@ class SparqlServer(ThreadingHTTPServer):
         if self._serving.is_set():
             self.shutdown()
         self.server_close()
+        self._reaper.close()
         self.runner.close()
 
     def __enter__(self) -> SparqlServer:
@@ -240,6 +250,46 @@ def running_server(kb: Any, host: str = "127.0.0.1", port: int = 0,
         thread.join(5)
 
 
+class _Reaper:
+    """Closes connections whose request did not arrive in time: each connection waiting
+    for (the rest of) a request is ``watch``ed with a deadline, and shut down past it, so
+    that the thread reading it sees the end of the stream at once."""
+
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+        self._deadlines: dict[Any, float] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, sock: Any) -> None:
+        with self._lock:
+            self._deadlines[sock] = time.monotonic() + self.timeout
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sparql-reaper",
+                                                daemon=True)
+                self._thread.start()
+
+    def done(self, sock: Any) -> bool:
+        """Stop watching ``sock``; False when it was shut down already."""
+        with self._lock:
+            return self._deadlines.pop(sock, None) is not None
+
+    def _run(self) -> None:
+        while not self._stop.wait(min(0.2, self.timeout / 4)):
+            now = time.monotonic()
+            with self._lock:
+                late = [sock for sock, deadline in self._deadlines.items() if deadline < now]
+                for sock in late:
+                    del self._deadlines[sock]
+            for sock in late:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self._stop.set()
+
+
 class SparqlHandler(BaseHTTPRequestHandler):
     """One HTTP connection (keep-alive) to a ``SparqlServer``."""
 
@@ -248,9 +298,42 @@ class SparqlHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     wbufsize = 1 << 16              # headers and body leave in one write (flushed per answer)
     timeout = IDLE_TIMEOUT
+    _watched = False
 
     def version_string(self) -> str:
         return f"kgground/{self.server.version}"
+
+    def handle_one_request(self) -> None:
+        """One request, which must arrive within the server's ``request_timeout``."""
+        self.server._reaper.watch(self.connection)
+        self._watched = True
+        try:
+            super().handle_one_request()
+        finally:
+            self._request_read()
+
+    def parse_request(self) -> bool:
+        """The standard parse, and 400 (then close) for a header line without a colon:
+        the standard library would take it as the end of the headers and read what
+        follows as the body, leaving the client waiting for an answer."""
+        if not super().parse_request():
+            return False
+        defects = getattr(self.headers, "defects", None)
+        if defects:
+            self.close_connection = True
+            self._send_error(HttpError(400, "malformed request headers: every header line "
+                                       "must be 'Name: value' "
+                                       f"({type(defects[0]).__name__})"))
+            return False
+        return True
+
+    def _request_read(self) -> None:
+        """The request is all in (or the connection ends): its time limit ends (the query
+        has its own)."""
+        if self._watched:
+            self._watched = False
+            if not self.server._reaper.done(self.connection):
+                self.close_connection = True        # shut down: nothing more comes
 
     # -- methods ------------------------------------------------------------------------------
     def do_GET(self) -> None:
@@ -296,6 +379,7 @@ class SparqlHandler(BaseHTTPRequestHandler):
                 self._read_post(params)
             else:
                 self._discard_body()        # a GET with a body: keep the stream in step
+            self._request_read()
             if "update" in params:
                 raise HttpError(400, _UPDATE_REFUSED)
             queries = params.get("query")

@@ -76,6 +76,7 @@ def word_form(word: str) -> str:
     return stem(lemma(word))
 
 
+@functools.lru_cache(maxsize=262144)
 def related(a: str, b: str) -> bool:
     """Derived forms of one word: "formation" ~ "form", "employer" ~ "employ", "located" ~
     "location" (the shorter plus a deriving ending, or a shared start of at least five

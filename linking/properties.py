@@ -669,6 +669,20 @@ class PropertyLinker:
             out[pid] = values
         return out
 
+    def prepare(self, phrases: Iterable[str]) -> None:
+        """A hint that ``phrases`` will be linked: their meanings (and their content
+        words') are computed at once, which costs about what one phrase alone does.
+        Changes no answer."""
+        if self._semantic_index() is None or self.embedder is None:
+            return
+        texts: list[str] = []
+        for phrase in phrases:
+            norm = normalize(phrase)
+            if norm:
+                texts += [phrase, *(w for w in content_words(norm) if w != phrase)]
+        if texts:
+            self.embedder.encode(list(dict.fromkeys(texts)))
+
     # -- linking ----------------------------------------------------------------------------
     def link(self, phrase: str, *, subject: str | None = None, value: str | None = None,
              lang: str = "en", limit: int = 5) -> list[Candidate]:

@@ -8,12 +8,14 @@ Modules: ``generator`` (the entry point, ``generate``), ``types`` (``GeneratedQu
 ``LinkingDecision``), ``rules`` with ``analysis``, ``mentions``, ``fit``, ``lexicon`` and
 ``plan`` (rule-based generation, no LLM), ``fewshot`` and ``repair`` (LLM few-shot, and the
 parse-repair-ground-validate pipeline shared with the trained generator), ``solve`` and
-``execute`` (running a query, answers with citations).
+``execute`` (running a query, answers with citations), ``graphs`` with ``answer_types``
+(the readings as whole query graphs: run, typed, scored by a calibrated model; the KB's
+answer or an abstention naming what is missing — ``graph_ranker(kb).rank(question)``).
 """
 
 from querygen.execute import AnswerItem, QueryResult, run
-from querygen.generator import QueryGenerationError, generate
+from querygen.generator import QueryGenerationError, generate, graph_ranker
 from querygen.types import GeneratedQuery, LinkingDecision
 
 __all__ = ["AnswerItem", "GeneratedQuery", "LinkingDecision", "QueryGenerationError",
-           "QueryResult", "generate", "run"]
+           "QueryResult", "generate", "graph_ranker", "run"]

@@ -15,6 +15,7 @@ rewritten with the KB's labels: ``wd:Q42 wdt:P108 ?x`` → ``wd:/Douglas Adams/ 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -176,12 +177,20 @@ def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int 
 
 
 def write_examples(examples: Iterable[Example], path: str | Path) -> int:
-    """Write examples as JSON lines; returns how many."""
+    """Write examples as JSON lines; returns how many. The file appears whole or not at
+    all: an interrupted build (``examples`` is often a generator linking each question)
+    leaves no partial file that would later train on part of the data."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     n = 0
-    with Path(path).open("w", encoding="utf-8") as f:
-        for ex in examples:
-            f.write(json.dumps(ex.as_dict(), ensure_ascii=False) + "\n")
-            n += 1
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            for ex in examples:
+                f.write(json.dumps(ex.as_dict(), ensure_ascii=False) + "\n")
+                n += 1
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return n
 
 

@@ -235,12 +235,16 @@ def _witness_citations(query: GeneratedQuery, kb: Any, wanted: set[str] | None
         return {}
     body = " . ".join(" ".join(_term(t, i == 1) for i, t in enumerate(p))
                       for p in query.patterns)
+    var = query.answer_var if query.form == "select" else _first_var(query)
+    if wanted and var and all(ENTITY_ID.match(w) for w in wanted):
+        # the answers' own statements, not any that match the patterns
+        body = f"VALUES ?{var} {{ {' '.join(entity_term(w) for w in sorted(wanted))} }} . " \
+            + body
     witness = with_prefixes(f"SELECT * WHERE {{ {body} . }} LIMIT {CITE_LIMIT * 10}")
     try:
         rows = kb.sparql(witness).rows
     except Exception:                  # noqa: BLE001 - citing is best effort
         return {}
-    var = query.answer_var if query.form == "select" else _first_var(query)
     out: dict[str, list[Citation]] = {}
     for row in rows:
         key = _value(row[var]).value if var and var in row else "*"
@@ -288,7 +292,7 @@ def _statement(kb: Any, parts: list[Any]) -> Statement | None:
     """The statement matching a filled-in pattern (subject, property, value)."""
     s, p, o = parts
     if isinstance(s, Value):
-        s = s.value if s.kind == "entity" else None
+        s = s.value if s.kind in ("entity", "iri") else None
     if isinstance(p, Value):
         p = p.value
     if s is None or p is None or o is None or not isinstance(s, str):

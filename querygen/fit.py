@@ -71,6 +71,9 @@ class RelationFit:
         self.props = props
         self._lock = threading.Lock()
         self._info: dict[str, Any] = {}
+        # a property's name words and stems (asked thousands of times per question)
+        self._words: dict[str, frozenset[str]] = {}
+        self._stems: dict[str, frozenset[str]] = {}
 
     # -- phrasings ----------------------------------------------------------------------------
     def phrases(self, a: Analysis, own: Sequence[tuple[int, int]],
@@ -128,6 +131,9 @@ class RelationFit:
                     ) -> dict[str, tuple[float, Candidate]]:
         """pid → (best weighted name score over the phrases, its candidate)."""
         best: dict[str, tuple[float, Candidate]] = {}
+        prepare = getattr(self.props, "prepare", None)
+        if callable(prepare) and len(phrases) > 1:
+            prepare([p for p, _ in phrases])       # one embedding pass for all of them
         for phrase, weight in phrases:
             for c in _link_property(self.props, phrase):
                 name = c.features.get("name", 0.0)
@@ -200,13 +206,20 @@ class RelationFit:
         return info.datatype if info is not None else None
 
     def name_words(self, pid: str) -> frozenset[str]:
-        info = self.info(pid)
-        if info is None:
-            return frozenset()
-        return frozenset(w for name in (info.label, *info.aliases) for w in norm_words(name))
+        found = self._words.get(pid)
+        if found is None:
+            info = self.info(pid)
+            found = frozenset() if info is None else frozenset(
+                w for name in (info.label, *info.aliases) for w in norm_words(name))
+            self._words[pid] = found
+        return found
 
     def name_stems(self, pid: str) -> frozenset[str]:
-        return frozenset(root(w) for w in self.name_words(pid) if w not in STOPWORDS)
+        found = self._stems.get(pid)
+        if found is None:
+            found = self._stems[pid] = frozenset(root(w) for w in self.name_words(pid)
+                                                 if w not in STOPWORDS)
+        return found
 
     def candidate(self, pid: str, score: float) -> Candidate:
         """``pid`` as a Candidate, for a property no phrase named but the words cover."""
@@ -282,6 +295,7 @@ def content(words: Sequence[Word]) -> list[str]:
     return [w for word in words for w in norm_words(word.text) if w not in STOPWORDS]
 
 
+@functools.lru_cache(maxsize=65536)
 def root(word: str) -> str:
     """A crude root: the linker's stem without a final "e", so that "receive" meets
     "received" and "live" meets "lived"."""
@@ -289,8 +303,11 @@ def root(word: str) -> str:
     return r[:-1] if r.endswith("e") and len(r) > 3 else r
 
 
+_NORM_WORD = re.compile(r"[a-z0-9]+")
+
+
 def norm_words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
+    return _NORM_WORD.findall(text.lower())
 
 
 @functools.lru_cache(maxsize=4096)

@@ -120,3 +120,27 @@ def _rule_generator(kb: Any, linker: Any) -> Any:
             except TypeError:
                 pass
     return gen
+
+
+_rankers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def graph_ranker(kb: Any, linker: Any = None) -> Any:
+    """The ``querygen.graphs.GraphRanker`` kept for ``kb`` and its linker (built on first
+    use; it remembers what it learns of the KB's types and properties)."""
+    from querygen.graphs import GraphRanker
+
+    linker = linker if linker is not None else linker_for(kb)
+    with _lock:
+        try:
+            ranker = _rankers.get(linker)
+        except TypeError:
+            ranker = None
+    if ranker is None or ranker.kb is not kb:
+        ranker = GraphRanker(kb, linker, rules=_rule_generator(kb, linker))
+        with _lock:
+            try:
+                _rankers[linker] = ranker
+            except TypeError:
+                pass
+    return ranker

@@ -128,6 +128,8 @@ class QueryPlan:
     limit: int | None = None
     score: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    #: the answer is one of these entities (``VALUES ?x { … }``): "X or Y?"
+    choices: tuple[LinkingDecision, ...] = ()
     #: how well the plan's property (or chain of properties) fits the question's relation
     #: words; None where the plan names no relation (pairs, class members)
     fit: float | None = None
@@ -136,7 +138,8 @@ class QueryPlan:
     @property
     def decisions(self) -> tuple[LinkingDecision, ...]:
         """Every linking decision of the plan, in order of appearance, each once."""
-        seen: dict[int, LinkingDecision] = {}
+        seen: dict[int, LinkingDecision] = {c_id: c for c_id, c in
+                                             ((id(c), c) for c in self.choices)}
         for e in self.edges:
             parts = [e.subject, e.object]
             parts += list(e.predicate.steps) if isinstance(e.predicate, Path) else [e.predicate]
@@ -148,7 +151,8 @@ class QueryPlan:
     @property
     def is_triplet(self) -> bool:
         """One pattern with exactly one unknown part, asked plainly: a triplet query."""
-        if len(self.edges) != 1 or self.form != "select" or self.order or self.limit:
+        if len(self.edges) != 1 or self.form != "select" or self.order or self.limit \
+                or self.choices:
             return False
         e = self.edges[0]
         unknown = [p for p in (e.subject, e.predicate, e.object) if isinstance(p, Var)]
@@ -161,7 +165,11 @@ class QueryPlan:
 
     # -- rendering ----------------------------------------------------------------------------
     def body(self, grounded: bool) -> str:
-        return " . ".join(e.render(grounded) for e in self.edges)
+        parts = [e.render(grounded) for e in self.edges]
+        if self.choices:
+            options = " ".join(_node(c, grounded) for c in self.choices)
+            parts.insert(0, f"VALUES ?{self.answer} {{ {options} }}")
+        return " . ".join(parts)
 
     def sparql(self, grounded: bool) -> str:
         """The whole query, without PREFIX declarations."""

@@ -105,6 +105,8 @@ PLACE_IN = frozenset("P19 P20 P131 P17 P159 P740 P276 P937 P551 P36 P1376 P47".s
 #: Wikidata properties that say where something lies: a yes/no question about a place
 #: holds through them ("born in Germany": born in Ulm, which lies in Germany)
 CONTAINMENT = frozenset("P131 P17 P30 P361 P276 P706".split())
+#: how well "one of the entities named" fits a comparative ("X or Y?") before ordering
+CHOICE_FIT = 0.5
 #: bonus of a yes/no reading whose statement the KB holds
 ASK_TRUE_BONUS = 0.3
 
@@ -127,17 +129,7 @@ class RuleGenerator:
         """Queries for ``question``, best first (at most ``limit``); empty when no entity
         of the question could be linked or no property fits, and for a negated question
         ("Who did not …?") other than yes/no: what does not hold is no query's answer."""
-        text = expand_contractions(question.strip())
-        a = analyze(text)
-        if a.negated and a.form != "ask":
-            return []       # what does not hold: no triplet query lists it
-        plans = self.plans(a, self.finder.find(text, a))
-        if not plans or max(p.score for p in plans) < WEAK_PLAN:
-            plans += self.plans(a, self.finder.find(text, a, gaps=True))
-        plans = _named_relation_only(plans)
-        plans.sort(key=lambda p: -p.score)
-        if a.answer_type == "place" and a.form == "select":
-            plans = self._place_check(plans)
+        _, _, plans = self.candidates(question)
         out: list[GeneratedQuery] = []
         seen: set[str] = set()
         for plan in plans:
@@ -150,6 +142,26 @@ class RuleGenerator:
             if len(out) >= limit:
                 break
         return out
+
+    def candidates(self, question: str) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
+        """The analysis of ``question`` (contractions expanded: offsets index that text),
+        the entity mentions found, and every reading, best first (chains not yet checked
+        for circularity). No readings for a negated question other than yes/no."""
+        text = expand_contractions(question.strip())
+        a = analyze(text)
+        if a.negated and a.form != "ask":
+            return a, [], []       # what does not hold: no triplet query lists it
+        mentions = self.finder.find(text, a)
+        plans = self.plans(a, mentions)
+        if not plans or max(p.score for p in plans) < WEAK_PLAN:
+            more = self.finder.find(text, a, gaps=True)
+            plans += self.plans(a, more)
+            mentions = mentions + [m for m in more if m.span not in {x.span for x in mentions}]
+        plans = _named_relation_only(plans)
+        plans.sort(key=lambda p: -p.score)
+        if a.answer_type == "place" and a.form == "select":
+            plans = self._place_check(plans)
+        return a, mentions, plans
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""
@@ -271,7 +283,7 @@ class RuleGenerator:
             try:
                 sample = [st for st in self.kb.statements(None, pid, None,
                                                           limit=SYMMETRY_SAMPLE)
-                          if st.value.kind == "entity"]
+                          if st.value.kind in ("entity", "iri")]
                 both = sum(1 for st in sample
                            if self.kb.statements(st.value.value, pid, st.subject, limit=1))
                 symmetric = len(sample) >= 2 and both >= SYMMETRY_SHARE * len(sample)
@@ -365,7 +377,7 @@ class RuleGenerator:
                 continue
             for st in found:
                 node = st.value.value if forward else st.subject
-                if not forward or st.value.kind == "entity":
+                if not forward or st.value.kind in ("entity", "iri"):
                     out[node] = None
             if len(out) >= CHAIN_FANOUT:
                 break
@@ -574,6 +586,8 @@ class RuleGenerator:
         """The distinct answers of ``plan`` (ordering ignored), by triplet queries where
         they do (``querygen.solve``), else by SPARQL; None when the KB cannot say."""
         try:
+            if plan.choices:
+                raise Unsolvable("the answer is one of given entities (VALUES)")
             found = solve(self.kb, plan.patterns(), limit=limit)
             return list(dict.fromkeys(b.get(plan.answer, "") for b, _ in found))
         except Unsolvable:
@@ -598,6 +612,7 @@ class RuleGenerator:
         bases = sorted((p for p in plans if p.form == "select" and p.answer == "x"),
                        key=lambda p: -p.score)[:3]
         bases += self._class_members(a, mentions)
+        bases += self._choices(a, mentions)
         if not bases:
             return plans
         # ordering properties: date/quantity properties the relation words name (for
@@ -621,12 +636,29 @@ class RuleGenerator:
                 prop = _property(self.fit.candidate(pid, fit))
                 ordered = QueryPlan((*base.edges, Edge(Var("x"), prop, Var("v"))),
                                     order=("v", sup.direction), limit=1,
-                                    score=base.score + fit,
+                                    score=base.score + fit, choices=base.choices,
                                     notes=(*base.notes, f"ordered by {pid}"))
                 if self._count_answers(replace(ordered, limit=None)):
                     out.append(ordered)
                     break
         return out or plans
+
+    def _choices(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
+        """"Who was born first, X or Y?", "Which is older: X, Y or Z?": the answer is one
+        of the entities the question names, joined by "or" (``VALUES ?x { X Y }``)."""
+        named = [m for m in mentions if m.candidates]
+        if len(named) < 2:
+            return []
+        between = [a.question[x.end:y.start].strip(" ,;:").lower()
+                   for x, y in zip(named, named[1:])]
+        if "or" not in between[-1:] and not all(b in ("or", "", "and") for b in between):
+            return []
+        if not any(b == "or" for b in between):
+            return []
+        choices = tuple(_entity(m, m.candidates[0]) for m in named)
+        link = sum(m.candidates[0].score for m in named) / len(named)
+        return [QueryPlan((), score=link + CHOICE_FIT, choices=choices,
+                          notes=(f"one of {len(choices)} named",))]
 
     def _class_members(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """``?x P C`` for the class C that the question's noun (or a mention) names, P being

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kb.types import Statement
+from store.vocab import ENTITY_ID
 
 TYPE_PATH = "wdt:P31/wdt:P279*"
 #: how deep the subclass hierarchy is followed for TYPE_PATH
@@ -59,6 +60,11 @@ def truthy(kb: Any) -> Any:
     return _Truthy(kb)
 
 
+def _is_node(term: str) -> bool:
+    """Whether ``term`` can be a statement's subject: an entity ID or an IRI."""
+    return bool(ENTITY_ID.match(term)) or "://" in term
+
+
 class _Truthy:
     """``statements`` narrowed to truthy statements (see the module docstring)."""
 
@@ -68,6 +74,8 @@ class _Truthy:
 
     def statements(self, s: str | None = None, p: str | None = None, o: str | None = None,
                    *, limit: int = 100) -> list[Statement]:
+        if s is not None and not _is_node(s):
+            return []                          # a literal (a date) is no statement's subject
         found = self.kb.statements(s, p, o, limit=limit)
         if len(found) >= limit:
             return found                       # the caller gives up on this lookup

@@ -27,10 +27,17 @@ Errors (``code`` in brackets):
   matches (``wd:Q42 wdt:P19 ?x`` when the KB has no place of birth for Q42). For ASK and
   aggregates without GROUP BY (a count) this is a warning: "no" and 0 may be the right
   answers;
-- [unbound] a projected variable that nothing in the pattern binds.
+- [unbound] a projected variable that nothing in the pattern binds;
+- [too-complex] a query past a limit on its shape (``store.query_shape``: nesting, OPTIONAL
+  and UNION counts, length) that no kgground engine would run.
+
+Every SPARQL 1.1 construct that parses (BIND, VALUES, sub-queries, property paths,
+aggregates, functions, CONSTRUCT and DESCRIBE) gets diagnostics, never an exception: should
+a check itself fail, an [internal] error says so, after what was found before it.
 
 Warnings: [cartesian] required patterns that share no variable (every combination is
-returned); [no-limit] a SELECT over a pattern with no bound entity and no LIMIT.
+returned); [no-limit] a SELECT over a pattern with no bound entity and no LIMIT;
+[unchecked] IDs past the first ``MAX_LOOKUPS`` were not looked up in the KB.
 
 Without a KB only what needs no data is checked (syntax, safety, prefixes, ID shapes,
 bindings, warnings); placeholders are then warnings (they cannot be resolved). Against a
@@ -48,8 +55,9 @@ from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, rdflib_query
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
-from store.errors import (EntityNotFound, InvalidId, PropertyNotFound, QuerySyntaxError,
-                          UnsupportedQuery)
+from store import query_shape
+from store.errors import (EntityNotFound, InvalidId, KGGroundError, PropertyNotFound,
+                          QuerySyntaxError, QueryTooComplex, UnsupportedQuery)
 from store.sparql_algebra import translate
 from store.sparql_parse import parse as parse_sparql
 from store.vocab import PROPERTY_ID, WD
@@ -66,6 +74,8 @@ _UNKNOWN_PREFIX_IRI = "urn:kgground:unknown-prefix:"
 _UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
                  "WITH"}
 _LABEL_SUFFIXES = ("AltLabel", "Label", "Description")
+#: the most IDs one validation looks up in the KB (a VALUES list of 50,000 took 35 s)
+MAX_LOOKUPS = 2_000
 #: the position the front end writes into its message (the validator reports its own)
 _POSITION = re.compile(r"^the SPARQL query does not parse at line \d+, column \d+: ")
 
@@ -163,6 +173,12 @@ class _Validator:
         self._entities: dict[str, bool] = {}
         self._properties: dict[str, Any] = {}
 
+    def nodes(self, algebra: Any) -> list[Any]:
+        """Every node of ``algebra``, walked once (the checks look at them several times)."""
+        if getattr(self, "_nodes_of", None) is not algebra:
+            self._nodes_of, self._nodes = algebra, list(_walk(algebra))
+        return self._nodes
+
     # -- reporting --------------------------------------------------------------------------
     def add(self, offset: int, severity: Severity, code: str, message: str,
             fix: str | None = None, suggestions: Sequence[str] = ()) -> None:
@@ -177,16 +193,29 @@ class _Validator:
             self.add(0, "error", "syntax", "the query is empty",
                      "write a SELECT, ASK, CONSTRUCT or DESCRIBE query")
             return self.result()
-        self.tokens = lex(self.query)
-        self.prefixes = known_prefixes(self.tokens)
-        parse_text, self.offset_map = self.parse_text()
-        algebra = self.parse(parse_text)
-        if algebra is not None:
-            self.check_services(algebra)
-            self.check_ids()
-            self.check_patterns(algebra)
-        else:
-            self.check_ids()
+        try:
+            self.tokens = lex(self.query)
+            self.prefixes = known_prefixes(self.tokens)
+            parse_text, self.offset_map = self.parse_text()
+            algebra = self.parse(parse_text)
+            if algebra is not None:
+                self.check_services(algebra)
+                self.check_ids()
+                self.check_patterns(algebra)
+            else:
+                self.check_ids()
+        except QueryTooComplex as exc:
+            self.add(0, "error", "too-complex", exc.what, exc.fix)
+        except RecursionError:
+            self.add(0, "error", "too-complex", "the query is nested too deeply to check",
+                     "nest fewer groups, sub-queries or brackets inside one another")
+        except KGGroundError:
+            raise                       # the KB failed: no diagnostics beat wrong ones
+        except Exception as exc:  # noqa: BLE001 - a bug here must not hide the query's own
+            self.add(0, "error", "internal",
+                     f"the validator could not finish checking this query "
+                     f"({type(exc).__name__}: {exc}); what it found before is listed",
+                     "please report this query as a kgground bug")
         return self.result()
 
     def result(self) -> Diagnostics:
@@ -294,6 +323,7 @@ class _Validator:
                           and t.text.upper() in _UPDATE_WORDS), self.tokens[0])
             self.update_refused(first)
             return None
+        query_shape.check(parsed)           # QueryTooComplex: reported by run()
         try:
             return translate(parsed)
         except UnsupportedQuery:
@@ -329,7 +359,7 @@ class _Validator:
                  "label where a term belongs)")
 
     def check_services(self, algebra: Any) -> None:
-        for node in _walk(algebra):
+        for node in self.nodes(algebra):
             if getattr(node, "name", None) != "ServiceGraphPattern":
                 continue
             iri = str(node.get("term"))
@@ -350,6 +380,14 @@ class _Validator:
             kind, local = found
             if not well_formed(kind, local):
                 self.malformed(tok, kind, local)
+            elif (self.kb is not None and local not in reported
+                  and local not in self._entities and local not in self._properties
+                  and len(self._entities) + len(self._properties) >= MAX_LOOKUPS):
+                self.add(tok.start, "warning", "unchecked",
+                         f"only the first {MAX_LOOKUPS:,} IDs were looked up in "
+                         f"{self.kb.name}; {local} and the IDs after it were not",
+                         "split the query (long VALUES lists) to have every ID checked")
+                return
             elif self.kb is not None and local not in reported:
                 if kind == "property" and self.property(local) is None:
                     reported.add(local)
@@ -454,10 +492,10 @@ class _Validator:
     def check_patterns(self, algebra: Any) -> None:
         triples = list(_triples(algebra, required=True))
         form = algebra.name if hasattr(algebra, "name") else ""
-        aggregated = any(getattr(n, "name", None) == "AggregateJoin" for n in _walk(algebra))
+        aggregated = any(getattr(n, "name", None) == "AggregateJoin" for n in self.nodes(algebra))
         # one row even when nothing matches: ASK (false) and aggregates without GROUP BY (0)
         grouped = any(getattr(n, "name", None) == "Group" and n.get("expr")
-                      for n in _walk(algebra))
+                      for n in self.nodes(algebra))
         if self.kb is not None:
             for triple, required in triples:
                 self.check_datatype(triple)
@@ -536,11 +574,12 @@ class _Validator:
         bound: set[Any] = set()
         for (s, p, o), _ in _triples(algebra, required=False, services=True):
             bound.update(t for t in (s, p, o) if isinstance(t, Variable))
-        computed, samples = set(), {}
-        for node in _walk(algebra):
+        computed: list[tuple[Any, Any]] = []     # (variable, expression): not hashable
+        samples: dict[Any, Any] = {}
+        for node in self.nodes(algebra):
             name = getattr(node, "name", None)
             if name == "Extend":
-                computed.add((node["var"], node["expr"]))
+                computed.append((node["var"], node["expr"]))
             elif name == "values":
                 for row in node.get("res") or []:
                     bound.update(row.keys())
@@ -553,7 +592,7 @@ class _Validator:
             if source is None or source in bound:
                 bound.add(var)
         labelled = any(getattr(n, "name", None) == "ServiceGraphPattern"
-                       and str(n.get("term")) in EMULATED_SERVICES for n in _walk(algebra))
+                       and str(n.get("term")) in EMULATED_SERVICES for n in self.nodes(algebra))
         for var in algebra["PV"]:
             if var in bound:
                 continue
@@ -580,7 +619,7 @@ class _Validator:
             for v in vs[1:]:
                 parent[find(v)] = find(vs[0])
             find(vs[0])
-        for node in _walk(algebra):       # FILTER and BIND expressions join their variables
+        for node in self.nodes(algebra):       # FILTER and BIND expressions join their variables
             if getattr(node, "name", None) in ("Filter", "Extend"):
                 vs = [v for v in _walk(node.get("expr")) if isinstance(v, Variable)]
                 if node.name == "Extend":
@@ -599,9 +638,10 @@ class _Validator:
                      f"this pattern shares no variable with the rest ({len(groups)} separate "
                      "groups): every combination of their matches is returned",
                      "join the patterns through a shared variable, or split the query")
-        has_limit = any(getattr(n, "name", None) == "Slice" for n in _walk(algebra))
+        has_limit = any(getattr(n, "name", None) == "Slice" for n in self.nodes(algebra))
         bound_entity = any(not isinstance(x, Variable) for t in required for x in (t[0], t[2]))
-        values = any(getattr(n, "name", None) in ("ToMultiSet", "values") for n in _walk(algebra))
+        values = any(getattr(n, "name", None) in ("ToMultiSet", "values")
+                     for n in self.nodes(algebra))
         if required and not (has_limit or aggregated or bound_entity or values):
             self.add(self.offset_of(required[0][0]), "warning", "no-limit",
                      "no entity is bound in this pattern and there is no LIMIT: it returns "

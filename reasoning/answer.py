@@ -13,9 +13,16 @@
 
 ``mode`` says who answered: ``kb`` (no LLM: the KB's statements alone), ``llm`` (the
 model's own answer: the gate did not consult, or the KB had nothing), ``llm+kb`` (the
-model answering from numbered evidence). ``grounded`` is True only when every entity and
-value the text asserts is supported by a statement it cites; ``note`` says in words why
-the answer is (or is not) grounded, and, without an LLM, what one would add.
+model answering from numbered evidence). ``grounded`` is True only when the cited
+statements form a query graph whose relation path and answer type match the question
+(``querygen.graphs``: the chosen graph reached the calibrated confidence threshold) and,
+for a model's answer, every entity and value the text asserts is in a statement it cites;
+``confidence`` is the calibrated probability that the KB's answer is right (None when
+the KB was not asked); ``query_graph`` is the chosen graph — its label-level and ID-level
+SPARQL, its answers, its type check — the answer's explanation; ``missing`` says what
+the KB lacks when it has no answer (``entity``, ``relation``, ``fact``, ``confidence``,
+``negation``). ``note`` says in words why the answer is (or is not) grounded, and,
+without an LLM, what one would add.
 
 Citation numbers are the evidence's numbers (``evidence``, the statements the prompt
 listed, numbered as in ``graph.citations``); ``citations`` are those the text refers to,
@@ -139,6 +146,9 @@ class Answer:
     decision: Decision | None = None
     utility: Any = None
     rounds: int = 0
+    confidence: float | None = None
+    query_graph: Mapping[str, Any] | None = None
+    missing: str | None = None
     trace: AnswerTrace = field(default_factory=AnswerTrace, compare=False)
 
     @property
@@ -155,5 +165,8 @@ class Answer:
                 "decision": self.decision.as_dict() if self.decision else None,
                 "utility": self.utility.as_dict() if self.utility is not None else None,
                 "rounds": self.rounds,
+                "confidence": None if self.confidence is None else round(self.confidence, 4),
+                "query_graph": plain(self.query_graph) if self.query_graph else None,
+                "missing": self.missing,
                 "graph": self.graph.as_dict() if self.graph is not None else None,
                 "trace": self.trace.as_dict()}

@@ -55,7 +55,6 @@ Which KB served each result is on its citation (``source``: ``mirror:…`` or
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -65,14 +64,13 @@ from typing import Any
 import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
-from kb.types import Citation, Statement
-from querygen.rules import NAMES_RELATION
-from reasoning import prompts
+from kb.types import Statement
+from querygen.qualifiers import from_citation, full_statements, narrowed, numbers_unused
+from querygen.question_names import ignored_names
 from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
                                 statement_from_citation)
 from reasoning.prompt_engine import fill_in
-from reasoning.utility import POSSESSIVE
 from store.errors import (EndpointError, KGGroundError, LLMError, MirrorError, MissingExtra,
                           ServerBusy)
 
@@ -81,12 +79,6 @@ STRATEGIES = ("auto", "rules", "llm")
 QUERIES_TRIED = 3
 #: a query answered is ranked above every chain found by search
 QUERY_CHAIN_SCORE = 2.0
-#: numbers in a question (years, counts) that may name a qualifier
-NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
-#: statements read at once for a triplet query's answers
-FETCH_LIMIT = 1000
-#: a capitalized word (a name, or part of one)
-NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
 #: question entities handed to the chainer from generated queries
 MAX_SEEDS = 3
 
@@ -105,13 +97,9 @@ class Asked:
     #: the entities the generated queries were grounded to, best query first (answered
     #: or not): seeds for the chainer when linking the question finds none
     entities: tuple[str, ...] = ()
-    #: a query that asks the question's relation outright (the relation words name its
-    #: property) and found nothing: the KB has no answer (label-level form), else None
-    named_empty: str | None = None
-    #: (entity, property, forward) of the triplet queries that asked a relation the way
-    #: the question's syntax asks it and found nothing: chains along their converse
-    #: answer another question
-    asked_empty: tuple[tuple[str, str, bool], ...] = ()
+    #: the question's ranked query graphs (``querygen.graphs``) and the one that answered
+    ranking: Any = None
+    graph: Any = None
 
 
 class Consolidator:
@@ -173,31 +161,29 @@ class Consolidator:
         numbered = {id(c): n for c, n in zip(shortlist, graph.chains)}
         evidence.nodes = index_nodes(graph, evidence.statements)
         evidence.seeds = tuple(s.id for s in graph.seeds) or _query_entities(answered)
-        best = next((a for a in answered if a.question == question), None) or \
-            (answered[-1] if answered else None)
-        if best is not None:
+        main = asked[0]
+        best = main if main.result is not None else None
+        ranking = main.ranking
+        if ranking is not None:
+            evidence.ranking = ranking
+            evidence.kb_confidence = ranking.confidence
+            evidence.kb_missing, evidence.kb_reason = ranking.missing, ranking.reason
+        if best is not None and best.graph is not None:
             evidence.kb_answer = query_answer(best, numbered)
-        elif _negated(question):
-            evidence.kb_answer = ()
-            evidence.warnings.append("the question asks what does not hold: the KB lists "
-                                     "what holds, so it has no answer (the chains are "
-                                     "evidence only)")
-        elif asked[0].named_empty is not None:
-            # the question's own relation, asked the way the question asks it, has no
-            # statement: chains (the converse, another relation) answer other questions
-            evidence.kb_answer = ()
-            evidence.warnings.append(f"the KB holds no statement for "
-                                     f"{asked[0].named_empty}: no answer from the KB "
-                                     f"(the chains are evidence only)")
+            evidence.kb_graph = best.graph
         else:
-            evidence.kb_answer = chain_answer(graph, converse_of=asked[0].asked_empty)
+            evidence.kb_answer = ()
+            if ranking is not None and ranking.missing:
+                evidence.warnings.append(f"the KB has no answer: {ranking.reason}")
         log.update(seeds=[s.as_dict() for s in graph.seeds],
                    chains=[c.text for c in graph.chains],
                    statements=len(evidence.statements),
                    sources=dict(Counter(s.citation.source for s in evidence.statements)),
                    kb_answer=[v.as_dict() for v in evidence.kb_answer],
-                   answered_by="query" if best is not None else
-                   "chains" if evidence.kb_answer else "none",
+                   kb_confidence=round(evidence.kb_confidence, 4),
+                   kb_missing=evidence.kb_missing,
+                   answered_by="query graph" if evidence.kb_graph is not None else
+                   "query" if best is not None else "none",
                    queries_ms=_ms(started, queried), chains_ms=_ms(queried, chained),
                    number_ms=_ms(chained, time.perf_counter()))
         if evidence.warnings:
@@ -207,21 +193,66 @@ class Consolidator:
     # -- queries ------------------------------------------------------------------------------
     def _ask(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
              sub_question: int | None = None) -> Asked:
-        """The best answered query for ``question`` (rules, then the LLM under 'auto')."""
-        strategies = {"auto": ["rules"] + (["llm"] if self.llm is not None else []),
-                      "rules": ["rules"], "llm": ["llm"]}[self.strategy]
+        """The answer to ``question``: its best query graph when confident enough (the
+        rules' readings, ranked by ``querygen.graphs``); else, under 'auto' or 'llm' with
+        an LLM, the LLM's few-shot queries — evidence for the model, never the KB's own
+        answer."""
         entities: list[str] = []
-        named_empty = None
-        asked_empty: tuple[tuple[str, str, bool], ...] = ()
-        for strategy in strategies:
-            found = self._try(question, strategy, records, evidence, sub_question)
+        ranking = None
+        if self.strategy in ("auto", "rules"):
+            ranking = self._rank(question, records, evidence, sub_question)
+            entities = [d.id for d in ranking.entities]
+            if ranking.best is not None:
+                g = ranking.best
+                asked = Asked(question, g.query, g.result, entities=tuple(entities),
+                              ranking=ranking, graph=g)
+                chosen = next((r for r in records if r.get("chosen")
+                               and r["question"] == question), {})
+                return self._supported(asked, chosen)
+        if self.strategy in ("auto", "llm") and self.llm is not None:
+            found = self._try(question, "llm", records, evidence, sub_question)
             entities += found.entities
             if found.result is not None:
+                found.ranking = ranking
+                found.entities = tuple(dict.fromkeys(entities))
                 return found
-            named_empty = named_empty or found.named_empty
-            asked_empty += found.asked_empty
-        return Asked(question, entities=tuple(dict.fromkeys(entities)),
-                     named_empty=named_empty, asked_empty=asked_empty)
+        return Asked(question, entities=tuple(dict.fromkeys(entities)), ranking=ranking)
+
+    def _rank(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
+              sub_question: int | None) -> Any:
+        """The question's ranked query graphs; one record per graph scored."""
+        from querygen import graph_ranker
+        start = time.perf_counter()
+        try:
+            ranking = graph_ranker(self.kb, self.linker).rank(question, lang=self.lang)
+        except KGGroundError as exc:
+            _reraise_failures(exc)
+            evidence.warnings.append(f"query graphs: {exc.what}")
+            from querygen.graphs import GraphRanking
+            from querygen.answer_types import Expected
+            return GraphRanking(question, Expected(""), missing="entity",
+                                reason=exc.what)
+        ms = _ms(start, time.perf_counter())
+        for rank, g in enumerate(ranking.graphs, 1):
+            record: dict[str, Any] = {
+                "question": question, "strategy": "rules", "rank": rank,
+                "label_level": g.query.label_level, "grounded": g.query.grounded,
+                "kind": g.query.kind, "form": g.query.form,
+                "score": round(g.confidence, 6), "confidence": round(g.confidence, 6),
+                "chosen": g is ranking.best, "type_check": g.check.as_dict(),
+                "linking": [d.as_dict(alternatives=1) for d in g.query.decisions],
+                "answers": len(g.result.answers) if g.result else 0,
+                "count": g.result.count if g.result else None,
+                "boolean": g.result.boolean if g.result else None, "rank_ms": ms}
+            if g.result is not None:
+                record.update(source=g.result.source, engine=g.result.engine,
+                              run_ms=round(g.result.elapsed * 1000, 3))
+            if g.diagnostics:
+                record["diagnostics"] = dict(g.diagnostics)
+            if sub_question is not None:
+                record["sub_question"] = sub_question
+            records.append(record)
+        return ranking
 
     def _try(self, question: str, strategy: str, records: list[dict[str, Any]],
              evidence: Evidence, sub_question: int | None) -> Asked:
@@ -239,9 +270,7 @@ class Consolidator:
         # seeds for the chainer: entities of readings that account for every name
         entities = tuple(dict.fromkeys(d.id for q in queries for d in q.decisions
                                        if d.kind == "entity"
-                                       and not ignored_names(question, q)))
-        named_empty = None
-        asked_empty: list[tuple[str, str, bool]] = []
+                                       and not ignored_names(question, q.decisions)))
         for rank, query in enumerate(queries[:QUERIES_TRIED], 1):
             record: dict[str, Any] = {"question": question, "strategy": strategy,
                                       "rank": rank, "label_level": query.label_level,
@@ -253,7 +282,7 @@ class Consolidator:
             if sub_question is not None:
                 record["sub_question"] = sub_question
             records.append(record)
-            ignored = ignored_names(question, query)
+            ignored = ignored_names(question, query.decisions)
             if ignored:
                 record["ignores"] = ignored
                 continue
@@ -276,56 +305,32 @@ class Consolidator:
             if not result.empty:
                 return self._supported(Asked(question, query, result,
                                              entities=entities), record)
-            if named_empty is None and NAMES_RELATION in query.notes:
-                named_empty = query.label_level
-            asked_empty += _asked_relation(query)
-        return Asked(question, entities=entities, named_empty=named_empty,
-                     asked_empty=tuple(asked_empty))
+        return Asked(question, entities=entities)
 
     def _supported(self, asked: Asked, record: dict[str, Any]) -> Asked:
-        """``asked`` with each answer's statements; narrowed by a number of the question
-        that the query does not use, when some answers' qualifiers have it."""
+        """``asked`` with each answer's statements (read whole, with their qualifiers,
+        when an LLM will read them or the question names a number); narrowed by a number
+        of the question that the query does not use, when some answers' qualifiers have
+        it (``querygen.qualifiers``; a query graph is narrowed already)."""
         result = asked.result
-        unused = [n for n in NUMBER.findall(asked.question)
-                  if n not in NUMBER.findall(result.query.label_level)]
+        unused = numbers_unused(asked.question, result.query.label_level)
         if not (self.full or unused) or result.query.form == "ask":
-            asked.support = tuple(tuple(statement_from_citation(c) for c in a.citations)
+            asked.support = tuple(tuple(from_citation(c) for c in a.citations)
                                   for a in result.answers)
             return asked
-        support = self._full_statements(result)
-        if unused and result.query.form == "select":
-            keep = [i for i, sts in enumerate(support)
-                    if any(_qualifier_has(st, unused) for st in sts)]
-            if keep and len(keep) < len(support):
-                record["narrowed"] = {"numbers": unused, "kept": len(keep),
-                                      "of": len(support)}
-                from dataclasses import replace
-                result = replace(result, answers=tuple(result.answers[i] for i in keep))
-                support = [support[i] for i in keep]
-                asked.result = result
+        found = narrowed(self.kb, result, unused) if unused else None
+        if found is not None:
+            record["narrowed"] = {"numbers": unused, "kept": len(found[0].answers),
+                                  "of": len(result.answers)}
+            asked.result, support = found
+        else:
+            support = full_statements(self.kb, result)
+        if asked.graph is not None and asked.graph.narrowed_by:
+            record["narrowed"] = {"numbers": list(asked.graph.narrowed_by),
+                                  "kept": len(result.answers),
+                                  "of": asked.graph.narrowed_of}
         asked.support = tuple(tuple(sts) for sts in support)
         return asked
-
-    def _full_statements(self, result: Any) -> list[list[Statement]]:
-        """Each answer's statements as the KB holds them (qualifiers, rank): one triplet
-        query for a triplet query's answers, one per citation otherwise."""
-        query = result.query
-        if query.kind == "triplet" and query.triple is not None:
-            found = self.kb.statements(*query.triple, limit=FETCH_LIMIT)
-            by_citation = {_key(st.citation) if st.citation else _key_of(st): st
-                           for st in found}
-            return [[by_citation.get(_key(c)) or statement_from_citation(c)
-                     for c in a.citations] for a in result.answers]
-        out = []
-        for a in result.answers:
-            sts = []
-            for c in a.citations:
-                match = [st for st in self.kb.statements(c.subject, c.property, c.value,
-                                                         limit=50)
-                         if st.id == c.statement_id or not c.statement_id]
-                sts.append(match[0] if match else statement_from_citation(c))
-            out.append(sts)
-        return out
 
     def _validate(self, query: Any) -> tuple[list[str], list[str]] | None:
         """The validator's (errors, warnings) (``querygen.validate``, each
@@ -383,47 +388,6 @@ def _reraise_failures(exc: KGGroundError) -> None:
         raise exc
 
 
-def ignored_names(question: str, query: Any) -> list[str]:
-    """Capitalized words of ``question`` (after its first word) that none of the query's
-    linking decisions covers: a reading that drops a name answers another question
-    ("What is the capital of Mars?" read as "which things are capitals")."""
-    spans = [(d.start, d.end) for d in query.decisions if d.start >= 0]
-    texts = [prompts.normalize_answer(t) for d in query.decisions
-             for t in (d.mention or "", d.label)]
-    out = []
-    for m in NAME.finditer(question):
-        if m.start() == 0 or any(s <= m.start() < e for s, e in spans):
-            continue
-        word = prompts.normalize_answer(POSSESSIVE.sub("", m.group()))
-        if word and not any(word in t.split() for t in texts):
-            out.append(m.group())
-    return out
-
-
-def _negated(question: str) -> bool:
-    """Whether ``question`` asks what does not hold (other than a yes/no question)."""
-    from querygen.analysis import analyze, expand_contractions
-    a = analyze(expand_contractions(question))
-    return a.negated and a.form != "ask"
-
-
-def _key(c: Citation) -> tuple:
-    return (c.subject, c.property, c.value.kind, c.value.value, c.statement_id)
-
-
-def _key_of(st: Statement) -> tuple:
-    return (st.subject, st.property, st.value.kind, st.value.value, st.id)
-
-
-def _qualifier_has(st: Statement, numbers: Sequence[str]) -> bool:
-    """Whether a qualifier of ``st`` has one of ``numbers`` (a year of a date, a number)."""
-    for q in st.qualifiers:
-        found = NUMBER.findall(str(q.value)) + NUMBER.findall(q.value.value[:5].lstrip("+"))
-        if any(n.lstrip("0") == x.lstrip("0") for n in numbers for x in found):
-            return True
-    return False
-
-
 def _query_entities(answered: Sequence[Asked]) -> tuple[str, ...]:
     ids = [d.id for a in answered for d in a.query.decisions if d.kind == "entity"]
     return tuple(dict.fromkeys(ids))
@@ -446,55 +410,6 @@ def query_answer(asked: Asked, numbered: dict[int, Chain]) -> tuple[AnswerValue,
     by_answer = dict(zip(with_support, numbers))
     return tuple(AnswerValue(a.id, a.label, by_answer.get(i, ()))
                  for i, a in enumerate(result.answers))
-
-
-def chain_answer(graph: EvidenceGraph, converse_of: Sequence[tuple[str, str, bool]] = ()
-                 ) -> tuple[AnswerValue, ...]:
-    """The KB's answer from chains alone: the end of the best answer chain, and the ends of
-    the other shortlisted chains that go the same way (same start, same properties in the
-    same directions) — all the values of the relation the best chain found. Chains that
-    start along the converse of a relation in ``converse_of`` ((entity, property,
-    forward) the question asks, which the KB does not hold) answer another question and
-    are passed over."""
-    answers = [c for c in graph.chains if c.kind == "answer"
-               and not _converse(c, converse_of)]
-    if not answers:
-        return ()
-    best = answers[0]
-    out, seen = [], set()
-    for chain in answers:
-        if _relation(chain) != _relation(best) or chain.end in seen:
-            continue
-        seen.add(chain.end)
-        data = graph.graph.nodes.get(chain.end, {})
-        is_entity = data.get("value") is None
-        out.append(AnswerValue(chain.end if is_entity else None, graph.label(chain.end),
-                               tuple(chain.numbers)))
-    return tuple(out)
-
-
-def _asked_relation(query: Any) -> list[tuple[str, str, bool]]:
-    """(entity, property, forward) of a triplet query whose direction the question's
-    syntax set ("as asked" in its notes); [] for any other query."""
-    triple = getattr(query, "triple", None)
-    if triple is None or not any("as asked" in n for n in query.notes):
-        return []
-    s, p, o = triple
-    if p is None:
-        return []
-    return [(s, p, True)] if o is None and s else [(o, p, False)] if s is None and o else []
-
-
-def _converse(chain: Chain, asked: Sequence[tuple[str, str, bool]]) -> bool:
-    if not chain.steps:
-        return False
-    first = chain.steps[0]
-    return any(chain.start == e and first.property == p and first.forward != fwd
-               for e, p, fwd in asked)
-
-
-def _relation(chain: Chain) -> tuple:
-    return (chain.start, tuple((s.property, s.forward) for s in chain.steps))
 
 
 def _ms(a: float, b: float) -> float:

@@ -9,8 +9,13 @@ prompt engine and the utility check:
 - ``statements``: the graph's citations as ``CitedStatement`` objects, numbered 1..n in
   the graph's order (so ``[n]`` in a prompt, an answer and the HTML page mean the same
   statement), each written as a sentence ("Marie Curie — place of birth → Warsaw");
-- ``kb_answer``: what the KB alone answers (the best query's answers, else the ends of
-  the best chain's relation), as ``AnswerValue`` objects with their numbers;
+- ``kb_answer``: what the KB alone answers — the answers of the question's best query
+  graph (``querygen.graphs``) when it reaches the model's confidence threshold, else
+  nothing — as ``AnswerValue`` objects with their numbers; ``kb_confidence`` is that
+  graph's calibrated confidence (0 when there is none), ``kb_graph`` the graph itself,
+  ``kb_missing``/``kb_reason`` what the KB lacks when it has no answer ("entity",
+  "relation", "fact", "confidence", "negation"; in words), and ``ranking`` every graph
+  that was scored;
 - ``nodes``: every node of a numbered statement with its label and the numbers that hold
   it — what the utility check matches an answer's words against.
 
@@ -55,6 +60,11 @@ class Evidence:
     graph: EvidenceGraph | None = None
     statements: tuple[CitedStatement, ...] = ()
     kb_answer: tuple[AnswerValue, ...] = ()
+    kb_confidence: float = 0.0
+    kb_graph: Any = None
+    kb_missing: str | None = None
+    kb_reason: str = ""
+    ranking: Any = None
     nodes: dict[str, EvidenceNode] = field(default_factory=dict)
     seeds: tuple[str, ...] = ()
     warnings: list[str] = field(default_factory=list)
@@ -174,7 +184,7 @@ def statement_text(graph: EvidenceGraph, step: Step, kb: Any,
 
 
 def _value_label(kb: Any, value: Value, graph: EvidenceGraph) -> str:
-    if value.kind != "entity":
+    if value.kind not in ("entity", "iri"):
         return str(value)
     if value.value in graph.graph:
         return graph.label(value.value)

@@ -41,24 +41,32 @@ from reasoning.llm.base import LLM
 from reasoning.memory import CandidateAnswer, Draft, WorkingMemory
 from reasoning.metered import MeteredKB
 from reasoning.policy import Action, RulePolicy
+from reasoning.choice import NONE, answer_options, choose, option_of
+from reasoning.llm.likelihood import can_score
 from reasoning.prompt_engine import (answer_messages, decompose_messages, draft_messages,
-                                     parse_sub_questions, revise_messages)
+                                     keep_sub_questions, parse_sub_questions,
+                                     revise_messages)
+from reasoning.replies import answer_of, degenerate
 from reasoning.recorder import Recorder
+from reasoning.settle import settle
 from reasoning.utility import abstains, assess
 from store.errors import KGGroundError, LLMConfigError
 
 #: longer input is not one question
 MAX_QUESTION_CHARS = 1000
+#: token caps per stage: a one-sentence draft, a list of sub-questions, an answer line
+DRAFT_TOKENS = 32
+DRAFT_STOP = ("\n",)
+DECOMPOSE_TOKENS = 64
+ANSWER_TOKENS = 48
 
 KB_ONLY_NOTE = (
-    "Answered from the KB alone (no LLM): the values of the statements that best match "
-    "the question, as the KB states them. An LLM (--llm) would add: its own answer, with "
-    "the KB consulted only when a gate finds it unsure; sub-questions for questions that "
-    "need several steps; a choice between competing evidence chains; and an answer in "
-    "words, checked to cite a statement for every value it asserts.")
+    "Answered from the KB alone (no LLM): the query graph {graph} matches the question's "
+    "relation and answer type{typed} (confidence {confidence:.2f}). An LLM (--llm) would "
+    "add: its own answer, with the KB consulted only when a gate finds it unsure; a "
+    "choice between competing evidence; and an answer in words.")
 KB_ONLY_NOTHING = (
-    "The KB holds no statement that answers this question (no entity of it was found, or "
-    "no chain from its entities fits). An LLM (--llm) could still answer from its own "
+    "The KB has no answer: {reason}. An LLM (--llm) could still answer from its own "
     "knowledge, marked as not grounded.")
 
 
@@ -72,7 +80,9 @@ class Grounder:
     ``verifier``, ``checker``, ``judge`` and ``gate_options`` go to ``make_gate``.
     ``linker``: linking's ``EntityLinker`` for the KB (built on first use otherwise);
     ``strategy``: the query generator (``auto``: rules, then the LLM's few-shot queries
-    when no rule-made query answers; ``rules``; ``llm``; without an LLM always rules);
+    when no rule-made query answers — rules alone for a model that scores, a local one,
+    which chooses among the KB's candidates instead; ``rules``; ``llm``; without an LLM
+    always rules);
     ``hops``, ``top``, ``limits``: the evidence chainer's bounds; ``chains``: run the
     chainer always (True), or only when no query answered (False); ``auto``: always with
     an LLM (the evidence it reads), only as the fallback without one (the KB-only answer
@@ -98,14 +108,18 @@ class Grounder:
         self.kb = kb
         self.metered = MeteredKB(kb)
         self.llm = llm
-        self.strategy = "rules" if llm is None else strategy
+        # a model that scores is a local one; a small local model's few-shot SPARQL took
+        # 30–110 s a question with SmolLM2 and the KB's chains give its choice the
+        # candidates: under 'auto' its queries are the rules' (strategy='llm' still asks it)
+        self.strategy = "rules" if llm is None or (strategy == "auto" and can_score(llm)) \
+            else strategy
         self.gate = self._gate(gate, llm, verifier, checker, judge, gate_options or {})
         self.policy = RulePolicy(max_rounds)
         if chains not in (True, False, "auto"):
             raise ValueError(f"chains must be True, False or 'auto', got {chains!r}")
         self.hops, self.top, self.limits = hops, top, limits
         self.chains = (llm is not None) if chains == "auto" else chains
-        self.decompose, self.lang = decompose, lang
+        self.decompose, self.lang = decompose, check_language(lang)
         self._linker = linker
         self._lock = threading.Lock()
 
@@ -147,7 +161,8 @@ class Grounder:
         question = _check_question(question)
         kb = self.metered
         rec = Recorder(kb.meter)
-        memory = WorkingMemory(question, has_llm=self.llm is not None)
+        memory = WorkingMemory(question, has_llm=self.llm is not None,
+                               draft_first=getattr(self.gate, "needs_draft", True))
         steps = {Action.DRAFT: self._draft, Action.DECIDE: self._decide,
                  Action.RETRIEVE: self._retrieve, Action.ANSWER: self._answer,
                  Action.VERIFY: self._verify, Action.REVISE: self._revise}
@@ -162,21 +177,36 @@ class Grounder:
             answer = self._compose(memory, kb)
             details.update(text=answer.text, grounded=answer.grounded, mode=answer.mode,
                            memory=memory.as_dict())
+        if answer.graph is not None:
+            answer.graph.answer = {"text": answer.text, "grounded": answer.grounded,
+                                   "confidence": answer.confidence,
+                                   "missing": answer.missing,
+                                   "query_graph": answer.query_graph}
         return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
 
     def _draft(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
         messages = draft_messages(m.question)
-        reply = rec.call("model", self.llm, messages)[0]
-        m.draft = Draft(reply, prompts.extract_answer(reply))
-        details.update(prompt=messages, reply=reply, answer=m.draft.answer)
+        scored = None
+        if callable(getattr(self.llm, "complete_scored", None)):
+            scored = rec.call_scored("model", self.llm, messages, max_tokens=DRAFT_TOKENS,
+                                     stop=DRAFT_STOP)
+            reply = scored.text
+        else:
+            reply = rec.call("model", self.llm, messages, max_tokens=DRAFT_TOKENS)[0]
+        m.draft = Draft(reply, answer_of(reply, m.question), scored)
+        bad = degenerate(reply, m.question)
+        details.update(prompt=messages, reply=reply, answer=m.draft.answer,
+                       **({"degenerate": bad} if bad else {}))
         return f"the model's own answer: {m.draft.answer!r}"
 
     def _decide(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
-        assert m.draft is not None
-        if abstains(m.draft.answer):
+        if m.draft is not None and abstains(m.draft.answer):
             m.decision = Decision(gate="policy", consult=True,
-                                  reason=f"the model's own answer abstains "
+                                  reason=f"the model's own answer abstains or says nothing "
                                          f"({m.draft.answer!r}): consult the KB")
+        elif getattr(self.gate, "reads_draft", False):
+            m.decision = self.gate.decide(m.question, draft=m.draft)
+            rec.add_calls(m.decision.calls)
         else:
             m.decision = self.gate.decide(m.question)
             rec.add_calls(m.decision.calls)
@@ -184,30 +214,51 @@ class Grounder:
         return f"{m.decision.gate}: {'consult' if m.decision.consult else 'do not consult'}"
 
     def _retrieve(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
-        if self.llm is not None and self.decompose:
-            messages = decompose_messages(m.question)
-            reply = rec.call("model", self.llm, messages)[0]
-            m.sub_questions = parse_sub_questions(reply, m.question)
-            details.update(decompose_prompt=messages, decompose_reply=reply)
-        consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=self.llm,
+        llm = rec.traced(self.llm) if self.llm is not None else None
+        consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=llm,
                                     hops=self.hops, top=self.top, lang=self.lang,
                                     limits=self.limits, chains=self.chains,
                                     full=self.llm is not None)
-        m.evidence = consolidator.gather(m.question, m.sub_questions, log=details)
+        m.evidence = consolidator.gather(m.question, log=details)
+        # sub-questions only where the question's own query found nothing
+        if llm is not None and self.decompose and \
+                details.get("answered_by") not in ("query", "query graph"):
+            messages = decompose_messages(m.question)
+            reply = rec.call("model", self.llm, messages, max_tokens=DECOMPOSE_TOKENS)[0]
+            subs = keep_sub_questions(parse_sub_questions(reply, m.question), m.question)
+            details.update(decompose_prompt=messages, decompose_reply=reply,
+                           sub_questions_kept=subs)
+            if len(subs) > 1:
+                m.sub_questions = subs
+                first = details.copy()
+                m.evidence = consolidator.gather(m.question, subs, log=details)
+                details["without_sub_questions"] = {k: first.get(k) for k in
+                                                    ("answered_by", "kb_answer")}
+        if self.llm is not None:
+            m.options = answer_options(m.evidence)
+            details["options"] = [o.as_dict() for o in m.options]
         return f"{len(m.evidence.statements)} numbered statements"
 
     def _answer(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
-        assert m.evidence is not None
-        messages = answer_messages(m.question, m.evidence)
-        reply = rec.call("model", self.llm, messages)[0]
+        assert m.evidence is not None and m.options
+        if can_score(self.llm):
+            m.choice = choose(self.llm, m.question, m.options,
+                              record=lambda messages, replies, call: rec.record_score(
+                                  "model", self.llm, messages, replies, call))
+            details.update(choice=m.choice.as_dict())
+            chosen = m.choice.option.text if m.choice.option else NONE
+            return f"chose {chosen!r} (probability {m.choice.probability:.2f})"
+        messages = answer_messages(m.question, m.evidence, m.options)
+        reply = rec.call("model", self.llm, messages, max_tokens=ANSWER_TOKENS)[0]
         m.candidates.append(CandidateAnswer(1, reply))
         details.update(prompt=messages, reply=reply)
-        return f"answer {prompts.extract_answer(reply)!r}"
+        return f"answer {answer_of(reply, m.question)!r}"
 
     def _verify(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None
         candidate = m.candidates[-1]
-        candidate.utility = assess(candidate.reply, m.evidence, m.question,
+        reply = _answer_line(candidate.reply, m.question)
+        candidate.utility = assess(reply, m.evidence, m.question,
                                    aliases=_aliases(kb, self.lang))
         if candidate.utility.feedback:
             m.feedback.append(candidate.utility.feedback)
@@ -219,59 +270,120 @@ class Grounder:
         assert m.evidence is not None and m.utility is not None
         previous = m.candidates[-1]
         messages = revise_messages(m.question, m.evidence, previous.reply,
-                                   m.utility.feedback)
-        reply = rec.call("model", self.llm, messages)[0]
+                                   m.utility.feedback, m.options)
+        reply = rec.call("model", self.llm, messages, max_tokens=ANSWER_TOKENS)[0]
         m.candidates.append(CandidateAnswer(previous.round + 1, reply))
-        details.update(round=previous.round + 1, prompt=messages, reply=reply)
-        return f"revised answer {prompts.extract_answer(reply)!r}"
+        # greedy decoding repeats itself: the same answer again ends the rounds
+        m.stalled = any(prompts.normalize_answer(reply) == prompts.normalize_answer(c.reply)
+                        for c in m.candidates[:-1])
+        details.update(round=previous.round + 1, prompt=messages, reply=reply,
+                       stalled=m.stalled)
+        return f"revised answer {answer_of(reply, m.question)!r}"
 
     # -- the answer ---------------------------------------------------------------------------
     def _compose(self, m: WorkingMemory, kb: Any) -> Answer:
         if not m.has_llm:
             return self._kb_only(m, kb)
-        assert m.draft is not None and m.decision is not None
+        assert m.decision is not None
         graph = m.evidence.graph if m.evidence else None
         statements = m.evidence.statements if m.evidence else ()
         common = dict(question=m.question, decision=m.decision, graph=graph,
                       evidence=statements)
+        draft = m.draft.answer if m.draft is not None else ""
         if not m.decision.consult:
-            return Answer(text=m.draft.answer, mode="llm", grounded=False,
+            return Answer(text=draft, mode="llm", grounded=False,
                           note=f"The {m.decision.gate} gate did not consult the KB "
                                f"({m.decision.reason}): the model's own answer, not "
                                "checked against the KB.", **common)
-        best = m.best()
-        if best is None or best.utility is None:
+        if m.evidence is None or m.evidence.empty or not m.options:
             why = "; ".join(m.evidence.warnings) if m.evidence and m.evidence.warnings \
-                else "no statement was found"
-            return Answer(text=m.draft.answer, mode="llm", grounded=False,
-                          note=f"The KB was consulted but gave no evidence ({why}): the "
+                else "no statement was found" if not statements \
+                else "no statement answers it from the question's entities"
+            if m.evidence is not None:
+                common.update(confidence=m.evidence.kb_confidence,
+                              missing=m.evidence.kb_missing or "fact")
+            return Answer(text=draft, mode="llm", grounded=False,
+                          note=f"The KB was consulted but offers no answer ({why}): the "
                                "model's own answer, not grounded.", **common)
-        u = best.utility
-        assert m.evidence is not None
-        text = _cite_text(u.answer, u.cited, m.evidence)
-        if u.passed:
-            note = (f"Grounded: every value the answer asserts is in a statement it cites "
-                    f"(round {best.round} of at most {self.policy.max_rounds}; knowledge "
-                    f"F1 {u.kf1:.2f}).")
+        return self._settled(m, common)
+
+    def _settled(self, m: WorkingMemory, common: dict) -> Answer:
+        """The consulted answer: the model's or the KB's, never worse than the KB's
+        (``reasoning.settle``)."""
+        evidence, options = m.evidence, m.options
+        assert evidence is not None and options
+        kb_option = options[0] if options[0].from_kb else None
+        # the KB's answer is a query graph that matches the question (issue 27): its own
+        # check is that graph, and that every value is in a statement it cites
+        kb_grounded = kb_option is not None and evidence.kb_graph is not None and \
+            assess(_option_text(kb_option), evidence, m.question).passed
+        common = {**common, "confidence": evidence.kb_confidence,
+                  "query_graph": _graph_dict(evidence.kb_graph),
+                  "missing": evidence.kb_missing}
+        best = m.best()
+        if m.choice is not None:
+            model_option = m.choice.option
+            probabilities = dict(kb_probability=m.choice.kb_vs_none)
         else:
-            note = (f"NOT grounded: the best of {m.rounds} answers failed the evidence "
-                    f"check: {u.feedback.splitlines()[0] if u.feedback else ''}")
-        return Answer(text=text, mode="llm+kb", grounded=u.passed, note=note,
-                      values=u.values, citations=_citations(text, m.evidence),
-                      utility=u, rounds=m.rounds, **common)
+            u = best.utility if best is not None else None
+            model_option = option_of(u.values, options) if u is not None and u.passed \
+                else None
+            probabilities = {}
+        s = settle(model_option, kb_option, kb_grounded, **probabilities)
+        if s.option is None:
+            why = evidence.kb_reason or "it has none for this question"
+            return Answer(text=f"The KB has no answer: {why}.",
+                          mode="llm+kb", grounded=False, note=s.reason,
+                          utility=best.utility if best else None, rounds=m.rounds, **common)
+        text = _option_text(s.option)
+        u = assess(text, evidence, m.question)
+        return Answer(text=text, mode="llm+kb", grounded=s.grounded and u.passed,
+                      note=s.reason, values=s.option.values,
+                      citations=_citations(text, evidence), utility=u, rounds=m.rounds,
+                      **common)
 
     def _kb_only(self, m: WorkingMemory, kb: Any) -> Answer:
         evidence = m.evidence or Evidence(m.question)
         common = dict(question=m.question, mode="kb", graph=evidence.graph,
-                      evidence=evidence.statements)
+                      evidence=evidence.statements, confidence=evidence.kb_confidence,
+                      query_graph=_graph_dict(evidence.kb_graph))
         values = evidence.kb_answer
         if not values:
-            return Answer(text="No answer found in the KB.", grounded=False,
-                          note=KB_ONLY_NOTHING, **common)
+            reason = evidence.kb_reason or "no statement of the KB answers the question"
+            return Answer(text=f"The KB has no answer: {reason}.", grounded=False,
+                          note=KB_ONLY_NOTHING.format(reason=reason),
+                          missing=evidence.kb_missing or "fact", **common)
         text = ", ".join(f"{v.label} {_markers(v.numbers)}".strip() for v in values)
-        u = assess(text, evidence, m.question)
-        return Answer(text=text, grounded=u.passed, note=KB_ONLY_NOTE, values=values,
-                      citations=_citations(text, evidence), utility=u, **common)
+        graph = evidence.kb_graph
+        kinds = graph.check.kinds if graph is not None else ()
+        note = KB_ONLY_NOTE.format(
+            graph=graph.query.label_level if graph is not None else "",
+            typed=f" (the answers are: {', '.join(kinds)})" if kinds else "",
+            confidence=evidence.kb_confidence)
+        grounded = graph is not None and all(v.numbers for v in values)
+        return Answer(text=text, grounded=grounded, note=note, values=values,
+                      citations=_citations(text, evidence), **common)
+
+
+def _graph_dict(graph: Any) -> dict[str, Any] | None:
+    """The chosen query graph as the answer's explanation (None when there is none)."""
+    if graph is None:
+        return None
+    out = graph.as_dict()
+    out.pop("features", None)
+    return out
+
+
+def check_language(lang: Any) -> str:
+    """``lang`` when it is a language tag (BCP 47: en, de, pt-BR, zh-Hans), else a
+    ``KGGroundError`` saying how to write one."""
+    import langcodes
+    if not isinstance(lang, str) or not langcodes.tag_is_valid(lang.strip()):
+        raise KGGroundError(f"unknown language {lang!r}",
+                            expected="a language code (BCP 47), such as en, de, fr, es, "
+                                     "ru, zh, pt-BR", got=repr(lang),
+                            fix="pass the question's language as its code, e.g. --lang en")
+    return lang.strip()
 
 
 def _check_question(question: Any) -> str:
@@ -283,11 +395,34 @@ def _check_question(question: Any) -> str:
         raise KGGroundError(f"the question is {len(question)} characters long",
                             expected=f"one question of at most {MAX_QUESTION_CHARS} "
                                      "characters", fix="ask one question at a time")
+    if not any(ch.isalpha() for ch in question):
+        raise KGGroundError("this is not a question: it has no words",
+                            expected="a question in words, e.g. 'Where was Marie Curie "
+                                     "born?'", got=question,
+                            fix="ask about something by name")
     return question
 
 
 def _markers(numbers: tuple[int, ...]) -> str:
     return "".join(f"[{n}]" for n in numbers)
+
+
+def _option_text(option: Any) -> str:
+    """'BBC [1]', 'Spanish [1], Catalan [3]': the option's values with their numbers."""
+    return ", ".join(f"{v.label} {_markers(v.numbers)}".strip() for v in option.values)
+
+
+def _answer_line(reply: str, question: str) -> str:
+    """What the utility check reads of a written answer: the 'Answer:' line as written,
+    else the answer read from its first sentence (``replies.answer_of``) with the
+    citations the reply made; '' for a degenerate reply."""
+    if degenerate(reply, question):
+        return ""
+    if any(prompts._ANSWER_LINE.search(line) for line in reply.splitlines()):
+        return reply
+    answer = answer_of(reply, question)
+    cited = prompts.cited_numbers(reply)
+    return f"{answer} {_markers(tuple(cited))}".strip() if answer else ""
 
 
 def _cite_text(answer: str, cited: tuple[int, ...], evidence: Evidence) -> str:

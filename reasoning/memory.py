@@ -21,10 +21,13 @@ from reasoning.utility import Utility
 
 @dataclass(frozen=True)
 class Draft:
-    """The model's own answer: the full reply and the answer extracted from it."""
+    """The model's own answer: the full reply, the answer read from it
+    (``reasoning.replies.answer_of``), and the reply with its tokens' log-probabilities
+    when the backend gives them (``reasoning.llm.likelihood.ScoredReply``)."""
 
     reply: str
     answer: str
+    scored: Any = None
 
 
 @dataclass
@@ -47,6 +50,15 @@ class WorkingMemory:
     decision: Decision | None = None
     sub_questions: list[str] = field(default_factory=list)
     evidence: Evidence | None = None
+    #: the KB's candidate answers (``reasoning.choice.answer_options``), after retrieve
+    options: list[Any] | None = None
+    #: the model's choice among them by likelihood (``reasoning.choice.Choice``)
+    choice: Any = None
+    #: draft before the gate decides (False: the gate needs no draft; it is written only
+    #: when the answer falls back to it)
+    draft_first: bool = True
+    #: a revision came back identical to the answer it revises: no more rounds
+    stalled: bool = False
     candidates: list[CandidateAnswer] = field(default_factory=list)
     feedback: list[str] = field(default_factory=list)
     history: list[tuple[str, str]] = field(default_factory=list)
@@ -82,6 +94,9 @@ class WorkingMemory:
                 "consult": self.decision.consult if self.decision else None,
                 "sub_questions": list(self.sub_questions),
                 "evidence": len(self.evidence.statements) if self.evidence else None,
+                "options": [o.text for o in self.options] if self.options is not None
+                else None,
+                "choice": self.choice.as_dict() if self.choice is not None else None,
                 "candidates": [{"round": c.round, "reply": c.reply,
                                 "utility": c.utility.as_dict() if c.utility else None}
                                for c in self.candidates],

@@ -13,9 +13,12 @@ Actions, in the order the rules usually take them:
 ``finish``    compose the ``Answer``
 
 Without an LLM the rules are ``retrieve`` then ``finish`` (the KB's own answer). With one:
-no consult → ``finish`` with the draft; no evidence → ``finish`` with the draft, marked
-not grounded; an answer that passes → ``finish``; one that fails → ``revise`` while rounds
-remain, else ``finish`` with the best candidate.
+no consult → ``finish`` with the draft; no evidence, or no candidate answer in it →
+``finish`` with the draft, marked not grounded; a choice by likelihood (``answer`` with a
+model that scores) → ``finish``; a written answer that passes → ``finish``; one that fails
+→ ``revise`` while rounds remain and the last revision was not the same answer again,
+else ``finish`` with the best candidate. The draft comes first, unless the gate needs
+none (``always``): then it is written only when the answer falls back to it.
 """
 
 from __future__ import annotations
@@ -49,20 +52,22 @@ class RulePolicy:
             return Action.FINISH
         if not m.has_llm:
             return Action.RETRIEVE if m.evidence is None else Action.FINISH
-        if m.draft is None:
+        if m.draft is None and m.draft_first:
             return Action.DRAFT
         if m.decision is None:
             return Action.DECIDE
         if not m.decision.consult:
-            return Action.FINISH
+            return Action.DRAFT if m.draft is None else Action.FINISH
         if m.evidence is None:
             return Action.RETRIEVE
-        if m.evidence.empty:
+        if m.evidence.empty or m.options == []:
+            return Action.DRAFT if m.draft is None else Action.FINISH
+        if m.choice is not None:
             return Action.FINISH
         if not m.candidates:
             return Action.ANSWER
         if m.utility is None:
             return Action.VERIFY
-        if m.utility.passed or m.rounds >= self.max_rounds:
+        if m.utility.passed or m.rounds >= self.max_rounds or m.stalled:
             return Action.FINISH
         return Action.REVISE

@@ -77,6 +77,11 @@ ANSWER = Prompt(
     "no sentence and no explanation. Reply in the language of the question.",
     "Question: {question}\nAnswer:")
 
+DRAFT = Prompt(
+    "draft",
+    "You answer factual questions in one short sentence.",
+    "{question}")
+
 COT = Prompt(
     "cot",
     "You answer factual questions. Think step by step, then write the final answer on the "
@@ -126,7 +131,7 @@ REVISE = Prompt(
     "\n\nWhat is wrong with it:\n{feedback}\n\nAnswer again.")
 
 #: REVISE before GROUNDED: a GROUNDED pattern would match a REVISE prompt too
-PROMPTS = (ANSWER, COT, PARAPHRASE, TRANSLATE, JUDGE, DECOMPOSE, REVISE, GROUNDED)
+PROMPTS = (ANSWER, COT, PARAPHRASE, TRANSLATE, JUDGE, DECOMPOSE, REVISE, GROUNDED, DRAFT)
 
 #: how evidence statements are written in GROUNDED and REVISE prompts: "[3] S — P → O"
 EVIDENCE_LINE = re.compile(r"^\[(?P<number>\d+)\] (?P<subject>.+?) — (?P<property>.+?) → "

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from reasoning.answer import StageRecord
-from reasoning.gates.base import CallRecord, recorded_call
+from reasoning.gates.base import CallRecord, recorded_call, traced_call
 from reasoning.llm.base import LLM, Message
 from reasoning.metered import KBMeter, meter_delta
 
@@ -56,6 +56,32 @@ class Recorder:
                              record=lambda call: self.add_calls([call]), n=n,
                              temperature=temperature, max_tokens=max_tokens)
 
+    def call_scored(self, role: str, llm: Any, messages: Sequence[Message], *,
+                    max_tokens: int | None = None,
+                    stop: Sequence[str] | None = None) -> Any:
+        """``llm.complete_scored(...)`` (``reasoning.llm.likelihood``), recorded."""
+        return traced_call(self._name, role, llm, messages,
+                           record=lambda call: self.add_calls([call]),
+                           call=lambda: llm.complete_scored(messages, max_tokens=max_tokens,
+                                                            stop=stop),
+                           kind="complete_scored", replies_of=lambda r: [r.text])
+
+    def record_score(self, role: str, llm: Any, messages: Sequence[Message],
+                     replies: Sequence[str], call: Any) -> Any:
+        """``call()`` — ``llm.score(messages, replies)`` — recorded; the record's replies
+        are the scored ones with their total log-probabilities."""
+        return traced_call(self._name, role, llm, messages,
+                           record=lambda rec: self.add_calls([rec]), call=call,
+                           kind="score", n=len(replies),
+                           replies_of=lambda scores: [f"{r} ({sum(s):.3f})" for r, s in
+                                                      zip(replies, scores)])
+
+    def traced(self, llm: Any, role: str = "model") -> Any:
+        """``llm`` as an object whose ``complete`` calls are recorded in the stage that
+        is current when they are made (for components that call the model themselves,
+        such as query generation)."""
+        return _Traced(self, llm, role)
+
     def add_calls(self, calls: Iterable[CallRecord]) -> None:
         if self._calls is not None:
             self._calls.extend(calls)
@@ -67,3 +93,23 @@ class Recorder:
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.started
+
+
+class _Traced:
+    """An LLM whose ``complete`` calls go through a ``Recorder`` (``Recorder.traced``)."""
+
+    def __init__(self, rec: Recorder, llm: Any, role: str):
+        self._rec, self._llm, self._role = rec, llm, role
+        self.model = getattr(llm, "model", type(llm).__name__)
+
+    def complete(self, messages: Sequence[Message], *, n: int = 1, temperature: float = 0.0,
+                 max_tokens: int | None = None, stop: Any = None) -> list[str]:
+        return traced_call(self._rec._name, self._role, self._llm, messages,
+                           record=lambda call: self._rec.add_calls([call]), n=n,
+                           temperature=temperature,
+                           call=lambda: self._llm.complete(messages, n=n,
+                                                           temperature=temperature,
+                                                           max_tokens=max_tokens, stop=stop))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._llm, name)

@@ -15,6 +15,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator
@@ -28,6 +29,7 @@ except ImportError:     # pragma: no cover - a platform without its wheels
 
 from store import wikidata_json as wj
 from store.errors import LoadError
+from store.literals import XSD, InvalidLiterals, literal_problem
 from store.ntriples import parse_line
 from store.validity import iri_problem, is_absolute, lang_problem, text_problem
 from store.vocab import (DATATYPE_BY_IRI, PROPERTY_TYPE, TERM_PREDICATES,
@@ -59,6 +61,7 @@ class Job:
     skip: int = 0               # records already committed by an interrupted load
     strict: bool = False
     bulk: bool = False          # fresh mirror: drop duplicates here (no unique indexes yet)
+    allow_network: bool = False  # may a parser fetch from the network (a JSON-LD @context)
 
 
 @dataclass
@@ -88,6 +91,8 @@ class Batch:
     error_samples: list[str] = field(default_factory=list)
     error: LoadError | None = None            # strict mode: the load stops after this batch
     added: dict[str, int] | None = None       # rows added per kind, once it is written
+    # literals kept although they do not fit their datatype (``store.literals``)
+    invalid: InvalidLiterals = field(default_factory=InvalidLiterals)
 
     def size(self) -> int:
         return len(self.terms) + len(self.triples) + len(self.statements) + len(self.entities)
@@ -184,6 +189,7 @@ class _Builder:
         self._norms: dict[str, str] = {}        # label-index keys of JSON terms, by text
         self._known_refs: set[str] = set()      # hashes of the references whose snaks are queued
         self.bnode_prefix = f"_:s{job.source_id}"   # blank nodes are scoped to their source
+        self.where = 0                          # the line (or triple) being read
 
     def take(self, position: int) -> Batch:
         """The current batch, closed at ``position``; a new one is started."""
@@ -227,6 +233,9 @@ class _Builder:
             return
         if lang is not None and not lang.islower():
             lang = lang.lower()
+        if lexical is not None and "\x00" in lexical:
+            raise ValueError("the literal holds a NUL character (U+0000), which kgground "
+                             "does not store")
         kind = TERM_PREDICATES.get(p)
         if kind is not None and lexical is not None:
             lang = lang or ""
@@ -251,10 +260,14 @@ class _Builder:
                 b.filtered += 1
                 return
             if lexical is not None:
-                if datatype is not None and datatype not in self._datatypes:
-                    if not is_absolute(datatype):
-                        raise ValueError(f"datatype: IRI <{datatype[:80]}> is not absolute")
-                    self._datatypes.add(datatype)
+                if datatype is not None:
+                    if datatype not in self._datatypes:
+                        if not is_absolute(datatype):
+                            raise ValueError(f"datatype: IRI <{datatype[:80]}> is not "
+                                             "absolute")
+                        self._datatypes.add(datatype)
+                    if datatype.startswith(XSD) and literal_problem(lexical, datatype):
+                        b.invalid.add(datatype, lexical, self.place())
                 row = (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
             elif iri.startswith("_:"):
                 row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
@@ -271,6 +284,11 @@ class _Builder:
                 self._seen.add(key)
             b.triples.append(row)
         b.subjects.add(subject)
+
+    def place(self) -> str | None:
+        """The line being read, for reports ('line 12'); None for RDF read by rdflib,
+        which gives no lines (``InvalidLiterals.locate`` finds them afterwards)."""
+        return None if self.job.format == "rdf" else f"line {self.where}"
 
     # -- JSON entities ----------------------------------------------------------------------
     def repeats(self, entity: wj.Entity) -> bool:
@@ -298,7 +316,11 @@ class _Builder:
         try:
             rows = []
             for one in entities:
-                rows.append(wj.entity_row(one))
+                row = wj.entity_row(one)
+                if not _fits_integers(row):
+                    raise ValueError("a number in the record (lastrevid?) is out of the "
+                                     "range of 64-bit integers")
+                rows.append(row)
                 wj.add_terms(one, f.languages, src, b.terms, self._norms)
                 wj.add_statements(one, f.properties, src, b.statements, b.qualifiers,
                                   b.references, b.reference_snaks, self._known_refs)
@@ -306,7 +328,7 @@ class _Builder:
                 b.triples.extend(t for t in wj.lexeme_triples(entity, src)
                                  if f.properties is None or t[1] in f.properties)
         except (KeyError, TypeError, ValueError, AttributeError, RecursionError,
-                msgspec.DecodeError) as exc:
+                OverflowError, msgspec.DecodeError) as exc:
             self._known_refs.difference_update(h for h, _ in b.reference_snaks[marks[-1]:])
             for part, mark in zip(parts, marks):
                 del part[mark:]
@@ -334,7 +356,8 @@ def read_batches(job: Job) -> Iterator[Batch]:
 
 
 def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
-    text = io.TextIOWrapper(stream, encoding="utf-8", errors="strict", newline="\n")
+    # utf-8-sig: a byte-order mark before the first line is skipped
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="strict", newline="\n")
     skip, triple = builder.job.skip, builder.triple
     # a batch's ``parsed``: its lines after ``first``, less the malformed and blank ones
     lineno = first = skip
@@ -343,6 +366,7 @@ def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
         if lineno <= skip or line.startswith("#") or line.isspace():
             blank += lineno > skip
             continue
+        builder.where = lineno
         try:
             triple(*parse_line(line))
         except ValueError as exc:
@@ -394,6 +418,16 @@ class JsonChunk:
 
 CHUNK_BYTES = 1 << 20
 FIRST_CHUNK_BYTES = 128 << 10
+_BOM = b"\xef\xbb\xbf"
+#: a JSON escape of NUL (not itself an escaped backslash followed by 'u0000')
+_ESCAPED_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _fits_integers(row: tuple) -> bool:
+    """Whether every integer of ``row`` fits the database's 64-bit integers."""
+    low, high = _INT64
+    return all(low <= v <= high for v in row if type(v) is int)
 
 
 def json_chunks(job: Job) -> Iterator[JsonChunk]:
@@ -404,8 +438,9 @@ def json_chunks(job: Job) -> Iterator[JsonChunk]:
     stream, raw = open_input(job.path)
     with raw:
         first = stream.readline()
-        if first.strip() != b"[":
-            yield JsonChunk(1, first + stream.read(), raw.tell(), document=True)
+        bom = len(_BOM) if first.startswith(_BOM) else 0   # a byte-order mark: skipped
+        if first[bom:].strip() != b"[":
+            yield JsonChunk(1, first[bom:] + stream.read(), raw.tell(), document=True)
             return
         lineno, offset = 2, len(first)  # the line and byte the next block starts with
         size = FIRST_CHUNK_BYTES
@@ -466,6 +501,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         out.append(batch)
         return batch
 
+    data = b""
     if chunk.document:
         try:
             records = [(1, record) for record in wj.api_entities(chunk.data)]
@@ -478,8 +514,17 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         records = _records(data, chunk.first_line)
         last = chunk.first_line - 1 + _count_lines(data)
     decode = wj.decode_entity
+    # lines are memoryviews: look for an escaped NUL in the chunk once, in each line if so
+    maybe_nul = b"\\u0000" in (chunk.data or data)
     for lineno, line in records:
         if not line or line == b"]":
+            continue
+        if maybe_nul and _ESCAPED_NUL.search(line):
+            problem = "a text in the record holds a NUL character (\\u0000), which " \
+                      "kgground does not store"
+            if builder.error(lineno, problem):
+                take(lineno - 1)
+                return out
             continue
         try:
             entity = decode(line)
@@ -513,23 +558,27 @@ def exact_literals() -> Iterator[None]:
 
 
 def _rdf_batches(job: Job) -> Iterator[Batch]:
-    """Any RDF rdflib reads. rdflib parses the whole file in memory: right for custom KBs;
-    big dumps should come as N-Triples. Triples have no stable order, so no resuming."""
+    """Any RDF rdflib reads (``store.rdf_parse``: no network, no XML entity tricks).
+    rdflib parses the whole file in memory: right for custom KBs; big dumps should come
+    as N-Triples. Triples have no stable order, so no resuming."""
     import rdflib
 
+    from store.rdf_parse import parse_rdf
+
     fmt = RDF_FORMATS.get(base_suffix(job.path), "turtle")
-    graph = rdflib.Dataset() if fmt in ("nquads", "trig", "trix") else rdflib.Graph()
     builder = _Builder(job, None)
-    stream, raw = open_input(job.path)
     try:
-        with raw, exact_literals():
-            graph.parse(source=stream, format=fmt)
-    except Exception as exc:  # noqa: BLE001 - rdflib's parsers raise many types
-        builder.error(getattr(exc, "lines", None) or 0, f"not valid {fmt}: {exc}")
+        graph = parse_rdf(job.path, fmt, allow_network=job.allow_network)
+    except LoadError as exc:
+        message = str(exc)
+        prefix = f"{job.path}: "
+        builder.error(exc.line or 0, message[len(prefix):] if message.startswith(prefix)
+                      else message)
         yield builder.take(0)
         return
     n = 0
     for n, (s, p, o) in enumerate(graph.triples((None, None, None)), 1):
+        builder.where = n
         problem = _rdf_triple_problem(s, p, o)
         if problem is not None:
             if builder.error(n, f"triple {n} ({s} {p} …): {problem}"):

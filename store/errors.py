@@ -17,6 +17,7 @@ what came, and how to fix it::
     │   ├── QueryRefused          Update, LOAD, or SERVICE to an endpoint not allowed
     │   ├── QueryTimeout          it ran past its timeout (.timeout in seconds)
     │   ├── QueryTooLarge         it needed more memory than allowed (.max_memory bytes)
+    │   ├── QueryTooComplex       past a limit on its shape (.limit names it, .value, .maximum)
     │   └── UnsupportedQuery      this engine cannot answer it (also NotImplementedError)
     ├── EndpointError             a live SPARQL endpoint failed; never an empty result
     │   ├── EndpointTimeout
@@ -155,14 +156,30 @@ class QueryTimeout(QueryError):
 
 
 class QueryTooLarge(QueryError):
-    """A query needed more memory than it may use."""
+    """A query needed more memory than it may use (``max_memory``: the process's memory
+    at which it was stopped, in bytes; ``what`` says it otherwise, e.g. as a budget)."""
 
-    def __init__(self, max_memory: int, *, fix: str | None = None):
+    def __init__(self, max_memory: int, *, what: str | None = None, fix: str | None = None):
         self.max_memory = max_memory
-        super().__init__(f"the query needed more than the {max_memory / (1 << 20):,.0f} MiB "
-                         "of memory allowed",
+        super().__init__(what or f"the query needed more than the "
+                                 f"{max_memory / (1 << 20):,.0f} MiB of memory allowed",
                          fix=fix or "add a LIMIT or bind more of the pattern (ORDER BY, "
                                     "DISTINCT and GROUP BY over many rows hold them all)")
+
+
+class QueryTooComplex(QueryError):
+    """A query past one of the limits on its shape (``store.query_shape``): ``limit`` names
+    the limit ('nesting depth', 'OPTIONAL clauses', 'translated SQL size', ...), ``value``
+    is what the query has and ``maximum`` what is allowed. Without the two numbers (an
+    engine found the query past its own limits), ``limit`` says so in a few words."""
+
+    def __init__(self, limit: str, value: int | None = None, maximum: int | None = None, *,
+                 fix: str | None = None):
+        self.limit, self.value, self.maximum = limit, value, maximum
+        what = (f"its {limit} is {value:,} (at most {maximum:,})"
+                if value is not None and maximum is not None else limit)
+        super().__init__(f"the query is too complex to run: {what}",
+                         fix=fix or "split it into simpler queries, or flatten the nesting")
 
 
 class ServerBusy(KGGroundError):

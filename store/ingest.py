@@ -47,9 +47,11 @@ from store.batches import (MAX_ERROR_SAMPLES, RDF_FORMATS, Batch, Filters, Job, 
                            base_suffix, decompresses_on_threads, json_chunks, open_input,
                            parse_json_chunk, read_batches)
 from store.checkpoints import Checkpointer, defer_checkpoints
-from store.errors import LoadError, MirrorError
+from store.errors import KGGroundError, LoadError, MirrorError
+from store.literals import InvalidLiterals
 from store.locks import writing
 from store.mirror import MMAP_BYTES, Mirror, executemany
+from store.network_guard import no_network
 from store.writer import begin_bulk, end_bulk, finish, write_batch
 
 __all__ = ["Filters", "LoadReport", "detect_format", "load"]
@@ -60,11 +62,12 @@ PARALLEL_BYTES = 512 << 10
 
 @dataclass
 class LoadReport:
-    """What one ``load`` did. ``status`` is 'loaded', 'resumed' or 'already loaded'."""
+    """What one ``load`` did. ``status`` is 'loaded', 'resumed' or 'already loaded'. The
+    counts are the whole file's, also when the load resumed an interrupted one."""
     path: str
     format: str
     status: str = "loaded"
-    records: int = 0          # lines (N-Triples, JSON dumps) or triples (RDF) read
+    records: int = 0          # records read: N-Triples lines, JSON entities, RDF triples
     entities: int = 0         # entity rows written
     statements: int = 0       # statement rows added
     terms: int = 0            # label/description/alias rows added
@@ -72,7 +75,10 @@ class LoadReport:
     references: int = 0
     filtered: int = 0         # records left out by the language/property/entity filters
     errors: int = 0           # malformed records skipped
+    invalid_literals: int = 0  # typed literals that do not fit their datatype, kept as text
     error_samples: list[str] = field(default_factory=list)
+    #: one line per datatype on the invalid literals (``store.literals``)
+    warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -125,7 +131,8 @@ def _now() -> str:
 
 def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
          strict: bool = False, force: bool = False, progress: bool = False,
-         dump_date: str | None = None, parallel: bool | None = None) -> LoadReport:
+         dump_date: str | None = None, parallel: bool | None = None,
+         allow_network: bool = False) -> LoadReport:
     """Load one file into ``mirror`` and return what happened.
 
     Raises LoadError when the file is missing or unreadable, holds no valid record, or
@@ -133,18 +140,28 @@ def load(mirror: Mirror, path: str | Path, *, filters: Filters | None = None,
     stays in the mirror, and loading the same file again resumes where it stopped.
     Raises MirrorError when another load is writing the mirror (one load per mirror at a
     time: ``store.locks``), when the disk is full, or when the mirror is read-only.
-    ``parallel`` parses in worker processes (default: ``parses_in_processes``).
+    ``parallel`` parses in worker processes (default: ``parses_in_processes``). Nothing
+    is fetched from the network (a JSON-LD ``@context`` URL, an XML DTD) unless
+    ``allow_network``: such a file is refused with a LoadError naming the URL.
+    Literals that do not fit their datatype are loaded as text and counted
+    (``invalid_literals``, one line per datatype in ``warnings``).
     """
     path = Path(path)
     if not path.is_file():
         raise LoadError("no such file", path=str(path),
                         fix="check the path (a Wikidata JSON dump, N-Triples or RDF file)")
     try:
-        with writing(mirror):
+        with writing(mirror), no_network(allow_network):
             return _load(mirror, path, filters=filters, strict=strict, force=force,
-                         progress=progress, dump_date=dump_date, parallel=parallel)
+                         progress=progress, dump_date=dump_date, parallel=parallel,
+                         allow_network=allow_network)
     except Exception as exc:
         clear = storage_error(exc, mirror, f"loading {path}")
+        if clear is exc and not isinstance(exc, KGGroundError):
+            # kgground's errors only (issue 32): what else failed, named, as a LoadError
+            clear = LoadError(f"the load stopped: {type(exc).__name__}: {str(exc)[:300]}",
+                              path=str(path), fix="what was committed is kept, and the same "
+                              "command resumes; if the file is valid, please report this")
         if clear is exc:
             raise
         raise clear from exc
@@ -172,7 +189,8 @@ def storage_error(exc: Exception, mirror: Mirror, doing: str) -> Exception:
 
 
 def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, force: bool,
-          progress: bool, dump_date: str | None, parallel: bool | None) -> LoadReport:
+          progress: bool, dump_date: str | None, parallel: bool | None,
+          allow_network: bool) -> LoadReport:
     fmt = detect_format(path)
     report = LoadReport(path=str(path), format=fmt)
     started = time.perf_counter()
@@ -185,6 +203,11 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
     if previous and previous[0][1] == "loading":
         source_id, skip = previous[0][0], (previous[0][2] if fmt != "rdf" else 0)
         report.status = "resumed"
+        if skip:                # the counts of the part committed before: the whole file's
+            _restore_counts(report, mirror, source_id)
+        else:                   # read again from the start: counted again from 0
+            executemany(mirror, "UPDATE sources SET counts = NULL WHERE id = ?", [(source_id,)])
+            mirror.raw.commit()
     else:
         executemany(mirror, "INSERT INTO sources (location, format, fingerprint, dump_date, "
                             "loaded_at, status, position) VALUES (?, ?, ?, ?, ?, 'loading', 0)",
@@ -195,7 +218,7 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
     bulk = mirror.get_meta("indexed") == "0" or not mirror.query(
         "SELECT 1 FROM statements UNION ALL SELECT 1 FROM terms LIMIT 1")
     job = Job(path=path, format=fmt, source_id=source_id, filters=filters or Filters(),
-              skip=skip, strict=strict, bulk=bulk)
+              skip=skip, strict=strict, bulk=bulk, allow_network=allow_network)
     if parallel is None:
         parallel = parses_in_processes(path)
     parallel = parallel and "fork" in mp.get_all_start_methods()
@@ -211,6 +234,7 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
     collecting = gc.isenabled()
     gc.disable()
     parsed = 0          # records read whole
+    invalid = InvalidLiterals()
     try:
         for batch in batches:
             # not before the first batch: the parser processes fork when it is asked for
@@ -219,10 +243,12 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
                 _write(mirror, batch, job)
             for key, n in batch.added.items():
                 setattr(report, key, getattr(report, key) + n)
-            report.records = batch.position
+            report.records += batch.parsed + batch.errors
             parsed += batch.parsed
             report.filtered += batch.filtered
             report.errors += batch.errors
+            report.invalid_literals += batch.invalid.total
+            invalid.merge(batch.invalid)
             room = MAX_ERROR_SAMPLES - len(report.error_samples)
             report.error_samples.extend(batch.error_samples[:max(room, 0)])
             if bar is not None and batch.raw_offset:
@@ -257,6 +283,10 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
     if not parsed and not skip:
         executemany(mirror, "DELETE FROM sources WHERE id = ?", [(source_id,)])
         mirror.raw.commit()
+        whole = f"{path}:0: "                # the parser refused the whole file
+        if report.errors == 1 and report.error_samples[0].startswith(whole):
+            what, _, fix = report.error_samples[0][len(whole):].partition(". Fix: ")
+            raise LoadError(what, path=str(path), fix=fix or None)
         what = (f"{report.errors:,} malformed record{'s' * (report.errors != 1)} and no valid "
                 "one" if report.errors else "no record")
         samples = "; ".join(report.error_samples[:3])
@@ -266,13 +296,33 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
                                                      "name)" if base_suffix(path) else ""),
                         fix="check that this is the file you meant, that it is not damaged, "
                             "and that its extension names its format")
+    if invalid.total:
+        if fmt == "rdf":            # rdflib gives no lines: find them in the file
+            invalid.locate(path)
+        report.warnings = invalid.summary()
     report.seconds = round(time.perf_counter() - started, 3)
-    counts = {k: v for k, v in report.as_dict().items()
-              if k not in ("path", "format", "status", "error_samples", "seconds")}
+    counts = {k: v for k, v in report.as_dict().items() if k in COUNTED}
     executemany(mirror, "UPDATE sources SET status = 'complete', finished_at = ?, counts = ? "
                         "WHERE id = ?", [(_now(), orjson.dumps(counts).decode(), source_id)])
     mirror.raw.commit()
     return report
+
+
+#: the counts of a load, kept in its ``sources`` row (also while it runs: see
+#: ``store.writer.write_batch``), so that a resumed load reports the whole file's
+COUNTED = ("records", "entities", "statements", "terms", "qualifiers", "references",
+           "filtered", "errors", "invalid_literals")
+
+
+def _restore_counts(report: LoadReport, mirror: Mirror, source_id: int) -> None:
+    row = mirror.query("SELECT counts FROM sources WHERE id = ?", (source_id,))
+    try:
+        stored = orjson.loads(row[0][0]) if row and row[0][0] else {}
+    except orjson.JSONDecodeError:
+        stored = {}
+    for key in COUNTED:
+        if isinstance(stored.get(key), int):
+            setattr(report, key, stored[key])
 
 
 def parses_in_processes(path: Path) -> bool:
@@ -474,8 +524,11 @@ def _end_with_parent(parent: int) -> None:
     memory): watch the parent, and end when it is gone. SIGTERM (the loader's
     ``terminate``) ends the process at once: a handler inherited through fork (one that
     raises KeyboardInterrupt, as ``kgground serve`` installs) would leave it blocked
-    handing that exception to a loader no longer reading."""
+    handing that exception to a loader no longer reading. Ctrl-C, which reaches the whole
+    process group, is ignored: the loader stops its parsers itself (a parser's own
+    KeyboardInterrupt would print a traceback from an idle pool worker)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -3,7 +3,8 @@
 ``LinkIndex.for_mirror(mirror)`` opens ``<mirror file>.linking`` (or, for a database URL or
 a folder it may not write to, a file in the user cache folder) and builds it first when it
 is missing or stale — about 10–15 s for a 180k-entity, 950k-term mirror, announced through
-the ``progress`` callback and the ``kgground.linking`` logger. It holds:
+the ``progress`` callback and the ``kgground.linking`` logger (its start and end as notices,
+which the command line always prints). It holds:
 
 - the fuzzy trigram index over labels and aliases (``store.fuzzy``);
 - *entity facts*: for every entity, the properties it has as subject and as value —
@@ -423,15 +424,17 @@ def _write_value_types(conn: sqlite3.Connection, mirror: Mirror) -> int:
 
 def build(mirror: Mirror, target: Path, *, fingerprint: str,
           progress: Callable[[str], None] | None = None) -> Path:
-    """Write the sidecar of ``mirror`` to ``target`` (atomically replacing it)."""
-    def say(message: str) -> None:
-        log.info(message)
+    """Write the sidecar of ``mirror`` to ``target`` (atomically replacing it). Its start
+    and end are logged as notices (``extra={"notice": True}``: the command line prints
+    them even when stderr is not a terminal), its steps as plain INFO."""
+    def say(message: str, notice: bool = False) -> None:
+        log.info(message, extra={"notice": notice})
         if progress is not None:
             progress(message)
 
     started = time.monotonic()
     say(f"building the linking index of {mirror.location} at {target} (once; about 10 s "
-        "per 200k entities)")
+        "per 200k entities)", notice=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
     os.close(fd)
@@ -463,5 +466,5 @@ def build(mirror: Mirror, target: Path, *, fingerprint: str,
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    say(f"linking index built in {time.monotonic() - started:.1f} s")
+    say(f"linking index built in {time.monotonic() - started:.1f} s", notice=True)
     return target

@@ -20,8 +20,9 @@ import sqlalchemy as sa
 
 from store import schema
 from store.errors import MirrorError
+from store.limits import shielded
 from store.normalize import NORMALIZER_VERSION, normalize
-from store.vocab import DESCRIPTION
+from store.vocab import DESCRIPTION, LABEL, PROPERTY_ID
 
 MMAP_BYTES = 256 << 20
 
@@ -185,7 +186,8 @@ class Mirror:
         """This thread's DB-API connection (kept open for the life of the Mirror)."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = self.engine.raw_connection()
+            with shielded():            # a query's deadline never interrupts the pool
+                conn = self._local.conn = self.engine.raw_connection()
         return conn
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
@@ -249,6 +251,33 @@ class Mirror:
                 q("SELECT COUNT(*) FROM entities WHERE datatype IS NOT NULL")[0][0],
             "sources": self.sources(),
         }
+
+    def used_properties(self) -> list[str]:
+        """The distinct properties of the mirror's statements, in ID order (one index seek
+        per property, however many statements there are)."""
+        rows = self.query(
+            "WITH RECURSIVE p(x) AS (SELECT MIN(property) FROM statements UNION ALL "
+            "SELECT (SELECT MIN(property) FROM statements WHERE property > p.x) FROM p "
+            "WHERE p.x IS NOT NULL) SELECT x FROM p WHERE x IS NOT NULL")
+        return [x for (x,) in rows]
+
+    def unnamed_properties(self) -> list[str]:
+        """Wikidata properties (P-IDs) the mirror's statements use and it has no label for,
+        in any language — what a dump without its property entities (a partial dump)
+        leaves: listings then show the IDs, and questions cannot name them."""
+        used = [p for p in self.used_properties() if PROPERTY_ID.match(p)]
+        named: set[str] = set()
+        for i in range(0, len(used), 500):
+            chunk = used[i:i + 500]
+            named.update(e for (e,) in self.query(
+                f"SELECT DISTINCT entity FROM terms WHERE kind = {LABEL} AND entity IN "
+                f"({', '.join('?' * len(chunk))})", tuple(chunk)))
+        return [p for p in used if p not in named]
+
+    def statement_counts(self, properties: Sequence[str]) -> dict[str, int]:
+        """How many statements use each of ``properties``."""
+        return {p: self.query("SELECT COUNT(*) FROM statements WHERE property = ?", (p,))[0][0]
+                for p in properties}
 
     def sources(self) -> list[dict[str, Any]]:
         cols = ("id", "location", "format", "dump_date", "loaded_at", "finished_at",

@@ -36,7 +36,7 @@ from typing import Any, Iterator
 from rdflib import BNode, Literal, URIRef
 from rdflib.store import Store
 
-from store.errors import QueryError
+from store.errors import QueryError, QueryTimeout
 from store.limits import current as current_limits
 from store.normalize import normalize
 from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_CLASSES, LABEL,
@@ -168,8 +168,8 @@ class _Where:
 class MirrorStore(Store):
     """A read-only rdflib Store over a mirror (see the module docstring).
 
-    ``deadline`` (a ``time.monotonic()`` value) makes every triple lookup after it raise
-    QueryError, so that a slow rdflib evaluation stops at its timeout.
+    Lookups check the running query's limits (``store.limits``); ``deadline`` (a
+    ``time.monotonic()`` value) adds one of its own (QueryTimeout past it).
     """
 
     context_aware = False
@@ -181,15 +181,33 @@ class MirrorStore(Store):
         super().__init__()
         self.mirror = mirror
         self.deadline = deadline
+        self.started = time.monotonic()
 
-    def _query(self, sql: str, params: list[Any]) -> list[tuple]:
+    def _query(self, sql: str, params: list[Any]) -> Iterator[tuple]:
+        """The rows of one lookup, fetched a few hundred at a time (a pattern such as
+        ``?s ?p ?o`` matches the whole mirror: never all in memory at once), checking the
+        running query's limits (``store.limits``) between batches."""
+        query_limits = current_limits()
+        self._check(query_limits)
+        if not self.mirror.is_sqlite:
+            yield from self.mirror.query(sql, params)
+            return
+        cursor = self.mirror.raw.driver_connection.execute(sql, params)
+        try:
+            while True:
+                batch = cursor.fetchmany(512)
+                if not batch:
+                    return
+                yield from batch
+                self._check(query_limits)
+        finally:
+            cursor.close()
+
+    def _check(self, query_limits: Any) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise QueryError("the query ran past its timeout",
-                             fix="add a LIMIT, bind more of the pattern, or raise the timeout")
-        query_limits = current_limits()         # a server's limits on the running query
+            raise QueryTimeout(round(self.deadline - self.started, 3))
         if query_limits is not None:
             query_limits.raise_if_stopped()
-        return self.mirror.query(sql, params)
 
     def triples(self, pattern: tuple, context: Any = None) -> Iterator[tuple[tuple, Iterator]]:
         s, p, o = pattern

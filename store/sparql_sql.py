@@ -56,7 +56,7 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
 from store.sparql_nodes import CompValue
 
 from store import label_service
-from store.errors import QueryTimeout, UnsupportedQuery
+from store.errors import QueryTimeout, QueryTooComplex, UnsupportedQuery
 from store.limits import current as current_limits
 from store.limits import stop_check
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
@@ -75,6 +75,10 @@ from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY
 #: at most this many (start, end) pairs per * or + path: far more than any timeout lets a
 #: query walk
 CLOSURE_BOUND = 10_000_000
+#: the longest SQL a query may be translated into (characters)
+MAX_SQL = 1_000_000
+#: the most tables one SELECT may join (SQLite's own limit: past it, rdflib's evaluator runs)
+MAX_JOIN_TABLES = 64
 _ALIAS_REF = re.compile(r"\b(a\d+)\.")
 _DATATYPE_CASE = ("CASE {col} " + " ".join(f"WHEN {q(dt)} THEN {q(iri)}"
                                            for dt, iri in sorted(DATATYPE_IRIS.items()))
@@ -118,6 +122,9 @@ class Rel:
 
     def select(self, columns: list[str], *, distinct: bool = False, limit: int | None = None,
                offset: int | None = None) -> str:
+        if len(self.items) > MAX_JOIN_TABLES:
+            raise UnsupportedQuery(f"a join of {len(self.items)} tables (SQLite joins "
+                                   f"{MAX_JOIN_TABLES} at most)")
         sql = "SELECT " + ("DISTINCT " if distinct else "") + (", ".join(columns) or "1")
         if self.items:
             sql += " FROM " + self.from_sql()
@@ -229,10 +236,12 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
                 nargs, fn = SQL_FUNCTIONS[name]
                 conn.create_function(name, nargs, fn, deterministic=True)
             known.add(name)
-    # the timeout, and the running query's limits (store.limits), stop SQLite where it is
-    stop = stop_check(time.monotonic() + timeout if timeout is not None else None)
-    if stop is not None:
-        conn.set_progress_handler(stop, 10_000)
+    # the timeout, and the running query's limits (store.limits), stop SQLite where it is;
+    # a handler is set even without them: Python runs a signal's handler (Ctrl-C's
+    # KeyboardInterrupt) only where SQLite calls back into it
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    stop = stop_check(deadline) or _never
+    conn.set_progress_handler(stop, 10_000)
     query_limits = current_limits()
     cap = query_limits.max_rows if query_limits is not None else None
     cursor = None
@@ -245,18 +254,35 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
                 return
             fetched += len(batch)
             yield from batch
-    except sqlite3.OperationalError as exc:
+    except sqlite3.Error as exc:
+        # stopped by the limits: SQLite says 'interrupted', or a Python function it was
+        # calling was interrupted and it says that function failed
+        if query_limits is not None and query_limits.tripped is not None:
+            raise query_limits.tripped from None
         if "interrupted" in str(exc):
-            if query_limits is not None and query_limits.tripped is not None:
-                raise query_limits.tripped from None
-            if timeout is not None:
+            if deadline is not None and time.monotonic() >= deadline:
                 raise QueryTimeout(timeout) from None
+            # nothing here stopped it: an exception raised in the progress handler, which
+            # sqlite3 swallows — Ctrl-C's KeyboardInterrupt, from Python's signal handler
+            raise KeyboardInterrupt from None
+        if _TOO_BIG_FOR_SQLITE.search(str(exc)):
+            raise QueryTooComplex(f"its SQL translation is past SQLite's limits ({exc})",
+                                  fix="split the query, or nest fewer parts") from None
         raise
     finally:
         if cursor is not None:
             cursor.close()
-        if stop is not None:
-            conn.set_progress_handler(None, 0)
+        conn.set_progress_handler(None, 0)
+
+
+def _never() -> bool:
+    """A progress handler that never stops the query itself (see ``_sqlite_rows``)."""
+    return False
+
+
+#: what SQLite says of a statement past its own limits
+_TOO_BIG_FOR_SQLITE = re.compile(r"too large|too many|stack overflow|at most \d+|too big",
+                                 re.I)
 
 
 def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tuple]:
@@ -385,10 +411,12 @@ class _Compiler:
                 node = _get(node, "p")
             rel = self.pattern(node)
             sql = self.spelled(rel.select(["1"], limit=1))
+            _check_size(sql)
             return SqlPlan(sql, True, (), (), frozenset(self.functions),
                            _sqlite_only(sql, self.sqlite_only, self.functions))
         sql, projection, terms = self.select(node)
         sql = self.spelled(sql)
+        _check_size(sql)
         decoders, i = [], 0
         for var, term in terms:
             decoders.append((str(var), i, _DECODERS[term.cat]))
@@ -451,6 +479,9 @@ class _Compiler:
 
     # -- graph patterns --------------------------------------------------------------------
     def pattern(self, node: Any) -> Rel:
+        query_limits = current_limits()       # translating counts toward the deadline too
+        if query_limits is not None:
+            query_limits.raise_if_stopped()
         if not isinstance(node, CompValue):
             raise UnsupportedQuery(f"the pattern {node!r}")
         method = getattr(self, "p_" + node.name, None)
@@ -1091,6 +1122,13 @@ def _compatible(t1: Term, t2: Term) -> list[str]:
     return [f"({' OR '.join(guards)} OR ({' AND '.join(conds)}))"]
 
 
+def _check_size(sql: str) -> None:
+    if len(sql) > MAX_SQL:
+        raise QueryTooComplex("translated SQL size in characters", len(sql), MAX_SQL,
+                              fix="join fewer OPTIONAL or UNION parts on the same variables, "
+                                  "or split the query")
+
+
 def _merged(t1: Term, t2: Term) -> Term:
     """The variable after a join: whichever side bound it."""
     if not t1.nullable:
@@ -1098,8 +1136,14 @@ def _merged(t1: Term, t2: Term) -> Term:
     if not t2.nullable:
         return t2
     a, b = (t1, t2) if t1.cat == t2.cat else (t1.widened(), t2.widened())
-    return a.rebased([f"CASE WHEN {a.v} IS NULL THEN {cb} ELSE {ca} END"
-                      for ca, cb in zip(a.columns, b.columns, strict=True)], nullable=True)
+    _check_size(a.v)
+    _check_size(b.v)
+    # the value column as COALESCE, not CASE: each merge then repeats the one before once,
+    # not twice (a chain of OPTIONALs on one variable grew the SQL as 2^n: issue 32)
+    return a.rebased([f"COALESCE({a.v}, {b.v})"]
+                     + [f"CASE WHEN {a.v} IS NULL THEN {cb} ELSE {ca} END"
+                        for ca, cb in zip(a.columns[1:], b.columns[1:], strict=True)],
+                     nullable=True)
 
 
 def _exists(inner: Rel, conds: list[str]) -> str:

@@ -46,11 +46,14 @@ def iri_problem(iri: str) -> str | None:
 
 
 def text_problem(text: str, limit: int | None = None) -> str | None:
-    """Why ``text`` cannot be stored (a lone surrogate; longer than ``limit``), or None."""
+    """Why ``text`` cannot be stored (a lone surrogate, a NUL; longer than ``limit``), or
+    None."""
     if not isinstance(text, str):
         return f"expected text, got {type(text).__name__}"
     if _SURROGATE.search(text) is not None:
         return "the text holds a lone surrogate (not a Unicode character)"
+    if "\x00" in text:
+        return "the text holds a NUL character (U+0000), which kgground does not store"
     if limit is not None and len(text) > limit:
         return f"the text is {len(text):,} characters long (at most {limit:,})"
     return None

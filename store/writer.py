@@ -6,6 +6,7 @@ mirror is consistent after every commit and an interrupted load can resume.
 
 from __future__ import annotations
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateIndex
 
@@ -81,12 +82,28 @@ def write_batch(mirror: Mirror, b: Batch, source_id: int, *,
                                           base=base) if b.references else 0
         if m.is_sqlite:
             index_new_terms(m)
-        executemany(m, "UPDATE sources SET position = ? WHERE id = ?", [(b.position, source_id)])
+        _commit_position(m, b, source_id, added)
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
     return added
+
+
+def _commit_position(m: Mirror, b: Batch, source_id: int, added: dict[str, int]) -> None:
+    """The source's new position, and its counts so far (``store.ingest.COUNTED``): a load
+    that resumes after a crash reports the whole file's counts, not only the part it read."""
+    row = m.query("SELECT counts FROM sources WHERE id = ?", (source_id,))
+    try:
+        counts = orjson.loads(row[0][0]) if row and row[0][0] else {}
+    except orjson.JSONDecodeError:
+        counts = {}
+    increments = dict(added, records=b.parsed + b.errors, filtered=b.filtered,
+                      errors=b.errors, invalid_literals=b.invalid.total)
+    for key, n in increments.items():
+        counts[key] = int(counts.get(key) or 0) + n
+    executemany(m, "UPDATE sources SET position = ?, counts = ? WHERE id = ?",
+                [(b.position, orjson.dumps(counts).decode(), source_id)])
 
 
 def _with_norms(terms: list[tuple]) -> list[tuple]:

@@ -38,7 +38,7 @@ def test_first_command_builds_the_demo_mirror_and_answers_from_the_kb(user_env):
     assert "building the demo KB" in out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "Answer: Warsaw [1]"
-    assert lines[1] == "  grounded — from the KB alone"
+    assert lines[1].startswith("  grounded — from the KB alone, confidence 0.")
     assert "  [1] Marie Curie — place of birth → Warsaw" in lines
     assert any(line.strip().startswith("https://www.wikidata.org/wiki/Q7186#") for line in lines)
     assert "An LLM (--llm) would add" in out.stdout

@@ -98,7 +98,7 @@ def test_rowen_cl_consistent_across_languages_does_not_consult():
     stages = [c.stage for c in d.calls]
     assert stages.count("paraphrase") == 1 and stages.count("translate") == 6
     assert stages.count("answer") == 6 and stages.count("answer-translated") == 6
-    assert stages.count("check-cl") == 6 and len(d.calls) == 1 + 4 * 6
+    assert stages.count("check-cl") == 6 and len(d.calls) == 1 + 4 * 6 + 1  # + judge probe
     para = next(c for c in d.calls if c.stage == "paraphrase")
     assert (para.n, para.temperature) == (6, 1.0)
     assert all(c.temperature == 0.0 for c in d.calls if c.stage != "paraphrase")
@@ -130,7 +130,7 @@ def test_rowen_cm_compares_with_the_verifier():
     d = make_gate("rowen-cm", model, verifier=agree).decide(Q)
     assert d.consult is False and d.scores == {"z_cm": 1.0} and d.threshold == 0.8
     assert sum(c.role == "verifier" for c in d.calls) == 6
-    assert len(d.calls) == 1 + 3 * 6
+    assert len(d.calls) == 1 + 3 * 6 + 1          # + the judge probe
     differ = role_player(answer=by_variant(["Romanian Communist Party"] * 4 + ["PNL"] * 2),
                          model="verifier")
     d = make_gate("rowen-cm", model, verifier=differ).decide(Q)
@@ -147,13 +147,13 @@ def test_rowen_hybrid_sums_the_scores():
     other = role_player(answer="PSD", model="verifier")
     d = make_gate("rowen-hybrid", model, verifier=other, alpha=0.5).decide(Q)
     assert d.scores["z_hybrid"] == 0.5 and d.threshold == pytest.approx(1.0)
-    assert d.consult is True and len(d.calls) == 1 + 6 * 6
+    assert d.consult is True and len(d.calls) == 1 + 6 * 6 + 1
     assert json.loads(json.dumps(d.as_dict()))["scores"]["z_cm"] == 0.0
 
 
 def test_rowen_with_another_k_and_language():
     d = make_gate("rowen-cl", role_player(), k=3, target_language="de").decide(Q)
-    assert len(d.details["paraphrases"]) == 3 and len(d.calls) == 1 + 4 * 3
+    assert len(d.details["paraphrases"]) == 3 and len(d.calls) == 1 + 4 * 3 + 1
     assert "German" in next(c for c in d.calls if c.stage == "translate").messages[1]["content"]
 
 
@@ -200,7 +200,7 @@ def test_independent_calls_run_concurrently():
     start = time.perf_counter()
     d = make_gate("rowen-hybrid", model, verifier=verifier).decide(Q)
     wall = time.perf_counter() - start
-    assert len(d.calls) == 37
+    assert len(d.calls) == 38                     # 37 and the judge probe
     # four waves (paraphrase; answers; translated answers; checks) with 16 workers: about
     # 5 × 50 ms; sequentially 37 × 50 ms = 1.85 s
     assert wall < 0.9, wall
@@ -219,4 +219,24 @@ def test_gate_configuration_errors_say_what_is_missing():
         make_gate("cok")
     with pytest.raises(LLMConfigError, match="checker"):
         make_gate("rowen-cl", role_player(), checker="coin")
-    assert set(GATES) == {"always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid"}
+    assert set(GATES) == {"always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                          "rowen-hybrid"}
+
+
+def test_rowen_keeps_paraphrases_that_are_questions_about_the_entity_and_probes_the_judge():
+    def reply(p):
+        task, f = prompts.identify(p.messages)
+        if task == "paraphrase":
+            return ["Gheorghe Pintilie was a politician.", "Which party did he join?",
+                    "Which party had Gheorghe Pintilie as a member?"][p.index % 3]
+        if task == "answer":
+            return "Romanian Communist Party"
+        if task == "translate":
+            return f"请问：{f['question']}"
+        return "True"                           # a judge that agrees with anything
+    d = make_gate("rowen-cl", ScriptedLLM(reply), k=3).decide(Q)
+    assert d.details["paraphrases"] == [Q, Q, "Which party had Gheorghe Pintilie as a member?"]
+    assert d.details["paraphrases_rejected"] == 2
+    # the judge called Paris and Berlin, Asia and Africa the same: MiniLM checked instead
+    assert d.details["checker"] == "similarity"
+    assert [c.stage for c in d.calls if c.role == "checker"] == ["check-probe"] * 2

@@ -36,7 +36,7 @@ def test_link_text_as_table_and_json(run, demo_copy):
     assert "'Albert Einstien' [4:19]" in shown.output
     assert "Q937" in shown.output and "fuzzy 'Albert Einstein'" in shown.output
     assert "why: Q7186 (Marie Curie)" in shown.output
-    data = json.loads(run("link", text, "--db", str(demo_copy), "--json").output)
+    data = json.loads(run("link", text, "--db", str(demo_copy), "--json").stdout)
     assert [(m["text"], m["start"], m["end"], m["candidates"][0]["id"])
             for m in data["mentions"]] == [("Albert Einstien", 4, 19, "Q937"),
                                            ("Marie Curie", 30, 41, "Q7186")]
@@ -45,7 +45,7 @@ def test_link_text_as_table_and_json(run, demo_copy):
 
 def test_link_in_another_language(run, demo_copy):
     data = json.loads(run("link", "Wo ist Deutschland?", "--db", str(demo_copy), "--lang", "de",
-                          "--json").output)
+                          "--json").stdout)
     assert data["lang"] == "de"
     assert data["mentions"][0]["candidates"][0]["label"] == "Deutschland"
 
@@ -53,9 +53,9 @@ def test_link_in_another_language(run, demo_copy):
 def test_link_grounds_a_label_level_query(run, demo_copy):
     out = run("link", "wd:/Marie Curie/ wdt:/place of birth/ ?x", "--db", str(demo_copy))
     assert out.exit_code == 0, out.output
-    assert out.output.splitlines()[0] == "wd:Q7186 wdt:P19 ?x"
+    assert out.stdout.splitlines()[0] == "wd:Q7186 wdt:P19 ?x"
     data = json.loads(run("link", "wd:/Cambridge/ wdt:/country/ ?x", "--db", str(demo_copy),
-                          "--json").output)
+                          "--json").stdout)
     assert data["slots"][0]["label"] == "Cambridge"
     assert {c["id"] for c in data["slots"][0]["candidates"]} == {"Q350", "Q49111"}
     assert len(data["alternatives"]) >= 2

@@ -142,6 +142,8 @@ def test_a_rowen_gate_over_http_with_two_servers():
 
     def play(answer):
         def reply(body, i):
+            if "random number" in body["messages"][-1]["content"]:
+                return str(7919 * body["seed"])          # the sampling probe: it samples
             task, f = prompts.identify(body["messages"])
             if task == "paraphrase":
                 return f"Rewritten question: variant {i}: {f['question']}"
@@ -162,6 +164,29 @@ def test_a_rowen_gate_over_http_with_two_servers():
         verifier = OpenAIChatLLM("verifier", base_url=other.base_url, api_key="k")
         d = make_gate("rowen-hybrid", model, verifier=verifier).decide("Capital of France?")
         assert d.scores == {"z_cl": 1.0, "z_cm": 0.0, "z_hybrid": 1.0} and d.consult is True
-        assert len(main.requests) == 1 + 3 * 6 + 12 and len(other.requests) == 6
-        assert main.requests[0]["n"] == 6 and main.requests[0]["temperature"] == 1.0
+        # two sampling probes, 1 + 3k calls, the judge's probe and 2k judge calls
+        assert len(main.requests) == 2 + 1 + 3 * 6 + 1 + 12 and len(other.requests) == 6
+        assert main.requests[2]["n"] == 6 and main.requests[2]["temperature"] == 1.0
         assert main.max_in_flight > 1                       # stages ran concurrently
+
+
+def test_a_server_that_ignores_the_temperature_is_detected_and_cok_refuses():
+    """A server that decodes greedily at any temperature (transformers serve does, for a
+    model whose generation config does not sample) gives identical samples: the gates that
+    measure their agreement say they cannot run, instead of always agreeing."""
+    from reasoning import prompts
+    from reasoning.gates import make_gate
+
+    def greedy(body, i):
+        if "random number" in body["messages"][-1]["content"]:
+            return "4821937605"                 # the same whatever the seed
+        return "Answer: Paris"
+    with ChatServer(greedy, honour_n=False) as server:
+        llm = OpenAIChatLLM("m", base_url=server.base_url, api_key="k")
+        assert llm.sampling_works() is False
+        with pytest.raises(LLMConfigError, match="ignores the temperature"):
+            make_gate("cok", llm).decide("Capital of France?")
+        probes = [r for r in server.requests if "random number" in
+                  r["messages"][-1]["content"]]
+        assert [r["seed"] for r in probes] == [1, 2] and len(server.requests) == 2
+        assert not prompts.identify(probes[0]["messages"])

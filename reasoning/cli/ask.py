@@ -10,17 +10,20 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (chosen_db, emit_json, fail_clearly, json_option,
-                                  kb_options, llm_options, open_kb, open_llms)
+from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, llm_options, not_empty, open_kb,
+                                  open_llms, simulated_catalog)
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @llm_options
 @click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
-              show_default=True, help="When to consult the KB; auto: rowen-hybrid with "
+              show_default=True, help="When to consult the KB; likelihood: the draft's "
+              "lowest token log-probability (a local model); auto: rowen-hybrid with "
               "--verifier, else rowen-cl; always without an LLM.")
 @click.option("--checker", type=click.Choice(["llm", "similarity"]), default="llm",
               show_default=True, help="Rowen's checker: the LLM judge, or MiniLM answer "
@@ -32,8 +35,10 @@ GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen
 @click.option("--rounds", type=click.IntRange(1, 10), default=3, show_default=True,
               help="Answers the LLM may write from the evidence (the first and its "
                    "revisions after failed checks).")
-@click.option("--lang", default="en", show_default=True, help="Language of the question.")
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
+              help="Language of the question.")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Write the evidence graph as an interactive page (offline; needs "
                    "pip install 'kgground[viewer]').")
 @click.option("--open", "open_page", is_flag=True,
@@ -77,13 +82,7 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
          no_cache: bool, as_json: bool) -> None:
     from reasoning.grounder import Grounder
 
-    if _simulated(llm_spec, verifier_spec) and not catalog:
-        if chosen_db(db) or endpoint:
-            raise click.UsageError("a simulated LLM needs --catalog FILE (JSONL rows with "
-                                   "question, subject, property, answers, answer_labels) "
-                                   "except on the demo KB, which has its own")
-        from store.demo import DEMO_QUESTIONS
-        catalog = str(DEMO_QUESTIONS)
+    catalog = simulated_catalog(catalog, llm_spec, verifier_spec, db=db, endpoint=endpoint)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
     kb = open_kb(db, endpoint, offline, no_cache)
@@ -101,10 +100,6 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
         click.echo(f"wrote the evidence page: {path}", err=as_json)
 
 
-def _simulated(*specs: str | None) -> bool:
-    return any(s and s.strip().lower().startswith("simulated") for s in specs)
-
-
 def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:
     if not (html_file or open_page):
         return []
@@ -119,13 +114,22 @@ def _page(answer: Any, html_file: str | None, open_page: bool) -> list[Path]:
     return [chains.write_html(answer.graph, html_file, open_browser=open_page)]
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def _print(a: Any) -> None:
     from chains.graph import provenance
 
     click.echo(f"Answer: {a.text}")
     status = {"kb": "from the KB alone", "llm": "the model's own answer",
               "llm+kb": "the model, from the KB's evidence"}[a.mode]
-    click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}")
+    sure = f", confidence {a.confidence:.2f}" if a.confidence is not None else ""
+    click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}{sure}")
+    if a.query_graph:
+        g = a.query_graph
+        click.echo(f"Query graph: {_one_line(g['label_level'])}")
+        click.echo(f"  {_one_line(g['grounded'])}")
     if a.citations:
         click.echo("Citations:")
         for c in a.citations:
@@ -141,9 +145,10 @@ def _print(a: Any) -> None:
         click.echo(f"  why: {d.reason}")
     if a.utility is not None and a.mode == "llm+kb":
         u = a.utility
-        click.echo(f"Check: {'passed' if u.passed else 'failed'} after {a.rounds} "
-                   f"round{'s' if a.rounds != 1 else ''} (score {u.score:.2f}, "
-                   f"knowledge F1 {u.kf1:.2f})")
+        how = "the model chose among the KB's answers by likelihood" if a.rounds == 0 \
+            else f"after {a.rounds} round{'s' if a.rounds != 1 else ''}"
+        click.echo(f"Check: {'passed' if u.passed else 'failed'} ({how}; score "
+                   f"{u.score:.2f}, knowledge F1 {u.kf1:.2f})")
     click.echo(f"Note: {a.note}")
     click.echo(f"{a.trace.seconds * 1000:.0f} ms, {a.trace.n_llm_calls} LLM calls, "
                f"{a.trace.n_kb_calls} KB calls, {len(a.evidence)} evidence statements")

@@ -10,28 +10,34 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import emit_json, fail_clearly, json_option, kb_options, open_kb
+from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, not_empty, open_kb)
 
 
 @click.command("chain")
-@click.argument("question", required=False)
-@click.option("--from", "source", metavar="ID", help="Find chains from this entity (ID or "
-              "IRI) to --to instead of answering a question; alone, show its neighbourhood.")
-@click.option("--to", "target", metavar="ID", help="The entity chains from --from lead to.")
-@click.option("--entity", "entities", metavar="ID", multiple=True,
+@click.argument("question", required=False, callback=check_text)
+@click.option("--from", "source", metavar="ID", callback=not_empty,
+              help="Find chains from this entity (ID or IRI) to --to instead of answering "
+                   "a question; alone, show its neighbourhood.")
+@click.option("--to", "target", metavar="ID", callback=not_empty,
+              help="The entity chains from --from lead to.")
+@click.option("--entity", "entities", metavar="ID", multiple=True, callback=not_empty,
               help="Start the question's chains from this entity instead of linking the "
                    "question (repeatable).")
 @click.option("--hops", type=click.IntRange(1, 4), default=None,
               help="Longest chain, in statements [default: 2 for a question, 3 for --from/--to].")
 @click.option("--top", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Chains to keep (the shortlist).")
-@click.option("--lang", default="en", show_default=True,
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
               help="Language of the question; labels in it are shown where the KB has them.")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Write an interactive page (self-contained, works offline).")
 @click.option("--graphml", "graphml_file", metavar="FILE", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Write the graph as GraphML (Gephi, yEd, Cytoscape).")
 @click.option("--dot", "dot_file", metavar="FILE", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Write the graph in Graphviz DOT (draw it: dot -Tsvg FILE > graph.svg).")
 @click.option("--open", "open_page", is_flag=True,
               help="Open the page in the browser (written to a temporary file without --html).")

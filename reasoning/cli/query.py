@@ -6,13 +6,13 @@ from typing import Any
 
 import click
 
-from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_option,
-                                  kb_options, llm_cache_option, llm_option, open_kb, open_llms,
-                                  replay_option)
+from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, llm_cache_option, llm_option,
+                                  not_empty, open_kb, open_llms, replay_option)
 
 
 @click.command("query")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @kb_options
 @click.option("--strategy", type=click.Choice(["rules", "llm", "model"]), default="rules",
               show_default=True, help="rules: offline, no LLM; llm: an LLM writes the query "
@@ -22,6 +22,7 @@ from reasoning.cli.common import (catalog_option, emit_json, fail_clearly, json_
 @replay_option
 @catalog_option
 @click.option("--model", "model_dir", metavar="DIR", type=click.Path(file_okay=False),
+              callback=not_empty,
               help="A trained query generator (written by kgground querygen train), for "
                    "--strategy model.")
 @click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50),
@@ -43,15 +44,38 @@ def query_cmd(question: str, db: str | None, endpoint: str | None, offline: bool
         kgground query "Who employed Albert Einstein?" --strategy llm \\
             --llm openai:gpt-4o-mini
 
+    With the rules, the readings are query graphs ranked by their calibrated confidence
+    (as `kgground ask` ranks them); --run runs the best one when it is confident enough,
+    and says what the KB lacks when none is.
+
     Exit status: 0 with at least one query, 1 when none could be generated (nothing in
     the question could be linked to the KB) or on an error.
     """
+    _check_strategy(strategy)
     llm = None
     if strategy == "llm":
         llm = fail_clearly(open_llms)(llm_spec, llm_cache=llm_cache, replay=replay,
                                       catalog=catalog)[0]
     fail_clearly(_query)(question, db, endpoint, offline, no_cache, strategy, llm,
                          model_dir, limit, run_it, as_json)
+
+
+def _check_strategy(strategy: str) -> None:
+    """Options typed for another strategy than the one chosen are a mistake to say, not
+    to ignore (``--llm`` without ``--strategy llm`` would otherwise do nothing)."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    typed = [name for name in ("llm_spec", "llm_cache", "replay", "catalog", "model_dir")
+             if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    wants = {"llm_spec": "llm", "llm_cache": "llm", "replay": "llm", "catalog": "llm",
+             "model_dir": "model"}
+    for name in typed:
+        if wants[name] != strategy:
+            option = {"llm_spec": "--llm", "llm_cache": "--llm-cache", "replay": "--replay",
+                      "catalog": "--catalog", "model_dir": "--model"}[name]
+            raise click.UsageError(f"{option} is for --strategy {wants[name]}: add it (the "
+                                   f"strategy now is {strategy})")
 
 
 def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
@@ -66,15 +90,26 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
         raise click.UsageError("--strategy model needs --model DIR (a generator written by "
                                "kgground querygen train)")
     base = open_kb(db, endpoint, offline, no_cache)
-    queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
-                       limit=limit)
-    result = run(queries[0], base) if run_it and queries else None
+    ranking = None
+    if strategy == "rules":
+        # the rules' readings as query graphs, ranked by the calibrated model: the same
+        # path as `kgground ask` without an LLM
+        from querygen import graph_ranker
+        ranking = graph_ranker(base).rank(question)
+        queries = [g.query for g in ranking.graphs][:limit]
+        best = ranking.best
+        result = best.result if run_it and best is not None else None
+    else:
+        queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
+                           limit=limit)
+        result = run(queries[0], base) if run_it and queries else None
     if as_json:
         emit_json({"question": question, "strategy": strategy,
                    "queries": [q.as_dict() for q in queries],
+                   "ranking": ranking.as_dict() if ranking is not None else None,
                    "result": result.as_dict() if result is not None else None})
     else:
-        _print(queries, result)
+        _print(queries, result, ranking, run_it)
     if not queries:
         raise click.ClickException(
             f"no query could be generated for {question!r}: nothing in it could be linked to "
@@ -82,14 +117,21 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
             "QUESTION shows what is linked), or try --strategy llm")
 
 
-def _print(queries: list, result: Any) -> None:
+def _print(queries: list, result: Any, ranking: Any, run_it: bool) -> None:
+    confidences = {id(g.query): g.confidence for g in ranking.graphs} if ranking else {}
     for i, q in enumerate(queries, 1):
-        click.echo(f"{i}. [{q.score:.2f}] {q.kind}, {q.form}: {q.label_level}")
+        score = confidences.get(id(q), q.score)
+        label = "confidence " if ranking else ""
+        click.echo(f"{i}. [{label}{score:.2f}] {q.kind}, {q.form}: {q.label_level}")
         click.echo(f"   grounded: {q.grounded}")
         for d in q.decisions:
             alts = ", ".join(f"{c.id} {c.label}" for c in d.candidates[1:3])
             click.echo(f"   {d.kind} {d.label!r} → {d.id} ({d.chosen.label})"
                        + (f"; also: {alts}" if alts else ""))
+    if ranking is not None and ranking.best is None and queries:
+        click.echo("")
+        click.echo(f"the KB has no answer: {ranking.reason} (below confidence "
+                   f"{ranking.threshold:.2f} no graph answers)")
     if result is None:
         return
     click.echo("")

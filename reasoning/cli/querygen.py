@@ -12,7 +12,9 @@ import sys
 
 import click
 
-from reasoning.cli.common import emit_json, fail_clearly, json_option, kb_options, open_kb
+from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite,
+                                  json_option, kb_options, not_empty, open_kb)
+from reasoning.cli.console import interrupted
 
 
 @click.group("querygen")
@@ -23,7 +25,8 @@ def querygen_group() -> None:
 @querygen_group.command("dataset")
 @click.argument("pairs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @kb_options
-@click.option("--out", required=True, type=click.Path(dir_okay=False), help="JSON-lines file "
+@click.option("--out", required=True, type=click.Path(dir_okay=False), callback=not_empty,
+              help="JSON-lines file "
               "to write the examples to.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the negatives.")
 @click.option("--limit", type=click.IntRange(min=1), help="Use at most N pairs per file.")
@@ -62,8 +65,15 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
     report = BuildReport()
     try:
         items = [p for path in pairs for p in itertools.islice(read_pairs(path), limit)]
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{' '.join(pairs)}: not UTF-8 text ({exc.reason}): "
+                                   "give JSON lines with question and sparql") from None
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
+    if not items:
+        raise click.ClickException(f"no (question, SPARQL) pair in {', '.join(pairs)}: give "
+                                   'JSON lines with "question" and "sparql" (or "subject" '
+                                   'and "property")')
     n = write_examples(build_examples(items, kb, seed=seed, report=report, linker=linker,
                                       progress=sys.stderr.isatty()), out)
     summary = {"examples": n, "pairs": len(items), "skipped": report.skipped, "out": out}
@@ -77,7 +87,7 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
 @querygen_group.command("train")
 @click.option("--data", required=True, type=click.Path(exists=True, dir_okay=False),
               help="Examples written by `kgground querygen dataset`.")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
               help="Folder to write the model, tokenizer and checkpoints to.")
 @click.option("--model", "model_path", type=click.Path(exists=True),
               help="A local checkpoint to fine-tune (causal LM or encoder-decoder): a "
@@ -87,12 +97,14 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
               "BPE tokenizer trained on the data (nothing is downloaded).")
 @click.option("--size", type=click.Choice(["tiny", "small", "base"]), default="small",
               show_default=True, help="Size of the --from-scratch model.")
-@click.option("--epochs", type=float, default=3.0, show_default=True)
+@click.option("--epochs", type=click.FloatRange(min=0, min_open=True), default=3.0,
+              show_default=True, callback=finite, help="Passes over the data (fractions allowed).")
 @click.option("--max-steps", type=click.IntRange(min=1), help="Stop after N optimizer steps.")
-@click.option("--time-limit", type=click.FloatRange(min=1), metavar="S",
+@click.option("--time-limit", type=click.FloatRange(min=1), metavar="S", callback=finite,
               help="Stop after S seconds (a checkpoint is written).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--lr", "learning_rate", type=click.FloatRange(min=0, min_open=True),
+              callback=finite,
               help="Peak learning rate [default: 1e-3 from scratch, 1e-4 for a --model].")
 @click.option("--warmup", "warmup_steps", type=click.IntRange(min=0), default=100,
               show_default=True, help="Steps of linear learning-rate warm-up.")
@@ -142,11 +154,12 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
         click.echo(f"{state} to {result.out}: {result.steps} steps ({result.epochs} epochs) "
                    f"in {result.seconds} s, loss {result.first_loss} -> {result.last_loss}")
     if result.interrupted:
-        sys.exit(130)
+        interrupted(f"the model so far is saved in {result.out}; the same command with "
+                    "--resume continues the run")
 
 
 @querygen_group.command("generate")
-@click.argument("question")
+@click.argument("question", callback=check_text)
 @click.option("--model", "model_path", required=True, type=click.Path(file_okay=False),
               help="A folder written by `kgground querygen train`.")
 @click.option("-n", default=1, show_default=True, type=click.IntRange(1, 20),

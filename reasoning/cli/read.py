@@ -8,13 +8,15 @@ from typing import Any, Callable
 import click
 
 from kb.errors import KGGroundError
-from reasoning.cli.common import emit_json, fail_clearly, json_option, kb_options, open_kb
+from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
+                                  json_option, kb_options, not_empty, open_kb)
 
 
 @click.command("entity")
-@click.argument("id")
+@click.argument("id", callback=not_empty)
 @kb_options
-@click.option("--lang", default="en", show_default=True, help="Language to show.")
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
+              help="Language to show.")
 @json_option
 @fail_clearly
 def entity_cmd(id: str, db: str | None, lang: str, as_json: bool, endpoint: str | None,
@@ -73,9 +75,10 @@ def _show_value(value: Any, labels: Callable[[str], str]) -> str:
 
 
 @click.command("search")
-@click.argument("text")
+@click.argument("text", callback=check_text)
 @kb_options
-@click.option("--lang", default="en", show_default=True, help="Language of the text.")
+@click.option("--lang", default="en", show_default=True, callback=check_lang,
+              help="Language of the text.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many candidates.")
 @json_option
@@ -97,9 +100,11 @@ def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool,
 
 
 @click.command("triples")
-@click.option("--subject", "-s", metavar="ID", help="Subject entity, e.g. Q42.")
-@click.option("--property", "-p", "prop", metavar="PID", help="Property, e.g. P69.")
-@click.option("--value", "-v", metavar="ID", help="Value entity, e.g. Q5.")
+@click.option("--subject", "-s", metavar="ID", callback=not_empty,
+              help="Subject entity, e.g. Q42.")
+@click.option("--property", "-p", "prop", metavar="PID", callback=not_empty,
+              help="Property, e.g. P69.")
+@click.option("--value", "-v", metavar="ID", callback=not_empty, help="Value entity, e.g. Q5.")
 @click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 100000),
               help="At most this many statements.")
 @kb_options

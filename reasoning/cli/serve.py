@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from kb.errors import KGGroundError
-from reasoning.cli.common import db_option, open_kb, resolve_db
+from reasoning.cli.common import db_option, finite, not_empty, open_kb, resolve_db
 
 #: the most server processes ``--processes`` picks by itself
 MAX_DEFAULT_PROCESSES = 4
@@ -38,12 +38,13 @@ def default_processes() -> int:
 
 @click.command("serve")
 @db_option
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default="127.0.0.1", show_default=True, callback=not_empty,
               help="Address to listen on. Anything but a loopback address exposes the "
                    "mirror to the network.")
 @click.option("--port", default=8890, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0 picks a free one).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(min=0.001),
+              callback=finite,
               metavar="S", help="Per-query time limit in seconds; a query past it gets "
                                 "HTTP 500 with a message saying so.")
 @click.option("--max-rows", default=10_000, show_default=True, type=click.IntRange(min=1),
@@ -68,7 +69,8 @@ def serve(db: str | None, host: str, port: int, timeout: float, max_rows: int,
 
     GET and POST queries; results as SPARQL JSON, XML, CSV or TSV (graphs as Turtle,
     N-Triples, RDF/XML or JSON-LD) by Accept header or format=; Update is refused. YASGUI,
-    SPARQLWrapper and rdflib's SPARQLStore can use it. Ctrl-C stops it.
+    SPARQLWrapper and rdflib's SPARQLStore can use it. Ctrl-C stops it (exit code 130),
+    as does SIGTERM (exit code 0).
     """
     processes = processes or default_processes()
     options = {"timeout": timeout, "max_rows": max_rows, "workers": workers,
@@ -92,6 +94,7 @@ def _limits(options: dict[str, Any]) -> str:
 
 def _serve_here(db: str | None, host: str, port: int, options: dict[str, Any]) -> None:
     """One process: the server runs in this one."""
+    interrupted = False
     try:
         base = open_kb(db)
     except KGGroundError as exc:
@@ -102,14 +105,17 @@ def _serve_here(db: str | None, host: str, port: int, options: dict[str, Any]) -
             click.echo(f"SPARQL endpoint: {server.url}  ({base.name}; {_limits(options)}). "
                        "Ctrl-C stops it.")
             server.serve_forever()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             click.echo("stopping", err=True)
+            interrupted = not isinstance(exc, _Terminated)
         finally:
             server.close()
     finally:
         close = getattr(base, "close", None)
         if callable(close):
             close()
+    if interrupted:
+        raise KeyboardInterrupt       # Ctrl-C: stopped, and the command ends as interrupted
 
 
 def _server(base: Any, host: str, port: int, options: dict[str, Any], *, reuse_port: bool):
@@ -139,12 +145,11 @@ def _serve_in_processes(db: str | None, host: str, port: int, processes: int,
         close()
     placeholder, port = _reserve(host, port)
     children: list[subprocess.Popen] = []
+    interrupted = False
     try:
         config = json.dumps({"db": path, "host": host, "port": port, **options})
         for _ in range(processes):
-            children.append(subprocess.Popen(
-                [sys.executable, "-c", "from reasoning.cli.serve import child; child()",
-                 config], stdout=subprocess.PIPE, text=True))
+            children.append(_start_child(config))
         deadline = time.monotonic() + START_TIMEOUT
         for proc in children:
             line = _readline(proc, deadline)
@@ -161,11 +166,28 @@ def _serve_in_processes(db: str | None, host: str, port: int, processes: int,
         failed = next(proc for proc in children if proc.poll() is not None)
         raise click.ClickException(f"a server process stopped (exit code {failed.returncode})"
                                    "; stopping the others")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         click.echo("stopping", err=True)
+        interrupted = not isinstance(exc, _Terminated)
     finally:
         placeholder.close()
         _stop_all(children)
+    if interrupted:
+        raise KeyboardInterrupt       # Ctrl-C: stopped, and the command ends as interrupted
+
+
+def _start_child(config: str) -> subprocess.Popen:
+    """A server process that ignores Ctrl-C from birth (an ignored signal stays ignored
+    across exec, and Python then installs no handler of its own): Ctrl-C reaches the
+    whole process group, and a child still importing would print a traceback; the
+    parent stops its children itself."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from reasoning.cli.serve import child; child()", config],
+            stdout=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _reserve(host: str, port: int) -> tuple[socket.socket, int]:
@@ -220,31 +242,45 @@ def _stop_all(children: list[subprocess.Popen]) -> None:
 
 
 def child() -> None:
-    """A server process started by ``_serve_in_processes`` (its options as JSON in argv)."""
-    import kb
-
+    """A server process started by ``_serve_in_processes`` (its options as JSON in argv).
+    SIGTERM from the parent stops it quietly wherever it is — opening the mirror, saying
+    it listens, serving — as the parent sends it when Ctrl-C comes during the start."""
     config = json.loads(sys.argv[1])
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C: the parent stops us
     try:
-        base = kb.open(config["db"])
-        server = _server(base, config["host"], config["port"], config, reuse_port=True)
-    except (KGGroundError, click.ClickException) as exc:
-        print(f"Error: {exc.message if isinstance(exc, click.ClickException) else exc}",
-              file=sys.stderr)
-        sys.exit(1)
-    print("listening", flush=True)
-    try:
-        server.serve_forever()
+        _child(config)
     except KeyboardInterrupt:
         pass
+
+
+def _child(config: dict[str, Any]) -> None:
+    import kb
+
+    base = None
+    try:
+        try:
+            base = kb.open(config["db"])
+            server = _server(base, config["host"], config["port"], config, reuse_port=True)
+        except (KGGroundError, click.ClickException) as exc:
+            print(f"Error: {exc.message if isinstance(exc, click.ClickException) else exc}",
+                  file=sys.stderr)
+            sys.exit(1)
+        try:
+            print("listening", flush=True)
+            server.serve_forever()
+        finally:
+            server.close()
     finally:
-        server.close()
         close = getattr(base, "close", None)
         if callable(close):
             close()
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM: the server was asked to stop (exit code 0; Ctrl-C ends it with 130)."""
+
+
 def _stop(signum: int, frame: Any) -> None:
-    """SIGTERM stops the server as Ctrl-C does."""
-    raise KeyboardInterrupt
+    """SIGTERM stops the server as Ctrl-C does, but as asked: not an interruption."""
+    raise _Terminated

@@ -10,6 +10,7 @@ stays flat however many rows come; ``--limit N`` stops after N rows.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
@@ -17,7 +18,9 @@ from typing import Any, Iterator
 
 import click
 
-from reasoning.cli.common import emit_json, fail_clearly, kb_options, open_kb
+from kb.errors import KGGroundError
+from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
+                                  open_kb)
 
 _GRAPH_FORMATS = {"table": "turtle", "json": "json-ld", "csv": "nt", "tsv": "nt"}
 _PLAIN_DATATYPES = {"integer", "decimal", "double", "float", "dateTime", "date", "boolean",
@@ -66,7 +69,7 @@ def read_query(source: str) -> str:
 
 
 @click.command("sparql")
-@click.argument("query", metavar="QUERY|FILE|-")
+@click.argument("query", metavar="QUERY|FILE|-", callback=check_text)
 @kb_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "tsv"]),
               default="table", show_default=True, help="table: aligned columns for reading; "
@@ -75,7 +78,7 @@ def read_query(source: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json (for scripts).")
 @click.option("--explain", is_flag=True, help="Also print, on stderr, which engine answered "
               "and how: the SQL run over the mirror, or why rdflib's evaluator ran instead.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT,
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, callback=finite,
               show_default=True, metavar="S", help="Stop the query after S seconds "
               "(0: no limit).")
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",
@@ -98,7 +101,7 @@ def sparql_cmd(query: str, db: str | None, endpoint: str | None, offline: bool,
       kgground sparql --explain --db mirror.sqlite --timeout 5 --limit 100 -
     """
     fail_clearly(_run)(query, db, endpoint, offline, no_cache, "json" if as_json else fmt,
-                       explain, timeout or None, limit)
+                       explain, timeout or math.inf, limit)
 
 
 def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cache: bool,
@@ -124,8 +127,16 @@ def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cac
     rows: Iterator[dict] = answer.rows
     if limit is not None:
         rows = _first(rows, limit)
-    count = {"json": _stream_json, "csv": _stream_csv, "tsv": _stream_tsv}.get(
-        fmt, _stream_table)(answer.vars, rows)
+    taken = [0]
+    try:
+        count = {"json": _stream_json, "csv": _stream_csv, "tsv": _stream_tsv}.get(
+            fmt, _stream_table)(answer.vars, _counted(rows, taken))
+    except KGGroundError:
+        sys.stdout.flush()              # the rows printed so far stay printed
+        if taken[0]:
+            click.echo(f"{taken[0]:,} row{'s' if taken[0] != 1 else ''} came before the "
+                       "query stopped", err=True)
+        raise
     elapsed = time.perf_counter() - started
     cut = " (--limit reached)" if limit is not None and count >= limit else ""
     click.echo(f"{count} row{'s' if count != 1 else ''}{cut} ({answer.engine}, "
@@ -143,6 +154,12 @@ def _answer(base: Any, text: str, timeout: float | None) -> Any:
     whole = result if result.boolean is not None or result.graph is not None else None
     return SparqlStream(result.vars, iter(result.rows), result.engine, result.explain,
                         getattr(result, "notes", ()), result=whole)
+
+
+def _counted(rows: Iterator[dict], taken: list[int]) -> Iterator[dict]:
+    for row in rows:
+        taken[0] += 1
+        yield row
 
 
 def _first(rows: Iterator[dict], n: int) -> Iterator[dict]:

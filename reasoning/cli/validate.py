@@ -12,18 +12,20 @@ from pathlib import Path
 
 import click
 
-from reasoning.cli.common import (chosen_db, emit_json, json_option, live_options, open_kb)
+from reasoning.cli.common import (check_iris, chosen_db, emit_json, json_option,
+                                  live_options, not_empty, open_kb)
 
 EXIT_VALID, EXIT_ERRORS, EXIT_FAILED = 0, 1, 2
 
 
 @click.command("validate")
-@click.argument("source", metavar="FILE|-")
-@click.option("--db", metavar="PATH", help="Mirror file or database URL to check IDs, labels "
+@click.argument("source", metavar="FILE|-", callback=not_empty)
+@click.option("--db", metavar="PATH", callback=not_empty,
+              help="Mirror file or database URL to check IDs, labels "
               "and patterns against [default: $KGGROUND_DB; with neither --db nor "
               "--endpoint, only what needs no KB is checked].")
 @live_options
-@click.option("--allow-service", "allowed", multiple=True, metavar="IRI",
+@click.option("--allow-service", "allowed", multiple=True, metavar="IRI", callback=check_iris,
               help="A SERVICE endpoint the query may call (repeatable); Wikidata's label "
                    "service is always allowed.")
 @click.option("--no-kb", is_flag=True, help="Check without a KB (syntax, safety, prefixes, "

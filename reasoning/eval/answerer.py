@@ -11,7 +11,9 @@ entities by ID where the answerer linked them), or, when the answer is only word
 (``free_text``: a model answering without the KB), its text to be read by label; who
 answered (``mode``: ``kb``, ``llm``, ``llm+kb``); whether the KB was consulted; the gate's
 decision and score; the model's own first answer (``draft``, for the consistency plot);
-LLM and KB calls; the full trace (written beside the report).
+LLM and KB calls; the full trace (written beside the report); whether the answer is
+called grounded and its confidence (the risk–coverage curve and the count of wrong
+answers called grounded are computed from them).
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class Prediction:
     llm_calls: int = 0
     kb_calls: int = 0
     trace: Mapping[str, Any] | None = field(default=None, compare=False)
+    #: whether the answerer calls its answer grounded in the KB, and how sure it is
+    grounded: bool | None = None
+    confidence: float | None = None
 
     @property
     def gate_score(self) -> float | None:
@@ -99,7 +104,9 @@ def from_answer(answer: Any) -> Prediction:
     draft = draft_stage.details.get("answer") if draft_stage is not None else None
     consulted = answer.mode != "llm" or bool(decision and decision.get("consult"))
     return Prediction(tuple(items), text, free, answer.mode, consulted, decision, draft,
-                      answer.trace.n_llm_calls, answer.trace.n_kb_calls, answer.as_dict())
+                      answer.trace.n_llm_calls, answer.trace.n_kb_calls, answer.as_dict(),
+                      grounded=bool(answer.grounded),
+                      confidence=getattr(answer, "confidence", None))
 
 
 class ScriptedAnswerer:

@@ -11,9 +11,12 @@
     false usually means missing facts, not a no);
   - else with the fact asked for (slice-qa: subject and property): one of the gold
     answers is a value of that statement on this KB;
-  - else with question entities (Mintaka): a gold entity is reachable from a question
-    entity within ``hops`` statements (``chains.connect_entities``), or a gold literal is
-    the value of a statement of one;
+  - else with question entities (Mintaka): one relation path of at most ``hops``
+    statements (not through a type statement) leads from a question entity to every gold
+    answer, or a relation of one has as many values as a gold count; a gold answer that
+    is a question entity is not covered (answering it compares facts), nor is a
+    superlative, ordinal or comparative question whose gold answers have no date or
+    number in the KB to be ordered by;
   - else (or yes/no questions without a query): unknown (None).
   ``coverage_how`` says which test decided.
 
@@ -145,14 +148,26 @@ def _fact_coverage(kb: Any, item: EvalItem) -> tuple[bool, str]:
                  "none of them gold")
 
 
+#: properties that type an entity: a path through a class ("human") connects anything
+TYPE_PROPERTIES = frozenset({"P31", "P279",
+                             "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"})
+#: statements read per entity and direction when looking for paths; entities expanded per
+#: path and per hop
+REACH_FANOUT, REACH_PER_PATH, REACH_NODES = 300, 8, 150
+
+
 def _reach_coverage(kb: Any, item: EvalItem, hops: int) -> tuple[bool | None, str]:
+    """Whether the KB holds a relation path (at most ``hops`` statements, not through a
+    type statement) from a question entity to every gold answer: the relation a question
+    asks is one path, so its answers share it. A gold answer that is itself a question
+    entity ("Who is older, A or B?") is not covered: answering needs a comparison of
+    facts, not a path. A count is covered when some relation of a question entity has
+    that many values."""
     gold = item.gold or ()
     if not gold:
         return False, "the gold answer is empty"
     if all(g.kind == "literal" and g.value in ("true", "false") for g in gold):
         return None, "a yes/no answer: reachability says nothing"
-    import chains
-
     known = []
     for e in item.entities:
         try:
@@ -162,24 +177,95 @@ def _reach_coverage(kb: Any, item: EvalItem, hops: int) -> tuple[bool | None, st
             continue
     if not known:
         return False, "no question entity is in this KB"
+    entities = {g.value for g in gold if g.kind == "entity"}
+    if entities & set(known):
+        return False, "a gold answer is a question entity: answering compares facts"
     literals = [g for g in gold if g.kind == "literal"]
-    if literals:
-        values = _statement_answers(s for e in known for s in kb.statements(e, limit=500))
-        if any(A.matches(v, g) for v in values for g in literals):
-            return True, "a gold value is a statement value of a question entity"
-    for g in gold:
-        if g.kind != "entity":
+    for e in known:
+        paths = _paths(kb, e, hops)
+        if literals and not entities:
+            if any(all(any(A.matches(v, g) for v in ends) for g in literals)
+                   for ends in paths.values()):
+                return True, f"every gold value is at the end of one path from {e}"
+            number = _number(literals)
+            if number is not None and any(len(ends) == number for path, ends in
+                                          paths.items() if len(path) == 1):
+                return True, f"a relation of {e} has {number} values (the count)"
             continue
-        for e in known:
-            if e == g.value:
-                return True, "the gold answer is a question entity"
-            try:
-                graph = chains.connect_entities(kb, e, g.value, hops=hops, top=1)
-            except KGGroundError:
-                continue
-            if graph.chains:
-                return True, f"{g.value} is within {hops} statements of {e}"
-    return False, f"no gold answer within {hops} statements of the question entities"
+        for path, ends in paths.items():
+            ids = {v.value for v in ends if v.kind == "entity"}
+            if entities <= ids and all(any(A.matches(v, g) for v in ends) for g in literals):
+                steps = " / ".join(("^" if not fwd else "") + p for p, fwd in path)
+                if item.type in ORDERED_TYPES and not _orderable(kb, entities):
+                    return False, (f"every gold answer is at the end of {steps} from {e}, "
+                                   f"but a {item.type} question orders by a date or a "
+                                   "number, and the gold answers have none in this KB")
+                return True, f"every gold answer is at the end of {steps} from {e}"
+    return False, (f"no relation path of at most {hops} statements leads from a question "
+                   "entity to every gold answer")
+
+
+#: question types answered by ordering candidates (by a date or a number)
+ORDERED_TYPES = frozenset({"superlative", "ordinal", "comparative"})
+
+
+def _orderable(kb: Any, entities: set[str]) -> bool:
+    """Whether some of ``entities`` has a date or a number to be ordered by."""
+    for e in entities:
+        try:
+            if any(st.value.kind in ("time", "quantity") or st.value.datatype
+                   for st in kb.statements(e, limit=REACH_FANOUT)):
+                return True
+        except (KGGroundError, ValueError):
+            continue
+    return False
+
+
+def _paths(kb: Any, start: str, hops: int) -> dict[tuple, list[AnswerItem]]:
+    """(property, forward) sequences from ``start`` → the values at their ends (type
+    statements left out; hubs read up to REACH_FANOUT statements each way)."""
+    out: dict[tuple, list[AnswerItem]] = {}
+    frontier: dict[tuple, set[str]] = {(): {start}}
+    for _ in range(hops):
+        grown: dict[tuple, set[str]] = {}
+        budget = REACH_NODES
+        for path, nodes in frontier.items():
+            for node in sorted(nodes)[:REACH_PER_PATH]:
+                budget -= 1
+                if budget < 0:
+                    break
+                for st, forward in _around(kb, node):
+                    if st.property in TYPE_PROPERTIES:
+                        continue
+                    key = (*path, (st.property, forward))
+                    value = st.value if forward else None
+                    end = (A.entity(st.subject) if not forward else
+                           A.entity(value.value) if value.kind == "entity" else
+                           A.literal(value.value, value.datatype or None))
+                    out.setdefault(key, []).append(end)
+                    if end.kind == "entity" and end.value != start:
+                        grown.setdefault(key, set()).add(end.value)
+        frontier = grown
+    return out
+
+
+def _around(kb: Any, node: str) -> list[tuple[Any, bool]]:
+    try:
+        out = [(st, True) for st in kb.statements(node, limit=REACH_FANOUT)]
+        out += [(st, False) for st in kb.statements(None, None, node, limit=REACH_FANOUT)]
+    except (KGGroundError, ValueError):
+        return []
+    return out
+
+
+def _number(literals: list[AnswerItem]) -> int | None:
+    if len(literals) != 1:
+        return None
+    try:
+        value = float(literals[0].value)
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() and value >= 0 else None
 
 
 def _statement_answers(statements: Iterable[Any]) -> list[AnswerItem]:

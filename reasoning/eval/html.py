@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -47,14 +46,16 @@ def render_html(report: Mapping[str, Any]) -> str:
     title = f"kgground eval — {Path(str(c.get('benchmark', '?'))).name}"
     figures = [("F1 per question type", f1_by_type_svg(report["by_type"])),
                ("Latency per question", latency_svg([r.get("seconds", 0.0) for r in records])),
-               ("Consistency score against correctness", consistency_svg(records))]
+               ("Consistency score against correctness", consistency_svg(records)),
+               ("Risk against coverage (answers by confidence)", risk_coverage_svg(t))]
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
              f"<h1>{_e(title)}</h1>", _config_block(report), _totals_block(t),
              "<h2>By question type</h2>", _group_table(report["by_type"], "type"),
              "<h2>By language</h2>", _group_table(report["by_language"], "language")]
     if report.get("by_relation"):
-        parts += ["<h2>By relation</h2>", _group_table(report["by_relation"], "relation")]
+        parts += ["<h2>By relation</h2>", _group_table(report["by_relation"], "relation",
+                                                       report.get("labels") or {})]
     parts.append("<h2>Plots</h2><div class='figs'>")
     for caption, svg in figures:
         parts.append(f"<figure><figcaption>{_e(caption)}</figcaption>{svg}</figure>")
@@ -135,6 +136,22 @@ def latency_svg(seconds: Sequence[float]) -> str:
     return _svg(fig)
 
 
+def risk_coverage_svg(totals: Mapping[str, Any]) -> str:
+    """Error among the answered questions against the share answered, the answers taken
+    by confidence, most confident first (``metrics.risk_coverage``)."""
+    curve = totals.get("risk_coverage") or []
+    if not curve:
+        return _empty("no answers with a confidence")
+    fig, ax = _figure()
+    ax.plot([p["coverage"] for p in curve], [p["risk"] for p in curve], marker="o",
+            color="#b63b3b")
+    ax.set_xlabel("share of questions answered (coverage)")
+    ax.set_ylabel("share of those answers wrong (risk)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, max(0.05, max(p["risk"] for p in curve) * 1.1))
+    return _svg(fig)
+
+
 def consistency_svg(records: Sequence[Mapping[str, Any]], bins: int = 10) -> str:
     points = [(r["gate_score"], bool(r["draft_correct"])) for r in records
               if r.get("gate_score") is not None and r.get("draft_correct") is not None]
@@ -173,9 +190,21 @@ def consistency_svg(records: Sequence[Mapping[str, Any]], bins: int = 10) -> str
 
 # -- tables -------------------------------------------------------------------------------------
 
+#: the run's settings as the configuration table names them (others: their key)
+CONFIG_NAMES = {"benchmark": "benchmark file", "benchmark_sha256": "benchmark SHA-256",
+                "format": "benchmark format", "languages": "languages",
+                "kb": "knowledge base", "llm": "LLM", "verifier": "verifier LLM",
+                "gate": "gate", "checker": "checker", "catalog": "simulated LLM's facts",
+                "sample": "sample"}
+#: what an empty setting means, by key
+CONFIG_NONE = {"languages": "all", "llm": "none (the KB answers alone)", "verifier": "none",
+               "checker": "–", "catalog": "–"}
+
+
 def _config_block(report: Mapping[str, Any]) -> str:
     c = report["config"]
-    rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(_plain(v))}</td></tr>" for k, v in c.items())
+    rows = "".join(f"<tr><th>{_e(CONFIG_NAMES.get(k, k.replace('_', ' ')))}</th>"
+                   f"<td>{_e(_readable(k, v))}</td></tr>" for k, v in c.items())
     status = "complete" if report.get("complete") else (
         f"incomplete: {report['totals']['questions']} of {report.get('total_questions')} "
         "questions")
@@ -196,15 +225,22 @@ def _totals_block(t: Mapping[str, Any]) -> str:
               f"{fmt(lat['p50'], 0)} / {fmt(lat['p90'], 0)} / {fmt(lat['p99'], 0)}"),
              ("questions (scored, errors)", f"{t['questions']} ({t['scored']}, {t['errors']})"),
              ("model's own answers right", fmt(t.get("draft_accuracy"))),
-             ("AUROC of the gate score", fmt(t.get("auroc")))]
+             ("AUROC of the gate score", fmt(t.get("auroc"))),
+             ("answered", fmt(t.get("answered"))),
+             ("answers called grounded that are wrong", str(t.get("grounded_wrong", "–"))),
+             ("AURC (risk–coverage)", fmt(t.get("aurc")))]
     body = "".join(f"<div class='stat'><span>{_e(k)}</span><b>{_e(v)}</b></div>"
                    for k, v in cells)
     return f"<div class='stats'>{body}</div>"
 
 
-def _group_table(groups: Mapping[str, Mapping[str, Any]], title: str) -> str:
+def _group_table(groups: Mapping[str, Mapping[str, Any]], title: str,
+                 labels: Mapping[str, str] | None = None) -> str:
+    """A breakdown table; group names with a label in ``labels`` (a relation's property)
+    show the label, the name (ID) on hover."""
+    labels = labels or {}
     head = "".join(f"<th>{_e(h)}</th>" for h in [title] + [c for c, _ in GROUP_COLUMNS])
-    rows = "".join("<tr>" + f"<td>{_e(name)}</td>" +
+    rows = "".join("<tr>" + f"<td>{_labelled(name, labels.get(name))}</td>" +
                    "".join(f"<td class='n'>{_e(f(t))}</td>" for _, f in GROUP_COLUMNS) +
                    "</tr>" for name, t in groups.items())
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
@@ -245,12 +281,29 @@ def _answers(items: Any) -> str:
     return "; ".join(shown) + more if shown else "(empty)"
 
 
+def _labelled(name: str, label: str | None) -> str:
+    if not label:
+        return _e(name)
+    return f"<span class='id' title='{_e(name)}'>{_e(label)}</span>"
+
+
+def _readable(key: str, value: Any) -> str:
+    """A setting as a person reads it: lists joined, a mapping as 'key value; …', empty
+    values named (``CONFIG_NONE``)."""
+    if value is None or value == [] or value == "":
+        return CONFIG_NONE.get(key, "–")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_readable(key, v) for v in value)
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k.replace('_', ' ')} {_readable(k, v)}" for k, v in value.items()
+                         if v is not None)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def _yes(v: Any) -> str:
     return "–" if v is None else ("yes" if v else "no")
-
-
-def _plain(v: Any) -> str:
-    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str)
 
 
 def _e(v: Any) -> str:
@@ -267,6 +320,7 @@ font-variant-numeric:tabular-nums}.kv th{width:12em}
 padding:.4em .7em;min-width:10em}.stat span{display:block;color:#666;font-size:.85em}
 .stat b{font-size:1.2em}.figs{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}
 figcaption{font-weight:600}figure svg{max-width:100%;height:auto}
+span.id{border-bottom:1px dotted #999;cursor:help}
 .none{color:#666;font-style:italic;width:30em}.err{color:#b00;font-size:.85em}
 #questions td:nth-child(4){max-width:28em}
 """

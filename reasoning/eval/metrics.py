@@ -29,7 +29,15 @@ F1 counts.
   mean and max of the wall time of each question;
 - ``auroc``: for runs whose gate scores consistency, the area under the ROC curve of the
   gate's score as a predictor of the model's own answer (before the KB) being right —
-  Rowen's measure; 0.5 is chance.
+  Rowen's measure; 0.5 is chance;
+- ``answered``: the share of questions given an answer (not "no answer");
+  ``grounded_wrong``: how many answers called grounded are wrong (F1 < 0.5 against the
+  gold, or any answer where the gold is empty), and ``grounded_wrong_rate`` their share
+  of all scored questions;
+- ``risk_coverage``: the answers sorted by confidence, best first: at each share of
+  questions answered (coverage), the share of those answers that are wrong (risk) —
+  twenty points from the most confident answer to all of them — and ``aurc``, the area
+  under that curve (lower is better).
 """
 
 from __future__ import annotations
@@ -187,11 +195,44 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     drafts = [r for r in scored if r.get("draft_correct") is not None]
     out["draft_accuracy"] = _mean([float(r["draft_correct"]) for r in drafts]) \
         if drafts else None
+    out.update(risk_coverage(scored))
     sources: dict[str, int] = defaultdict(int)
     for r in records:
         sources[r.get("gold_source") or "none"] += 1
     out["gold_sources"] = dict(sorted(sources.items()))
     return out
+
+
+#: an answer with F1 below this is wrong
+WRONG_F1 = 0.5
+
+
+def is_wrong(record: Mapping[str, Any]) -> bool:
+    """Whether a scored record's answer is wrong (it answered, and F1 < WRONG_F1)."""
+    return bool(record.get("answered")) and record["score"]["f1"] < WRONG_F1
+
+
+def risk_coverage(scored: Sequence[Mapping[str, Any]], points: int = 20) -> dict[str, Any]:
+    """``answered``, ``grounded_wrong``, ``grounded_wrong_rate``, ``risk_coverage`` and
+    ``aurc`` over scored records (see the module docstring)."""
+    n = len(scored)
+    answered = [r for r in scored if r.get("answered")]
+    wrong_grounded = sum(1 for r in answered if r.get("grounded") and is_wrong(r))
+    ranked = sorted(answered, key=lambda r: -(r.get("confidence") if r.get("confidence")
+                                                is not None else -1.0))
+    curve, wrong = [], 0
+    marks = {max(1, round(len(ranked) * (i + 1) / points)) for i in range(points)}
+    area = 0.0
+    for k, r in enumerate(ranked, 1):
+        wrong += is_wrong(r)
+        area += wrong / k
+        if k in marks:
+            curve.append({"coverage": round(k / n, 4), "risk": round(wrong / k, 4),
+                          "confidence": r.get("confidence")})
+    return {"answered": len(answered) / n if n else None,
+            "grounded_wrong": wrong_grounded,
+            "grounded_wrong_rate": wrong_grounded / n if n else None,
+            "risk_coverage": curve, "aurc": area / len(ranked) if ranked else None}
 
 
 def breakdown(records: Iterable[Mapping[str, Any]], field: str) -> dict[str, dict[str, Any]]:

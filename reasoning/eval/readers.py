@@ -41,6 +41,8 @@ from reasoning.eval.answers import AnswerItem
 from store.errors import BenchmarkFormatError
 
 FORMATS = ("auto", "qald", "jsonl", "mintaka")
+#: an answer written as an IRI (a custom KB's entity)
+_IRI = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://\S+$")
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
@@ -309,8 +311,8 @@ def _value_gold(value: Any, label: str | None, path: Path, line: int) -> AnswerI
         if name is None:
             raise _bad(path, line, "answers as IDs, values or {name, label}", value)
         return _value_gold(name, value.get("label") or label, path, line)
-    if isinstance(value, str) and A.entity_id(value):
-        return A.entity(value, (label,) if label else ())
+    if isinstance(value, str) and (A.entity_id(value) or _IRI.match(value.strip())):
+        return A.entity(value, (label,) if label else ())       # a custom KB's IRI too
     if isinstance(value, (str, int, float, bool)):
         return A.literal(value)
     raise _bad(path, line, "answers as IDs, values or {name, label}", value)

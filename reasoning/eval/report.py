@@ -3,8 +3,9 @@
 ``build_report(records, config=...)`` → a dict (schema ``kgground/eval-report``, version
 1): ``config`` (what was run), ``totals`` (``metrics.summarize``), ``by_type``,
 ``by_language``, ``by_relation`` (``metrics.breakdown``; relations only when the items
-name them), ``conventions`` (how the numbers are computed, in words), where the records
-and traces are, and ``questions`` (every per-question record). ``render_text(report)`` is
+name them) with ``labels`` (the KB's label of each relation's property ID),
+``conventions`` (how the numbers are computed, in words), where the records and traces
+are, and ``questions`` (every per-question record). ``render_text(report)`` is
 the table ``kgground eval`` prints.
 """
 
@@ -44,7 +45,10 @@ CONVENTIONS = {
 def build_report(records: Sequence[Mapping[str, Any]], *, config: Mapping[str, Any],
                  records_path: str | Path | None = None,
                  traces_dir: str | Path | None = None, complete: bool = True,
-                 total: int | None = None) -> dict[str, Any]:
+                 total: int | None = None,
+                 labels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The report of ``records`` (see the module docstring). ``labels``: the KB's labels
+    of the relations (property ID → label), shown beside or instead of the IDs."""
     report: dict[str, Any] = {
         "schema": SCHEMA, "version": VERSION, "created": time.strftime(
             "%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -59,6 +63,7 @@ def build_report(records: Sequence[Mapping[str, Any]], *, config: Mapping[str, A
     }
     if any(r.get("relation") for r in records):
         report["by_relation"] = breakdown(records, "relation")
+    report["labels"] = {k: v for k, v in (labels or {}).items() if v and v != k}
     report["questions"] = list(records)
     return report
 
@@ -119,12 +124,15 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
 
 
 def group_table(groups: Mapping[str, Mapping[str, Any]], title: str,
-                limit: int | None = None, worst_first: bool = False) -> str:
+                limit: int | None = None, worst_first: bool = False,
+                labels: Mapping[str, str] | None = None) -> str:
     items = list(groups.items())
     if worst_first:
         items.sort(key=lambda kv: (kv[1]["macro_f1"], -kv[1]["questions"]))
     more = len(items) - limit if limit is not None and len(items) > limit else 0
-    rows = [[name] + [str(f(t)) for _, f in GROUP_COLUMNS] for name, t in items[:limit]]
+    labels = labels or {}
+    rows = [[f"{name} {labels[name]}" if name in labels else name]
+            + [str(f(t)) for _, f in GROUP_COLUMNS] for name, t in items[:limit]]
     text = table(rows, [title] + [c for c, _ in GROUP_COLUMNS])
     return text + (f"\n  … {more} more in the JSON report" if more else "")
 
@@ -151,6 +159,10 @@ def render_text(report: Mapping[str, Any], *, relations: int = 12) -> str:
              f"per question: {fmt(t['llm_calls'], 1)} LLM calls, {fmt(t['kb_calls'], 1)} "
              f"KB calls; latency ms p50 {fmt(lat['p50'], 0)}, p90 {fmt(lat['p90'], 0)}, "
              f"p99 {fmt(lat['p99'], 0)}, max {fmt(lat['max'], 0)}"]
+    if t.get("answered") is not None:
+        lines.append(f"answered {fmt(t['answered'])}   answers called grounded that are "
+                     f"wrong: {t['grounded_wrong']} ({fmt(t['grounded_wrong_rate'])} of "
+                     f"the questions)   AURC {fmt(t.get('aurc'))}")
     if t.get("auroc") is not None or t.get("draft_accuracy") is not None:
         lines.append(f"the model's own answers right: {fmt(t.get('draft_accuracy'))}   "
                      f"AUROC of the gate score: {fmt(t.get('auroc'))}")
@@ -158,5 +170,6 @@ def render_text(report: Mapping[str, Any], *, relations: int = 12) -> str:
               group_table(report["by_language"], "language")]
     if report.get("by_relation"):
         lines += ["", group_table(report["by_relation"], "relation (worst first)",
-                                  limit=relations, worst_first=True)]
+                                  limit=relations, worst_first=True,
+                                  labels=report.get("labels"))]
     return "\n".join(lines)

@@ -277,7 +277,10 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
         for f in pending:
             f.cancel()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # interrupted: the questions still being answered (blocked on a model or an
+        # endpoint, maybe for minutes) are left to die with the process; only this thread
+        # writes records, so nothing they do can reach the run's files but their traces
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
         if bar is not None:
             bar.close()
         log.close()
@@ -286,7 +289,9 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     records = [log.records[item.key] for item in items if item.key in log.records]
     rep = build_report(records, config=config, records_path=records_path,
                        traces_dir=traces_dir if traces else None,
-                       complete=len(records) == len(items), total=len(items))
+                       complete=len(records) == len(items), total=len(items),
+                       labels=property_labels(kb, {r["relation"] for r in records
+                                                   if r.get("relation")}))
     write_json(report_path, rep)
     run = Run(records, rep, report_path, records_path, traces_dir, len(done), answered,
               interrupted)
@@ -295,6 +300,20 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     if interrupted:
         raise KeyboardInterrupt
     return run
+
+
+def property_labels(kb: Any, pids: Any) -> dict[str, str]:
+    """The English label of each of ``pids`` the KB has (``property_info``; a KB that
+    cannot say, or an endpoint that fails, leaves the ID alone)."""
+    out = {}
+    for pid in sorted(pids):
+        try:
+            label = kb.property_info(pid).label
+        except (KGGroundError, ValueError, AttributeError):
+            continue
+        if label and label != pid:
+            out[pid] = label
+    return out
 
 
 def build_record(item: EvalItem, gold: GoldInfo, p: Prediction, seconds: float,
@@ -321,6 +340,8 @@ def build_record(item: EvalItem, gold: GoldInfo, p: Prediction, seconds: float,
         "draft": p.draft,
         "draft_correct": (draft_score.f1 >= 0.5) if draft_score is not None else None,
         "score": s.as_dict() if s is not None else None,
+        "answered": bool(p.answers) or (p.free_text and bool(p.text.strip())),
+        "grounded": p.grounded, "confidence": p.confidence,
         "llm_calls": p.llm_calls, "kb_calls": p.kb_calls, "seconds": round(seconds, 6),
         "trace": None, "error": error,
     }

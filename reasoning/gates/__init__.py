@@ -5,11 +5,11 @@
     decision = gate.decide(question)
     decision.consult, decision.score, decision.scores, len(decision.calls)
 
-Names: ``always``, ``never``, ``cok``, ``rowen-cl``, ``rowen-cm``, ``rowen-hybrid`` (see
-``reasoning.gates.policies`` for what each does). ``checker`` for Rowen: ``"llm"`` (the
-LLM judge; ``judge=`` picks its model, default the main one), ``"similarity"`` (MiniLM,
-no LLM call) or any ``Checker``. Other keyword arguments go to the gate (``n``,
-``temperature`` for cok; ``k``, ``alpha``, ``threshold``, ``target_language``,
+Names: ``always``, ``never``, ``likelihood``, ``cok``, ``rowen-cl``, ``rowen-cm``,
+``rowen-hybrid`` (see ``reasoning.gates.policies`` for what each does). ``checker`` for
+Rowen: ``"llm"`` (the LLM judge; ``judge=`` picks its model, default the main one),
+``"similarity"`` (MiniLM, no LLM call) or any ``Checker``. Other keyword arguments go to
+the gate (``n``, ``temperature`` for cok; ``k``, ``alpha``, ``threshold``, ``target_language``,
 ``max_workers`` for Rowen).
 """
 
@@ -19,11 +19,12 @@ from typing import Any
 
 from reasoning.gates.base import CallRecord, Decision, Gate, Trace, run_all
 from reasoning.gates.checkers import QA, Check, Checker, LLMJudge, SimilarityChecker
-from reasoning.gates.policies import AlwaysGate, CoKGate, NeverGate, RowenGate
+from reasoning.gates.policies import (AlwaysGate, CoKGate, LikelihoodGate, NeverGate,
+                                     RowenGate)
 from reasoning.llm.base import LLM
 from store.errors import LLMConfigError
 
-GATES = ("always", "never", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+GATES = ("always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
 
 
 def make_checker(checker: str | Checker, llm: LLM | None) -> Checker:
@@ -58,11 +59,13 @@ def make_gate(name: str, llm: LLM | None = None, *, verifier: LLM | None = None,
                              fix="pass an LLM (--llm), or use the 'always' or 'never' gate")
     if name == "cok":
         return CoKGate(llm, **options)
+    if name == "likelihood":
+        return LikelihoodGate(llm, **options)
     mode = name.removeprefix("rowen-")
     return RowenGate(llm, mode=mode, verifier=verifier,
                      checker=make_checker(checker, judge or llm), **options)
 
 
 __all__ = ["GATES", "AlwaysGate", "CallRecord", "Check", "Checker", "CoKGate", "Decision",
-           "Gate", "LLMJudge", "NeverGate", "QA", "RowenGate", "SimilarityChecker", "Trace",
-           "make_checker", "make_gate", "run_all"]
+           "Gate", "LikelihoodGate", "LLMJudge", "NeverGate", "QA", "RowenGate",
+           "SimilarityChecker", "Trace", "make_checker", "make_gate", "run_all"]

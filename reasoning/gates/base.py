@@ -40,12 +40,22 @@ class CallRecord:
     replies: tuple[str, ...]
     seconds: float
     error: str | None = None
+    #: tokens read and written, from the backend's usage counters (None: not known; with
+    #: calls running concurrently on one backend, the counts of overlapping calls mix)
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    #: what kind of call: 'complete' (generation), 'complete_scored' (generation with
+    #: token log-probabilities) or 'score' (log-probabilities of given replies)
+    kind: str = "complete"
 
     def as_dict(self) -> dict[str, Any]:
         return {"stage": self.stage, "role": self.role, "model": self.model,
+                "kind": self.kind,
                 "messages": [dict(m) for m in self.messages], "n": self.n,
                 "temperature": self.temperature, "replies": list(self.replies),
-                "seconds": round(self.seconds, 6), "error": self.error}
+                "seconds": round(self.seconds, 6), "error": self.error,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens}
 
 
 @dataclass(frozen=True)
@@ -98,20 +108,43 @@ def plain(value: Any) -> Any:
 def recorded_call(stage: str, role: str, llm: LLM, messages: Sequence[Message], *,
                   record: Callable[[CallRecord], None], n: int = 1,
                   temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:
-    """``llm.complete(...)``; the call (replies or error, and its time) goes to ``record``,
-    also when it fails. Errors propagate."""
+    """``llm.complete(...)``; the call (replies or error, its time and tokens) goes to
+    ``record``, also when it fails. Errors propagate."""
+    return traced_call(stage, role, llm, messages, record=record, n=n,
+                       temperature=temperature,
+                       call=lambda: llm.complete(messages, n=n, temperature=temperature,
+                                                 max_tokens=max_tokens))
+
+
+def traced_call(stage: str, role: str, llm: Any, messages: Sequence[Message], *,
+                record: Callable[[CallRecord], None], call: Callable[[], Any],
+                kind: str = "complete", n: int = 1, temperature: float = 0.0,
+                replies_of: Callable[[Any], Sequence[str]] = lambda r: r) -> Any:
+    """``call()`` — a call of ``llm`` on ``messages`` — recorded like ``recorded_call``
+    (``replies_of`` turns its result into the replies the record shows)."""
     start = time.perf_counter()
-    error, replies = None, []
+    before = _usage(llm)
+    error, replies = None, ()
     try:
-        replies = llm.complete(messages, n=n, temperature=temperature, max_tokens=max_tokens)
-        return replies
+        result = call()
+        replies = tuple(replies_of(result))
+        return result
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
         raise
     finally:
+        after = _usage(llm)
+        tokens = (after.prompt_tokens - before.prompt_tokens,
+                  after.completion_tokens - before.completion_tokens) \
+            if before is not None and after is not None else (None, None)
         record(CallRecord(stage, role, getattr(llm, "model", type(llm).__name__),
                           tuple(dict(m) for m in messages), n, temperature,
-                          tuple(replies), time.perf_counter() - start, error))
+                          replies, time.perf_counter() - start, error, *tokens, kind))
+
+
+def _usage(llm: Any) -> Any:
+    usage = getattr(llm, "usage", None)
+    return usage if hasattr(usage, "prompt_tokens") else None
 
 
 @runtime_checkable

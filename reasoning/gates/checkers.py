@@ -2,7 +2,9 @@
 
 - ``LLMJudge(llm)``: asks a model with ``prompts.JUDGE`` (greedy, a few tokens) and reads
   the verdict with ``prompts.parse_bool``; a reply that says neither True nor False counts
-  as *not* equivalent and is marked ``parsed=False`` in the check.
+  as *not* equivalent and is marked ``parsed=False`` in the check. ``sane()`` asks it once
+  about two plainly different pairs; a judge that calls both equivalent is degenerate (a small
+  model's says True 25 times in 30), and Rowen then uses ``SimilarityChecker`` instead.
 - ``SimilarityChecker()``: the cheap checker, no LLM call: the two *answers* (extracted
   from the replies) are equivalent when they normalize to the same text, else when the
   cosine similarity of their MiniLM embeddings (``linking.embeddings.Embedder``, the
@@ -60,6 +62,21 @@ class LLMJudge:
 
     def __init__(self, llm: LLM, *, max_tokens: int = 8):
         self.llm, self.max_tokens = llm, max_tokens
+
+    #: pairs any judge worth asking tells apart
+    PROBES = ((QA("What is the capital of France?", "Paris"),
+               QA("What is the capital of France?", "Berlin")),
+              (QA("Which continent is Japan on?", "Asia"),
+               QA("Which continent is Japan on?", "Africa")))
+
+    def sane(self, trace: Trace) -> bool:
+        """Whether the judge tells at least one of two plainly different pairs apart
+        (``PROBES``): a small model's judge says True to nearly everything; a judge that
+        errs now and then passes. Asked once, remembered."""
+        if getattr(self, "_sane", None) is None:
+            self._sane = not all(self.check(a, b, trace, "check-probe").equivalent
+                                 for a, b in self.PROBES)
+        return self._sane
 
     def check(self, a: QA, b: QA, trace: Trace, stage: str) -> Check:
         messages = prompts.JUDGE.render(question1=a.question, answer1=a.answer,

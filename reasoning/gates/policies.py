@@ -1,4 +1,14 @@
-"""The gates: ``always``, ``never``, ``cok`` and Rowen's ``rowen-cl``/``-cm``/``-hybrid``.
+"""The gates: ``always``, ``never``, ``likelihood``, ``cok`` and Rowen's
+``rowen-cl``/``-cm``/``-hybrid``.
+
+**likelihood**: one greedy draft (``prompts.DRAFT``, the answer in one short sentence)
+with its tokens' log-probabilities (``reasoning.llm.likelihood``); the score is the lowest
+log-probability among the tokens of the answer read from it (``replies.answer_of``; the
+whole reply's when the answer cannot be placed in it), and the KB is consulted below
+``threshold``. A degenerate reply or one without an answer scores −inf. Inside
+``Grounder.ask`` the gate reads the draft the policy already wrote (no second call).
+The default threshold was fitted on the dev split of ``bench/llm_questions.jsonl`` with
+SmolLM2-135M (bench/RESULTS.md, issue 28); fit it again for another model.
 
 Scores are consistency in [0, 1] (``z_hybrid`` in [0, 1 + alpha]): high means the model
 answers the same way however asked, and the KB is consulted when the gate's score is below
@@ -10,7 +20,8 @@ majority of at least n/2 → consult. Score: the top answer's share (``agreement
 threshold is ½. The majority answer is ``Decision.answer``.
 
 **Rowen**: ``k`` paraphrases of the question (one call, ``n=k``, temperature 1.0; the
-original question stands in for an empty paraphrase); then, concurrently, each paraphrase
+original question stands in for a paraphrase that is empty, not a question, or drops a
+name of the question); then, concurrently, each paraphrase
 answered greedily by the model; for CL each paraphrase translated into
 ``target_language`` (default Chinese) and the translation answered (two calls in a row);
 for CM each paraphrase answered by the ``verifier`` model; then the checks, concurrently:
@@ -18,7 +29,9 @@ CL compares (paraphrase, answer) with (translation, its answer), CM compares (pa
 answer) with (paraphrase, verifier's answer). ``Z_CL`` and ``Z_CM`` are the shares of
 equivalent pairs; ``Z_hybrid = Z_CL + alpha·Z_CM``. Thresholds: 0.6 (CL), 0.8 (CM), and
 for hybrid the sum ``0.6 + alpha·0.8`` unless given (the paper does not fix it).
-Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge, k fewer
+Calls per question: 1 + 3k (CL), 1 + 3k (CM), 1 + 6k (hybrid) with the LLM judge (plus two
+probes of the judge per gate, ``LLMJudge.sane``: a judge that calls "Paris" and "Berlin",
+and "Asia" and "Africa", the same answer is replaced by the similarity checker), k fewer
 per comparison with the similarity checker; with ``max_workers`` ≥ 3k every stage runs as
 one wave, so a hybrid decision takes about four model latencies.
 """
@@ -26,6 +39,8 @@ one wave, so a hybrid decision takes about four model latencies.
 from __future__ import annotations
 
 from collections import Counter
+
+import math
 
 from reasoning import prompts
 from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
@@ -38,6 +53,8 @@ class AlwaysGate:
     """Consult the KB for every question (no LLM call)."""
 
     name = "always"
+    #: the policy drafts only when the answer falls back to the model's own
+    needs_draft = False
 
     def decide(self, question: str) -> Decision:
         return Decision(self.name, True, "the 'always' policy consults the KB every time",
@@ -54,25 +71,93 @@ class NeverGate:
                         timings={"total": 0.0})
 
 
+def require_sampling(llm: LLM, gate: str) -> None:
+    """Refuse to run a gate that compares samples on a server that does not sample
+    (``OpenAIChatLLM.sampling_works``): its samples would all agree."""
+    works = getattr(llm, "sampling_works", None)
+    if callable(works) and not works():
+        raise LLMConfigError(f"the model's server ignores the temperature (two samples at "
+                             f"temperature 1.0 with different seeds were the same), so the "
+                             f"{gate} gate cannot measure how its answers vary",
+                             backend=f"gate {gate}",
+                             fix="serve the model with sampling on (e.g. a generation config "
+                                 "with do_sample true), or use the likelihood or always gate")
+
+
+class LikelihoodGate:
+    """The draft's lowest token log-probability (see the module docstring)."""
+
+    name = "likelihood"
+    #: Grounder.ask hands over its draft (``decide(question, draft=...)``)
+    reads_draft = True
+    DEFAULT_THRESHOLD = -0.3
+
+    def __init__(self, llm: LLM, *, threshold: float | None = None, max_tokens: int = 32):
+        if not callable(getattr(llm, "complete_scored", None)):
+            raise LLMConfigError("the likelihood gate needs token log-probabilities, and "
+                                 "this backend gives none", backend="gate likelihood",
+                                 fix="use a local model (--llm local or hf:PATH), or the "
+                                     "cok or rowen gates")
+        self.llm, self.max_tokens = llm, max_tokens
+        self.threshold = self.DEFAULT_THRESHOLD if threshold is None else threshold
+
+    def decide(self, question: str, draft=None) -> Decision:
+        from reasoning.replies import answer_of, degenerate
+        trace = Trace()
+        scored = getattr(draft, "scored", None)
+        if scored is None:
+            messages = prompts.DRAFT.render(question=question)
+            with trace.stage("draft"):
+                from reasoning.gates.base import traced_call
+                scored = traced_call("draft", "model", self.llm, messages,
+                                     record=trace._add, kind="complete_scored",
+                                     call=lambda: self.llm.complete_scored(
+                                         messages, max_tokens=self.max_tokens, stop=["\n"]),
+                                     replies_of=lambda r: [r.text])
+        if not scored.scored:
+            raise LLMConfigError("the model's server returned no log-probabilities, so the "
+                                 "likelihood gate cannot run", backend="gate likelihood",
+                                 fix="serve the model with logprobs support, or use the cok "
+                                     "or rowen gates")
+        answer = answer_of(scored.text, question)
+        start = scored.text.find(answer) if answer else -1
+        span = scored.span_logprobs(start, start + len(answer)) if start >= 0 else \
+            scored.logprobs
+        bad = degenerate(scored.text, question)
+        score = -math.inf if bad or not answer else min(span)
+        consult = score < self.threshold
+        reason = (f"the draft is no answer ({bad or 'nothing could be read from it'})"
+                  if bad or not answer else
+                  f"lowest token log-probability of the answer {answer!r} is {score:.2f} "
+                  f"{'<' if consult else '>='} threshold {self.threshold:g}")
+        return Decision(self.name, consult, reason, score, self.threshold,
+                        {"min_logprob": score}, None if consult else answer,
+                        {"reply": scored.text, "answer": answer,
+                         "logprobs": [round(x, 4) for x in scored.logprobs]},
+                        trace.calls, trace.finish())
+
+
 class CoKGate:
     """Chain of Knowledge's self-consistency gate (see the module docstring)."""
 
     name = "cok"
 
     def __init__(self, llm: LLM, *, n: int = 5, temperature: float = 0.7,
-                 max_tokens: int | None = 256):
+                 max_tokens: int | None = 128):
         if n < 1:
             raise LLMConfigError("cok needs at least one sample", backend="gate cok",
                                  expected="n >= 1", got=n)
         self.llm, self.n, self.temperature, self.max_tokens = llm, n, temperature, max_tokens
 
     def decide(self, question: str) -> Decision:
+        require_sampling(self.llm, self.name)
         trace = Trace()
         with trace.stage("sample"):
             replies = trace.call("sample", "model", self.llm,
                                  prompts.COT.render(question=question), n=self.n,
                                  temperature=self.temperature, max_tokens=self.max_tokens)
-        answers = [prompts.extract_answer(r) for r in replies]
+        from reasoning.replies import answer_of
+        answers = [answer_of(r, question) for r in replies]
         keys = [prompts.normalize_answer(a) for a in answers]
         counts = Counter(k for k in keys if k)
         top, votes = counts.most_common(1)[0] if counts else ("", 0)
@@ -85,6 +170,15 @@ class CoKGate:
                         {"agreement": agreement}, None if consult else majority,
                         {"answers": answers, "votes": dict(counts)}, trace.calls,
                         trace.finish())
+
+
+def keep_paraphrase(paraphrase: str, question: str) -> str:
+    """``paraphrase`` when it is a question that keeps the question's names (its
+    capitalized words after the first); else the question itself (a small model's
+    paraphrases at temperature 1.0 are often statements or drop the entity)."""
+    from reasoning.prompt_engine import keep_sub_questions
+    return paraphrase if paraphrase and keep_sub_questions([paraphrase], question) \
+        else question
 
 
 class RowenGate:
@@ -119,6 +213,7 @@ class RowenGate:
         self.name = f"rowen-{mode}"
 
     def decide(self, question: str) -> Decision:
+        require_sampling(self.llm, self.name)
         trace = Trace()
         use_cl, use_cm = self.mode in ("cl", "hybrid"), self.mode in ("cm", "hybrid")
 
@@ -127,7 +222,12 @@ class RowenGate:
                              prompts.PARAPHRASE.render(question=question), n=self.k,
                              temperature=self.paraphrase_temperature,
                              max_tokens=self.max_tokens)
-        paraphrases = [prompts.clean_line(p) or question for p in raw]
+        paraphrases = [keep_paraphrase(prompts.clean_line(p), question) for p in raw]
+        rejected = sum(p == question for p in paraphrases)
+        checker = self.checker
+        if isinstance(checker, LLMJudge) and not checker.sane(trace):
+            from reasoning.gates.checkers import SimilarityChecker
+            checker = SimilarityChecker()
 
         def answer(stage: str, role: str, llm: LLM, q: str) -> str:
             return trace.call(stage, role, llm, prompts.ANSWER.render(question=q),
@@ -163,7 +263,7 @@ class RowenGate:
             groups.append(("check-cm", [(QA(paraphrases[i], answers[i]),
                                          QA(paraphrases[i], verified[i])) for i in range(k)]))
         with trace.stage("check"):
-            verdicts = self._check(groups, trace)
+            verdicts = self._check(groups, trace, checker)
         cl_checks = verdicts[:k] if use_cl else []
         cm_checks = verdicts[-k:] if use_cm else []
 
@@ -185,18 +285,20 @@ class RowenGate:
         details = {"paraphrases": paraphrases, "answers": answers,
                    "translations": [t for t, _ in translated],
                    "translated_answers": [a for _, a in translated],
-                   "verifier_answers": verified, "checker": self.checker.name,
+                   "verifier_answers": verified, "checker": checker.name,
+                   "paraphrases_rejected": rejected,
                    "cl_checks": cl_checks, "cm_checks": cm_checks,
                    "unparsed_checks": sum(not c.parsed for c in verdicts)}
         return Decision(self.name, consult, reason, score, self.threshold, scores, None,
                         details, trace.calls, trace.finish())
 
-    def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace) -> list:
+    def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace,
+               checker: Checker) -> list:
         """Every group's checks, in order: batched where the checker can, else all pairs
         of all groups concurrently (one wave)."""
-        many = getattr(self.checker, "check_many", None)
+        many = getattr(checker, "check_many", None)
         if many is not None:
             return [c for stage, pairs in groups for c in many(pairs, trace, stage)]
-        tasks = [lambda a=a, b=b, stage=stage: self.checker.check(a, b, trace, stage)
+        tasks = [lambda a=a, b=b, stage=stage: checker.check(a, b, trace, stage)
                  for stage, pairs in groups for a, b in pairs]
         return run_all(tasks, self.max_workers)

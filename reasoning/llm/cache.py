@@ -14,6 +14,12 @@ max_tokens, stop), so sampled completions replay exactly as recorded. Modes:
 - ``"record"``: always call the inner model and record (replacing earlier recordings).
 
 ``hits`` and ``misses`` count how calls were served. Errors are never recorded.
+
+``complete_scored`` and ``score`` (``reasoning.llm.likelihood``) are recorded and replayed
+the same way, keyed by the request and the operation (and the continuations scored), when
+the inner model offers them (``supports_scoring``; ``complete_scored`` of a model without
+probabilities is its plain reply); replaying without the model, ``scores=True`` says the
+recorded model scored (``llm_from_spec`` sets it for ``local`` and ``hf:``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from reasoning.llm.base import LLM, BaseLLM, Generation, Request
+import hashlib
+import json
+from collections.abc import Sequence
+
+from reasoning.llm.base import LLM, BaseLLM, Generation, Message, Request
+from reasoning.llm.likelihood import ScoredReply, can_score
 from store.errors import LLMCacheMiss, LLMConfigError
 from store.llm_calls import LLMCallLog
 
@@ -30,7 +41,7 @@ MODES = ("auto", "replay", "record")
 
 class CachedLLM(BaseLLM):
     def __init__(self, inner: LLM | None, path: str | Path, *, mode: str = "auto",
-                 model: str | None = None):
+                 model: str | None = None, scores: bool | None = None):
         super().__init__()
         if mode not in MODES:
             raise LLMConfigError("unknown cache mode", backend="cache",
@@ -43,6 +54,9 @@ class CachedLLM(BaseLLM):
         self.log = LLMCallLog(path)
         self.hits = self.misses = 0
         self._count_lock = threading.Lock()
+        # replaying without the model: the caller says whether it scored (its recordings
+        # then hold scores); otherwise the model itself says
+        self.supports_scoring = can_score(inner) if scores is None else scores
 
     def __repr__(self) -> str:
         return f"CachedLLM({self.inner!r}, {str(self.log.path)!r}, mode={self.mode!r})"
@@ -72,6 +86,55 @@ class CachedLLM(BaseLLM):
         self.log.put(key, model=self.model, request=request.as_dict(),
                      completions=list(completions))
         return Generation(list(completions))
+
+    # -- probabilities ------------------------------------------------------------------------
+    def complete_scored(self, messages: Sequence[Message], *, max_tokens: int | None = None,
+                        stop: str | Sequence[str] | None = None) -> ScoredReply:
+        request = Request.build(self.model, messages, max_tokens=max_tokens, stop=stop)
+        got = self._recorded("complete_scored", request, (), lambda: [json.dumps(
+            self._inner_scored(request.message_dicts(), max_tokens, stop).as_dict(),
+            ensure_ascii=False)])
+        return ScoredReply.from_dict(json.loads(got[0]))
+
+    def _inner_scored(self, messages: list, max_tokens: int | None, stop) -> ScoredReply:
+        """The inner model's scored reply; a model without probabilities gives its plain
+        greedy reply (a ``ScoredReply`` without log-probabilities)."""
+        fn = getattr(self.inner, "complete_scored", None)
+        if callable(fn):
+            return fn(messages, max_tokens=max_tokens, stop=stop)
+        return ScoredReply(self.inner.complete(messages, max_tokens=max_tokens, stop=stop)[0])
+
+    def score(self, messages: Sequence[Message],
+              continuations: Sequence[str]) -> list[tuple[float, ...]]:
+        request = Request.build(self.model, messages)
+        got = self._recorded("score", request, tuple(continuations), lambda: [
+            json.dumps(list(s)) for s in self.inner.score(request.message_dicts(),
+                                                          list(continuations))])
+        return [tuple(json.loads(s)) for s in got]
+
+    def _recorded(self, op: str, request: Request, extra: tuple[str, ...],
+                  call) -> list[str]:
+        blob = json.dumps([op, request.key(), list(extra)], ensure_ascii=False)
+        key = hashlib.sha256(blob.encode()).hexdigest()
+        if self.mode != "record":
+            recorded = self.log.get(key)
+            if recorded is not None:
+                with self._count_lock:
+                    self.hits += 1
+                return recorded
+            if self.mode == "replay":
+                raise LLMCacheMiss(f"no recorded {op} for this request: "
+                                   f"{request.last_user[:120]!r}",
+                                   backend=f"cache:{self.log.path}", key=key,
+                                   fix="record it first (mode='auto' with the model)")
+        with self._count_lock:
+            self.misses += 1
+        assert self.inner is not None
+        got = call()
+        self.log.put(key, model=self.model, request={"op": op, **request.as_dict(),
+                                                     "continuations": list(extra)},
+                     completions=got)
+        return got
 
     def close(self) -> None:
         self.log.close()

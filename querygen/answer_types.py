@@ -1,0 +1,519 @@
+"""What kind of answer a question asks for, and whether a query graph's answers are of it.
+
+``expected(analysis)`` reads the question's frame (``querygen.analysis``) into an
+``Expected``: the kinds that fit (``who`` → an agent: a person or an organization;
+``where`` → a place, or an organization that is somewhere; ``when`` → a time; ``how
+many`` → a quantity or a count), the kinds that cannot answer (``clash``: a year for a
+who-question, a person for a when-question), and the class noun of "which N" /
+"what N" ("which country", "what river") that the answers should be members of.
+
+``TypeOracle(kb, linker)`` checks answers against the KB, never against a list of
+Wikidata classes:
+
+- a literal's kind is its datatype (a time, a quantity, a text);
+- an entity's kind comes from the labels of its types (instance of / rdf:type, and their
+  superclasses where the KB has them: "city" → a place, "human" → an agent); where the KB
+  gives it no type, from the properties it is the value or subject of, each property's
+  range and domain kinds being what the KB's typed values and subjects of it mostly are
+  (Boston, untyped in the slice, is the value of "place of birth", whose typed values are
+  cities: a place);
+- "which N": an answer is an N when a label of one of its types (or their superclasses)
+  is N (singular or plural, or close in meaning with an embedder), else when the property
+  that reached it is named N ("country") or its typed values mostly are Ns.
+
+``check(expected, values, via)`` returns a ``TypeCheck``: a score in [-1, 1] (the share of
+answers of a fitting kind minus the share of a clashing one), the class agreement for a
+"which N" question (or None), and the kinds seen. Unknown kinds count neither way: a
+partial KB leaves many answers untyped, and that is no evidence against them.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.types import Value
+from querygen.analysis import Analysis
+from store.normalize import normalize
+
+#: coarse kinds of answers
+AGENT, PLACE, TIME, QUANTITY, TEXT, THING = "agent", "place", "time", "quantity", "text", "thing"
+LITERAL_KINDS = frozenset({TIME, QUANTITY, TEXT})
+
+#: words of class labels that make an entity a place / an agent (English class labels;
+#: a KB's types are labelled in English here, others fall back to the property profiles)
+PLACE_CLASS_WORDS = frozenset("""
+place location city town village hamlet country state nation region province county
+district municipality settlement capital island continent territory area commune borough
+prefecture metropolis suburb neighbourhood neighborhood canton department oblast raion
+republic kingdom empire principality emirate sultanate archipelago peninsula mountain hill
+river lake sea ocean bay valley desert forest park street square building
+""".split())
+AGENT_CLASS_WORDS = frozenset("""
+human person people man woman organization organisation company business enterprise
+corporation firm party band group team club university college school institution
+agency label publisher network broadcaster developer manufacturer painter artist writer
+author musician singer actor actress politician scientist athlete player character
+association society ensemble orchestra choir duo trio
+""".split())
+#: words of class labels that make an entity an abstract thing even when a superclass says
+#: otherwise: a profession is a subclass of "scientist" but answers no "who" or "where"
+THING_CLASS_WORDS = frozenset("""
+occupation profession job position genre discipline language award prize medal decoration
+religion sport disease currency unit colour color
+""".split())
+
+#: how large a place a word names: the level of a "which N" noun against the levels of an
+#: answer's types tells a city from a country when the KB's class tree does not
+PLACE_LEVELS = {
+    **dict.fromkeys("continent subcontinent".split(), 5),
+    **dict.fromkeys("country nation empire kingdom republic principality emirate sultanate "
+                    "superpower".split(), 4),
+    **dict.fromkeys("state province region territory prefecture canton oblast department "
+                    "governorate voivodeship land".split(), 3),
+    **dict.fromkeys("county district borough raion shire arrondissement".split(), 2),
+    **dict.fromkeys("city town village capital commune municipality settlement hamlet "
+                    "metropolis suburb neighbourhood neighborhood megacity".split(), 1),
+}
+#: labels whose head word misleads: a sovereign or federal state is a country
+COUNTRY_STATES = frozenset({"sovereign state", "federal state", "island country",
+                            "unitary state", "member state", "nation state"})
+
+#: statements sampled per property to learn what kind its values and subjects are
+PROFILE_SAMPLE = 120
+#: superclass levels followed from an entity's own types
+SUPERCLASS_DEPTH = 2
+#: an embedder's cosine from which a type label means the class noun ("nation" ~ "country"),
+#: and the labels compared at most per check
+NOUN_SIMILARITY, SIMILAR_LABELS = 0.72, 24
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a question asks for (see the module docstring)."""
+    wh: str
+    kinds: frozenset[str] = frozenset()
+    clash: frozenset[str] = frozenset()
+    noun: str | None = None
+    #: kinds that rarely answer (a place for "who"): half a clash
+    unlikely: frozenset[str] = frozenset()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"wh": self.wh, "kinds": sorted(self.kinds), "clash": sorted(self.clash),
+                "unlikely": sorted(self.unlikely), "noun": self.noun}
+
+
+@dataclass(frozen=True)
+class TypeCheck:
+    """How a graph's answers fit the question's ``Expected`` (see the module docstring)."""
+    score: float = 0.0
+    noun: float | None = None
+    kinds: tuple[str, ...] = ()
+    #: why, in words (for the answer's explanation)
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 4),
+                "noun": None if self.noun is None else round(self.noun, 4),
+                "kinds": list(self.kinds), "note": self.note}
+
+
+_GENERIC_NOUNS = frozenset("thing things one ones kind sort type entity item".split())
+
+
+def expected(a: Analysis) -> Expected:
+    """The answer ``a`` asks for (see the module docstring)."""
+    noun = a.type_noun
+    if noun and noun.split()[-1] in _GENERIC_NOUNS:
+        noun = None
+    if a.form == "ask":
+        return Expected("yes/no")
+    if a.form == "count":
+        return Expected(a.wh or "how many", frozenset({QUANTITY}),
+                        frozenset({TIME, TEXT}), noun)
+    wh = a.wh
+    if wh in ("who", "whom", "whose"):
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun,
+                        frozenset({PLACE, THING}))
+    if wh == "where":           # a place, or an organization that is somewhere
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT, THING}),
+                        noun)
+    if wh == "when":
+        return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE, QUANTITY, TEXT,
+                                                          THING}), noun)
+    if a.answer_type == "time":
+        return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE}), noun)
+    if a.answer_type == "person":
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
+    if a.answer_type == "place":
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
+    if noun:                          # "which river", "what award": an entity of class N
+        kind = kind_of_words(noun)
+        if kind is not None:
+            return Expected(wh, frozenset({kind}), frozenset({TIME, QUANTITY}), noun,
+                            frozenset({AGENT, PLACE, THING}) - {kind})
+        return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
+    return Expected(wh)
+
+
+def noun_forms(noun: str) -> frozenset[str]:
+    """The normalized noun and its singular forms ("countries" → "country")."""
+    n = normalize(noun)
+    out = {n}
+    last = n.split()[-1] if n.split() else n
+    head = n[: len(n) - len(last)]
+    for sing in _singular(last):
+        out.add(head + sing)
+    if last in ("people", "persons"):
+        out.update({"person", "human"})
+    return frozenset(out)
+
+
+def _singular(word: str) -> list[str]:
+    out = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.append(word[:-1])
+    return out
+
+
+_GLUED = re.compile(r"\t[QP][1-9][0-9]*,?|\t")
+
+
+def split_label(label: str) -> list[str]:
+    """A class label, normalized; a label that glues several together with tabs and IDs
+    ("sovereign state\tQ6256,country", as some converted dumps write them) gives each."""
+    parts = _GLUED.split(label) if "\t" in label else [label]
+    return [n for n in (normalize(p) for p in parts) if n]
+
+
+def place_level(label: str) -> int | None:
+    """The level of place a class label names (5 continent … 1 city), by its head word;
+    None when it names no place."""
+    norm = head_phrase(label)
+    if norm in COUNTRY_STATES or norm.endswith(" country"):
+        return 4
+    words = norm.split()
+    if not words:
+        return None
+    for form in (words[-1], *_singular(words[-1])):
+        if form in PLACE_LEVELS:
+            return PLACE_LEVELS[form]
+    return None
+
+
+def kind_of_words(label: str) -> str | None:
+    """The kind a class label names by its words (the last word first: "football club"
+    is an agent, "club house" is not), or None."""
+    words = head_phrase(label).split()
+    for w in reversed(words):
+        for form in (w, *_singular(w)):
+            if form in PLACE_CLASS_WORDS:
+                return PLACE
+            if form in AGENT_CLASS_WORDS:
+                return AGENT
+            if form in THING_CLASS_WORDS:
+                return THING
+    return None
+
+
+def literal_kind(value: Value) -> str | None:
+    """The kind of a literal value (None for an entity)."""
+    if value.kind in ("entity", "iri"):
+        return None
+    dt = (value.datatype or "").lower()
+    if value.kind == "time" or any(x in dt for x in ("date", "time", "gyear")):
+        return TIME
+    if value.kind == "quantity" or any(x in dt for x in ("integer", "decimal", "double",
+                                                         "float", "int", "quantity")):
+        return QUANTITY
+    return TEXT
+
+
+@dataclass
+class _PropertyProfile:
+    range: Counter = field(default_factory=Counter)
+    domain: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)      # value type labels (normalized)
+
+
+class TypeOracle:
+    """Checks answers' kinds and classes against one KB (see the module docstring).
+    Thread-safe; what it learns about entities and properties is kept."""
+
+    def __init__(self, kb: Any, linker: Any):
+        self.kb = kb
+        self.linker = linker
+        self.source = linker.source
+        self._lock = threading.Lock()
+        self._types: dict[str, frozenset[str]] = {}          # entity → type labels (+ supers)
+        self._roles: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._profiles: dict[str, _PropertyProfile] = {}
+        self._similar: dict[tuple[str, frozenset[str]], set[str]] = {}
+
+    # -- entities ---------------------------------------------------------------------------
+    def type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """entity → the normalized labels of its types and their superclasses (up to
+        SUPERCLASS_DEPTH levels)."""
+        missing = [i for i in dict.fromkeys(ids) if i not in self._types]
+        if missing:
+            profiles = self.source.profiles(missing)
+            own = {i: set(profiles[i].types) if i in profiles else set() for i in missing}
+            roles = {i: (profiles[i].subject_of, profiles[i].value_of) for i in missing
+                     if i in profiles}
+            closure = {i: set(ts) for i, ts in own.items()}
+            frontier = {t for ts in own.values() for t in ts}
+            seen: set[str] = set()
+            for _ in range(SUPERCLASS_DEPTH):
+                frontier -= seen
+                if not frontier:
+                    break
+                seen |= frontier
+                sup = self.source.profiles(sorted(frontier))
+                parents = {t: set(sup[t].types) if t in sup else set() for t in frontier}
+                for i in missing:
+                    for t in list(closure[i]):
+                        closure[i] |= parents.get(t, set())
+                frontier = {p for ps in parents.values() for p in ps}
+            all_types = sorted({t for ts in closure.values() for t in ts})
+            names = self.source.labels(all_types) if all_types else {}
+            with self._lock:
+                for i in missing:
+                    self._types[i] = frozenset(lab for t in closure[i]
+                                               for lab in split_label(names.get(t, (t, None))[0]))
+                    self._roles[i] = roles.get(i, (frozenset(), frozenset()))
+        return {i: self._types.get(i, frozenset()) for i in ids}
+
+    def kinds(self, ids: Sequence[str]) -> dict[str, str | None]:
+        """entity → its kind (AGENT, PLACE, THING) or None when the KB does not say."""
+        labels = self.type_labels(ids)
+        out: dict[str, str | None] = {}
+        for i in ids:
+            kind = self._kind_from_labels(labels[i])
+            if kind is None and labels[i]:
+                kind = THING if not self._roles_kind(i) else None
+            out[i] = kind or self._roles_kind(i)
+        return out
+
+    @staticmethod
+    def _kind_from_labels(labels: Iterable[str]) -> str | None:
+        votes = Counter(k for k in (kind_of_words(lab) for lab in labels) if k)
+        return votes.most_common(1)[0][0] if votes else None
+
+    def _roles_kind(self, entity: str) -> str | None:
+        """The kind the properties around ``entity`` say it has (their ranges for those it
+        is the value of, their domains for those it is the subject of), or None."""
+        subject_of, value_of = self._roles.get(entity, (frozenset(), frozenset()))
+        votes: Counter = Counter()
+        for pid in value_of:
+            kind = self._majority(self.profile(pid).range)
+            if kind:
+                votes[kind] += 1
+        for pid in subject_of:
+            kind = self._majority(self.profile(pid).domain)
+            if kind:
+                votes[kind] += 1
+        if not votes:
+            return None
+        (kind, n), *rest = votes.most_common(2)
+        return kind if not rest or n > rest[0][1] else None
+
+    @staticmethod
+    def _majority(counts: Counter, share: float = 0.6) -> str | None:
+        total = sum(counts.values())
+        if total < 3:
+            return None
+        kind, n = counts.most_common(1)[0]
+        return kind if n >= share * total else None
+
+    # -- properties -------------------------------------------------------------------------
+    def profile(self, pid: str) -> _PropertyProfile:
+        """What kinds the KB's values and subjects of ``pid`` are (sampled once)."""
+        found = self._profiles.get(pid)
+        if found is not None:
+            return found
+        prof = _PropertyProfile()
+        try:
+            sample = self.kb.statements(None, pid, None, limit=PROFILE_SAMPLE)
+        except Exception:              # noqa: BLE001 - a property the KB cannot list
+            sample = []
+        values = [st.value.value for st in sample if st.value.kind in ("entity", "iri")]
+        subjects = [st.subject for st in sample]
+        for st in sample:
+            lk = literal_kind(st.value)
+            if lk:
+                prof.range[lk] += 1
+        typed = self._own_type_labels(list(dict.fromkeys(values + subjects)))
+        for v in values:
+            kind = self._kind_from_labels(typed.get(v, ()))
+            if kind:
+                prof.range[kind] += 1
+            elif typed.get(v):
+                prof.range[THING] += 1
+            for lab in typed.get(v, ()):
+                prof.labels[lab] += 1
+        for s in subjects:
+            kind = self._kind_from_labels(typed.get(s, ()))
+            if kind:
+                prof.domain[kind] += 1
+            elif typed.get(s):
+                prof.domain[THING] += 1
+        with self._lock:
+            self._profiles[pid] = prof
+        return prof
+
+    def _own_type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """Labels of the entities' own types (no superclasses: cheap, for profiles)."""
+        if not ids:
+            return {}
+        profiles = self.source.profiles(list(ids))
+        types = sorted({t for p in profiles.values() for t in p.types})
+        names = self.source.labels(types) if types else {}
+        return {i: frozenset(lab for t in p.types
+                             for lab in split_label(names.get(t, (t, None))[0]))
+                for i, p in profiles.items()}
+
+    def untyped(self, pid: str, ids: Sequence[str]) -> bool:
+        """Whether the KB types none of ``ids`` and none of the sampled values and
+        subjects of ``pid``: there is nothing to check answers against."""
+        prof = self.profile(pid)
+        if prof.labels or prof.domain or any(prof.range[k] for k in (AGENT, PLACE, THING)):
+            return False
+        return not any(self.type_labels(ids).values())
+
+    def range_kind(self, pid: str) -> str | None:
+        return self._majority(self.profile(pid).range)
+
+    # -- the check --------------------------------------------------------------------------
+    def check(self, exp: Expected, values: Sequence[Value], via: str | None = None,
+              via_names: Iterable[str] = ()) -> TypeCheck:
+        """How ``values`` (a graph's answers, reached over the property ``via`` named
+        ``via_names``) fit ``exp`` (see the module docstring)."""
+        if not values or (not exp.kinds and not exp.clash and not exp.noun):
+            return TypeCheck()
+        ids = [v.value for v in values if v.kind in ("entity", "iri")]
+        kinds = self.kinds(ids) if ids else {}
+        if ids and via is not None and self.untyped(via, ids):
+            # a KB without types here (a custom KB in its own vocabulary): an entity is
+            # any entity kind the question asks for, never a date or a number
+            wanted = sorted(exp.kinds - LITERAL_KINDS) or [THING]
+            kinds = dict.fromkeys(ids, wanted[0])
+        seen: list[str | None] = []
+        for v in values:
+            seen.append(literal_kind(v) or kinds.get(v.value))
+        fits = sum(1 for k in seen if k in exp.kinds)
+        clashes = sum(1 for k in seen if k in exp.clash) + \
+            0.5 * sum(1 for k in seen if k in exp.unlikely)
+        # "where" may be answered by an organization that is somewhere ("Where did X
+        # study?"): neither fit nor clash
+        score = (fits - clashes) / len(seen)
+        noun = self._noun_agreement(exp.noun, ids, values, via, via_names) \
+            if exp.noun else None
+        known = [k for k in seen if k]
+        note = ""
+        if clashes >= 1:
+            note = (f"{round(clashes)} of {len(seen)} answers are of a kind a "
+                    f"{exp.wh!r} question cannot have ({', '.join(sorted(set(known)))})")
+        elif noun is not None and noun < 0:
+            note = f"the answers are not {exp.noun}"
+        return TypeCheck(score, noun, tuple(sorted(set(known))), note)
+
+    def _noun_agreement(self, noun: str, ids: Sequence[str], values: Sequence[Value],
+                        via: str | None, via_names: Iterable[str]) -> float:
+        """+1 when the answers are members of the class ``noun`` names, -1 when they are
+        typed and none is, 0 when the KB cannot tell (see the module docstring)."""
+        forms = noun_forms(noun)
+        if any(literal_kind(v) for v in values):
+            return -1.0 if ids == [] else 0.0
+        labels = self.type_labels(ids)
+        typed = [i for i in ids if labels[i]]
+        if typed:
+            close = self._similar_labels(noun, {lab for i in typed for lab in labels[i]})
+            hits = sum(1 for i in typed if any(names_noun(lab, forms) or lab in close
+                                               for lab in labels[i]))
+            if hits:
+                return hits / len(typed)
+        if via is not None:
+            if any(names_noun(normalize(n), forms) for n in via_names):
+                return 1.0
+            share = self.range_share(via, noun)
+            if share >= 0.5:
+                return share
+        if not typed:
+            return 0.0
+        # typed, and no type names the noun: how far apart are they? A place of another
+        # level (a city for "which country") is not one; a place of the same level (a
+        # capital for "which city") may be, the KB's class tree being partial
+        want = place_level(noun)
+        if want is not None:
+            levels = {lv for i in typed for lab in labels[i]
+                      if (lv := place_level(lab)) is not None}
+            if levels and want not in levels:
+                return -1.0
+            return 0.5 if want in levels else 0.0
+        kinds = {k for i in typed if (k := self._kind_from_labels(labels[i]))}
+        wanted = kind_of_words(noun)
+        if wanted is not None and kinds and wanted not in kinds:
+            return -1.0
+        return 0.0
+
+    def range_share(self, pid: str, noun: str) -> float:
+        """The share of the KB's typed values of ``pid`` whose type names ``noun``."""
+        prof = self.profile(pid)
+        total = sum(prof.labels.values())
+        if not total:
+            return 0.0
+        forms = noun_forms(noun)
+        return sum(n for lab, n in prof.labels.items() if names_noun(lab, forms)) / total
+
+    def _similar_labels(self, noun: str, labels: set[str]) -> set[str]:
+        """The ``labels`` close in meaning to ``noun`` by the embedder ("nation" for
+        "country"), all embedded at once; none without an embedder."""
+        embedder = getattr(self.linker.properties, "embedder", None)
+        if embedder is None or not callable(getattr(embedder, "encode", None)) or not labels:
+            return set()
+        key = (noun, frozenset(labels))
+        found = self._similar.get(key)
+        if found is None:
+            ordered = sorted(labels)[:SIMILAR_LABELS]
+            try:
+                vecs = embedder.encode([noun, *ordered])
+                found = {lab for lab, v in zip(ordered, vecs[1:] @ vecs[0])
+                         if v >= NOUN_SIMILARITY}
+            except Exception:          # noqa: BLE001 - no embedder after all
+                found = set()
+            with self._lock:
+                self._similar[key] = found
+        return found
+
+
+def names_noun(label: str, forms: frozenset[str]) -> bool:
+    """Whether the class label ``label`` is the noun: equal to one of its ``forms``, or
+    headed by it ("sovereign state" for "state"; "state of germany" for "state", but not
+    "designation … of a single country" for "country")."""
+    phrase = head_phrase(label)
+    if not phrase:
+        return False
+    words = phrase.split()
+    for f in forms:
+        if phrase == f or phrase.endswith(" " + f):
+            return True
+        if any(sing == f for sing in _singular(words[-1])):
+            return True
+    return False
+
+
+_HEAD_END = re.compile(r"\s(?:of|for|in|on|at|by|from|with|to|that|which|whose)\s.*$")
+
+
+def head_phrase(label: str) -> str:
+    """A normalized class label up to its first preposition or relative word: the noun
+    phrase whose last word is its head ("city of the united states" → "city")."""
+    return _HEAD_END.sub("", normalize(label)).strip()

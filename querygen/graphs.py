@@ -1,0 +1,718 @@
+"""Query graphs: a question's readings as whole graphs over the KB — run, typed, scored —
+and the answer they give with a calibrated confidence, or an abstention that says what is
+missing.
+
+    ranking = GraphRanker(kb, linker).rank("In which country was William B. Colleary born?")
+    ranking.best.query.label_level   # 'wd:/William B. Colleary/ wdt:/place of birth/ ?m .
+                                     #  ?m wdt:/country/ ?x'
+    ranking.best.result.answers      # United States of America, cited by both statements
+    ranking.confidence               # calibrated probability that the answer is right
+    ranking.missing, ranking.reason  # None, or what the KB lacks ('entity', 'relation',
+                                     # 'fact') or 'confidence', in words
+
+A query graph is one reading of the question (the staged query graph of KBQA semantic
+parsing): its topic entities (linked), a core relation path of one to three hops, forward
+or inverse, and constraints (a class, an ordering, a count, yes/no). The rule-based
+generator (``querygen.rules``) proposes the readings; this module adds the readings that
+reach the class a "which N" question asks for one hop further ("In which country was X
+born?" is X → place of birth → country, when the birthplace is no country), runs the best
+of them (``querygen.execute.run``: every answer cited), checks what their answers are
+against what the question asks for (``querygen.answer_types``), and scores each whole graph
+with a logistic model over its features (``graph_model.json``, fitted by
+``bench/fit_graphs.py`` on our dev questions: one-hop, two- and three-hop, unanswerable).
+The score is the probability that the graph's answers are right: graphs are ranked by it,
+and the best one is the answer only when it reaches the model's threshold.
+
+Features of a graph (``FEATURES``): the rules' own score and its gap to the best reading;
+how well its properties fit the relation words (``fit``), against the best fit any property
+of the KB has for those words (``global_fit``: a property that fits the words much better
+than any the entity has means the KB lacks this entity's fact); the entity link's
+calibrated confidence and name match; the type check (kind and class agreement); the
+number of hops; whether it is empty, how many answers it has; the share of the question's
+content words no part of the graph explains; whether it drops a name of the question.
+
+Abstention (``missing``): ``entity`` (no entity of the question is in the KB, or only a
+near-miss name), ``relation`` (no property of the KB fits the relation words), ``fact``
+(the relation the question names exists, but not for this entity), ``confidence`` (readings
+exist but none fits well enough), ``negation`` (the question asks what does not hold),
+``question`` (the text only names something: "Paris").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from kb.types import Value
+from querygen.analysis import Analysis, Word
+from querygen.answer_types import Expected, TypeCheck, TypeOracle, expected, noun_forms
+from querygen.execute import QueryResult, run
+from querygen.fit import content, root
+from querygen.lexicon import RELATED
+from querygen.mentions import Mention
+from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
+from querygen.qualifiers import narrowed, numbers_unused
+from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator
+from querygen.types import GeneratedQuery, LinkingDecision
+from store.errors import KGGroundError
+
+MODEL_PATH = Path(__file__).with_name("graph_model.json")
+#: readings run and scored per question (best first by the rules' score)
+RUN_LIMIT = 8
+#: the longest relation path of a graph
+MAX_HOPS = 3
+#: readings a class extension is tried on, properties followed per reading
+EXTEND_READINGS, EXTEND_PROPERTIES = 4, 2
+#: first properties tried on the way to a class two hops away
+EXTEND_FIRST = 6
+#: answers of a reading whose properties are looked at for the extension
+EXTEND_SAMPLE = 20
+#: how well a property's name must fit the class noun to be followed for it
+NOUN_FIT = 0.5
+#: how well a property must fit the words a reading leaves unexplained to extend it
+EXTEND_FIT = 0.6
+#: answers read per graph
+ANSWER_LIMIT = 100
+#: a global relation fit below this: no property of the KB names the relation
+NO_RELATION_FIT = 0.55
+#: a property fits the words this much better than any the entity has: the KB lacks the fact
+FACT_GAP = 0.45
+#: an entity link whose name match is below this is a near miss, not the entity
+NEAR_MISS = 0.9
+
+#: what the question is like, the same for all its graphs: its question word, how many
+#: relation words and mentions it has
+QUESTION_FEATURES = ("wh_who", "wh_where", "wh_when", "wh_which", "wh_count", "wh_ask",
+                     "rel_words", "mentions")
+FEATURES = ("rule", "gap", "rank", "fit", "global_fit", "fit_gap", "link", "match", "type",
+            "noun_pos", "noun_neg", "noun_unknown", "hops", "extended", "ext_unknown",
+            "ext_not_noun", "ext_words", "empty",
+            "log_answers", "named", "absent", "unexplained", "ignored", "members",
+            "form_count", "form_ask", "ordered", "constrained", "narrowed", "repeat",
+            "choices", *QUESTION_FEATURES)
+
+
+@dataclass(frozen=True)
+class QueryGraph:
+    """One scored reading: its query, what running it gave, the type check, the features
+    and the model's ``confidence`` that its answers are right."""
+    query: GeneratedQuery
+    result: QueryResult | None
+    check: TypeCheck
+    features: Mapping[str, float]
+    confidence: float
+    hops: int
+    #: the validator's errors and warnings of the graph's SPARQL, once it was checked
+    diagnostics: Mapping[str, list[str]] = field(default_factory=dict)
+    #: the question's numbers that narrowed the answers to statements whose qualifiers
+    #: have them ("in 1903"), if any
+    narrowed_by: tuple[str, ...] = ()
+    #: how many answers the query had before they were narrowed
+    narrowed_of: int = 0
+
+    @property
+    def answered(self) -> bool:
+        return self.result is not None and not self.result.empty
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.result
+        return {"label_level": self.query.label_level, "grounded": self.query.grounded,
+                "sparql": self.query.text, "form": self.query.form, "hops": self.hops,
+                "notes": list(self.query.notes),
+                "answers": [a.label for a in r.answers[:10]] if r else [],
+                "count": r.count if r else None, "boolean": r.boolean if r else None,
+                "type_check": self.check.as_dict(),
+                "confidence": round(self.confidence, 4),
+                "diagnostics": dict(self.diagnostics) or None,
+                "narrowed_by": list(self.narrowed_by) or None,
+                "features": {k: round(v, 4) for k, v in self.features.items()}}
+
+
+@dataclass(frozen=True)
+class GraphRanking:
+    """A question's query graphs, best first, and the decision: ``best`` (the answering
+    graph, None when the KB has no answer), ``confidence`` (the best graph's, 0 when there
+    is none), ``missing`` and ``reason`` (why there is no answer)."""
+    question: str
+    expected: Expected
+    graphs: tuple[QueryGraph, ...] = ()
+    best: QueryGraph | None = None
+    confidence: float = 0.0
+    missing: str | None = None
+    reason: str = ""
+    entities: tuple[LinkingDecision, ...] = ()
+    threshold: float = 0.5
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def top(self) -> QueryGraph | None:
+        """The highest-scoring graph with answers, confident or not."""
+        return next((g for g in self.graphs if g.answered), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "expected": self.expected.as_dict(),
+                "best": self.best.as_dict() if self.best else None,
+                "confidence": round(self.confidence, 4), "threshold": self.threshold,
+                "missing": self.missing, "reason": self.reason,
+                "graphs": [g.as_dict() for g in self.graphs],
+                "timings_ms": {k: round(v * 1000, 3) for k, v in self.timings.items()}}
+
+
+class GraphModel:
+    """The model that scores graphs: the probability that a graph's answers are right,
+    from its features, and the confidence threshold below which the KB does not answer.
+
+    Two forms, as ``bench/fit_graphs.py`` writes them: a logistic model (``weights``,
+    ``bias``, standardization ``means``/``scales``) or gradient-boosted trees
+    (``trees``: each a list of nodes ``[feature, threshold, left, right, value]``, a leaf
+    having feature -1; ``bias`` the raw score they add to)."""
+
+    def __init__(self, weights: Mapping[str, float], bias: float, threshold: float,
+                 means: Mapping[str, float] | None = None,
+                 scales: Mapping[str, float] | None = None,
+                 trees: Sequence[Sequence[Sequence[float]]] | None = None,
+                 features: Sequence[str] = FEATURES):
+        self.weights, self.bias, self.threshold = dict(weights), bias, threshold
+        self.means, self.scales = dict(means or {}), dict(scales or {})
+        self.trees = [list(t) for t in trees] if trees else None
+        self.features = tuple(features)
+
+    @classmethod
+    def load(cls, path: str | Path = MODEL_PATH) -> GraphModel:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(d.get("weights", {}), d["bias"], d["threshold"], d.get("means"),
+                   d.get("scales"), d.get("trees"), d.get("features", FEATURES))
+
+    def probability(self, features: Mapping[str, float]) -> float:
+        z = self.bias
+        if self.trees is not None:
+            x = [features.get(k, 0.0) for k in self.features]
+            for nodes in self.trees:
+                i = 0
+                while nodes[i][0] >= 0:
+                    f, threshold, left, right, _ = nodes[i]
+                    i = int(left) if x[int(f)] <= threshold else int(right)
+                z += nodes[i][4]
+        else:
+            for k, w in self.weights.items():
+                x = features.get(k, 0.0)
+                z += w * (x - self.means.get(k, 0.0)) / (self.scales.get(k, 1.0) or 1.0)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+_default_model: GraphModel | None = None
+_model_lock = threading.Lock()
+
+
+def default_model() -> GraphModel:
+    global _default_model
+    with _model_lock:
+        if _default_model is None:
+            _default_model = GraphModel.load()
+        return _default_model
+
+
+class GraphRanker:
+    """Ranks a question's query graphs over one KB (see the module docstring).
+    Thread-safe; keeps what it learns about the KB's types and properties."""
+
+    def __init__(self, kb: Any, linker: Any, *, model: GraphModel | None = None,
+                 rules: RuleGenerator | None = None):
+        from querygen.generator import _rule_generator
+        self.kb = kb
+        self.linker = linker
+        self.rules = rules or _rule_generator(kb, linker)
+        self.oracle = TypeOracle(kb, linker)
+        self.model = model or default_model()
+
+    def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
+        """The ranked graphs of ``question`` and the decision (see the module docstring).
+        The KB's failures (an unreachable endpoint, a broken mirror) are raised."""
+        import time
+        t0 = time.perf_counter()
+        a, mentions, plans = self.rules.candidates(question)
+        exp = expected(a)
+        t1 = time.perf_counter()
+        if a.negated and a.form != "ask":
+            return GraphRanking(question, exp, missing="negation",
+                                reason="the question asks what does not hold; the KB lists "
+                                       "what holds", threshold=self.model.threshold)
+        if _asks_nothing(a, mentions):
+            names = ", ".join(m.text for m in mentions)
+            return GraphRanking(question, exp, missing="question",
+                                reason=f"{question.strip()!r} names {names} but asks nothing "
+                                       f"about it: ask a question (e.g. 'What is {names}?')",
+                                threshold=self.model.threshold)
+        plans = [p for p in plans if not (p.notes[:1] and p.notes[0].startswith("chain")
+                                          and self.rules._circular(p))]
+        plans = self._unique(plans)
+        ctx = _Context(a, exp, mentions, *self._global_fit(a, mentions))
+        top = plans[:RUN_LIMIT]
+        if a.form == "select":
+            frontier, longer = top[:EXTEND_READINGS], []
+            for _ in range(MAX_HOPS - 1):       # a hop per round, up to MAX_HOPS in all
+                grown = self._extend_words(ctx, frontier)
+                if exp.noun:
+                    grown += self._to_class(ctx, frontier)
+                grown = self._unique(grown)
+                longer += grown
+                frontier = [p for p in grown if len(_relation_edges(p)) < MAX_HOPS][
+                    :EXTEND_READINGS]
+                if not frontier:
+                    break
+            top = self._unique(top + longer)
+        t2 = time.perf_counter()
+        graphs = [self._graph(ctx, plan, i, top, question, lang) for i, plan in enumerate(top)]
+        graphs.sort(key=lambda g: -g.confidence)
+        t3 = time.perf_counter()
+        timings = {"candidates": t1 - t0, "extend": t2 - t1, "run": t3 - t2}
+        return self._decide(question, ctx, tuple(graphs), timings)
+
+    # -- candidates -------------------------------------------------------------------------
+    @staticmethod
+    def _unique(plans: Sequence[QueryPlan]) -> list[QueryPlan]:
+        out, seen = [], set()
+        for p in sorted(plans, key=lambda p: -p.score):
+            key = (p.sparql(True), p.form)
+            if key not in seen:
+                seen.add(key)
+                out.append(p)
+        return out
+
+    def _global_fit(self, a: Analysis, mentions: Sequence[Mention]
+                    ) -> tuple[float, str | None]:
+        """The best fit any property of the KB has for the relation words (whatever the
+        entities have), and that property."""
+        spans = [m.span for m in mentions]
+        fit = self.rules.fit
+        best, best_pid = 0.0, None
+        own = [spans[0]] if spans else []
+        scores = fit.name_scores(fit.phrases(a, own, spans))
+        contents = [c for c in (content(a.relation_words(spans)),
+                                content(a.relation_words(spans, keep_type_noun=False))) if c]
+        for pid in scores:
+            f = fit.fit(a, pid, scores, contents or [[]])
+            if f is not None and f[0] > best:
+                best, best_pid = f[0], pid
+        return best, best_pid
+
+    def _to_class(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
+        """Readings one hop longer (two when one does not reach it), from answers that are
+        not of the class the "which N" noun names to values that are, over a property
+        named N or whose values are mostly Ns ("In which country was X born?": the
+        birthplace's country; "In which country is the museum that holds X?": the
+        museum's city's country)."""
+        noun = ctx.expected.noun
+        assert noun is not None
+        out = []
+        for plan in plans:
+            if plan.form != "select" or plan.order or plan.answer != "x" or \
+                    len(_relation_edges(plan)) >= MAX_HOPS:
+                continue
+            answers = [v for v in (self.rules._answers(plan, limit=EXTEND_SAMPLE) or [])
+                       if v]
+            if not answers:
+                continue
+            values = [Value("entity", v) for v in answers]
+            check = self.oracle.check(ctx.expected, values, _last_property(plan))
+            if check.noun is not None and check.noun > 0:     # already Ns (or may be)
+                continue
+            steps = self._noun_steps(noun, answers)
+            if not steps and len(_relation_edges(plan)) < 2:
+                steps = self._noun_steps_via(noun, answers)
+            for path, score in steps:
+                moved = _rename(plan, "x", "m0")
+                edges = list(moved.edges)
+                for k, pid in enumerate(path):
+                    cand = self.rules.fit.candidate(pid, score)
+                    prop = LinkingDecision("property", cand.label, (cand,))
+                    target = Var("x") if k == len(path) - 1 else Var(f"m{k + 1}")
+                    edges.append(Edge(Var(f"m{k}"), prop, target))
+                why = "not" if check.noun is not None and check.noun < 0 else "unknown"
+                out.append(replace(moved, edges=tuple(edges),
+                                   score=plan.score - CHAIN_PENALTY * len(path),
+                                   notes=(*plan.notes, f"to the class '{noun}' ({why})")))
+        return out
+
+    def _extend_words(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
+        """Readings one hop longer along a property that the relation words the reading
+        leaves unexplained name ("Priit Tomson birth country": place of birth explains
+        "birth", the birthplace's country "country"; "Who owns the network that aired X?":
+        X's original network, then its owner)."""
+        fit = self.rules.fit
+        out = []
+        for plan in plans:
+            if plan.form != "select" or plan.order or plan.answer != "x" or \
+                    len(_relation_edges(plan)) >= MAX_HOPS:
+                continue
+            words = self._unexplained_words(ctx, plan)
+            if not words:
+                continue
+            answers = [v for v in (self.rules._answers(plan, limit=EXTEND_SAMPLE) or [])
+                       if v]
+            if not answers:
+                continue
+            texts = [w.low for w in words]
+            scores = fit.name_scores(fit.chunk_phrases(words))
+            roles = self.rules.props.roles(answers)
+            options: dict[str, tuple[float, Any]] = {}
+            for subject_of, _ in roles.values():
+                for pid in subject_of - options.keys():
+                    found = fit.fit(ctx.analysis, pid, scores, [texts])
+                    if found is not None and found[0] >= EXTEND_FIT:
+                        options[pid] = found
+            best = sorted(options.items(), key=lambda kv: -kv[1][0])[:EXTEND_PROPERTIES]
+            for _pid, (score, cand) in best:
+                prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
+                moved = _rename(plan, "x", "m0")
+                hops = len(_relation_edges(plan)) + 1
+                out.append(replace(moved, edges=(*moved.edges, Edge(Var("m0"), prop, Var("x"))),
+                                   score=plan.score + 0.3 * score - CHAIN_PENALTY,
+                                   fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
+                                   notes=(*plan.notes, f"then {' '.join(texts)!r}")))
+        return out
+
+    def _unexplained_words(self, ctx: _Context, plan: QueryPlan) -> list[Word]:
+        """The relation words (mentions of the plan and the question's frame left out)
+        that no property of the plan names."""
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        stems = self._plan_stems(plan)
+        out = []
+        for w in ctx.analysis.relation_words(spans, keep_type_noun=False):
+            low = w.low
+            if not content([w]):
+                continue
+            forms = [low, *RELATED.get(low, ())]
+            if any(all(root(x) in stems for x in f.split()) for f in forms):
+                continue
+            out.append(w)
+        return out
+
+    def _plan_stems(self, plan: QueryPlan) -> set[str]:
+        pids = [d.id for d in plan.decisions if d.kind == "property"]
+        for e in plan.edges:
+            if isinstance(e.predicate, PlanPath):
+                pids += [s.id for s in e.predicate.steps]
+        stems: set[str] = set()
+        for pid in pids:
+            stems |= self.rules.fit.name_stems(pid)
+        stems |= {root(w) for d in plan.decisions if d.kind == "class"
+                  for w in d.label.lower().split()}
+        return stems
+
+    def _noun_fit(self, noun: str, pid: str) -> float:
+        """How well ``pid`` leads to members of the class ``noun`` names: its name ("country"
+        for "which country"), else the share of its typed values that are Ns."""
+        fit = self.rules.fit
+        forms = noun_forms(noun)
+        name = fit.name_scores([(noun, 1.0)]).get(pid, (0.0, None))[0]
+        score = max(name, max(fit.coverage([f], pid) for f in forms))
+        if score >= NOUN_FIT:
+            return score
+        share = self.oracle.range_share(pid, noun)
+        return share if share >= 0.5 else 0.0
+
+    def _noun_steps(self, noun: str, entities: Sequence[str]
+                    ) -> list[tuple[tuple[str, ...], float]]:
+        """One-property paths from ``entities`` to Ns, best first."""
+        roles = self.rules.props.roles(entities)
+        options: dict[str, float] = {}
+        for subject_of, _ in roles.values():
+            for pid in subject_of - options.keys():
+                score = self._noun_fit(noun, pid)
+                if score >= NOUN_FIT:
+                    options[pid] = score
+        best = sorted(options.items(), key=lambda kv: -kv[1])[:EXTEND_PROPERTIES]
+        return [((pid,), score) for pid, score in best]
+
+    def _noun_steps_via(self, noun: str, entities: Sequence[str]
+                        ) -> list[tuple[tuple[str, ...], float]]:
+        """Two-property paths from ``entities`` to Ns, the first property leading to the
+        kind of thing an N is (a place for "country")."""
+        from querygen.answer_types import kind_of_words
+        kind = kind_of_words(noun)
+        if kind is None:
+            return []
+        roles = self.rules.props.roles(entities)
+        firsts = {pid for subject_of, _ in roles.values() for pid in subject_of
+                  if self.oracle.range_kind(pid) == kind}
+        out: dict[tuple[str, ...], float] = {}
+        for pid in sorted(firsts)[:EXTEND_FIRST]:
+            middle = self.rules._values(entities, pid, True)[:EXTEND_SAMPLE]
+            for (second,), score in self._noun_steps(noun, middle):
+                if second != pid:
+                    out[(pid, second)] = max(out.get((pid, second), 0.0), score)
+        return sorted(out.items(), key=lambda kv: -kv[1])[:EXTEND_PROPERTIES]
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _graph(self, ctx: _Context, plan: QueryPlan, rank: int, plans: Sequence[QueryPlan],
+               question: str, lang: str) -> QueryGraph:
+        query = plan.generated(question)
+        try:
+            result = run(query, self.kb, limit=ANSWER_LIMIT, lang=lang)
+        except KGGroundError as exc:
+            if _is_failure(exc):
+                raise
+            result = None
+        narrowed_by, narrowed_of = None, 0
+        if result is not None and query.form == "select":
+            numbers = numbers_unused(question, query.label_level)
+            found = narrowed(self.kb, result, numbers) if numbers else None
+            if found is not None:       # "in 1903": the statements whose qualifiers say so
+                narrowed_of = len(result.answers)
+                result, narrowed_by = found[0], numbers
+        values: list[Value] = []
+        if result is not None:
+            if query.form == "count":
+                values = [Value("quantity", str(result.count or 0))] if result.count else []
+            elif query.form == "select":
+                values = [a.value for a in result.answers]
+        via = _last_property(plan)
+        names = [d.label for d in plan.decisions if d.kind == "property" and d.id == via]
+        check = self.oracle.check(ctx.expected, values, via, names) \
+            if query.form != "ask" else self._ask_check(plan)
+        feats = self._features(ctx, plan, rank, plans, result, check, values)
+        feats["narrowed"] = float(narrowed_by is not None)
+        feats.update(ctx.question_features)
+        return QueryGraph(query, result, check, feats, self.model.probability(feats),
+                          len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
+                          narrowed_of=narrowed_of)
+
+    def _ask_check(self, plan: QueryPlan) -> TypeCheck:
+        """A yes/no graph asks whether an entity is a property's value: a property whose
+        values are dates or numbers cannot have it ("Was X born in Germany?" is not
+        about X's date of birth)."""
+        from querygen.answer_types import LITERAL_KINDS
+        for e in _relation_edges(plan):
+            if isinstance(e.predicate, LinkingDecision) and \
+                    isinstance(e.object, LinkingDecision) and e.object.kind == "entity" and \
+                    self.oracle.range_kind(e.predicate.id) in LITERAL_KINDS:
+                return TypeCheck(-1.0, None, (self.oracle.range_kind(e.predicate.id) or "",),
+                                 f"{e.predicate.chosen.label} has literal values, not "
+                                 f"{e.object.chosen.label}")
+        return TypeCheck()
+
+    def _features(self, ctx: _Context, plan: QueryPlan, rank: int,
+                  plans: Sequence[QueryPlan], result: QueryResult | None, check: TypeCheck,
+                  values: Sequence[Value]) -> dict[str, float]:
+        best_score = max(p.score for p in plans)
+        entities = [d for d in plan.decisions if d.kind == "entity"]
+        links = [(d.chosen.confidence if d.chosen.confidence is not None
+                  else min(1.0, d.chosen.score / 1.2)) for d in entities]
+        matches = [d.chosen.features.get("match", 1.0) for d in entities]
+        fit = plan.fit or 0.0
+        n = len(values) if plan.form != "ask" else (1 if result and result.boolean else 0)
+        empty = result is None or result.empty
+        noun = check.noun
+        notes = " | ".join(plan.notes)
+        return {
+            "rule": plan.score, "gap": best_score - plan.score, "rank": min(rank, 8) / 8,
+            "fit": fit, "global_fit": ctx.global_fit,
+            "fit_gap": max(0.0, ctx.global_fit - fit) if plan.fit is not None else 0.0,
+            "link": min(links, default=0.0), "match": min(matches, default=0.0),
+            "type": check.score,
+            "noun_pos": max(noun or 0.0, 0.0), "noun_neg": max(-(noun or 0.0), 0.0),
+            "noun_unknown": float(bool(ctx.expected.noun) and not noun),
+            "hops": float(len(_relation_edges(plan))),
+            "extended": float("to the class" in notes),
+            "ext_unknown": float("(unknown)" in notes),
+            "ext_not_noun": float("(not)" in notes),
+            "ext_words": float(" then '" in notes),
+            "empty": float(empty), "log_answers": math.log1p(n),
+            "named": float(NAMES_RELATION in plan.notes),
+            "absent": float("no statement in the KB" in notes),
+            "unexplained": self._unexplained(ctx, plan),
+            "ignored": float(bool(_ignored(ctx, plan))),
+            "members": float(notes.startswith("members of")),
+            "form_count": float(plan.form == "count"), "form_ask": float(plan.form == "ask"),
+            "ordered": float(plan.order is not None),
+            "constrained": float("type constraint" in notes),
+            "repeat": float(_repeats(plan)),
+            "choices": float(bool(plan.choices)),
+        }
+
+    def _unexplained(self, ctx: _Context, plan: QueryPlan) -> float:
+        """The share of the question's relation words (the plan's mentions and the
+        question's frame left out) that no property of the graph names, nor the class it
+        checks."""
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        words = content(ctx.analysis.relation_words(spans, keep_type_noun=False))
+        if not words:
+            return 0.0
+        return min(1.0, len(content(self._unexplained_words(ctx, plan))) / len(words))
+
+    # -- the decision -----------------------------------------------------------------------
+    def _decide(self, question: str, ctx: _Context, graphs: tuple[QueryGraph, ...],
+                timings: dict[str, float]) -> GraphRanking:
+        threshold = self.model.threshold
+        entities = tuple(m for m in _entities(ctx))
+        common = dict(question=question, expected=ctx.expected, graphs=graphs,
+                      entities=entities, threshold=threshold, timings=timings)
+        answered = [g for g in graphs if g.answered]
+        top = answered[0] if answered else None
+        for g in answered:
+            if g.confidence < threshold:
+                break
+            g = self._validated(g)
+            if not g.diagnostics.get("errors"):
+                common["graphs"] = tuple(g if x.query is g.query else x for x in graphs)
+                return GraphRanking(best=g, confidence=g.confidence, **common)
+        confidence = top.confidence if top is not None else 0.0
+        missing, reason = self._missing(ctx, graphs, top)
+        return GraphRanking(confidence=confidence, missing=missing, reason=reason, **common)
+
+    def _validated(self, graph: QueryGraph) -> QueryGraph:
+        """``graph`` with the validator's diagnostics of its SPARQL (``querygen.validate``)
+        — the query an answer rests on is checked like every generated query; a triplet
+        query needs no check (it runs as one)."""
+        if graph.query.kind == "triplet":
+            return graph
+        from querygen.validate import validate
+        found = validate(graph.query.text, self.kb)
+        return replace(graph, diagnostics={"errors": [str(d) for d in found.errors],
+                                           "warnings": [str(d) for d in found.warnings]})
+
+    def _missing(self, ctx: _Context, graphs: Sequence[QueryGraph],
+                 top: QueryGraph | None) -> tuple[str, str]:
+        """What the KB lacks for this question, in words."""
+        from querygen.question_names import ignored_names
+        names = ignored_names(ctx.analysis.question, _entities(ctx))
+        if names:
+            name = _name_run(ctx.analysis.question, names)
+            return "entity", f"the KB has no entity named {name!r}"
+        if not ctx.mentions:
+            return "entity", "no entity of the question was found in the KB"
+        first = ctx.mentions[0]
+        best_cand = first.candidates[0] if first.candidates else None
+        if best_cand is not None and all(m.candidates[0].features.get("match", 1.0) < NEAR_MISS
+                                         for m in ctx.mentions if m.candidates):
+            return "entity", (f"the KB has no entity named {first.text!r} (the closest name "
+                              f"is {best_cand.label!r}, {best_cand.id})")
+        topic = _topic(ctx.mentions)
+        phrase = ctx.analysis.relation_phrase([topic.span])
+        if ctx.global_fit < NO_RELATION_FIT:
+            return "relation", (f"the KB has no relation that the words {phrase!r} name"
+                                if phrase else "the question names no relation the KB has")
+        named_empty = next((g for g in graphs if not g.answered
+                            and NAMES_RELATION in g.query.notes), None)
+        about = topic.candidates[0].label if topic.candidates else topic.text
+        if named_empty is not None or top is None or \
+                top.features.get("fit_gap", 0.0) >= FACT_GAP:
+            if named_empty is not None:
+                props = [d.label for d in named_empty.query.decisions if d.kind == "property"]
+                ents = [d.chosen.label for d in named_empty.query.decisions
+                        if d.kind == "entity"]
+                return "fact", (f"the KB holds no {' / '.join(props)} statement for "
+                                f"{', '.join(ents) or about}")
+            label = self.rules.fit.candidate(ctx.global_property, 0.0).label \
+                if ctx.global_property else phrase
+            return "fact", f"the KB holds no {label} statement for {about}"
+        return "confidence", (f"no reading of the question fits the KB well enough (the "
+                              f"best, {top.query.label_level}, has confidence "
+                              f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+
+
+def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
+    """Whether the text is only names: no question word, no yes/no or imperative frame,
+    no question mark and no word outside its mentions ("Paris")."""
+    if not mentions or a.wh or a.form != "select" or "?" in a.question:
+        return False
+    return not a.relation_words([m.span for m in mentions])
+
+
+def _topic(mentions: Sequence[Mention]) -> Mention:
+    """The mention the question is most likely about: the best-linked one, a capitalized
+    one first."""
+    def key(m: Mention) -> tuple[bool, float]:
+        c = m.candidates[0] if m.candidates else None
+        conf = (c.confidence if c is not None and c.confidence is not None else
+                (c.score if c is not None else 0.0))
+        return (m.text[:1].isupper(), conf)
+    return max(mentions, key=key)
+
+
+def _name_run(question: str, words: Sequence[str]) -> str:
+    """The ignored capitalized words as they stand together in the question ("Fenwick
+    Astraguard"), or the first of them."""
+    import re
+    for m in re.finditer(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", question):
+        if words[0] in m.group().split():
+            return m.group()
+    return words[0]
+
+
+@dataclass
+class _Context:
+    analysis: Analysis
+    expected: Expected
+    mentions: list[Mention]
+    global_fit: float
+    global_property: str | None
+
+    @property
+    def question_features(self) -> dict[str, float]:
+        a, wh = self.analysis, self.analysis.wh
+        words = content(a.relation_words([m.span for m in self.mentions],
+                                         keep_type_noun=False))
+        return {"wh_who": float(wh in ("who", "whom", "whose")),
+                "wh_where": float(wh == "where"), "wh_when": float(wh == "when"),
+                "wh_which": float(wh in ("which", "what") and bool(a.type_noun)),
+                "wh_count": float(a.form == "count"), "wh_ask": float(a.form == "ask"),
+                "rel_words": float(len(words)), "mentions": float(len(self.mentions))}
+
+
+def _relation_edges(plan: QueryPlan) -> list[Edge]:
+    """The edges of the core relation path (class constraints and orderings left out)."""
+    out = []
+    for e in plan.edges:
+        if isinstance(e.predicate, PlanPath):
+            continue
+        if isinstance(e.object, LinkingDecision) and e.object.kind == "class":
+            continue
+        if isinstance(e.object, Var) and e.object.name == "v" and plan.order:
+            continue
+        out.append(e)
+    return out
+
+
+def _repeats(plan: QueryPlan) -> bool:
+    """Whether two edges of the relation path follow the same property."""
+    pids = [e.predicate.id for e in _relation_edges(plan)
+            if isinstance(e.predicate, LinkingDecision)]
+    return len(pids) != len(set(pids))
+
+
+def _last_property(plan: QueryPlan) -> str | None:
+    """The property of the edge that reaches the answer variable."""
+    for e in reversed(_relation_edges(plan)):
+        if isinstance(e.predicate, LinkingDecision) and (
+                e.object == Var(plan.answer) or e.subject == Var(plan.answer)):
+            return e.predicate.id
+    return None
+
+
+def _rename(plan: QueryPlan, old: str, new: str) -> QueryPlan:
+    def sub(node: object) -> object:
+        return Var(new) if isinstance(node, Var) and node.name == old else node
+    edges = tuple(Edge(sub(e.subject), e.predicate, sub(e.object)) for e in plan.edges)
+    return replace(plan, edges=edges)
+
+
+def _entities(ctx: _Context) -> list[LinkingDecision]:
+    return [LinkingDecision("entity", m.text, m.candidates, m.text, m.start, m.end)
+            for m in ctx.mentions if m.candidates]
+
+
+def _ignored(ctx: _Context, plan: QueryPlan) -> list[str]:
+    from querygen.question_names import ignored_names
+    return ignored_names(ctx.analysis.question, plan.decisions)
+
+
+def _is_failure(exc: KGGroundError) -> bool:
+    from store.errors import EndpointError, MirrorError, ServerBusy
+    return isinstance(exc, (EndpointError, MirrorError, ServerBusy))

@@ -1,0 +1,194 @@
+"""Query graphs (``querygen.graphs``): answers that answer the question — composed paths,
+answer types, abstention that names what is missing, ``grounded`` only for a graph that
+matches the question — on the demo KB, a Turtle KB of paintings, and the slice."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from querygen.analysis import analyze
+from querygen.answer_types import AGENT, PLACE, THING, TIME, expected, split_label
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="module")
+def demo(demo_mirror_path, tmp_path_factory):
+    path = tmp_path_factory.mktemp("graphs") / "demo.sqlite"
+    shutil.copy(demo_mirror_path, path)          # linking builds its sidecar beside it
+    import kb
+    base = kb.open(path)
+    yield base
+    base.close()
+
+
+@pytest.fixture(scope="module")
+def grounder(demo):
+    from reasoning import Grounder
+    return Grounder(demo)
+
+
+@pytest.fixture(scope="module")
+def paintings():
+    from reasoning import Grounder
+    return Grounder(str(DATA / "paintings.ttl"))
+
+
+# -- what a question asks for ---------------------------------------------------------------
+
+@pytest.mark.parametrize("question, kinds, noun", [
+    ("Who painted The Night Watch?", {AGENT}, None),
+    ("Where did Marie Curie die?", {PLACE}, None),
+    ("When was Marie Curie born?", {TIME}, None),
+    ("In which country was Marie Curie born?", {PLACE}, "country"),
+    ("Which award did Marie Curie receive?", {THING}, "award"),
+])
+def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
+    exp = expected(analyze(question))
+    assert set(exp.kinds) == kinds
+    assert exp.noun == noun
+
+
+def test_a_who_question_cannot_be_answered_by_a_year():
+    exp = expected(analyze("Who painted The Great Wave off Kanagawa?"))
+    assert TIME in exp.clash
+
+
+def test_class_labels_glued_with_tabs_are_read_one_by_one():
+    assert split_label("sovereign state\tQ6256,country\tQ1,federal state") == [
+        "sovereign state", "country", "federal state"]
+
+
+# -- the demo KB ---------------------------------------------------------------------------
+
+def test_two_hops_compose_when_the_first_answer_is_not_of_the_asked_class(grounder):
+    a = grounder.ask("In which country was Marie Curie born?")
+    assert a.grounded and a.ids == ["Q36"]                       # Poland, not Warsaw
+    assert a.query_graph["hops"] == 2
+    assert "wdt:P19" in a.query_graph["grounded"] and "wdt:P17" in a.query_graph["grounded"]
+    cited = {(c.citation.subject, c.citation.property) for c in a.citations}
+    assert cited == {("Q7186", "P19"), ("Q270", "P17")}          # both hops are cited
+    assert a.confidence is not None and a.confidence >= 0.5
+
+
+def test_one_fact_questions_still_answer(grounder):
+    a = grounder.ask("Where was Marie Curie born?")
+    assert a.grounded and a.ids == ["Q270"]
+    assert a.query_graph["hops"] == 1
+
+
+def test_a_when_question_gets_a_date(grounder):
+    a = grounder.ask("When was Marie Curie born?")
+    assert a.grounded
+    assert [v.label for v in a.values] == ["1867-11-07"]
+
+
+@pytest.mark.parametrize("question, missing", [
+    ("What is the shoe size of Marie Curie?", {"relation", "confidence"}),
+    ("What was the favourite food of Pierre Curie?", {"relation", "confidence"}),
+    ("Where was Fenwick Astraguard born?", {"entity"}),
+    ("Where did Marie Curie die?", {"fact"}),                    # the KB has no P20 for her
+])
+def test_questions_the_kb_cannot_answer_get_no_answer(grounder, question, missing):
+    a = grounder.ask(question)
+    assert not a.grounded and not a.values and not a.citations
+    assert a.text.startswith("The KB has no answer")
+    assert a.missing in missing, (a.missing, a.text)
+
+
+def test_the_missing_entity_is_named(grounder):
+    a = grounder.ask("Where was Fenwick Astraguard born?")
+    assert "Fenwick Astraguard" in a.text
+
+
+def test_the_missing_fact_names_the_relation_and_the_entity(grounder):
+    a = grounder.ask("Where did Marie Curie die?")
+    assert "place of death" in a.text and "Marie Curie" in a.text
+
+
+def test_the_answer_explains_itself_in_json(grounder):
+    d = grounder.ask("In which country was Marie Curie born?").as_dict()
+    assert d["confidence"] >= 0.5 and d["missing"] is None
+    g = d["query_graph"]
+    assert "wd:/Marie Curie/" in g["label_level"] and "wd:Q7186" in g["grounded"]
+    assert g["answers"] == ["Poland"]
+    assert g["type_check"]["noun"] == 1.0
+
+
+def test_the_evidence_page_shows_the_query_graph(grounder, tmp_path):
+    pytest.importorskip("jinja2")
+    import chains
+    a = grounder.ask("In which country was Marie Curie born?")
+    assert a.graph is not None and a.graph.answer["query_graph"] is not None
+    page = chains.render_html(a.graph)
+    assert "query-label" in page and "wd:/Marie Curie/" in page
+
+
+# -- a Turtle KB of our own --------------------------------------------------------------------
+
+def test_a_who_question_on_a_turtle_kb_gets_a_person_not_a_year(paintings):
+    a = paintings.ask("Who painted The Great Wave off Kanagawa?")
+    assert a.grounded
+    assert a.ids == ["http://example.org/paintings/Hokusai"]
+
+
+def test_two_hops_compose_on_a_turtle_kb(paintings):
+    a = paintings.ask("Where was the painter of Girl with a Pearl Earring born?")
+    assert a.grounded and a.ids == ["http://example.org/paintings/Delft"]
+    assert a.query_graph["hops"] == 2
+
+
+def test_a_turtle_kb_abstains_on_what_it_does_not_hold(paintings):
+    a = paintings.ask("What is the shoe size of Hokusai?")
+    assert not a.grounded and not a.values
+    b = paintings.ask("Who painted the Mona Lisa Smile Parody of Brixton?")
+    assert not b.grounded and not b.values
+
+
+def test_a_kb_without_types_still_answers_and_still_tells_dates_from_places():
+    """chains-library.ttl types nothing: entity answers cannot be checked against a class,
+    so they count as the kind asked for; a date still cannot answer a where-question."""
+    from reasoning import Grounder
+    library = Grounder(str(DATA / "chains-library.ttl"))
+    where = library.ask("Where was Ada Quill born?")
+    assert where.grounded and [v.label for v in where.values] == ["Porto"]
+    when = library.ask("When was Ada Quill born?")
+    assert when.grounded and [v.label for v in when.values] == ["1901-03-04"]
+    assert when.query_graph["type_check"]["score"] > 0
+
+
+# -- the slice (shared data) ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def slice_grounder(slice_mirror_path, tmp_path_factory):
+    from reasoning import Grounder
+    return Grounder(slice_mirror_path)
+
+
+@pytest.mark.timeout(600)
+def test_the_slice_composes_and_abstains(slice_grounder):
+    a = slice_grounder.ask("In which country was William B. Colleary born?")
+    assert a.grounded and a.ids == ["Q30"]
+    for q in ("What was the favourite food of Dan Fernandez?",
+              "Where did Sariputta die?",
+              "What is the nationality of Fenwick Astraguard?"):
+        b = slice_grounder.ask(q)
+        assert not b.grounded and not b.values, (q, b.text)
+
+
+# -- evaluation: grounded, confidence, risk and coverage ----------------------------------------
+
+def test_eval_counts_wrong_answers_called_grounded_and_draws_risk_against_coverage():
+    from reasoning.eval.metrics import risk_coverage
+    rec = [{"answered": True, "grounded": True, "confidence": 0.9, "score": {"f1": 1.0}},
+           {"answered": True, "grounded": True, "confidence": 0.8, "score": {"f1": 0.0}},
+           {"answered": True, "grounded": False, "confidence": 0.3, "score": {"f1": 0.0}},
+           {"answered": False, "grounded": False, "confidence": 0.1, "score": {"f1": 1.0}}]
+    out = risk_coverage(rec, points=3)
+    assert out["answered"] == 0.75
+    assert out["grounded_wrong"] == 1 and out["grounded_wrong_rate"] == 0.25
+    assert [p["risk"] for p in out["risk_coverage"]] == [0.0, 0.5, round(2 / 3, 4)]
+    assert [p["coverage"] for p in out["risk_coverage"]] == [0.25, 0.5, 0.75]
