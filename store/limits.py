@@ -354,7 +354,7 @@ class bounded:  # noqa: N801 - used as a context manager, like contextlib's
         return self.limits
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
-        while True:                 # an interruption may land here, before it is cancelled
+        while True:                 # a sent interruption may land here, before the drain
             try:
                 _unregister(self._guard)
                 _current.reset(self._token)
