@@ -56,6 +56,9 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_BUDGET = 768 << 20
 #: seconds a query whose limits tripped has to stop by itself before it is interrupted
 GRACE = 0.25
+#: seconds after which a query still running is interrupted again (an interruption can be
+#: lost: one that lands in a finalizer or a generator being closed is only reported)
+RESEND = 1.0
 
 
 def memory_in_use() -> int | None:
@@ -197,12 +200,13 @@ class QueryInterrupted(BaseException):
 
 class _Guard:
     """One thread inside ``bounded``: what the watchdog looks at."""
-    __slots__ = ("thread", "limits", "shield", "interrupted")
+    __slots__ = ("thread", "limits", "shield", "interrupted_at")
 
     def __init__(self, thread: int, query_limits: QueryLimits):
         self.thread, self.limits = thread, query_limits
         self.shield = 0
-        self.interrupted = False
+        #: when the watchdog last sent this thread an interruption (None: never)
+        self.interrupted_at: float | None = None
 
 
 _registry: dict[int, list[_Guard]] = {}      # thread id → its guards, innermost last
@@ -235,7 +239,8 @@ def _drain_interruption() -> None:
 def _watch() -> None:
     """The watchdog: every few hundredths of a second, check each guarded query's limits
     (deadline, memory, its place among heavy queries); interrupt one that tripped and has
-    not stopped ``GRACE`` seconds later."""
+    not stopped ``GRACE`` seconds later, and again every ``RESEND`` seconds while it
+    runs on."""
     while True:
         with _wake:
             while not _registry:
@@ -249,9 +254,11 @@ def _watch() -> None:
             if now - (query_limits.tripped_at or now) >= GRACE:
                 with _registry_lock:       # still inside ``bounded``, and not shielded?
                     stack = _registry.get(guard.thread)
+                    sent = guard.interrupted_at
                     if (stack and stack[-1] is guard and guard.shield == 0
-                            and not guard.interrupted and _safe_to_interrupt(guard.thread)):
-                        guard.interrupted = True
+                            and (sent is None or now - sent >= RESEND)
+                            and _safe_to_interrupt(guard.thread)):
+                        guard.interrupted_at = now
                         _interrupt(guard.thread)
         soonest = min((g.limits.deadline for g in guards if g.limits.deadline is not None),
                       default=math.inf) - time.monotonic()
@@ -299,7 +306,7 @@ def _unregister(guard: _Guard) -> None:
             stack.remove(guard)
             if not stack:
                 del _registry[guard.thread]
-    if guard.interrupted:                   # sent but perhaps not raised yet
+    if guard.interrupted_at is not None:    # sent but perhaps not raised yet
         _drain_interruption()
 
 

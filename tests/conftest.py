@@ -144,3 +144,49 @@ def run(tmp_path, monkeypatch):
     def invoke(*args: str):
         return runner.invoke(cli, list(args), catch_exceptions=False)
     return invoke
+
+
+# -- a runaway test ends the run with its name and stacks, not with the OOM killer ----------
+
+#: resident bytes past which the test run stops (KGGROUND_TEST_MAX_RSS_GB overrides)
+MAX_RSS = int(float(os.environ.get("KGGROUND_TEST_MAX_RSS_GB", "10")) * (1 << 30))
+_running_test = ["(collecting)"]
+
+
+def _watch_memory(config: pytest.Config) -> None:
+    """Every second, the process's resident memory; past MAX_RSS, print the running test
+    and every thread's stack, and end the run (a query left running in a background thread
+    once grew the run to 23 GB, and the kernel killed it without a word)."""
+    import faulthandler
+    import sys
+    import time
+
+    page = os.sysconf("SC_PAGE_SIZE")
+    while True:
+        time.sleep(1.0)
+        try:
+            with open("/proc/self/statm", "rb") as f:
+                resident = int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            return
+        if resident > MAX_RSS:
+            capture = config.pluginmanager.getplugin("capturemanager")
+            if capture is not None:         # write to the terminal, not a capture file
+                capture.suspend_global_capture(in_=False)
+            sys.stderr.write(f"\nthe test run holds {resident / (1 << 30):.1f} GiB, past "
+                             f"{MAX_RSS / (1 << 30):.0f} GiB, during {_running_test[0]}; "
+                             "every thread's stack:\n")
+            faulthandler.dump_traceback(all_threads=True)
+            sys.stderr.flush()
+            os._exit(3)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    import threading
+    threading.Thread(target=_watch_memory, args=(session.config,), name="test-memory-watch",
+                     daemon=True).start()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    _running_test[0] = item.nodeid

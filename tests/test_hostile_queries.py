@@ -286,6 +286,35 @@ def test_an_interrupted_query_leaves_profiling_and_the_interpreter_working(turtl
     assert int(run["stdout"].strip().splitlines()[-1]) > 1000
 
 
+SWALLOWS_AN_INTERRUPTION = r'''
+import time
+from store.limits import QueryInterrupted, bounded, new_limits
+from store.errors import QueryTimeout
+started, swallowed = time.monotonic(), 0
+try:
+    with bounded(new_limits(0.3)):
+        try:
+            while True:
+                pass
+        except QueryInterrupted:        # lost, as in a finalizer or a closing generator
+            swallowed += 1
+        while True:
+            pass
+except QueryTimeout:
+    print(swallowed, round(time.monotonic() - started, 2))
+'''
+
+
+def test_a_query_that_loses_an_interruption_is_interrupted_again():
+    """An interruption that lands where it is only reported (a finalizer, a generator being
+    closed) is lost; the watchdog sends another while the query runs on. With one
+    interruption only, such a query ran on in a server's worker, growing until the test
+    run was killed for want of memory."""
+    run = run_isolated(SWALLOWS_AN_INTERRUPTION, timeout=60)
+    assert run["returncode"] == 0, run
+    swallowed, seconds = run["stdout"].split()
+    assert int(swallowed) >= 1 and float(seconds) < 0.3 + 0.25 + 3 * 1.0, run
+
 # -- the limits say what they are -----------------------------------------------------------------
 
 def test_timeout_must_be_a_positive_number(demo_mirror_path):
