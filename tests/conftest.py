@@ -174,7 +174,7 @@ def _watch_memory(config: pytest.Config) -> None:
             if capture is not None:         # write to the terminal, not a capture file
                 capture.suspend_global_capture(in_=False)
             sys.stderr.write(f"\nthe test run holds {resident / (1 << 30):.1f} GiB, past "
-                             f"{MAX_RSS / (1 << 30):.0f} GiB, during {_running_test[0]}; "
+                             f"{MAX_RSS / (1 << 30):.1f} GiB, during {_running_test[0]}; "
                              "every thread's stack:\n")
             faulthandler.dump_traceback(all_threads=True)
             sys.stderr.flush()
