@@ -66,13 +66,14 @@ class Analysis:
 
     def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
                        keep_type_noun: bool = True) -> list[Word]:
-        """The words naming the relation: neither in ``spans`` (entity mentions) nor
-        question machinery. With ``keep_type_noun`` the noun of "which N" stays in (it
+        """The words naming the relation: neither in ``spans`` (entity mentions), nor words
+        that describe them (``described_as``), nor question machinery. With ``keep_type_noun`` the noun of "which N" stays in (it
         may name the relation itself: "which country is X in")."""
         spans = list(spans)
+        described = frozenset().union(*(self.described_as(s) for s in spans))
         out = []
         for w in self.words:
-            if any(s <= w.start < e for s, e in spans):
+            if any(s <= w.start < e for s, e in spans) or w.low in described:
                 continue
             if w.start in self.frame and not (keep_type_noun and self.type_noun
                                                and w.low in self.type_noun.split()):
@@ -84,6 +85,29 @@ class Analysis:
 
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
+
+
+    def described_as(self, span: tuple[int, int]) -> frozenset[str]:
+        """The nouns the question uses to describe the entity at ``span``: "X is a N …"
+        ("Tokyo is a city in which country?" → city; "Carbó is a small town in what
+        country?" → small, town). They say what X is, not how it relates to the answer."""
+        ws = self.words
+        after = [i for i, w in enumerate(ws) if w.start >= span[1]]
+        if len(after) < 3:
+            return frozenset()
+        i = after[0]
+        if ws[i].low not in ("is", "was", "are", "were") or \
+                ws[i + 1].low not in ("a", "an"):      # "X is the capital of": a relation
+            return frozenset()
+        out = []
+        for w in ws[i + 2:i + 5]:
+            if w.low in FRAME_WORDS or w.low in _STOPS_NOUN or w.start in self.frame:
+                break
+            out.append(w.low)
+        return frozenset(out)
+
+
+_STOPS_NOUN = frozenset("of in on at by for from to with who which that whose where".split())
 
 
 def words_of(text: str) -> tuple[Word, ...]:
@@ -160,6 +184,14 @@ def analyze(question: str) -> Analysis:
             wh = wh or w
             mark(i)
             noun = _noun_after(lows, i + 1, texts)
+            if noun is not None and i > 0 and texts[i + 1][:1].isupper():
+                noun = None             # "in which Einstein …": a name, not a class
+            head = _head_before(lows, i) if noun is None else None
+            if head is not None:        # "the city in which X was born": a city
+                type_noun = lows[head]
+                answer_type = _type_of(type_noun) or answer_type
+                mark(head - 1, head, i - 1)
+                break
             if noun is not None and lows[i + 1] not in AUXILIARIES:
                 type_noun = " ".join(lows[i + 1:noun + 1])
                 answer_type = _type_of(type_noun) or answer_type
@@ -170,6 +202,13 @@ def analyze(question: str) -> Analysis:
             mark(i)
             if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
                 mark(i + 1)
+            noun, relative = _noun_before_relative(lows, i + 1 + (lows[i + 1:i + 2] in (
+                ["me"], ["us"])), texts)
+            if noun is not None:     # "Name the country whose capital is …": a country
+                type_noun = " ".join(lows[noun[0]:noun[1] + 1])
+                answer_type = _type_of(type_noun)
+                mark(*range(noun[0] - 1, relative + 1))
+                break
             continue
     superlative = None
     for i, w in enumerate(lows):
@@ -211,8 +250,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
-        if w in AUXILIARIES or w in FRAME_WORDS or w in ("of", "in", "on", "at", "by", "for",
-                                                          "from", "to", "with", "did", "does"):
+        if w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in (
+                "of", "in", "on", "at", "by", "for", "from", "to", "with", "did", "does"):
             break
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
                       (w.endswith("ed") and len(w) > 4)):
@@ -221,6 +260,39 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # a name follows: "universities Max Planck"
         end = j
     return end
+
+
+#: words that open a relative clause after "Name the N …"
+_RELATIVES = frozenset("whose where that which who whom".split())
+
+
+def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
+                          ) -> tuple[tuple[int, int] | None, int]:
+    """After an imperative, "the N whose/where/that/in which …": the span of N (first and
+    last index) and the last index of the relative words; (None, -1) if the words do not
+    read so."""
+    if i >= len(lows) or lows[i] not in ("the", "a", "an"):
+        return None, -1
+    end = _noun_after(lows, i + 1, cased)
+    if end is None or end + 1 >= len(lows):
+        return None, -1
+    after = lows[end + 1]
+    if after in _RELATIVES:
+        return (i + 1, end), end + 1
+    if after in ("in", "on", "at", "of", "for", "from", "to", "with", "by") and \
+            end + 2 < len(lows) and lows[end + 2] in ("which", "whom"):
+        return (i + 1, end), end + 2
+    return None, -1
+
+
+def _head_before(lows: Sequence[str], i: int) -> int | None:
+    """The noun a relative "in which" at ``i`` attaches to ("the city in which …"), if the
+    words read so."""
+    if i >= 3 and lows[i - 1] in ("in", "on", "at", "from", "to", "for", "by", "with") and \
+            lows[i - 3] in ("the", "a", "an") and lows[i - 2] not in FRAME_WORDS \
+            and lows[i - 2] not in AUXILIARIES:
+        return i - 2
+    return None
 
 
 def _type_of(noun: str) -> str | None:

@@ -50,10 +50,11 @@ from typing import Any
 
 from kb.types import Value
 from querygen.analysis import Analysis, Word
-from querygen.answer_types import Expected, TypeCheck, TypeOracle, expected, noun_forms
+from querygen.answer_types import (PLACE, Expected, TypeCheck, TypeOracle, expected,
+                                   noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import content, root
-from querygen.lexicon import RELATED
+from querygen.lexicon import CONTAINMENT_WORDS, RELATED
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -382,10 +383,13 @@ class GraphRanker:
         that no property of the plan names."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         stems = self._plan_stems(plan)
+        to_places = any(self.oracle.range_kind(pid) == PLACE for pid in _plan_pids(plan))
         out = []
         for w in ctx.analysis.relation_words(spans, keep_type_noun=False):
             low = w.low
             if not content([w]):
+                continue
+            if to_places and low in CONTAINMENT_WORDS:
                 continue
             forms = [low, *RELATED.get(low, ())]
             if any(all(root(x) in stems for x in f.split()) for f in forms):
@@ -394,12 +398,8 @@ class GraphRanker:
         return out
 
     def _plan_stems(self, plan: QueryPlan) -> set[str]:
-        pids = [d.id for d in plan.decisions if d.kind == "property"]
-        for e in plan.edges:
-            if isinstance(e.predicate, PlanPath):
-                pids += [s.id for s in e.predicate.steps]
         stems: set[str] = set()
-        for pid in pids:
+        for pid in _plan_pids(plan):
             stems |= self.rules.fit.name_stems(pid)
         stems |= {root(w) for d in plan.decisions if d.kind == "class"
                   for w in d.label.lower().split()}
@@ -664,6 +664,15 @@ class _Context:
                 "wh_which": float(wh in ("which", "what") and bool(a.type_noun)),
                 "wh_count": float(a.form == "count"), "wh_ask": float(a.form == "ask"),
                 "rel_words": float(len(words)), "mentions": float(len(self.mentions))}
+
+
+def _plan_pids(plan: QueryPlan) -> list[str]:
+    """The properties a plan follows."""
+    pids = [d.id for d in plan.decisions if d.kind == "property"]
+    for e in plan.edges:
+        if isinstance(e.predicate, PlanPath):
+            pids += [s.id for s in e.predicate.steps]
+    return pids
 
 
 def _relation_edges(plan: QueryPlan) -> list[Edge]:

@@ -174,11 +174,18 @@ RELATED: dict[str, tuple[str, ...]] = {
     "children": ("child",), "kids": ("child",), "son": ("child",), "daughter": ("child",),
     "advisor": ("doctoral advisor",), "supervisor": ("doctoral advisor",),
     "students": ("doctoral student",), "student": ("doctoral student",),
-    "tongue": ("native language",), "first language": ("native language",),
+    "tongue": ("native language", "language"), "tongues": ("language",), "first language": ("native language",),
     "label": ("record label",), "released": ("record label", "publication date"),
     "competed": ("participating teams",), "participated": ("participating teams",),
     "teams": ("participating teams",),
 }
+
+#: words that say where something is without naming the relation ("located in", "lies
+#: on", "part of", "belongs to", "found in"): any property whose values are places
+#: explains them ("Which continent is Germany located in?" is Germany's continent)
+CONTAINMENT_WORDS = frozenset("""
+located locate lie lies lying situated sits sit part belong belongs belonging found
+""".split())
 
 #: words that ask how two things are related without naming the relation
 GENERIC_RELATION_WORDS = frozenset("""

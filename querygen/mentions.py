@@ -80,7 +80,7 @@ class MentionFinder:
             if not any(m.start < o.end and o.start < m.end for o in out):
                 out.append(m)
         out.sort(key=lambda m: m.start)
-        return out
+        return [m for m in out if not _class_noun_of_question(a, m)]
 
     def exact(self, name: str) -> tuple[Candidate, ...]:
         """The entities with ``name`` as an exact label or alias, best first."""
@@ -162,6 +162,15 @@ class MentionFinder:
                     out.append(((start, m.end()), list(cands)))
                     break
         return out
+
+
+def _class_noun_of_question(a: Analysis, m: Mention) -> bool:
+    """Whether ``m`` is the lower-case class noun of "which N" / "Name the N whose …"
+    ("continent" in "Which continent is Germany in?"): the class the answer belongs to,
+    not an entity the question is about."""
+    words = [w for w in a.words if m.start <= w.start < m.end]
+    return bool(words) and m.text == m.text.lower() and all(w.start in a.frame
+                                                            for w in words)
 
 
 def _word_at(ws: Sequence[Word], offset: int) -> int:
