@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 QGRAPH = REPO / "bench" / "qgraph"
 PAINTINGS_TTL = REPO / "tests" / "data" / "paintings.ttl"
 SLICE_FILES = ["two_hop.jsonl", "three_hop.jsonl", "unanswerable.jsonl", "one_hop_fresh.jsonl",
-               "constraints_slice.jsonl"]
+               "constraints_slice.jsonl", "class_noun.jsonl"]
 DEMO_FILE = "demo_questions.jsonl"
 UNANSWERABLE = ("no-relation", "no-fact", "no-entity")
 
@@ -72,6 +72,9 @@ def test_the_sets_keep_their_sizes_and_spread():
     assert len(one) >= 100
     assert len({r["path"][0].lstrip("^") for r in one}) >= 30
     assert any(r["path"][0].startswith("^") for r in one)
+    class_noun = records("class_noun.jsonl")
+    assert len(class_noun) >= 100
+    assert {"one-hop", "no-fact", "no-relation"} <= {r["kind"] for r in class_noun}
     paintings = records("paintings_questions.jsonl")
     assert len(paintings) >= 60
     assert {"count", "yes-no", "two-hop", "no-relation", "no-fact", "no-entity"} <= {

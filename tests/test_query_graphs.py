@@ -52,6 +52,37 @@ def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     assert exp.noun == noun
 
 
+@pytest.mark.parametrize("question, noun", [
+    ("Name the country whose capital is Bangkok.", "country"),
+    ("Name the continent where Nigeria lies.", "continent"),
+    ("Tell me the city in which Einstein was born.", "city"),
+    ("List the films that Kubrick directed.", "films"),
+    ("Tokyo is a city in which country?", "country"),     # a wh-determiner, not "in which"
+])
+def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
+    assert analyze(question).type_noun == noun
+
+
+def test_a_name_after_in_which_is_not_the_class_asked_for():
+    a = analyze("The treaty was signed in which Paris?")
+    assert a.type_noun is None
+
+
+@pytest.mark.parametrize("question, mention, described", [
+    ("Tokyo is a city in which country?", "Tokyo", {"city"}),
+    ("Carbó is a small town in what country?", "Carbó", {"small", "town"}),
+    ("Tokyo is the capital of what?", "Tokyo", set()),      # "the N of": the relation
+    ("Where is Tokyo?", "Tokyo", set()),
+])
+def test_words_that_describe_the_subject_are_not_relation_words(question, mention,
+                                                                 described):
+    a = analyze(question)
+    start = question.index(mention)
+    span = (start, start + len(mention))
+    assert a.described_as(span) == described
+    assert not described & {w.low for w in a.relation_words([span])}
+
+
 def test_a_who_question_cannot_be_answered_by_a_year():
     exp = expected(analyze("Who painted The Great Wave off Kanagawa?"))
     assert TIME in exp.clash
@@ -177,6 +208,24 @@ def test_the_slice_composes_and_abstains(slice_grounder):
               "What is the nationality of Fenwick Astraguard?"):
         b = slice_grounder.ask(q)
         assert not b.grounded and not b.values, (q, b.text)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # the class noun names the property; "located", "part of", "lies" only say "in"
+    ("Which continent is Germany located in?", {"Q46"}),
+    ("Poland is part of what continent?", {"Q46"}),      # not Europe's parts, one hop on
+    ("Name the continent where Nigeria lies.", {"Q15"}),
+    # "a city" describes Tokyo: no hop through its sister cities
+    ("Tokyo is a city in which country?", {"Q17"}),
+    # Thailand, and the Rattanakosin Kingdom, whose capital the slice also says it was
+    ("Name the country whose capital is Bangkok.", {"Q869", "Q1155700"}),
+])
+def test_the_slice_answers_the_class_asked_for_without_a_hop_too_many(slice_grounder,
+                                                                      question, gold):
+    a = slice_grounder.ask(question)
+    assert set(a.ids) == gold or not a.grounded, (question, a.text)
+    assert not (a.grounded and set(a.ids) - gold), (question, a.text)
 
 
 # -- evaluation: grounded, confidence, risk and coverage ----------------------------------------
