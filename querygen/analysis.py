@@ -67,8 +67,9 @@ class Analysis:
     def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
                        keep_type_noun: bool = True) -> list[Word]:
         """The words naming the relation: neither in ``spans`` (entity mentions), nor words
-        that describe them (``described_as``), nor question machinery. With ``keep_type_noun`` the noun of "which N" stays in (it
-        may name the relation itself: "which country is X in")."""
+        that describe them (``described_as``), nor question machinery. With
+        ``keep_type_noun`` the noun of "which N" stays in (it may name the relation itself:
+        "which country is X in")."""
         spans = list(spans)
         described = frozenset().union(*(self.described_as(s) for s in spans))
         out = []
@@ -184,10 +185,10 @@ def analyze(question: str) -> Analysis:
             wh = wh or w
             mark(i)
             noun = _noun_after(lows, i + 1, texts)
-            if noun is not None and i > 0 and texts[i + 1][:1].isupper():
-                noun = None             # "in which Einstein …": a name, not a class
-            head = _head_before(lows, i) if noun is None else None
-            if head is not None:        # "the city in which X was born": a city
+            head = _head_before(lows, i)
+            if noun is not None and (head is None or not texts[i + 1][:1].isupper()):
+                head = None             # "a city in which country", "which Indian state"
+            if head is not None:        # "the city in which Einstein was born": a city
                 type_noun = lows[head]
                 answer_type = _type_of(type_noun) or answer_type
                 mark(head - 1, head, i - 1)

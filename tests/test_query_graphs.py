@@ -63,9 +63,8 @@ def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
 
 
-def test_a_name_after_in_which_is_not_the_class_asked_for():
-    a = analyze("The treaty was signed in which Paris?")
-    assert a.type_noun is None
+def test_a_capitalized_word_after_which_still_belongs_to_the_class():
+    assert analyze("Shivani was born in which Indian state?").type_noun == "indian state"
 
 
 @pytest.mark.parametrize("question, mention, described", [
