@@ -63,6 +63,9 @@ class Analysis:
     #: the question asks what does not hold ("Which country does X not border?"): a
     #: triplet query lists what holds, so no reading answers it
     negated: bool = False
+    #: nouns the KB confirms describe an entity of the question ("town" in "the town of
+    #: Brighton": Brighton is a town), set by the rules once mentions are linked
+    described: frozenset[str] = frozenset()
 
     def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
                        keep_type_noun: bool = True) -> list[Word]:
@@ -71,7 +74,7 @@ class Analysis:
         ``keep_type_noun`` the noun of "which N" stays in (it may name the relation itself:
         "which country is X in")."""
         spans = list(spans)
-        described = frozenset().union(*(self.described_as(s) for s in spans))
+        described = self.described.union(*(self.described_as(s) for s in spans))
         out = []
         for w in self.words:
             if any(s <= w.start < e for s, e in spans) or w.low in described:
@@ -87,6 +90,23 @@ class Analysis:
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
 
+
+    def class_noun_before(self, span: tuple[int, int]) -> str | None:
+        """The lower-case noun right before the mention at ``span`` in "the N of X" or
+        "the N X" ("the town of Brighton", "the volcano Karisimbi"): a description of X
+        if X is an N (the caller asks the KB), else a relation ("the capital of France")."""
+        before = [w for w in self.words if w.end <= span[0]]
+        if len(before) >= 3 and before[-1].low == "of":
+            noun, article = before[-2], before[-3]
+        elif len(before) >= 2:
+            noun, article = before[-1], before[-2]
+        else:
+            return None
+        if article.low not in ("the", "a", "an") or noun.text != noun.low or \
+                noun.start in self.frame or noun.low in FRAME_WORDS or \
+                noun.low in AUXILIARIES:
+            return None
+        return noun.low
 
     def described_as(self, span: tuple[int, int]) -> frozenset[str]:
         """The nouns the question uses to describe the entity at ``span``: "X is a N …"

@@ -464,6 +464,14 @@ class TypeOracle:
             return -1.0
         return 0.0
 
+    def is_a(self, ids: Sequence[str], noun: str) -> bool:
+        """Whether the KB types one of ``ids`` as the class ``noun`` names (by the head of
+        a class label, or a label close in meaning: "city" for "town")."""
+        labels = {lab for labs in self.type_labels(ids).values() for lab in labs}
+        forms = noun_forms(noun)
+        return any(names_noun(lab, forms) for lab in labels) or \
+            bool(self._similar_labels(noun, labels))
+
     def range_share(self, pid: str, noun: str) -> float:
         """The share of the KB's typed values of ``pid`` whose type names ``noun``."""
         prof = self.profile(pid)

@@ -36,6 +36,7 @@ from typing import Any
 
 from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
+from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
 from querygen.fit import MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content
 from querygen.lexicon import GENERIC_RELATION_WORDS
@@ -119,6 +120,7 @@ class RuleGenerator:
         self.linker = linker
         self.props = linker.properties
         self.finder = MentionFinder(kb, linker)
+        self.types = TypeOracle(kb, linker)
         self.fit = RelationFit(kb, linker.properties)
         self._lock = threading.Lock()
         self._member_cache: dict[str, tuple[str, int] | None] = {}
@@ -152,6 +154,7 @@ class RuleGenerator:
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
         mentions = self.finder.find(text, a)
+        a = self._with_class_nouns(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True)
@@ -162,6 +165,18 @@ class RuleGenerator:
         if a.answer_type == "place" and a.form == "select":
             plans = self._place_check(plans)
         return a, mentions, plans
+
+    def _with_class_nouns(self, a: Analysis, mentions: list[Mention]) -> Analysis:
+        """``a`` with the nouns that name the class of a mention's entity ("the town of
+        Brighton", "the volcano Karisimbi") marked as describing it: not relation words."""
+        found = set()
+        for m in mentions:
+            noun = a.class_noun_before(m.span)
+            if noun is None or not m.candidates:
+                continue
+            if self.types.is_a([c.id for c in m.candidates[:2]], noun):
+                found.add(noun)
+        return replace(a, described=a.described | found) if found else a
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""

@@ -82,6 +82,17 @@ def test_words_that_describe_the_subject_are_not_relation_words(question, mentio
     assert not described & {w.low for w in a.relation_words([span])}
 
 
+@pytest.mark.parametrize("question, mention, noun", [
+    ("The town of Brighton is in which country?", "Brighton", "town"),
+    ("In which country is the volcano Karisimbi?", "Karisimbi", "volcano"),
+    ("What is the capital of France?", "France", "capital"),   # the KB says if France is one
+    ("Where was Marie Curie born?", "Marie Curie", None),
+])
+def test_the_noun_before_a_name_is_offered_as_its_class(question, mention, noun):
+    start = question.index(mention)
+    assert analyze(question).class_noun_before((start, start + len(mention))) == noun
+
+
 def test_a_who_question_cannot_be_answered_by_a_year():
     exp = expected(analyze("Who painted The Great Wave off Kanagawa?"))
     assert TIME in exp.clash
@@ -217,6 +228,9 @@ def test_the_slice_composes_and_abstains(slice_grounder):
     ("Name the continent where Nigeria lies.", {"Q15"}),
     # "a city" describes Tokyo: no hop through its sister cities
     ("Tokyo is a city in which country?", {"Q17"}),
+    # the KB says Kazan is a city: "city" names no relation here
+    ("In which country is the city of Kazan situated?", {"Q159"}),
+    ("What is the capital of France?", {"Q90"}),            # but "capital" does here
     # Thailand, and the Rattanakosin Kingdom, whose capital the slice also says it was
     ("Name the country whose capital is Bangkok.", {"Q869", "Q1155700"}),
 ])
