@@ -466,6 +466,10 @@ class GraphRanker:
             if found is not None:       # "in 1903": the statements whose qualifiers say so
                 narrowed_of = len(result.answers)
                 result, narrowed_by = found[0], numbers
+        own = {d.id for d in plan.decisions if d.kind == "entity"}
+        if result is not None and query.form == "select" and result.answers and all(
+                a.value.value in own for a in result.answers):
+            result = None       # a path back to the question's own entity answers nothing
         values: list[Value] = []
         if result is not None:
             if query.form == "count":

@@ -231,6 +231,8 @@ def test_the_slice_composes_and_abstains(slice_grounder):
     # the KB says Kazan is a city: "city" names no relation here
     ("In which country is the city of Kazan situated?", {"Q159"}),
     ("What is the capital of France?", {"Q90"}),            # but "capital" does here
+    # capital of → capital leads back to Paramaribo itself: no answer, not Paramaribo
+    ("Which country's capital is Paramaribo?", {"Q730"}),
     # Thailand, and the Rattanakosin Kingdom, whose capital the slice also says it was
     ("Name the country whose capital is Bangkok.", {"Q869", "Q1155700"}),
 ])
