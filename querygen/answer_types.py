@@ -465,12 +465,14 @@ class TypeOracle:
         return 0.0
 
     def is_a(self, ids: Sequence[str], noun: str) -> bool:
-        """Whether the KB types one of ``ids`` as the class ``noun`` names (by the head of
-        a class label, or a label close in meaning: "city" for "town")."""
+        """Whether the KB types one of ``ids`` as the class ``noun`` names: by the head of
+        a class label, or as a place of the same level ("city" for "town"). Not by
+        closeness in meaning, which joins "painter" to "painting"."""
         labels = {lab for labs in self.type_labels(ids).values() for lab in labs}
         forms = noun_forms(noun)
-        return any(names_noun(lab, forms) for lab in labels) or \
-            bool(self._similar_labels(noun, labels))
+        level = place_level(noun)
+        return any(names_noun(lab, forms) or (level is not None and place_level(lab) == level)
+                   for lab in labels)
 
     def range_share(self, pid: str, noun: str) -> float:
         """The share of the KB's typed values of ``pid`` whose type names ``noun``."""

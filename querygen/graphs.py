@@ -467,9 +467,10 @@ class GraphRanker:
                 narrowed_of = len(result.answers)
                 result, narrowed_by = found[0], numbers
         own = {d.id for d in plan.decisions if d.kind == "entity"}
-        if result is not None and query.form == "select" and result.answers and all(
-                a.value.value in own for a in result.answers):
+        if result is not None and query.form == "select" and not plan.choices and \
+                result.answers and all(a.value.value in own for a in result.answers):
             result = None       # a path back to the question's own entity answers nothing
+            # (a choice, "X or Y?", is answered by one of them)
         values: list[Value] = []
         if result is not None:
             if query.form == "count":

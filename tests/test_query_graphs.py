@@ -182,6 +182,18 @@ def test_two_hops_compose_on_a_turtle_kb(paintings):
     assert a.query_graph["hops"] == 2
 
 
+def test_a_relation_noun_close_to_the_subjects_class_stays_a_relation(paintings):
+    # "painter" is near "painting" in meaning, but The Night Watch is no painter: "the
+    # painter of" names the relation, and the movement is two hops away
+    a = paintings.ask("Which art movement did the painter of The Night Watch belong to?")
+    assert a.grounded and a.query_graph["hops"] == 2, a.text
+
+
+def test_a_choice_is_answered_by_one_of_the_entities_it_names(grounder):
+    a = grounder.ask("Who was born first, James Franck or Max Born?")
+    assert a.grounded and a.ids == ["Q57066"], a.text
+
+
 def test_a_turtle_kb_abstains_on_what_it_does_not_hold(paintings):
     a = paintings.ask("What is the shoe size of Hokusai?")
     assert not a.grounded and not a.values
