@@ -90,7 +90,6 @@ class Analysis:
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
 
-
     def class_noun_before(self, span: tuple[int, int]) -> str | None:
         """The lower-case noun right before the mention at ``span`` in "the N of X" or
         "the N X" ("the town of Brighton", "the volcano Karisimbi"): a description of X
@@ -223,8 +222,8 @@ def analyze(question: str) -> Analysis:
             mark(i)
             if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
                 mark(i + 1)
-            noun, relative = _noun_before_relative(lows, i + 1 + (lows[i + 1:i + 2] in (
-                ["me"], ["us"])), texts)
+            after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
+            noun, relative = _noun_before_relative(lows, after, texts)
             if noun is not None:     # "Name the country whose capital is …": a country
                 type_noun = " ".join(lows[noun[0]:noun[1] + 1])
                 answer_type = _type_of(type_noun)
