@@ -194,6 +194,11 @@ def split_label(label: str) -> list[str]:
     return [n for n in (normalize(p) for p in parts) if n]
 
 
+#: class nouns of settlements, one family for "the town of X" when X is typed a city
+SETTLEMENT_NOUNS = frozenset("city town village municipality commune settlement hamlet "
+                             "metropolis megacity".split())
+
+
 def place_level(label: str) -> int | None:
     """The level of place a class label names (5 continent … 1 city), by its head word;
     None when it names no place."""
@@ -466,13 +471,13 @@ class TypeOracle:
 
     def is_a(self, ids: Sequence[str], noun: str) -> bool:
         """Whether the KB types one of ``ids`` as the class ``noun`` names: by the head of
-        a class label, or as a place of the same level ("city" for "town"). Not by
-        closeness in meaning, which joins "painter" to "painting"."""
+        a class label, or both name a settlement ("city" for "town"; not "capital", a
+        role). Not by closeness in meaning, which joins "painter" to "painting"."""
         labels = {lab for labs in self.type_labels(ids).values() for lab in labs}
         forms = noun_forms(noun)
-        level = place_level(noun)
-        return any(names_noun(lab, forms) or (level is not None and place_level(lab) == level)
-                   for lab in labels)
+        settlement = bool(forms & SETTLEMENT_NOUNS)
+        return any(names_noun(lab, forms) or
+                   (settlement and names_noun(lab, SETTLEMENT_NOUNS)) for lab in labels)
 
     def range_share(self, pid: str, noun: str) -> float:
         """The share of the KB's typed values of ``pid`` whose type names ``noun``."""

@@ -269,7 +269,12 @@ class GraphRanker:
             top = self._unique(top + longer)
         t2 = time.perf_counter()
         graphs = [self._graph(ctx, plan, i, top, question, lang) for i, plan in enumerate(top)]
-        graphs.sort(key=lambda g: -g.confidence)
+        # a confident graph along the property the class noun names, leaving no word
+        # unexplained, goes first ("What continent is Peru a part of?": its continent,
+        # not what it is part of, however sure that reading is)
+        threshold = self.model.threshold
+        graphs.sort(key=lambda g: (not (g.features.get("noun_named") and
+                                        g.confidence >= threshold), -g.confidence))
         t3 = time.perf_counter()
         timings = {"candidates": t1 - t0, "extend": t2 - t1, "run": t3 - t2}
         return self._decide(question, ctx, tuple(graphs), timings)
@@ -484,9 +489,23 @@ class GraphRanker:
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["narrowed"] = float(narrowed_by is not None)
         feats.update(ctx.question_features)
+        feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of)
+
+    def _named_by_noun(self, ctx: _Context, plan: QueryPlan, check: TypeCheck,
+                       feats: Mapping[str, float]) -> bool:
+        """Whether ``plan`` is one hop along the property the question's class noun names
+        ("continent" for "Which continent is X part of?"), its answers are Ns, and it
+        leaves no relation word unexplained. Not a model feature: ``rank`` puts such a
+        graph first when it is confident."""
+        noun = ctx.expected.noun
+        if not noun or plan.form != "select" or feats["unexplained"] > 0 or \
+                (check.noun or 0.0) <= 0 or len(_relation_edges(plan)) != 1:
+            return False
+        pids = _plan_pids(plan)
+        return len(pids) == 1 and self._noun_fit(noun, pids[0]) >= NOUN_FIT
 
     def _ask_check(self, plan: QueryPlan) -> TypeCheck:
         """A yes/no graph asks whether an entity is a property's value: a property whose

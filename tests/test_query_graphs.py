@@ -237,12 +237,16 @@ def test_the_slice_composes_and_abstains(slice_grounder):
     # the class noun names the property; "located", "part of", "lies" only say "in"
     ("Which continent is Germany located in?", {"Q46"}),
     ("Poland is part of what continent?", {"Q46"}),      # not Europe's parts, one hop on
+    # Peru's continent, before a surer reading through "part of" (Latin America)
+    ("What continent is Peru a part of?", {"Q18"}),
     ("Name the continent where Nigeria lies.", {"Q15"}),
     # "a city" describes Tokyo: no hop through its sister cities
     ("Tokyo is a city in which country?", {"Q17"}),
     # the KB says Kazan is a city: "city" names no relation here
     ("In which country is the city of Kazan situated?", {"Q159"}),
     ("What is the capital of France?", {"Q90"}),            # but "capital" does here
+    # a municipality is a settlement as a city is, but "capital" is a role, not a class
+    ("What is the capital of Nordfyn municipality?", {"Q890536"}),
     # capital of → capital leads back to Paramaribo itself: no answer, not Paramaribo
     ("Which country's capital is Paramaribo?", {"Q730"}),
     # Thailand, and the Rattanakosin Kingdom, whose capital the slice also says it was
