@@ -121,13 +121,17 @@ class Analysis:
             return frozenset()
         out = []
         for w in ws[i + 2:i + 5]:
-            if w.low in FRAME_WORDS or w.low in _STOPS_NOUN or w.start in self.frame:
+            if w.low in FRAME_WORDS or w.low in _PREPOSITIONS or w.low in _RELATIVES or \
+                    w.start in self.frame:
                 break
             out.append(w.low)
         return frozenset(out)
 
 
-_STOPS_NOUN = frozenset("of in on at by for from to with who which that whose where".split())
+#: prepositions that end a noun phrase ("the city *in* which …", "a town *of* …")
+_PREPOSITIONS = frozenset("of in on at by for from to with".split())
+#: words that open a relative clause ("the country *whose* capital …")
+_RELATIVES = frozenset("whose where that which who whom".split())
 
 
 def words_of(text: str) -> tuple[Word, ...]:
@@ -270,8 +274,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
-        if w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in (
-                "of", "in", "on", "at", "by", "for", "from", "to", "with", "did", "does"):
+        if w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in _PREPOSITIONS \
+                or w in ("did", "does"):
             break
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
                       (w.endswith("ed") and len(w) > 4)):
@@ -280,10 +284,6 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # a name follows: "universities Max Planck"
         end = j
     return end
-
-
-#: words that open a relative clause after "Name the N …"
-_RELATIVES = frozenset("whose where that which who whom".split())
 
 
 def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
@@ -299,7 +299,7 @@ def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
     after = lows[end + 1]
     if after in _RELATIVES:
         return (i + 1, end), end + 1
-    if after in ("in", "on", "at", "of", "for", "from", "to", "with", "by") and \
+    if after in _PREPOSITIONS and \
             end + 2 < len(lows) and lows[end + 2] in ("which", "whom"):
         return (i + 1, end), end + 2
     return None, -1
@@ -308,7 +308,8 @@ def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
 def _head_before(lows: Sequence[str], i: int) -> int | None:
     """The noun a relative "in which" at ``i`` attaches to ("the city in which …"), if the
     words read so."""
-    if i >= 3 and lows[i - 1] in ("in", "on", "at", "from", "to", "for", "by", "with") and \
+    # not "of which": "the capital of the country of which X was a citizen" asks a capital
+    if i >= 3 and lows[i - 1] in _PREPOSITIONS - {"of"} and \
             lows[i - 3] in ("the", "a", "an") and lows[i - 2] not in FRAME_WORDS \
             and lows[i - 2] not in AUXILIARIES:
         return i - 2

@@ -50,7 +50,7 @@ from typing import Any
 
 from kb.types import Value
 from querygen.analysis import Analysis, Word
-from querygen.answer_types import (PLACE, Expected, TypeCheck, TypeOracle, expected,
+from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import content, root
@@ -228,7 +228,7 @@ class GraphRanker:
         self.kb = kb
         self.linker = linker
         self.rules = rules or _rule_generator(kb, linker)
-        self.oracle = TypeOracle(kb, linker)
+        self.oracle = self.rules.types      # one cache of the KB's types for both
         self.model = model or default_model()
 
     def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
