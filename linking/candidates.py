@@ -87,8 +87,10 @@ def _accents_differ(term: str, mention: str, term_lang: str, lang: str) -> bool:
 
 
 def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
+    """label or alias, "-other" for a term in neither the mention's language nor English
+    (names are written as in English in every language more often than not)."""
     how = "label" if is_label else "alias"
-    if term_lang not in (lang, "mul", "") and term_lang.split("-")[0] != lang:
+    if term_lang not in (lang, "en", "mul", "") and term_lang.split("-")[0] != lang:
         how += "-other"
     return how
 

@@ -331,6 +331,7 @@ class PropertyLinker:
         self._max_usage = 0.0
         self._any_usage = False
         self._all_forms: list[str] = []
+        self._names_in: dict[str, dict[str, str]] = {}       # lang → ``names_in(lang)``
 
     @property
     def embedder(self) -> Any:
@@ -803,6 +804,29 @@ class PropertyLinker:
     def labels(self, lang: str = "en") -> dict[str, str]:
         """Every property's label in ``lang`` (English, else any, as fallback)."""
         return {pid: p.label(lang) for pid, p in self._load().items()}
+
+    def names_in(self, lang: str) -> dict[str, str]:
+        """The normalized labels and aliases the KB gives its properties in ``lang`` (not
+        English), each with the property's English label: how a question in ``lang``
+        names a relation in the words the English analysis reads. {} when the KB names
+        its properties in English only."""
+        with self._lock:
+            cached = self._names_in.get(lang)
+        if cached is not None:
+            return cached
+        out: dict[str, str] = {}
+        for pid, p in self._load().items():
+            english = p.labels.get("en") or p.labels.get("")
+            if not english or lang == "en":
+                continue
+            names = [p.labels[lang]] if lang in p.labels else []
+            for text in [*names, *p.aliases.get(lang, ())]:
+                norm = normalize(text)
+                if norm:
+                    out.setdefault(norm, english)
+        with self._lock:
+            self._names_in[lang] = out
+        return out
 
 
 def _describe(p: PropertyNames) -> str:

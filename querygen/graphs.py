@@ -236,7 +236,7 @@ class GraphRanker:
         The KB's failures (an unreachable endpoint, a broken mirror) are raised."""
         import time
         t0 = time.perf_counter()
-        a, mentions, plans = self.rules.candidates(question)
+        a, mentions, plans = self.rules.candidates(question, lang=lang)
         exp = expected(a)
         t1 = time.perf_counter()
         if a.negated and a.form != "ask":

@@ -53,28 +53,30 @@ class MentionFinder:
         self.linker = linker
 
     def find(self, text: str, a: Analysis | None = None, *,
-             gaps: bool = False) -> list[Mention]:
+             gaps: bool = False, lang: str = "en") -> list[Mention]:
         """Every mention the linker detects (none dropped for a low score), grown to the
         longest exact name around it ("Nashville" → "Nashville Now", "Evil" → "The Evil
         Within"), and names with a bracketed qualifier ("Brett Williams (offensive
         lineman)"). With ``gaps``, also the exact names among the question's other word
-        runs (lower-case names the detector leaves alone: "glycine", "stapler")."""
+        runs (lower-case names the detector leaves alone: "glycine", "stapler").
+        ``lang`` is the question's language: its names match as well as English ones."""
         a = a or analyze(text)
         found: list[Mention] = []
-        for span, cands in self._bracketed(text):
+        for span, cands in self._bracketed(text, lang):
             found.append(Mention(text[span[0]:span[1]], span[0], span[1], tuple(cands)))
-        result = self.linker.link(text, min_score=0.0, top=ENTITY_CANDIDATES)
+        result = self.linker.link(text, min_score=0.0, top=ENTITY_CANDIDATES, lang=lang)
         detected = [lm for lm in result.mentions if lm.candidates
                     and not all(w.lower() in STOPWORDS or w.lower() in FRAME_WORDS
                                 for w in _norm_words(lm.mention.text))]
         for lm in detected:
             m = lm.mention
-            grown = self._grown(text, a, m.start, m.end, [d.mention for d in detected])
+            grown = self._grown(text, a, m.start, m.end, [d.mention for d in detected],
+                                lang)
             if grown is not None:
                 found.append(grown)
             found.append(Mention(m.text, m.start, m.end, lm.candidates))
         if gaps:
-            found.extend(self._gap_names(text, a, found))
+            found.extend(self._gap_names(text, a, found, lang))
         out: list[Mention] = []
         for m in sorted(found, key=lambda m: (m.start - m.end, m.start)):   # longest first
             if not any(m.start < o.end and o.start < m.end for o in out):
@@ -82,17 +84,17 @@ class MentionFinder:
         out.sort(key=lambda m: m.start)
         return [m for m in out if not _class_noun_of_question(a, m)]
 
-    def exact(self, name: str) -> tuple[Candidate, ...]:
+    def exact(self, name: str, lang: str = "en") -> tuple[Candidate, ...]:
         """The entities with ``name`` as an exact label or alias, best first."""
         name = name.strip(" ,;:?!\"'")
         if not name or not any(h.match in ("label", "alias", "exact")
                                for h in self.kb.search(name, limit=3)):
             return ()
-        return tuple(c for c in self.linker.candidates(name, limit=ENTITY_CANDIDATES)
+        return tuple(c for c in self.linker.candidates(name, limit=ENTITY_CANDIDATES, lang=lang)
                      if c.features.get("match", 0.0) >= 0.95)
 
     def _grown(self, text: str, a: Analysis, start: int, end: int,
-               detected: Sequence[Any]) -> Mention | None:
+               detected: Sequence[Any], lang: str = "en") -> Mention | None:
         """The longest exact name that contains [start, end), reaching up to GROW words
         further on either side (or to another detected mention and past it)."""
         ws = a.words
@@ -119,12 +121,13 @@ class MentionFinder:
                 size = j - i
                 if best is not None and size <= best[0]:
                     continue
-                cands = self.exact(name)
+                cands = self.exact(name, lang)
                 if cands:
                     best = (size, Mention(name, ws[i].start, ws[j].end, cands))
         return best[1] if best else None
 
-    def _gap_names(self, text: str, a: Analysis, found: Sequence[Mention]) -> list[Mention]:
+    def _gap_names(self, text: str, a: Analysis, found: Sequence[Mention],
+                   lang: str = "en") -> list[Mention]:
         """Exact names among the word runs no mention covers, longest first."""
         ws = [w for w in a.words if not any(m.start <= w.start < m.end for m in found)]
         out: list[Mention] = []
@@ -144,20 +147,21 @@ class MentionFinder:
                 if any(text[x.end:y.start].strip(" -–,'’.&") for x, y in zip(run, run[1:])):
                     continue            # not one stretch of text
                 name = text[run[0].start:run[-1].end]
-                cands = self.exact(name)
+                cands = self.exact(name, lang)
                 if cands:
                     out.append(Mention(name, run[0].start, run[-1].end, cands))
         return out
 
     _BRACKET = re.compile(r"\(([^()]{1,60})\)")
 
-    def _bracketed(self, text: str) -> list[tuple[tuple[int, int], list[Candidate]]]:
+    def _bracketed(self, text: str, lang: str = "en"
+                   ) -> list[tuple[tuple[int, int], list[Candidate]]]:
         out = []
         for m in self._BRACKET.finditer(text):
             before = list(re.finditer(r"\S+", text[:m.start()]))
             for n in range(min(6, len(before)), 0, -1):      # the longest name first
                 start = before[-n].start()
-                cands = self.exact(text[start:m.end()])
+                cands = self.exact(text[start:m.end()], lang)
                 if cands:
                     out.append(((start, m.end()), list(cands)))
                     break

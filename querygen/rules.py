@@ -39,11 +39,13 @@ from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
 from querygen.fit import MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content
+from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import GENERIC_RELATION_WORDS
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
+from store.normalize import normalize
 
 #: a best plan scoring below this sends the generator looking for names the detector missed
 #: (an exact entity name scores about 1.2, a property that names the relation about 0.8)
@@ -127,11 +129,13 @@ class RuleGenerator:
         self._symmetric_cache: dict[str, bool] = {}
 
     # -- entry --------------------------------------------------------------------------------
-    def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
-        """Queries for ``question``, best first (at most ``limit``); empty when no entity
-        of the question could be linked or no property fits, and for a negated question
-        ("Who did not …?") other than yes/no: what does not hold is no query's answer."""
-        _, _, plans = self.candidates(question)
+    def generate(self, question: str, *, limit: int = 5, lang: str = "en"
+                 ) -> list[GeneratedQuery]:
+        """Queries for ``question`` (in ``lang``), best first (at most ``limit``); empty
+        when no entity of the question could be linked or no property fits, and for a
+        negated question ("Who did not …?") other than yes/no: what does not hold is no
+        query's answer."""
+        _, _, plans = self.candidates(question, lang=lang)
         out: list[GeneratedQuery] = []
         seen: set[str] = set()
         for plan in plans:
@@ -145,19 +149,21 @@ class RuleGenerator:
                 break
         return out
 
-    def candidates(self, question: str) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
-        """The analysis of ``question`` (contractions expanded: offsets index that text),
-        the entity mentions found, and every reading, best first (chains not yet checked
-        for circularity). No readings for a negated question other than yes/no."""
-        text = expand_contractions(question.strip())
+    def candidates(self, question: str, *, lang: str = "en"
+                   ) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
+        """The analysis of ``question`` (read into English first when ``lang`` is another
+        language, ``gloss``; contractions expanded: offsets index that text), the entity
+        mentions found, and every reading, best first (chains not yet checked for
+        circularity). No readings for a negated question other than yes/no."""
+        text = expand_contractions(self.gloss(question.strip(), lang).text)
         a = analyze(text)
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
-        mentions = self.finder.find(text, a)
+        mentions = self.finder.find(text, a, lang=base_language(lang))
         a = self._with_class_nouns(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
-            more = self.finder.find(text, a, gaps=True)
+            more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
             plans += self.plans(a, more)
             mentions = mentions + [m for m in more if m.span not in {x.span for x in mentions}]
         plans = _named_relation_only(plans)
@@ -165,6 +171,15 @@ class RuleGenerator:
         if a.answer_type == "place" and a.form == "select":
             plans = self._place_check(plans)
         return a, mentions, plans
+
+    def gloss(self, question: str, lang: str) -> Glossed:
+        """``question`` as the analysis reads it (``querygen.languages.gloss``): names
+        the KB knows are kept, the KB's property names in ``lang`` are read as their
+        English labels."""
+        if base_language(lang) == "en":
+            return Glossed(question, "en", question)
+        return gloss(question, lang, known=self.linker.source.known, normalize=normalize,
+                     properties=self.props.names_in(base_language(lang)))
 
     def _with_class_nouns(self, a: Analysis, mentions: list[Mention]) -> Analysis:
         """``a`` with the nouns that name the class of a mention's entity ("the town of

@@ -150,6 +150,8 @@ class Answer:
     query_graph: Mapping[str, Any] | None = None
     missing: str | None = None
     trace: AnswerTrace = field(default_factory=AnswerTrace, compare=False)
+    #: the language the question was read in
+    lang: str = "en"
 
     @property
     def ids(self) -> list[str]:
@@ -167,6 +169,6 @@ class Answer:
                 "rounds": self.rounds,
                 "confidence": None if self.confidence is None else round(self.confidence, 4),
                 "query_graph": plain(self.query_graph) if self.query_graph else None,
-                "missing": self.missing,
+                "missing": self.missing, "lang": self.lang,
                 "graph": self.graph.as_dict() if self.graph is not None else None,
                 "trace": self.trace.as_dict()}

@@ -28,10 +28,13 @@ queries, sources, timings, LLM and KB calls). KB calls are counted through a
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from chains.search import DEFAULT_LIMITS, Limits
+from querygen.languages import base_language, detect
 from reasoning import prompts
 from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
 from reasoning.consolidate import STRATEGIES, Consolidator
@@ -51,6 +54,7 @@ from reasoning.recorder import Recorder
 from reasoning.settle import settle
 from reasoning.utility import abstains, assess
 from store.errors import KGGroundError, LLMConfigError
+from store.vocab import ITEM_ID
 
 #: longer input is not one question
 MAX_QUESTION_CHARS = 1000
@@ -88,7 +92,8 @@ class Grounder:
     an LLM (the evidence it reads), only as the fallback without one (the KB-only answer
     is the query's, its evidence the statements behind it); ``max_rounds``: answers
     written from evidence (the first and its revisions); ``decompose``: ask the model for
-    sub-questions; ``lang``: the questions' language.
+    sub-questions; ``lang``: the questions' language, "auto" (the default) to detect
+    each question's (``querygen.languages.detect``).
 
     Raises ``LLMConfigError`` (a ValueError) for a gate that cannot run as configured.
     """
@@ -98,7 +103,7 @@ class Grounder:
                  gate_options: dict[str, Any] | None = None, linker: Any = None,
                  strategy: str = "auto", hops: int = 2, top: int = 5,
                  limits: Limits = DEFAULT_LIMITS, chains: bool | str = "auto",
-                 max_rounds: int = 3, decompose: bool = True, lang: str = "en"):
+                 max_rounds: int = 3, decompose: bool = True, lang: str = "auto"):
         if isinstance(kb, (str, Path)):
             import kb as kb_module
             kb = kb_module.open(kb)
@@ -153,6 +158,10 @@ class Grounder:
                 self._linker, _ = default_linker(self.kb)
             return self._linker
 
+    def language_of(self, question: str) -> str:
+        """The language ``question`` is read in: the one given, else the detected one."""
+        return detect(question) if self.lang == "auto" else self.lang
+
     # -- the loop -----------------------------------------------------------------------------
     def ask(self, question: str) -> Answer:
         """Answer ``question`` (see the module docstring). Raises ``KGGroundError`` for a
@@ -162,7 +171,8 @@ class Grounder:
         kb = self.metered
         rec = Recorder(kb.meter)
         memory = WorkingMemory(question, has_llm=self.llm is not None,
-                               draft_first=getattr(self.gate, "needs_draft", True))
+                               draft_first=getattr(self.gate, "needs_draft", True),
+                               lang=self.language_of(question))
         steps = {Action.DRAFT: self._draft, Action.DECIDE: self._decide,
                  Action.RETRIEVE: self._retrieve, Action.ANSWER: self._answer,
                  Action.VERIFY: self._verify, Action.REVISE: self._revise}
@@ -174,7 +184,7 @@ class Grounder:
                 summary = steps[action](memory, kb, rec, details)
             memory.note(action.value, summary)
         with rec.stage("finish") as details:
-            answer = self._compose(memory, kb)
+            answer = replace(self._compose(memory, kb), lang=memory.lang)
             details.update(text=answer.text, grounded=answer.grounded, mode=answer.mode,
                            memory=memory.as_dict())
         if answer.graph is not None:
@@ -216,7 +226,7 @@ class Grounder:
     def _retrieve(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
         llm = rec.traced(self.llm) if self.llm is not None else None
         consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=llm,
-                                    hops=self.hops, top=self.top, lang=self.lang,
+                                    hops=self.hops, top=self.top, lang=m.lang,
                                     limits=self.limits, chains=self.chains,
                                     full=self.llm is not None)
         m.evidence = consolidator.gather(m.question, log=details)
@@ -259,7 +269,7 @@ class Grounder:
         candidate = m.candidates[-1]
         reply = _answer_line(candidate.reply, m.question)
         candidate.utility = assess(reply, m.evidence, m.question,
-                                   aliases=_aliases(kb, self.lang))
+                                   aliases=_aliases(kb, m.lang))
         if candidate.utility.feedback:
             m.feedback.append(candidate.utility.feedback)
         details.update(round=candidate.round, **candidate.utility.as_dict())
@@ -361,8 +371,30 @@ class Grounder:
             typed=f" (the answers are: {', '.join(kinds)})" if kinds else "",
             confidence=evidence.kb_confidence)
         grounded = graph is not None and all(v.numbers for v in values)
+        note += _label_language_note(kb, values, m.lang)
         return Answer(text=text, grounded=grounded, note=note, values=values,
                       citations=_citations(text, evidence), **common)
+
+
+def _label_language_note(kb: Any, values: Sequence[AnswerValue], lang: str) -> str:
+    """For a question in another language than English: which values the KB has no label
+    in that language for (they are written with its English label), else ''."""
+    code = base_language(lang)
+    if code == "en":
+        return ""
+    english = []
+    for v in values:
+        if v.id and ITEM_ID.match(v.id):
+            try:
+                labels = kb.entity(v.id).labels
+            except KGGroundError:
+                continue
+            if code not in labels and lang not in labels:
+                english.append(v.label)
+    if not english:
+        return ""
+    return (f" The KB has no {prompts.language_name(code)} label for "
+            f"{', '.join(english)}: written with its English label.")
 
 
 def _graph_dict(graph: Any) -> dict[str, Any] | None:
@@ -375,13 +407,15 @@ def _graph_dict(graph: Any) -> dict[str, Any] | None:
 
 
 def check_language(lang: Any) -> str:
-    """``lang`` when it is a language tag (BCP 47: en, de, pt-BR, zh-Hans), else a
-    ``KGGroundError`` saying how to write one."""
+    """``lang`` when it is "auto" or a language tag (BCP 47: en, de, pt-BR, zh-Hans), else
+    a ``KGGroundError`` saying how to write one."""
     import langcodes
+    if lang == "auto":
+        return lang
     if not isinstance(lang, str) or not langcodes.tag_is_valid(lang.strip()):
         raise KGGroundError(f"unknown language {lang!r}",
                             expected="a language code (BCP 47), such as en, de, fr, es, "
-                                     "ru, zh, pt-BR", got=repr(lang),
+                                     "ru, zh, pt-BR, or auto to detect it", got=repr(lang),
                             fix="pass the question's language as its code, e.g. --lang en")
     return lang.strip()
 

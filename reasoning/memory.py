@@ -63,6 +63,8 @@ class WorkingMemory:
     feedback: list[str] = field(default_factory=list)
     history: list[tuple[str, str]] = field(default_factory=list)
     done: bool = False
+    #: the language the question is read in (given, or detected)
+    lang: str = "en"
 
     @property
     def rounds(self) -> int:
@@ -89,7 +91,7 @@ class WorkingMemory:
         self.history.append((action, summary))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"question": self.question,
+        return {"question": self.question, "lang": self.lang,
                 "draft": self.draft.answer if self.draft else None,
                 "consult": self.decision.consult if self.decision else None,
                 "sub_questions": list(self.sub_questions),

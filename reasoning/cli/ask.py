@@ -35,8 +35,9 @@ GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "row
 @click.option("--rounds", type=click.IntRange(1, 10), default=3, show_default=True,
               help="Answers the LLM may write from the evidence (the first and its "
                    "revisions after failed checks).")
-@click.option("--lang", default="en", show_default=True, callback=check_lang,
-              help="Language of the question.")
+@click.option("--lang", default="auto", show_default=True, callback=check_lang,
+              help="Language of the question: auto detects it; a code (en, de, fr, es, "
+                   "it, pt, ru, …) sets it.")
 @click.option("--html", "html_file", metavar="FILE", type=click.Path(dir_okay=False),
               callback=not_empty,
               help="Write the evidence graph as an interactive page (offline; needs "

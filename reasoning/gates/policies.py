@@ -23,7 +23,8 @@ threshold is ½. The majority answer is ``Decision.answer``.
 original question stands in for a paraphrase that is empty, not a question, or drops a
 name of the question); then, concurrently, each paraphrase
 answered greedily by the model; for CL each paraphrase translated into
-``target_language`` (default Chinese) and the translation answered (two calls in a row);
+``target_language`` (default Chinese; English for a question already in it) and the
+translation answered (two calls in a row);
 for CM each paraphrase answered by the ``verifier`` model; then the checks, concurrently:
 CL compares (paraphrase, answer) with (translation, its answer), CM compares (paraphrase,
 answer) with (paraphrase, verifier's answer). ``Z_CL`` and ``Z_CM`` are the shares of
@@ -42,6 +43,7 @@ from collections import Counter
 
 import math
 
+from querygen.languages import base_language, detect
 from reasoning import prompts
 from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
 from reasoning.gates.checkers import QA, Checker, LLMJudge
@@ -212,6 +214,13 @@ class RowenGate:
         self.max_tokens, self.max_workers = max_tokens, max_workers
         self.name = f"rowen-{mode}"
 
+    def target_for(self, question: str) -> str:
+        """The language the cross-language check translates ``question`` into: the
+        target language, or English when the question is already in it."""
+        target = base_language(self.target_language)
+        return "en" if detect(question) == target and target != "en" else \
+            self.target_language
+
     def decide(self, question: str) -> Decision:
         require_sampling(self.llm, self.name)
         trace = Trace()
@@ -233,7 +242,7 @@ class RowenGate:
             return trace.call(stage, role, llm, prompts.ANSWER.render(question=q),
                               max_tokens=self.max_tokens)[0].strip()
 
-        language = prompts.language_name(self.target_language)
+        language = prompts.language_name(self.target_for(question))
 
         def translate_and_answer(q: str) -> tuple[str, str]:
             reply = trace.call("translate", "model", self.llm,

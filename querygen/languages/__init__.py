@@ -1,0 +1,377 @@
+"""Questions in other languages: what language a question is in, and how its words read
+in the analysis's vocabulary (``querygen.analysis`` reads English).
+
+``detect(text)`` names the language of a question (py3langid, its model ships in the
+package), preferring English unless another language is clearly more likely: a question
+read in the wrong language loses its question words.
+
+``gloss(question, lang, …)`` rewrites the question word by word into English for the
+analysis, with one lexicon per language (``querygen.languages.de`` …, written for this
+package) and the KB's own property names in that language. Only words the lexicon or the
+KB's property names know are rewritten — question words, auxiliaries, articles,
+prepositions and relation words — everything else stays as written, in place, so names
+keep their spelling ("Justice League (TV series)", "Польша") and are linked against the
+KB's labels and aliases in every language. Word runs the KB knows as a name are never
+rewritten ("La Casa de Papel"). A name in another script that the KB does not know is
+transliterated to Latin letters ("Чарли Вентура" → "Charli Ventura") so that it can meet a
+Latin label. Words are looked up as written, then by their lemma (simplemma), so
+"geboren", "nacque" and "родился" need one entry each.
+
+A language without a lexicon keeps its words (names still link); English is not glossed.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+#: languages with a lexicon module here
+LEXICON_LANGUAGES = ("de", "fr", "es", "it", "pt", "ru")
+#: languages the detector chooses among: widely written languages (Galician and Catalan
+#: are left out: on short questions they take Portuguese and Spanish questions)
+DETECTABLE = tuple("""
+af am ar az be bg bn bs cs cy da de el en eo es et eu fa fi fr ga he hi hr hu hy id is it
+ja ka kk km ko lt lv mk ml mn mr ms nb ne nl no pa pl ps pt ro ru si sk sl sq sr sv sw ta
+te th tl tr uk ur uz vi zh
+""".split())
+#: another language wins over English only when at least this likely (on a short English
+#: question the detector sometimes prefers a language with similar spelling)
+NOT_ENGLISH = 0.9
+#: the longest word run looked up as a phrase of a lexicon or as a KB name
+MAX_PHRASE = 4
+MAX_NAME = 6
+
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+#: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
+_FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """How one language's question words read in English.
+
+    ``words`` maps a lower-case word form or lemma to English words ("" drops it);
+    ``phrases`` maps runs of 2–4 lower-case forms or lemmas, space-separated, the same way
+    and wins over ``words``; ``separable`` maps a particle that ends a clause to the verb
+    lemmas it completes and their English (German "nahmen … teil": teil → {nehmen:
+    participated}); ``relatives`` maps relative pronouns, read so after a comma (and a
+    preposition): German "das Land, in dem …" → "in which"."""
+    code: str
+    words: Mapping[str, str]
+    phrases: Mapping[str, str] = field(default_factory=dict)
+    separable: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    relatives: Mapping[str, str] = field(default_factory=dict)
+    #: ``words`` and ``phrases`` keyed without accents (the first key wins where two fold
+    #: alike), for questions typed without them ("decede", "citta")
+    folded_words: Mapping[str, str] = field(default_factory=dict)
+    folded_phrases: Mapping[str, str] = field(default_factory=dict)
+
+    def word(self, *forms: str) -> str | None:
+        """The English of the first of ``forms`` (a word, its lemma) the lexicon has."""
+        return _entry(self.words, self.folded_words, forms)
+
+    def phrase(self, *forms: str) -> str | None:
+        """The English of the first of ``forms`` (a run, its lemmas) the lexicon has."""
+        return _entry(self.phrases, self.folded_phrases, forms)
+
+
+def _entry(table: Mapping[str, str], folded: Mapping[str, str],
+           forms: Iterable[str]) -> str | None:
+    forms = tuple(forms)
+    for form in forms:
+        if form in table:
+            return table[form]
+    for form in forms:
+        hit = folded.get(_fold(form))
+        if hit is not None:
+            return hit
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Glossed:
+    """A question as the analysis reads it: ``text`` (English words where the question's
+    words were known, names as written), the question's ``lang``, and the words rewritten
+    (original → English) for the trace."""
+    question: str
+    lang: str
+    text: str
+    rewritten: tuple[tuple[str, str], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {"question": self.question, "lang": self.lang, "text": self.text,
+                "rewritten": [list(r) for r in self.rewritten]}
+
+
+def base_language(lang: str) -> str:
+    """"pt-BR" → "pt", "EN" → "en"."""
+    return lang.strip().split("-")[0].split("_")[0].lower()
+
+
+def detect(text: str) -> str:
+    """The language of ``text`` as a two-letter code. The detector's choice, except that
+    English stays English when the question opens with an English question word (names
+    in other languages mislead the detector: "Who owns Cassa di Risparmio di Venezia?"),
+    and another language needs to be clearly more likely (``NOT_ENGLISH``) or its
+    lexicon to know a good share of the words. English for a text without letters."""
+    if not any(ch.isalpha() for ch in text):
+        return "en"
+    identifier = _identifier()
+    with _LOCK:
+        ranked = identifier.rank(text)
+    best, best_p = ranked[0]
+    if best == "en":
+        return "en"
+    lex = lexicon(best)
+    lows = [m.group().lower() for m in _TOKEN.finditer(text)]
+    own = lex.words if lex is not None else {}
+    if lows and lows[0] in ENGLISH_OPENERS and lows[0] not in own:
+        return "en"
+    if best_p >= NOT_ENGLISH:
+        return best
+    if lex is not None and lows and \
+            sum(1 for w in lows if w in own) >= LEXICON_SHARE * len(lows):
+        return best
+    return "en" if _looks_latin(text) else best
+
+
+#: words an English question opens with
+ENGLISH_OPENERS = frozenset("""
+who whom whose what which where when how why is are was were did does do has have had
+can could name list tell give show
+""".split())
+#: the share of a question's words its language's lexicon must know to overrule an
+#: uncertain detector
+LEXICON_SHARE = 0.3
+
+
+def _looks_latin(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return sum(1 for ch in letters if _LATIN.match(ch)) >= 0.8 * len(letters)
+
+
+_LOCK = threading.Lock()
+
+
+@functools.cache
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages([lang for lang in DETECTABLE if lang in identifier.nb_classes])
+    return identifier
+
+
+def lexicon(lang: str) -> Lexicon | None:
+    """The lexicon of ``lang`` (its base language), None for English and for languages
+    without one."""
+    return _lexicon(base_language(lang))
+
+
+@functools.cache
+def _lexicon(code: str) -> Lexicon | None:
+    if code not in LEXICON_LANGUAGES:
+        return None
+    module = importlib.import_module(f"querygen.languages.{code}")
+    def folded(table: Mapping[str, str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for key, value in table.items():
+            out.setdefault(_fold(key), value)
+        return out
+    return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
+                   getattr(module, "RELATIVES", {}), folded(module.WORDS),
+                   folded(module.PHRASES))
+
+
+def lemma(word: str, lang: str) -> str:
+    """The lemma of a lower-case ``word`` (itself when simplemma does not know it)."""
+    import simplemma
+    try:
+        return simplemma.lemmatize(word, lang=lang).lower()
+    except (ValueError, KeyError):
+        return word
+
+
+def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]] | None = None,
+          normalize: Callable[[str], str] | None = None,
+          properties: Mapping[str, str] | None = None) -> Glossed:
+    """``question`` read into English words for the analysis (see the module docstring).
+
+    ``known(norms)`` answers which normalized names the KB knows, ``normalize`` is the
+    KB's name normalization, ``properties`` maps the KB's normalized property names in
+    ``lang`` to the property's English label. Without ``known`` no name is protected."""
+    code = base_language(lang)
+    lex = lexicon(code)
+    if code == "en":
+        return Glossed(question, code, question)
+    tokens = _tokens(question, code)
+    lows = [question[s:e].lower() for s, e in tokens]
+    lemmas = [lemma(w, code) for w in lows] if lex is not None else lows
+    norm = normalize or (lambda s: " ".join(s.lower().split()))
+    protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
+    replacements: list[tuple[int, int, str]] = []
+    rewritten: list[tuple[str, str]] = []
+    forced = {**_relatives(question, tokens, lows, lex),
+              **_separable(lows, lemmas, lex, protected)}
+    i = 0
+    while i < len(tokens):
+        if i in protected:
+            i += 1
+            continue
+        hit = (1, forced[i]) if i in forced else \
+            _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
+        if hit is None:
+            word = question[tokens[i][0]:tokens[i][1]]
+            if known is not None and not _LATIN.search(word) and word[:1].isupper() and \
+                    any(ch.isalpha() for ch in word):
+                latin = _transliterated(word)
+                if latin and latin != word:
+                    replacements.append((tokens[i][0], tokens[i][1], latin))
+                    rewritten.append((word, latin))
+            i += 1
+            continue
+        length, english = hit
+        start, end = tokens[i][0], tokens[i + length - 1][1]
+        if question[end:end + 1] in ("'", "\u2019"):      # elided: "l'auteur", "dell'anno"
+            end, english = end + 1, english + " "
+        replacements.append((start, end, english))
+        rewritten.append((question[start:end], english))
+        i += length
+    text = question
+    for start, end, english in reversed(replacements):
+        text = text[:start] + english + text[end:]
+    text = re.sub(r"\s{2,}", " ", re.sub(r"[¿¡]", "", text))
+    text = re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
+    return Glossed(question, code, text, tuple(rewritten))
+
+
+def _tokens(question: str, code: str) -> list[tuple[int, int]]:
+    """Word spans; a French inverted pronoun ("est-il") is a word of its own."""
+    out = []
+    for m in _TOKEN.finditer(question):
+        s, e = m.span()
+        inv = _FRENCH_INVERSION.match(m.group()) if code == "fr" else None
+        if inv is not None and inv.group(1).lower() not in ("peut", "c"):
+            split = s + len(inv.group(1))
+            out += [(s, split), (split, e)]
+        else:
+            out.append((s, e))
+    return out
+
+
+def _separable(lows: list[str], lemmas: list[str], lex: Lexicon | None,
+               protected: set[int]) -> dict[int, str]:
+    """A verb split around the clause ("nahmen … teil", "kam … zur Welt"): the verb's
+    index → its English, the particle's words → ""."""
+    if lex is None or not lex.separable or not lows:
+        return {}
+    for size in (2, 1):
+        first = len(lows) - size
+        verbs = lex.separable.get(" ".join(lows[first:])) if first > 0 else None
+        if verbs is None or any(j in protected for j in range(first, len(lows))):
+            continue
+        for j in range(first - 1, -1, -1):
+            english = verbs.get(lemmas[j]) or verbs.get(lows[j])
+            if english is not None and j not in protected:
+                return {j: english, **{k: "" for k in range(first, len(lows))}}
+    return {}
+
+
+def _relatives(question: str, tokens: list[tuple[int, int]], lows: list[str],
+               lex: Lexicon | None) -> dict[int, str]:
+    """Relative pronouns after a comma ("das Land, in dem …", "le pays dont …"): their
+    index → "which" (or the lexicon's word for them)."""
+    if lex is None or not lex.relatives:
+        return {}
+    out = {}
+    for i in range(1, len(tokens)):
+        between = question[tokens[i - 1][1]:tokens[i][0]]
+        after_comma = "," in between
+        after_preposition = i >= 2 and "," in question[tokens[i - 2][1]:tokens[i - 1][0]] \
+            and lex.words.get(lows[i - 1], "").split()[:1] in (["in"], ["of"], ["at"],
+                                                               ["from"], ["on"], ["with"])
+        if lows[i] in lex.relatives and (after_comma or after_preposition):
+            out[i] = lex.relatives[lows[i]]
+    return out
+
+
+def _lookup(i: int, lows: list[str], lemmas: list[str], lex: Lexicon | None,
+            properties: Mapping[str, str], protected: set[int],
+            norm: Callable[[str], str]) -> tuple[int, str] | None:
+    """The longest run from ``i`` the lexicon or the KB's property names know: (its
+    length in words, its English words). A phrase may enclose filler words (those the
+    lexicon drops: "kam *eigentlich* zur Welt"); they go with it."""
+    fillers = {j for j in range(i + 1, len(lows))
+               if lex is not None and lex.word(lows[j], lemmas[j]) == ""}
+    for n in range(min(MAX_PHRASE, len(lows) - i), 0, -1):
+        run = [i]
+        for j in range(i + 1, len(lows)):
+            if len(run) == n:
+                break
+            if j not in fillers:
+                run.append(j)
+        if len(run) < n or any(j in protected for j in range(i, run[-1] + 1)):
+            continue
+        forms = tuple(dict.fromkeys((" ".join(lows[j] for j in run),
+                                     " ".join(lemmas[j] for j in run))))
+        if lex is not None:
+            hit = lex.phrase(*forms) if n > 1 else lex.word(*forms)
+            if hit is not None:
+                return run[-1] + 1 - i, hit
+        for form in forms:
+            label = properties.get(norm(form))
+            if label is not None:
+                return run[-1] + 1 - i, label
+    return None
+
+
+def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
+           lemmas: list[str], lex: Lexicon | None,
+           known: Callable[[Iterable[str]], set[str]] | None,
+           norm: Callable[[str], str], properties: Mapping[str, str]) -> set[int]:
+    """Indexes of words inside a run of words that the KB knows as a name ("La Casa de
+    Papel", "Justice League", "Польша"). Not a name: a run of lexicon words, a phrase of
+    the lexicon, a word the KB names a property with (read as that property), and in a
+    question that capitalizes its names, a run without a capital ("maison de disques"
+    names the class *record label*, which the question asks as a relation)."""
+    if known is None:
+        return set()
+    cased = any(question[s:e][:1].isupper() for s, e in tokens[1:])
+    runs: dict[str, tuple[int, int]] = {}
+    for i in range(len(tokens)):
+        for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
+            words = [question[s:e] for s, e in tokens[i:i + n]]
+            if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
+                continue
+            if lex is not None and (
+                    all(lex.word(w, l) is not None
+                        for w, l in zip(lows[i:i + n], lemmas[i:i + n])) or
+                    lex.phrase(" ".join(lows[i:i + n]), " ".join(lemmas[i:i + n]))
+                    is not None):
+                continue
+            key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
+            if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
+                runs.setdefault(key, (i, n))
+    hits = known(list(runs))
+    out: set[int] = set()
+    for key in hits:
+        i, n = runs[key]
+        out.update(range(i, i + n))
+    return out
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, in the same script ("é" → "e", "ё" → "е")."""
+    import unicodedata
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def _transliterated(word: str) -> str:
+    from anyascii import anyascii
+    return anyascii(word)

@@ -1,0 +1,163 @@
+"""Questions in other languages (issue 30): the language detected, the question read into
+the analysis's English (``querygen.languages``), and answers through the same query graphs,
+written with the labels of the question's language — on the demo KB, which labels its
+entities and properties in English, German, French and Chinese."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from querygen.languages import LEXICON_LANGUAGES, detect, gloss, lexicon
+
+
+@pytest.fixture(scope="module")
+def demo(demo_mirror_path, tmp_path_factory):
+    path = tmp_path_factory.mktemp("languages") / "demo.sqlite"
+    shutil.copy(demo_mirror_path, path)          # linking builds its sidecar beside it
+    import kb
+    base = kb.open(path)
+    yield base
+    base.close()
+
+
+@pytest.fixture(scope="module")
+def grounder(demo):
+    from reasoning import Grounder
+    return Grounder(demo)
+
+
+# -- which language ---------------------------------------------------------------------------
+@pytest.mark.parametrize("question, lang", [
+    ("Wer ist der Arbeitgeber von Douglas Adams?", "de"),
+    ("Wer hat Der Kuss gemalt?", "de"),
+    ("Quel est le chef-lieu du canton de Nice-7 ?", "fr"),
+    ("¿De qué forma parte un anillo planetario?", "es"),
+    ("In che ruolo gioca Laurent Dos Santos?", "it"),
+    ("Em que cidade nasceu Fernando Pessoa?", "pt"),
+    ("В каком жанре играл Чарли Вентура?", "ru"),
+    ("マリー・キュリーはどこで生まれましたか？", "ja"),
+    ("Where was Marie Curie born?", "en"),
+    # names in another language do not make an English question another language's
+    ("Who owns Cassa di Risparmio di Venezia?", "en"),
+    ("Which position did Ottaviano dei Conti di Segni hold?", "en"),
+    ("1903?", "en"),
+])
+def test_the_language_of_a_question_is_detected(question, lang):
+    assert detect(question) == lang
+
+
+# -- read into English ------------------------------------------------------------------------
+def test_every_lexicon_loads_and_reads_its_question_words():
+    for code in LEXICON_LANGUAGES:
+        lex = lexicon(code)
+        assert lex is not None and len(lex.words) > 150, code
+    assert lexicon("en") is None and lexicon("nl") is None
+    assert lexicon("pt-BR") is lexicon("pt")
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Wo wurde Marie Curie geboren?", "de", "where was Marie Curie born?"),
+    # a separable verb around the clause, and a filler word inside a phrase
+    ("Welche Mannschaften nahmen an der 1994 FIFA World Cup teil?", "de",
+     "which teams participated at the 1994 FIFA World Cup?"),
+    ("Wo kam Canaletto eigentlich zur Welt?", "de", "where was born Canaletto?"),
+    # a relative pronoun after a comma
+    ("Nenne das Land, in dem Kapstadt liegt.", "de", "name the country, in which Kapstadt"),
+])
+def test_a_question_reads_into_english_words_with_its_names_kept(question, lang, english):
+    assert gloss(question, lang).text.startswith(english)
+
+
+def test_french_inversion_and_elision_read_as_english():
+    text = gloss("Où est-il né, l'auteur de Germinal ?", "fr").text.lower()
+    assert text.startswith("where") and "born" in text and "germinal" in text
+    assert "-il" not in text and "l'" not in text
+
+
+def test_names_the_kb_knows_are_never_rewritten():
+    known = {"la casa de papel"}
+    norm = " ".join
+    q = "¿Quién creó La Casa de Papel?"
+    kept = gloss(q, "es", known=lambda norms: {n for n in norms if n in known},
+                 normalize=lambda s: " ".join(s.lower().split())).text
+    assert "La Casa de Papel" in kept
+    assert "Casa de Papel" not in gloss(q, "es").text           # unprotected: "of" inside
+    del norm
+
+
+def test_a_name_in_another_script_the_kb_does_not_know_is_transliterated():
+    out = gloss("Где родился Чарли Вентура?", "ru", known=lambda norms: set())
+    assert "Charli Ventura" in out.text and out.text.lower().startswith("where")
+    # a name the KB knows in that script stays as written
+    out = gloss("Какая столица у страны Польша?", "ru",
+                known=lambda norms: {n for n in norms if n == "польша"})
+    assert "Польша" in out.text
+
+
+def test_the_kbs_own_property_names_in_the_language_are_read(demo):
+    from querygen.generator import graph_ranker
+    rules = graph_ranker(demo).rules
+    names = rules.props.names_in("de")
+    assert names["ehepartner"] == "spouse"          # P26's German label in the demo KB
+    assert rules.props.names_in("en") == {}
+    assert "spouse" in rules.gloss("Wer war der Ehepartner von Marie Curie?", "de").text
+
+
+# -- answers ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("question, answer", [
+    ("Wo wurde Marie Curie geboren?", "Warschau"),
+    ("Où est né Albert Einstein ?", "Ulm"),
+    ("Wer war der Ehepartner von Marie Curie?", "Pierre Curie"),
+    ("Where was Marie Curie born?", "Warsaw"),
+])
+def test_a_question_in_its_language_is_answered_with_its_labels(grounder, question, answer):
+    a = grounder.ask(question)
+    assert a.grounded and a.text.startswith(answer), (a.text, a.note)
+    assert a.lang == detect(question)
+    assert a.citations and a.query_graph is not None
+
+
+def test_a_value_without_a_label_in_the_language_is_written_in_english_with_a_note(demo):
+    from reasoning import Grounder
+    a = Grounder(demo, lang="es").ask("¿Dónde nació Marie Curie?")
+    assert a.grounded and a.text.startswith("Warsaw")
+    assert "no Spanish label for Warsaw" in a.note
+
+
+def test_a_language_without_a_lexicon_answers_through_names_or_says_no_answer(demo):
+    from reasoning import Grounder
+    for question in ("Waar is Marie Curie geboren?", "Gdzie urodziła się Maria Skłodowska?",
+                     "マリー・キュリーはどこで生まれましたか？"):
+        a = Grounder(demo).ask(question)
+        # never a wrong value called grounded
+        assert not a.grounded or a.text.startswith("Warsaw"), (question, a.text)
+
+
+def test_a_given_language_overrides_detection(demo):
+    from reasoning import Grounder
+    a = Grounder(demo, lang="en").ask("Wo wurde Marie Curie geboren?")
+    assert a.lang == "en"
+    b = Grounder(demo, lang="de").ask("Wo wurde Marie Curie geboren?")
+    assert b.lang == "de" and b.text.startswith("Warschau")
+
+
+def test_ask_on_the_command_line_detects_the_language(run, demo_mirror_path, tmp_path):
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_mirror_path, db)
+    result = run("ask", "Wo wurde Marie Curie geboren?", "--db", str(db), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["lang"] == "de" and out["text"].startswith("Warschau") and out["grounded"]
+    bad = run("ask", "Wo wurde Marie Curie geboren?", "--db", str(db), "--lang", "de!")
+    assert bad.exit_code != 0 and "language" in bad.output
+
+
+def test_rowen_translates_a_question_already_in_its_target_language_into_english():
+    from reasoning.gates.policies import RowenGate
+    from reasoning.llm.scripted import ScriptedLLM
+    gate = RowenGate(ScriptedLLM([]), mode="cl", target_language="zh")
+    assert gate.target_for("Where was Marie Curie born?") == "zh"
+    assert gate.target_for("玛丽·居里出生在哪里？") == "en"
