@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 import kb  # noqa: E402
 from querygen.generator import linker_for  # noqa: E402
 from querygen.graphs import GraphRanker  # noqa: E402
+from querygen.languages import detect as detect_language  # noqa: E402
 from reasoning.eval import answers as A  # noqa: E402
 from reasoning.eval.gold import GoldResolver  # noqa: E402
 from reasoning.eval.metrics import score  # noqa: E402
@@ -80,8 +81,11 @@ def predicted(graph) -> list:
     return out
 
 
-def run_set(name: str, path: Path, limit: int | None, ranker, kb_, rows_out) -> dict:
-    items = read_items(path)
+def run_set(name: str, path: Path, limit: int | None, ranker, kb_, rows_out, *,
+            lang: str = "en", detect: bool = False) -> dict:
+    """The set's figures over its questions in ``lang``; with ``detect`` each question
+    is read in the language ``querygen.languages.detect`` finds, not the file's."""
+    items = read_items(path, languages=(lang,))
     resolver = GoldResolver(kb_)          # per file: item keys are only unique within one
     if limit:
         items = items[:limit]
@@ -91,7 +95,8 @@ def run_set(name: str, path: Path, limit: int | None, ranker, kb_, rows_out) -> 
         if gold.answers is None:
             continue
         t = time.perf_counter()
-        ranking = ranker.rank(item.question, lang=item.lang)
+        ranking = ranker.rank(item.question,
+                              lang=detect_language(item.question) if detect else item.lang)
         times.append(time.perf_counter() - t)
         chosen = ranking.best
         pred = predicted(chosen) if chosen is not None else []
@@ -169,6 +174,11 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="questions per set at most")
     ap.add_argument("--rows", help="write candidate features here (JSON lines)")
     ap.add_argument("--json", help="write the summary here")
+    ap.add_argument("--languages", default="en",
+                    help="question languages to score, comma-separated (each a row: "
+                         "SET@LANG), e.g. de,fr,es,it,pt,ru")
+    ap.add_argument("--detect", action="store_true",
+                    help="read each question in the detected language, not the file's")
     ap.add_argument("--speed", type=int, metavar="N", default=0,
                     help="also time N questions per set: kgground ask without an LLM "
                          "(warm), beside running the chosen graph's SPARQL alone")
@@ -190,12 +200,18 @@ def main() -> None:
         if not path.exists():
             print(f"{name:<22} skipped: {path} is absent")
             continue
-        r = run_set(name, path, args.limit or limit, ranker, k, rows_out)
-        out.append(r)
-        cov = f"{r['covered_f1']:.3f}" if r["covered_f1"] is not None else "-"
-        print(f"{name:<22} {r['n']:>5} {r['f1']:>6.3f} {cov:>6} {r['answered']:>8.3f} "
-              f"{r['wrong']:>6.3f} {r['oracle_f1']:>6.3f} {r['p50_ms']:>7.1f} "
-              f"{r['p90_ms']:>7.1f}", flush=True)
+        for lang in args.languages.split(","):
+            r = run_set(name, path, args.limit or limit, ranker, k, rows_out, lang=lang,
+                        detect=args.detect)
+            if not r["n"]:
+                continue
+            if lang != "en":
+                r["set"] = f"{name}@{lang}"
+            out.append(r)
+            cov = f"{r['covered_f1']:.3f}" if r["covered_f1"] is not None else "-"
+            print(f"{r['set']:<22} {r['n']:>5} {r['f1']:>6.3f} {cov:>6} "
+                  f"{r['answered']:>8.3f} {r['wrong']:>6.3f} {r['oracle_f1']:>6.3f} "
+                  f"{r['p50_ms']:>7.1f} {r['p90_ms']:>7.1f}", flush=True)
     if rows_out is not None:
         rows_out.close()
     if len(out) > 1:

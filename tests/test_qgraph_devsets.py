@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 QGRAPH = REPO / "bench" / "qgraph"
 PAINTINGS_TTL = REPO / "tests" / "data" / "paintings.ttl"
 SLICE_FILES = ["two_hop.jsonl", "three_hop.jsonl", "unanswerable.jsonl", "one_hop_fresh.jsonl",
-               "constraints_slice.jsonl", "class_noun.jsonl"]
+               "constraints_slice.jsonl", "class_noun.jsonl", "lang_questions.jsonl"]
 DEMO_FILE = "demo_questions.jsonl"
 UNANSWERABLE = ("no-relation", "no-fact", "no-entity")
 
@@ -75,6 +75,10 @@ def test_the_sets_keep_their_sizes_and_spread():
     class_noun = records("class_noun.jsonl")
     assert len(class_noun) >= 100
     assert {"one-hop", "no-fact", "no-relation"} <= {r["kind"] for r in class_noun}
+    langs = records("lang_questions.jsonl")
+    per = Counter(r["lang"] for r in langs)
+    assert set(per) == {"de", "fr", "es", "it", "pt", "ru"} and min(per.values()) >= 50, per
+    assert all(r["en"].strip() for r in langs)
     paintings = records("paintings_questions.jsonl")
     assert len(paintings) >= 60
     assert {"count", "yes-no", "two-hop", "no-relation", "no-fact", "no-entity"} <= {
