@@ -805,6 +805,12 @@ class PropertyLinker:
         """Every property's label in ``lang`` (English, else any, as fallback)."""
         return {pid: p.label(lang) for pid, p in self._load().items()}
 
+    def label(self, pid: str, lang: str = "en") -> str | None:
+        """The label of ``pid`` in ``lang`` (English, else any, as fallback); None for a
+        property the KB does not name."""
+        p = self._load().get(pid)
+        return p.label(lang) if p is not None else None
+
     def names_in(self, lang: str) -> dict[str, str]:
         """The normalized labels and aliases the KB gives its properties in ``lang`` (not
         English), each with the property's English label: how a question in ``lang``

@@ -483,7 +483,11 @@ class GraphRanker:
             elif query.form == "select":
                 values = [a.value for a in result.answers]
         via = _last_property(plan)
+        # the name the question matched ("plays") and the property's own label
+        # ("instrument"): either may name the class asked for
         names = [d.label for d in plan.decisions if d.kind == "property" and d.id == via]
+        own_label = self.rules.props.label(via) if via is not None else None
+        names += [own_label] if own_label and own_label not in names else []
         check = self.oracle.check(ctx.expected, values, via, names) \
             if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)

@@ -66,6 +66,9 @@ class Lexicon:
     phrases: Mapping[str, str] = field(default_factory=dict)
     separable: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     relatives: Mapping[str, str] = field(default_factory=dict)
+    #: case endings of names and the nominative endings they may stand for (Russian
+    #: "Андорры" → "Андорра"): tried when a name in the question is not the KB's
+    name_endings: tuple[tuple[str, str], ...] = ()
     #: ``words`` and ``phrases`` keyed without accents (the first key wins where two fold
     #: alike), for questions typed without them ("decede", "citta")
     folded_words: Mapping[str, str] = field(default_factory=dict)
@@ -183,8 +186,8 @@ def _lexicon(code: str) -> Lexicon | None:
             out.setdefault(_fold(key), value)
         return out
     return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
-                   getattr(module, "RELATIVES", {}), folded(module.WORDS),
-                   folded(module.PHRASES))
+                   getattr(module, "RELATIVES", {}), tuple(getattr(module, "NAME_ENDINGS", ())),
+                   folded(module.WORDS), folded(module.PHRASES))
 
 
 def lemma(word: str, lang: str) -> str:
@@ -217,18 +220,23 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     rewritten: list[tuple[str, str]] = []
     forced = {**_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
+    cased = any(question[s:e][:1].isupper() for s, e in tokens[1:])
+    declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm, protected,
+                               cased) if known is not None else {}
     i = 0
     while i < len(tokens):
         if i in protected:
             i += 1
             continue
-        hit = (1, forced[i]) if i in forced else \
+        hit = (1, forced[i]) if i in forced else declined.get(i) or \
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             word = question[tokens[i][0]:tokens[i][1]]
-            if known is not None and not _LATIN.search(word) and word[:1].isupper() and \
-                    any(ch.isalpha() for ch in word):
-                latin = _transliterated(word)
+            if known is not None and not _LATIN.search(word) and \
+                    (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
+                # the lemma is the nominative a label is written in ("Клегга" → Клегг)
+                latin = _transliterated(lemmas[i] if lemmas[i] != lows[i] else word)
+                latin = latin[:1].upper() + latin[1:]
                 if latin and latin != word:
                     replacements.append((tokens[i][0], tokens[i][1], latin))
                     rewritten.append((word, latin))
@@ -247,6 +255,49 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     text = re.sub(r"\s{2,}", " ", re.sub(r"[¿¡]", "", text))
     text = re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
     return Glossed(question, code, text, tuple(rewritten))
+
+
+def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                    lemmas: list[str], lex: Lexicon | None,
+                    known: Callable[[Iterable[str]], set[str]],
+                    norm: Callable[[str], str], protected: set[int],
+                    cased: bool) -> dict[int, tuple[int, str]]:
+    """Names in another script written in another case than the KB's label (Russian
+    "Андорры", "Ника Клегга"): runs of up to three non-Latin words, none a lexicon word,
+    whose lemmas the KB knows as a name. Their first index → (length, the lemmas)."""
+    runs: dict[str, tuple[int, int, list[str]]] = {}
+    for i in range(len(tokens)):
+        for n in range(min(3, len(tokens) - i), 0, -1):
+            idx = range(i, i + n)
+            words = [question[tokens[j][0]:tokens[j][1]] for j in idx]
+            if any(j in protected or _LATIN.search(w) or not w[:1].isalpha() or
+                   (lex is not None and lex.word(lows[j], lemmas[j]) is not None)
+                   for j, w in zip(idx, words)):
+                continue
+            if cased and not words[0][:1].isupper():
+                continue
+            for form in _nominatives([lows[j] for j in idx], [lemmas[j] for j in idx], lex):
+                runs.setdefault(norm(" ".join(form)), (i, n, form))
+    hits = known(list(runs)) if runs else set()
+    out: dict[int, tuple[int, str]] = {}
+    taken: set[int] = set()
+    for key in sorted(hits, key=lambda k: -runs[k][1]):
+        i, n, form = runs[key]
+        if taken.isdisjoint(range(i, i + n)):
+            taken.update(range(i, i + n))
+            out[i] = (n, " ".join(w[:1].upper() + w[1:] for w in form))
+    return out
+
+
+def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None
+                 ) -> list[list[str]]:
+    """Other forms of a name's words the KB may write it in: the lemmas, and the words
+    with a case ending swapped for a nominative one (every word the same way)."""
+    out = [lemmas] if lemmas != lows else []
+    for ending, nominative in (lex.name_endings if lex is not None else ()):
+        if all(w.endswith(ending) and len(w) > len(ending) + 2 for w in lows):
+            out.append([w[:len(w) - len(ending)] + nominative for w in lows])
+    return out
 
 
 def _tokens(question: str, code: str) -> list[tuple[int, int]]:
