@@ -161,3 +161,12 @@ def test_rowen_translates_a_question_already_in_its_target_language_into_english
     gate = RowenGate(ScriptedLLM([]), mode="cl", target_language="zh")
     assert gate.target_for("Where was Marie Curie born?") == "zh"
     assert gate.target_for("玛丽·居里出生在哪里？") == "en"
+
+
+def test_a_declined_name_in_another_script_is_found_in_its_nominative():
+    known = {"андорра", "ник клегг"}
+    out = gloss("Назови официальный язык Андорры.", "ru",
+                known=lambda norms: {n for n in norms if n in known})
+    assert "Андорра" in out.text and out.text.lower().startswith("name")
+    assert "Ник Клегг" in gloss("Где родился Ника Клегга?", "ru",
+                                known=lambda norms: {n for n in norms if n in known}).text

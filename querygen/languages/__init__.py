@@ -29,6 +29,8 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
+
 #: languages with a lexicon module here
 LEXICON_LANGUAGES = ("de", "fr", "es", "it", "pt", "ru")
 #: languages the detector chooses among: widely written languages (Galician and Catalan
@@ -38,9 +40,6 @@ af am ar az be bg bn bs cs cy da de el en eo es et eu fa fi fr ga he hi hr hu hy
 ja ka kk km ko lt lv mk ml mn mr ms nb ne nl no pa pl ps pt ro ru si sk sl sq sr sv sw ta
 te th tl tr uk ur uz vi zh
 """.split())
-#: another language wins over English only when at least this likely (on a short English
-#: question the detector sometimes prefers a language with similar spelling)
-NOT_ENGLISH = 0.9
 #: the longest word run looked up as a phrase of a lexicon or as a KB name
 MAX_PHRASE = 4
 MAX_NAME = 6
@@ -117,30 +116,57 @@ def base_language(lang: str) -> str:
 
 
 def detect(text: str) -> str:
-    """The language of ``text`` as a two-letter code. The detector's choice, except that
-    English stays English when the question opens with an English question word (names
-    in other languages mislead the detector: "Who owns Cassa di Risparmio di Venezia?"),
-    and another language needs to be clearly more likely (``NOT_ENGLISH``) or its
-    lexicon to know a good share of the words. English for a text without letters."""
+    """The language of ``text`` as a two-letter code: the detector's choice, checked
+    against the lexicons. English stays English when the question opens with an English
+    question word and English words are as many as the other language's (names mislead
+    the detector: "Who owns Cassa di Risparmio di Venezia?", "Was Rembrandt born in
+    Leiden?"). When the detector is unsure (below ``SURE``) or chose a language without a
+    lexicon, the language whose lexicon knows most of the words wins (a short Russian
+    question is not Belarusian), and it
+    must know a good share of them (``LEXICON_SHARE``) unless the detector is clearly
+    sure (``NOT_ENGLISH``); a Latin-script question with more English words than words
+    of that language is English ("capital of azerbaijan?"). English for a text without
+    letters."""
     if not any(ch.isalpha() for ch in text):
         return "en"
     identifier = _identifier()
     with _LOCK:
         ranked = identifier.rank(text)
     best, best_p = ranked[0]
-    if best == "en":
-        return "en"
-    lex = lexicon(best)
     lows = [m.group().lower() for m in _TOKEN.finditer(text)]
-    own = lex.words if lex is not None else {}
-    if lows and lows[0] in ENGLISH_OPENERS and lows[0] not in own:
-        return "en"
-    if best_p >= NOT_ENGLISH:
+    if best == "en" or not lows:
         return best
-    if lex is not None and lows and \
-            sum(1 for w in lows if w in own) >= LEXICON_SHARE * len(lows):
+    coverage = {lang: _coverage(lows, lang) for lang in (best, *LEXICON_LANGUAGES)}
+    rival = max(coverage, key=lambda lang: coverage[lang])
+    if coverage[rival] > coverage[best] and (
+            best_p < SURE or (lexicon(best) is None and coverage[rival] >= LEXICON_SHARE)):
+        best = rival
+    english = sum(1 for w in lows if w in _ENGLISH_WORDS) / len(lows)
+    if lows[0] in ENGLISH_OPENERS and english >= coverage[best]:
+        return "en"
+    if best_p < NOT_ENGLISH and _looks_latin(text) and \
+            sum(1 for w in lows if _is_english(w)) / len(lows) > coverage[best]:
+        return "en"         # "capital of azerbaijan?": more English words than Spanish
+    if best_p >= NOT_ENGLISH or coverage[best] >= LEXICON_SHARE or \
+            (best_p >= SURE and lexicon(best) is not None):
         return best
     return "en" if _looks_latin(text) else best
+
+
+def _coverage(lows: list[str], lang: str) -> float:
+    """The share of ``lows`` (single letters aside) that ``lang``'s lexicon knows as
+    written; 0 without a lexicon."""
+    lex = lexicon(lang)
+    if lex is None:
+        return 0.0
+    return sum(1 for w in lows if len(w) > 1 and lex.word(w) is not None) / len(lows)
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_english(word: str) -> bool:
+    """Whether ``word`` is in lemminflect's English dictionary or question machinery."""
+    from lemminflect import getAllLemmas
+    return word in _ENGLISH_WORDS or bool(getAllLemmas(word))
 
 
 #: words an English question opens with
@@ -148,9 +174,15 @@ ENGLISH_OPENERS = frozenset("""
 who whom whose what which where when how why is are was were did does do has have had
 can could name list tell give show
 """.split())
-#: the share of a question's words its language's lexicon must know to overrule an
-#: uncertain detector
-LEXICON_SHARE = 0.3
+#: English question machinery and common relation verbs: an English question's share of
+#: them is compared with another language's lexicon's
+_ENGLISH_WORDS = FRAME_WORDS | AUXILIARIES | VERB_FORMS | frozenset(
+    "of in on at by for from to with and or not".split())
+#: the detector's probability from which its choice stands without a lexicon's support
+#: (for a language with a lexicon), and from which it stands for any language
+SURE, NOT_ENGLISH = 0.5, 0.9
+#: the share of a question's words a lexicon must know to overrule an unsure detector
+LEXICON_SHARE = 0.25
 
 
 def _looks_latin(text: str) -> bool:
