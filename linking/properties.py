@@ -821,7 +821,7 @@ class PropertyLinker:
         if cached is not None:
             return cached
         out: dict[str, str] = {}
-        for pid, p in self._load().items():
+        for p in self._load().values():
             english = p.labels.get("en") or p.labels.get("")
             if not english or lang == "en":
                 continue

@@ -43,13 +43,14 @@ from __future__ import annotations
 import json
 import math
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kb.types import Value
-from querygen.analysis import Analysis, Word
+from querygen.analysis import Analysis, Word, expand_contractions
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
@@ -149,6 +150,9 @@ class GraphRanking:
     entities: tuple[LinkingDecision, ...] = ()
     threshold: float = 0.5
     timings: Mapping[str, float] = field(default_factory=dict)
+    #: the question as the analysis read it, where that differs from the question (a
+    #: question in another language, read into English words: ``querygen.languages``)
+    reading: str = ""
 
     @property
     def top(self) -> QueryGraph | None:
@@ -160,6 +164,7 @@ class GraphRanking:
                 "best": self.best.as_dict() if self.best else None,
                 "confidence": round(self.confidence, 4), "threshold": self.threshold,
                 "missing": self.missing, "reason": self.reason,
+                **({"reading": self.reading} if self.reading else {}),
                 "graphs": [g.as_dict() for g in self.graphs],
                 "timings_ms": {k: round(v * 1000, 3) for k, v in self.timings.items()}}
 
@@ -232,11 +237,17 @@ class GraphRanker:
         self.model = model or default_model()
 
     def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
-        """The ranked graphs of ``question`` and the decision (see the module docstring).
-        The KB's failures (an unreachable endpoint, a broken mirror) are raised."""
-        import time
+        """The ranked graphs of ``question`` (in ``lang``) and the decision (see the module
+        docstring). The KB's failures (an unreachable endpoint, a broken mirror) are
+        raised."""
         t0 = time.perf_counter()
         a, mentions, plans = self.rules.candidates(question, lang=lang)
+        ranking = self._rank(question, lang, a, mentions, plans, t0)
+        reading = expand_contractions(question.strip())
+        return ranking if a.question == reading else replace(ranking, reading=a.question)
+
+    def _rank(self, question: str, lang: str, a: Analysis, mentions: list[Mention],
+              plans: list[QueryPlan], t0: float) -> GraphRanking:
         exp = expected(a)
         t1 = time.perf_counter()
         if a.negated and a.form != "ask":

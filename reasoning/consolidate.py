@@ -130,6 +130,8 @@ class Consolidator:
         started = time.perf_counter()
         records: list[dict[str, Any]] = []
         asked = [self._ask(question, records, evidence)]
+        if asked[0].ranking is not None and asked[0].ranking.reading:
+            log["read_as"] = asked[0].ranking.reading   # a question in another language
         subs = [s for s in sub_questions if s.strip() and s != question]
         answers: dict[int, str] = {}
         for i, sub in enumerate(subs, 1):

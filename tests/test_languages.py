@@ -170,3 +170,15 @@ def test_a_declined_name_in_another_script_is_found_in_its_nominative():
     assert "Андорра" in out.text and out.text.lower().startswith("name")
     assert "Ник Клегг" in gloss("Где родился Ника Клегга?", "ru",
                                 known=lambda norms: {n for n in norms if n in known}).text
+
+
+def test_the_reading_of_a_question_in_another_language_is_shown(grounder, run, demo_mirror_path,
+                                                                 tmp_path):
+    a = grounder.ask("Wo wurde Marie Curie geboren?")
+    assert a.trace.stage("retrieve").details["read_as"] == "where was Marie Curie born?"
+    assert "read_as" not in grounder.ask("Where was Marie Curie born?").trace.stage(
+        "retrieve").details
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_mirror_path, db)
+    out = run("ask", "Wo wurde Marie Curie geboren?", "--db", str(db)).stdout
+    assert "Read as (de): where was Marie Curie born?" in out

@@ -2,8 +2,8 @@
 in the analysis's vocabulary (``querygen.analysis`` reads English).
 
 ``detect(text)`` names the language of a question (py3langid, its model ships in the
-package), preferring English unless another language is clearly more likely: a question
-read in the wrong language loses its question words.
+package), checked against the lexicons and English's own words: a question read in the
+wrong language loses its question words.
 
 ``gloss(question, lang, …)`` rewrites the question word by word into English for the
 analysis, with one lexicon per language (``querygen.languages.de`` …, written for this
@@ -13,9 +13,10 @@ prepositions and relation words — everything else stays as written, in place, 
 keep their spelling ("Justice League (TV series)", "Польша") and are linked against the
 KB's labels and aliases in every language. Word runs the KB knows as a name are never
 rewritten ("La Casa de Papel"). A name in another script that the KB does not know is
-transliterated to Latin letters ("Чарли Вентура" → "Charli Ventura") so that it can meet a
-Latin label. Words are looked up as written, then by their lemma (simplemma), so
-"geboren", "nacque" and "родился" need one entry each.
+tried in its nominative ("Андорры" → "Андорра"), else transliterated to Latin letters
+("Чарли Вентура" → "Charli Ventura") so that it can meet a Latin label. Words are looked
+up as written, then by their lemma (simplemma), so "geboren", "nacque" and "родился" need
+one entry each.
 
 A language without a lexicon keeps its words (names still link); English is not glossed.
 """
@@ -98,16 +99,10 @@ def _entry(table: Mapping[str, str], folded: Mapping[str, str],
 @dataclass(frozen=True, slots=True)
 class Glossed:
     """A question as the analysis reads it: ``text`` (English words where the question's
-    words were known, names as written), the question's ``lang``, and the words rewritten
-    (original → English) for the trace."""
+    words were known, names as written) and the question's ``lang``."""
     question: str
     lang: str
     text: str
-    rewritten: tuple[tuple[str, str], ...] = ()
-
-    def as_dict(self) -> dict[str, object]:
-        return {"question": self.question, "lang": self.lang, "text": self.text,
-                "rewritten": [list(r) for r in self.rewritten]}
 
 
 def base_language(lang: str) -> str:
@@ -249,7 +244,6 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
     replacements: list[tuple[int, int, str]] = []
-    rewritten: list[tuple[str, str]] = []
     forced = {**_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
     cased = any(question[s:e][:1].isupper() for s, e in tokens[1:])
@@ -268,10 +262,10 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
                     (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
                 # the lemma is the nominative a label is written in ("Клегга" → Клегг)
                 latin = _transliterated(lemmas[i] if lemmas[i] != lows[i] else word)
-                latin = latin[:1].upper() + latin[1:]
+                if word[:1].isupper():
+                    latin = latin[:1].upper() + latin[1:]
                 if latin and latin != word:
                     replacements.append((tokens[i][0], tokens[i][1], latin))
-                    rewritten.append((word, latin))
             i += 1
             continue
         length, english = hit
@@ -279,14 +273,13 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
         if question[end:end + 1] in ("'", "\u2019"):      # elided: "l'auteur", "dell'anno"
             end, english = end + 1, english + " "
         replacements.append((start, end, english))
-        rewritten.append((question[start:end], english))
         i += length
     text = question
     for start, end, english in reversed(replacements):
         text = text[:start] + english + text[end:]
     text = re.sub(r"\s{2,}", " ", re.sub(r"[¿¡]", "", text))
     text = re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
-    return Glossed(question, code, text, tuple(rewritten))
+    return Glossed(question, code, text)
 
 
 def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
@@ -431,8 +424,8 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
                 continue
             if lex is not None and (
-                    all(lex.word(w, l) is not None
-                        for w, l in zip(lows[i:i + n], lemmas[i:i + n])) or
+                    all(lex.word(w, lm) is not None
+                        for w, lm in zip(lows[i:i + n], lemmas[i:i + n])) or
                     lex.phrase(" ".join(lows[i:i + n]), " ".join(lemmas[i:i + n]))
                     is not None):
                 continue

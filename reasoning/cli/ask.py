@@ -127,6 +127,9 @@ def _print(a: Any) -> None:
               "llm+kb": "the model, from the KB's evidence"}[a.mode]
     sure = f", confidence {a.confidence:.2f}" if a.confidence is not None else ""
     click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}{sure}")
+    retrieve = a.trace.stage("retrieve")
+    if retrieve is not None and retrieve.details.get("read_as"):
+        click.echo(f"Read as ({a.lang}): {retrieve.details['read_as']}")
     if a.query_graph:
         g = a.query_graph
         click.echo(f"Query graph: {_one_line(g['label_level'])}")
