@@ -182,3 +182,17 @@ def test_the_reading_of_a_question_in_another_language_is_shown(grounder, run, d
     shutil.copy(demo_mirror_path, db)
     out = run("ask", "Wo wurde Marie Curie geboren?", "--db", str(db)).stdout
     assert "Read as (de): where was Marie Curie born?" in out
+
+
+def test_with_an_llm_the_prompts_keep_the_question_in_its_language(demo):
+    from reasoning import Grounder
+    from tests.test_grounder import cite, player
+    seen = []
+
+    def grounded(fields):
+        seen.append(fields["question"])
+        return cite("Warschau")(fields)
+    a = Grounder(demo, player(grounded=grounded), gate="always").ask(
+        "Wo wurde Marie Curie geboren?")
+    assert seen and all(q == "Wo wurde Marie Curie geboren?" for q in seen)
+    assert a.lang == "de" and a.grounded and a.text.startswith("Warschau")
