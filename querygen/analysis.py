@@ -23,6 +23,7 @@ relation. Nothing here consults a KB: entity mentions come from the linker
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -270,7 +271,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
                 ) -> int | None:
     """The last index of a short noun phrase starting at ``i`` ("political party",
     "country"), stopping before auxiliaries, prepositions, superlatives and words that
-    look like verbs ("chemists *won*", "physicist *died*"); None if none."""
+    look like verbs ("chemists *won*", "physicist *died*", "genre *belongs*"); None if
+    none."""
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
@@ -278,12 +280,21 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
                 or w in ("did", "does"):
             break
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
-                      (w.endswith("ed") and len(w) > 4)):
+                      (w.endswith("ed") and len(w) > 4) or _only_verb(w)):
             break
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
         end = j
     return end
+
+
+@functools.lru_cache(maxsize=4096)
+def _only_verb(word: str) -> bool:
+    """Whether English knows ``word`` as a verb form and as nothing else ("belongs",
+    "consists"; not "plays", "works", which are nouns too)."""
+    from lemminflect import getAllLemmas
+    lemmas = getAllLemmas(word)
+    return bool(lemmas) and set(lemmas) <= {"VERB", "AUX"}
 
 
 def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]

@@ -597,6 +597,8 @@ class GraphRanker:
         for g in answered:
             if g.confidence < threshold:
                 break
+            if self._class_rival(ctx, g, answered) is not None:
+                continue
             g = self._validated(g)
             if not g.diagnostics.get("errors"):
                 common["graphs"] = tuple(g if x.query is g.query else x for x in graphs)
@@ -604,6 +606,26 @@ class GraphRanker:
         confidence = top.confidence if top is not None else 0.0
         missing, reason = self._missing(ctx, graphs, top)
         return GraphRanking(confidence=confidence, missing=missing, reason=reason, **common)
+
+    def _class_rival(self, ctx: _Context, graph: QueryGraph,
+                     answered: Sequence[QueryGraph]) -> QueryGraph | None:
+        """A one-hop graph along the property the class noun names, whose answers are of
+        that class, when ``graph`` answers along another property with answers the KB
+        does not show to be of it ("in which genre belongs Metallica?": its genre, heavy
+        metal, against what it is an instance of, heavy metal band). The words and the
+        class asked for disagree: ``graph`` does not answer."""
+        noun = ctx.expected.noun
+        if not noun or graph.features.get("noun_pos", 0.0) > 0:
+            return None
+        mine = set(_graph_pids(graph))
+        for other in answered:
+            pids = _graph_pids(other)
+            if other is graph or other.hops != 1 or len(pids) != 1 or pids[0] in mine:
+                continue
+            if other.features.get("noun_pos", 0.0) >= 1.0 and \
+                    self._noun_fit(noun, pids[0]) >= NOUN_FIT:
+                return other
+        return None
 
     def _validated(self, graph: QueryGraph) -> QueryGraph:
         """``graph`` with the validator's diagnostics of its SPARQL (``querygen.validate``)
@@ -703,6 +725,11 @@ class _Context:
                 "wh_which": float(wh in ("which", "what") and bool(a.type_noun)),
                 "wh_count": float(a.form == "count"), "wh_ask": float(a.form == "ask"),
                 "rel_words": float(len(words)), "mentions": float(len(self.mentions))}
+
+
+def _graph_pids(graph: QueryGraph) -> list[str]:
+    """The properties a graph's query follows."""
+    return [d.id for d in graph.query.decisions if d.kind == "property"]
 
 
 def _plan_pids(plan: QueryPlan) -> list[str]:

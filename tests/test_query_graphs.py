@@ -58,6 +58,8 @@ def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     ("Tell me the city in which Einstein was born.", "city"),
     ("List the films that Kubrick directed.", "films"),
     ("Tokyo is a city in which country?", "country"),     # a wh-determiner, not "in which"
+    # a word English knows only as a verb ends the class (word order of a glossed question)
+    ("In which genre belongs Metallica?", "genre"),
 ])
 def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
@@ -251,6 +253,9 @@ def test_the_slice_composes_and_abstains(slice_grounder):
     ("Which country's capital is Paramaribo?", {"Q730"}),
     # Thailand, and the Rattanakosin Kingdom, whose capital the slice also says it was
     ("Name the country whose capital is Bangkok.", {"Q869", "Q1155700"}),
+    # the class asked for (genre) against a surer reading along another property whose
+    # answers are no genre (instance of → heavy metal band): not that reading's answer
+    ("In which genre belongs Metallica?", {"Q38848"}),
 ])
 def test_the_slice_answers_the_class_asked_for_without_a_hop_too_many(slice_grounder,
                                                                       question, gold):
