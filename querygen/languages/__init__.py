@@ -90,9 +90,10 @@ def _entry(table: Mapping[str, str], folded: Mapping[str, str],
         if form in table:
             return table[form]
     for form in forms:
-        hit = folded.get(_fold(form))
-        if hit is not None:
-            return hit
+        if _fold(form) == form:     # typed without accents: "decede", "citta"
+            hit = folded.get(form)
+            if hit is not None:
+                return hit
     return None
 
 
@@ -246,7 +247,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     replacements: list[tuple[int, int, str]] = []
     forced = {**_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
-    cased = any(question[s:e][:1].isupper() for s, e in tokens[1:])
+    cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm, protected,
                                cased) if known is not None else {}
     i = 0
@@ -413,16 +414,22 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     Papel", "Justice League", "Польша"). Not a name: a run of lexicon words, a phrase of
     the lexicon, a word the KB names a property with (read as that property), and in a
     question that capitalizes its names, a run without a capital ("maison de disques"
-    names the class *record label*, which the question asks as a relation)."""
+    names the class *record label*, which the question asks as a relation) or one that
+    begins or ends with a lower-case lexicon word ("o Canadá")."""
     if known is None:
         return set()
-    cased = any(question[s:e][:1].isupper() for s, e in tokens[1:])
+    cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
     runs: dict[str, tuple[int, int]] = {}
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
             if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
                 continue
+            if cased and lex is not None and any(
+                    not w[:1].isupper() and lex.word(low, lm) is not None
+                    for w, low, lm in ((words[0], lows[i], lemmas[i]),
+                                       (words[-1], lows[i + n - 1], lemmas[i + n - 1]))):
+                continue        # "o Canadá" is not the anthem O Canada, nor "Praga é" a name
             if lex is not None and (
                     all(lex.word(w, lm) is not None
                         for w, lm in zip(lows[i:i + n], lemmas[i:i + n])) or
