@@ -300,8 +300,6 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
                    (lex is not None and lex.word(lows[j], lemmas[j]) is not None)
                    for j, w in zip(idx, words)):
                 continue
-            if cased and not words[0][:1].isupper():
-                continue
             for form in _nominatives([lows[j] for j in idx], [lemmas[j] for j in idx], lex):
                 runs.setdefault(norm(" ".join(form)), (i, n, form))
     hits = known(list(runs)) if runs else set()
@@ -380,29 +378,29 @@ def _lookup(i: int, lows: list[str], lemmas: list[str], lex: Lexicon | None,
             properties: Mapping[str, str], protected: set[int],
             norm: Callable[[str], str]) -> tuple[int, str] | None:
     """The longest run from ``i`` the lexicon or the KB's property names know: (its
-    length in words, its English words). A phrase may enclose filler words (those the
-    lexicon drops: "kam *eigentlich* zur Welt"); they go with it."""
+    length in words, its English words). A phrase is matched as written and also across
+    filler words (those the lexicon drops: "kam *eigentlich* zur Welt"), which then go
+    with it."""
     fillers = {j for j in range(i + 1, len(lows))
                if lex is not None and lex.word(lows[j], lemmas[j]) == ""}
     for n in range(min(MAX_PHRASE, len(lows) - i), 0, -1):
-        run = [i]
-        for j in range(i + 1, len(lows)):
-            if len(run) == n:
-                break
-            if j not in fillers:
-                run.append(j)
-        if len(run) < n or any(j in protected for j in range(i, run[-1] + 1)):
-            continue
-        forms = tuple(dict.fromkeys((" ".join(lows[j] for j in run),
-                                     " ".join(lemmas[j] for j in run))))
-        if lex is not None:
-            hit = lex.phrase(*forms) if n > 1 else lex.word(*forms)
-            if hit is not None:
-                return run[-1] + 1 - i, hit
-        for form in forms:
-            label = properties.get(norm(form))
-            if label is not None:
-                return run[-1] + 1 - i, label
+        runs = [list(range(i, i + n))]
+        across = [i] + [j for j in range(i + 1, len(lows)) if j not in fillers][:n - 1]
+        if across != runs[0] and len(across) == n:
+            runs.append(across)
+        for run in runs:
+            if any(j in protected for j in range(i, run[-1] + 1)):
+                continue
+            forms = tuple(dict.fromkeys((" ".join(lows[j] for j in run),
+                                         " ".join(lemmas[j] for j in run))))
+            if lex is not None:
+                hit = lex.phrase(*forms) if n > 1 else lex.word(*forms)
+                if hit is not None:
+                    return run[-1] + 1 - i, hit
+            for form in forms:
+                label = properties.get(norm(form))
+                if label is not None:
+                    return run[-1] + 1 - i, label
     return None
 
 
@@ -415,10 +413,14 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     the lexicon, a word the KB names a property with (read as that property), and in a
     question that capitalizes its names, a run without a capital ("maison de disques"
     names the class *record label*, which the question asks as a relation) or one that
-    begins or ends with a lower-case lexicon word ("o Canadá")."""
+    begins or ends with a lower-case lexicon word ("o Canadá"). A word in capitals is a
+    name ("Wo liegt MIT?") unless the whole question is."""
     if known is None:
         return set()
     cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
+    shouting = question.upper() == question
+    out: set[int] = {i for i, (s, e) in enumerate(tokens)      # "Wo liegt MIT?": a name
+                     if not shouting and e - s >= 2 and question[s:e].isupper()}
     runs: dict[str, tuple[int, int]] = {}
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
@@ -440,7 +442,6 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
                 runs.setdefault(key, (i, n))
     hits = known(list(runs))
-    out: set[int] = set()
     for key in hits:
         i, n = runs[key]
         out.update(range(i, i + n))
