@@ -214,6 +214,10 @@ def place_level(label: str) -> int | None:
     return None
 
 
+#: which kind a tie of class labels goes to (``TypeOracle._kind_from_labels``)
+_KIND_ORDER = {AGENT: 0, PLACE: 1, THING: 2}
+
+
 def kind_of_words(label: str) -> str | None:
     """The kind a class label names by its words (the last word first: "football club"
     is an agent, "club house" is not), or None."""
@@ -309,8 +313,13 @@ class TypeOracle:
 
     @staticmethod
     def _kind_from_labels(labels: Iterable[str]) -> str | None:
+        """The kind most of ``labels`` name; a tie goes to an agent, then a place (an
+        entity the KB types as a human and as a deity is someone). Never the order the
+        labels come in: they come from a set."""
         votes = Counter(k for k in (kind_of_words(lab) for lab in labels) if k)
-        return votes.most_common(1)[0][0] if votes else None
+        if not votes:
+            return None
+        return min(votes, key=lambda k: (-votes[k], _KIND_ORDER.get(k, len(_KIND_ORDER))))
 
     def _roles_kind(self, entity: str) -> str | None:
         """The kind the properties around ``entity`` say it has (their ranges for those it
