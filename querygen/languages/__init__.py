@@ -118,9 +118,9 @@ def detect(text: str) -> str:
     the detector: "Who owns Cassa di Risparmio di Venezia?", "Was Rembrandt born in
     Leiden?"). When the detector is unsure (below ``SURE``) or chose a language without a
     lexicon, the language whose lexicon knows most of the words wins (a short Russian
-    question is not Belarusian), and it
-    must know a good share of them (``LEXICON_SHARE``) unless the detector is clearly
-    sure (``NOT_ENGLISH``); a Latin-script question with more English words than words
+    question is not Belarusian), and it must know a good share of them
+    (``LEXICON_SHARE``) unless the detector is clearly sure (``NOT_ENGLISH``); a
+    Latin-script question with more English words than words
     of that language is English ("capital of azerbaijan?"). English for a text without
     letters."""
     if not any(ch.isalpha() for ch in text):
@@ -208,13 +208,15 @@ def _lexicon(code: str) -> Lexicon | None:
     if code not in LEXICON_LANGUAGES:
         return None
     module = importlib.import_module(f"querygen.languages.{code}")
+
     def folded(table: Mapping[str, str]) -> dict[str, str]:
         out: dict[str, str] = {}
         for key, value in table.items():
             out.setdefault(_fold(key), value)
         return out
     return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
-                   getattr(module, "RELATIVES", {}), tuple(getattr(module, "NAME_ENDINGS", ())),
+                   getattr(module, "RELATIVES", {}),
+                   tuple(getattr(module, "NAME_ENDINGS", ())),
                    folded(module.WORDS), folded(module.PHRASES))
 
 
@@ -248,8 +250,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     forced = {**_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
     cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
-    declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm, protected,
-                               cased) if known is not None else {}
+    declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
+                               protected) if known is not None else {}
     i = 0
     while i < len(tokens):
         if i in protected:
@@ -286,8 +288,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
 def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
                     lemmas: list[str], lex: Lexicon | None,
                     known: Callable[[Iterable[str]], set[str]],
-                    norm: Callable[[str], str], protected: set[int],
-                    cased: bool) -> dict[int, tuple[int, str]]:
+                    norm: Callable[[str], str], protected: set[int]
+                    ) -> dict[int, tuple[int, str]]:
     """Names in another script written in another case than the KB's label (Russian
     "Андорры", "Ника Клегга"): runs of up to three non-Latin words, none a lexicon word,
     whose lemmas the KB knows as a name. Their first index → (length, the lemmas)."""
@@ -303,9 +305,10 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
             for form in _nominatives([lows[j] for j in idx], [lemmas[j] for j in idx], lex):
                 runs.setdefault(norm(" ".join(form)), (i, n, form))
     hits = known(list(runs)) if runs else set()
+    order = {key: n for n, key in enumerate(runs)}      # the first form tried wins a tie
     out: dict[int, tuple[int, str]] = {}
     taken: set[int] = set()
-    for key in sorted(hits, key=lambda k: -runs[k][1]):
+    for key in sorted(hits, key=lambda k: (-runs[k][1], order[k])):
         i, n, form = runs[key]
         if taken.isdisjoint(range(i, i + n)):
             taken.update(range(i, i + n))
@@ -315,13 +318,14 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
 
 def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None
                  ) -> list[list[str]]:
-    """Other forms of a name's words the KB may write it in: the lemmas, and the words
-    with a case ending swapped for a nominative one (every word the same way)."""
-    out = [lemmas] if lemmas != lows else []
+    """Other forms of a name's words the KB may write it in: the words with a case ending
+    swapped for a nominative one (every word the same way), then the lemmas — last, as a
+    lemmatizer knows nouns better than names ("Германии" is Германия, not germanium)."""
+    out = []
     for ending, nominative in (lex.name_endings if lex is not None else ()):
         if all(w.endswith(ending) and len(w) > len(ending) + 2 for w in lows):
             out.append([w[:len(w) - len(ending)] + nominative for w in lows])
-    return out
+    return out + ([lemmas] if lemmas != lows else [])
 
 
 def _tokens(question: str, code: str) -> list[tuple[int, int]]:
