@@ -597,7 +597,7 @@ class GraphRanker:
         for g in answered:
             if g.confidence < threshold:
                 break
-            if self._class_rival(ctx, g, answered) is not None:
+            if self._has_class_rival(ctx, g, answered):
                 continue
             g = self._validated(g)
             if not g.diagnostics.get("errors"):
@@ -607,16 +607,16 @@ class GraphRanker:
         missing, reason = self._missing(ctx, graphs, top)
         return GraphRanking(confidence=confidence, missing=missing, reason=reason, **common)
 
-    def _class_rival(self, ctx: _Context, graph: QueryGraph,
-                     answered: Sequence[QueryGraph]) -> QueryGraph | None:
-        """A one-hop graph along the property the class noun names, whose answers are of
-        that class, when ``graph`` answers along another property with answers the KB
+    def _has_class_rival(self, ctx: _Context, graph: QueryGraph,
+                         answered: Sequence[QueryGraph]) -> bool:
+        """Whether a one-hop graph along the property the class noun names has answers of
+        that class, while ``graph`` answers along another property with answers the KB
         does not show to be of it ("in which genre belongs Metallica?": its genre, heavy
         metal, against what it is an instance of, heavy metal band). The words and the
         class asked for disagree: ``graph`` does not answer."""
         noun = ctx.expected.noun
         if not noun or graph.features.get("noun_pos", 0.0) > 0:
-            return None
+            return False
         mine = set(_graph_pids(graph))
         for other in answered:
             pids = _graph_pids(other)
@@ -624,8 +624,8 @@ class GraphRanker:
                 continue
             if other.features.get("noun_pos", 0.0) >= 1.0 and \
                     self._noun_fit(noun, pids[0]) >= NOUN_FIT:
-                return other
-        return None
+                return True
+        return False
 
     def _validated(self, graph: QueryGraph) -> QueryGraph:
         """``graph`` with the validator's diagnostics of its SPARQL (``querygen.validate``)
