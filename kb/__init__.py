@@ -5,7 +5,8 @@ adapters. ``kb.open(location)`` is the front door::
     mirror = kb.open("mirror.sqlite")             # a local mirror (MirrorKB)
     mine = kb.open("my-graph.ttl")                # any RDF file rdflib reads (RdfGraphKB)
     wd = kb.open("https://query.wikidata.org/sparql")   # a live endpoint (SparqlEndpointKB)
-    both = kb.open("mirror.sqlite", live="https://query.wikidata.org/sparql")  # FallbackKB
+    wd = kb.open("wikidata")                      # the same, by its alias (ENDPOINT_ALIASES)
+    both = kb.open("mirror.sqlite", live="wikidata")    # a mirror with a live fallback
     mirror.statements("Q42", "P69")
 """
 
@@ -19,12 +20,22 @@ from kb.errors import MirrorError
 from kb.types import (Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
                       SparqlResult, Statement, Value)
 
-__all__ = ["Candidate", "Citation", "Entity", "KnowledgeBase", "PropertyInfo", "Reference",
-           "Snak", "SparqlResult", "Statement", "Value", "open"]
+__all__ = ["ENDPOINT_ALIASES", "Candidate", "Citation", "Entity", "KnowledgeBase",
+           "PropertyInfo", "Reference", "Snak", "SparqlResult", "Statement", "Value",
+           "endpoint_alias", "open"]
+
+#: short names for well-known SPARQL endpoints, accepted wherever an endpoint URL is
+ENDPOINT_ALIASES = {"wikidata": "https://query.wikidata.org/sparql",
+                    "wdqs": "https://query.wikidata.org/sparql"}
 
 _DB_SCHEMES = ("sqlite", "postgresql", "postgres", "mysql", "mariadb")
 _RDF_SUFFIXES = {".ttl", ".turtle", ".nt", ".n3", ".rdf", ".xml", ".owl", ".jsonld", ".nq",
                  ".trig"}
+
+
+def endpoint_alias(name: str) -> str | None:
+    """The endpoint URL an alias names ("wikidata", any case, spaces around), else None."""
+    return ENDPOINT_ALIASES.get(name.strip().lower())
 
 
 def _is_sqlite_file(path: Path) -> bool:
@@ -42,15 +53,18 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
     - a mirror file (SQLite) or a database URL (``postgresql://…``) → ``MirrorKB``;
     - an RDF file (``.ttl``, ``.nt``, ``.rdf``, ``.jsonld``, … , also ``.gz``) → ``RdfGraphKB``
       (held in memory; for big files build a mirror with ``kgground mirror load``);
-    - an ``http(s)://`` SPARQL endpoint URL → ``SparqlEndpointKB``.
+    - an ``http(s)://`` SPARQL endpoint URL, or an alias of one (``ENDPOINT_ALIASES``:
+      "wikidata") that is not also a file here → ``SparqlEndpointKB``.
 
-    ``live`` (an endpoint URL or a ``SparqlEndpointKB``) puts a live endpoint behind a
+    ``live`` (an endpoint URL or alias, or a ``SparqlEndpointKB``) puts a live endpoint behind a
     mirror: the result is a ``FallbackKB``, which asks the endpoint on a miss and writes
     its answers back into the mirror; ``offline=True`` keeps the live side off.
     ``options`` go to the adapter of ``location``. Raises MirrorError when nothing usable
     is there.
     """
     text = str(location)
+    if endpoint_alias(text) and not Path(text).exists():
+        text = endpoint_alias(text)
     if text.lower().startswith(("http://", "https://")):
         from kb.endpoint import SparqlEndpointKB
         if live is not None:
@@ -67,7 +81,8 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
         raise MirrorError(f"{text} is not a mirror, and a live fallback writes into one",
                           fix=f"build a mirror from it (kgground mirror load {text} --db "
                               "MIRROR) and open that with live=")
-    endpoint = live if isinstance(live, SparqlEndpointKB) else SparqlEndpointKB(str(live))
+    endpoint = live if isinstance(live, SparqlEndpointKB) else \
+        SparqlEndpointKB(endpoint_alias(str(live)) or str(live))
     return FallbackKB(base, endpoint, offline=offline)
 
 

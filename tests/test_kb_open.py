@@ -109,6 +109,20 @@ def test_an_endpoint_and_a_mirror_with_a_live_side(demo_mirror_path, demo_endpoi
         kb.open(demo_endpoint.url, live=demo_endpoint.url)
 
 
+def test_an_endpoint_alias_opens_the_endpoint_it_names(demo_mirror_path, tmp_path,
+                                                       monkeypatch):
+    """kb.open knows the CLI's aliases ("wikidata"); a file of that name here wins. Nothing
+    is queried: opening an endpoint makes no request."""
+    wd = kb.open(" WikiData ")
+    assert isinstance(wd, SparqlEndpointKB)
+    assert wd.url == kb.ENDPOINT_ALIASES["wikidata"] == "https://query.wikidata.org/sparql"
+    both = kb.open(demo_mirror_path, live="wdqs", offline=True)
+    assert isinstance(both, FallbackKB) and both.live.url == wd.url
+    monkeypatch.chdir(tmp_path)
+    Path("wikidata").write_bytes(Path(demo_mirror_path).read_bytes())
+    assert isinstance(kb.open("wikidata"), MirrorKB)
+
+
 def test_what_cannot_be_opened_says_why(tmp_path):
     with pytest.raises(MirrorError, match="nothing at") as err:
         kb.open(tmp_path / "absent.sqlite")

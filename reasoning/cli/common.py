@@ -40,11 +40,10 @@ from typing import Any, Callable
 import click
 import platformdirs
 
+from kb import ENDPOINT_ALIASES, endpoint_alias
 from kb.errors import KGGroundError
 
 DEFAULT_DB = Path(platformdirs.user_cache_dir("kgground")) / "mirror.sqlite"
-ENDPOINT_ALIASES = {"wikidata": "https://query.wikidata.org/sparql",
-                    "wdqs": "https://query.wikidata.org/sparql"}
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,7 @@ def endpoint_url(endpoint: str) -> str:
     """An --endpoint value → the endpoint URL (aliases expanded, the scheme checked)."""
     from urllib.parse import urlsplit
 
-    url = ENDPOINT_ALIASES.get(endpoint.strip().lower(), endpoint.strip())
+    url = endpoint_alias(endpoint) or endpoint.strip()
     try:
         parts = urlsplit(url)
         port_ok = parts.port is None or 0 < parts.port
