@@ -201,12 +201,11 @@ def main() -> None:
             print(f"{name:<22} skipped: {path} is absent")
             continue
         for lang in args.languages.split(","):
-            r = run_set(name, path, args.limit or limit, ranker, k, rows_out, lang=lang,
+            label = name if lang == "en" else f"{name}@{lang}"
+            r = run_set(label, path, args.limit or limit, ranker, k, rows_out, lang=lang,
                         detect=args.detect)
             if not r["n"]:
                 continue
-            if lang != "en":
-                r["set"] = f"{name}@{lang}"
             out.append(r)
             cov = f"{r['covered_f1']:.3f}" if r["covered_f1"] is not None else "-"
             print(f"{r['set']:<22} {r['n']:>5} {r['f1']:>6.3f} {cov:>6} "

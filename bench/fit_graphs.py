@@ -15,8 +15,10 @@ The report is 5-fold cross-validation grouped by question (no question in both i
 training and test folds): per set, macro F1 of the decision (abstaining scores 1 when the
 gold is empty, 0 otherwise), the share answered, the share answered wrongly (F1 < 0.5),
 and the expected calibration error of the chosen graphs' probabilities. The threshold is
-the lowest at which the pooled cross-validated wrong-answer rate stays within
-``--max-wrong`` (default 1.5 %, under the issue's 2 %).
+the lowest at which the cross-validated wrong-answer rate stays within ``--max-wrong``
+(default 1.5 %, under the issue's 2 %) both pooled and on our own sets alone (every kind of
+question the issue names, without the public benchmarks, whose mostly uncovered questions
+dilute the pooled rate).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ sys.path.insert(0, str(HERE.parent))
 from querygen.graphs import FEATURES, MODEL_PATH  # noqa: E402
 
 RIGHT = 0.5
+#: row sets from the public benchmarks (bench_qgraph's names); every other set is our own
+BENCHMARKS = ("simplequestions", "wwq", "mintaka", "qald")
 
 
 def load(paths: list[str]) -> list[dict]:
@@ -178,14 +182,16 @@ def main() -> None:
              "min_samples_leaf": 20, "l2_regularization": 1.0, "early_stopping": False,
              "random_state": 0} if args.trees else None
     cv = cross_validate(questions, args.c, trees=trees)
+    own = [d for d in cv if not d[0]["set"].startswith(BENCHMARKS)]
     threshold = 0.5
     for t in np.arange(0.05, 0.96, 0.01):
-        if outcome(cv, t)["wrong"] <= args.max_wrong:
+        if outcome(cv, t)["wrong"] <= args.max_wrong and \
+                outcome(own, t)["wrong"] <= args.max_wrong:
             threshold = round(float(t), 2)
             break
     sets = sorted({q["set"] for q in questions})
-    print(f"5-fold CV, threshold {threshold} (pooled wrong ≤ {args.max_wrong:.1%}); "
-          f"ECE {ece(cv):.3f}")
+    print(f"5-fold CV, threshold {threshold} (wrong ≤ {args.max_wrong:.1%} pooled and on "
+          f"our own sets); ECE {ece(cv):.3f}")
     print(f"{'set':<22} {'n':>5} {'F1':>6} {'answered':>8} {'wrong':>6}")
     report = {}
     for name in sets + ["all"]:
