@@ -39,7 +39,7 @@ from reasoning import prompts
 from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
 from reasoning.consolidate import STRATEGIES, Consolidator
 from reasoning.evidence import Evidence
-from reasoning.gates import Decision, Gate, make_gate
+from reasoning.gates import Decision, Gate, auto_gate, make_gate
 from reasoning.llm.base import LLM
 from reasoning.memory import CandidateAnswer, Draft, WorkingMemory
 from reasoning.metered import MeteredKB
@@ -138,8 +138,7 @@ class Grounder:
         if not isinstance(gate, str):
             return gate
         if gate == "auto":
-            gate = "always" if llm is None else ("rowen-hybrid" if verifier is not None
-                                                  else "rowen-cl")
+            gate = auto_gate(llm, verifier)
         if llm is None and gate != "always":
             raise LLMConfigError(f"the {gate} gate needs an LLM, and none was given",
                                  backend="grounder", expected="gate 'always' or 'auto' "

@@ -240,3 +240,17 @@ def test_rowen_keeps_paraphrases_that_are_questions_about_the_entity_and_probes_
     # the judge called Paris and Berlin, Asia and Africa the same: MiniLM checked instead
     assert d.details["checker"] == "similarity"
     assert [c.stage for c in d.calls if c.role == "checker"] == ["check-probe"] * 2
+
+
+def test_one_list_of_gates_serves_the_library_and_every_command():
+    """The CLI's --gate choices are the library's, and "auto" resolves in one place."""
+    from reasoning.cli import cli
+    from reasoning.gates import GATE_CHOICES, auto_gate
+    assert GATE_CHOICES == ("auto", *GATES)
+    for name in ("ask", "eval", "gate"):
+        option = next(p for p in cli.commands[name].params if p.name == "gate_name")
+        assert tuple(option.type.choices) == GATE_CHOICES, name
+    llm = ScriptedLLM({})
+    assert auto_gate(None) == "always"
+    assert auto_gate(llm) == "rowen-cl"
+    assert auto_gate(llm, verifier=llm) == "rowen-hybrid"

@@ -10,12 +10,11 @@ from typing import Any
 
 import click
 
+from reasoning.gates import GATE_CHOICES
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, llm_options, not_empty, open_kb,
                                   open_llms, simulated_catalog)
 
-GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
-                "rowen-hybrid")
 
 
 @click.command("ask")

@@ -8,12 +8,11 @@ from typing import Any
 
 import click
 
+from reasoning.gates import GATE_CHOICES
 from reasoning.cli.common import (check_lang, check_llm, check_text, emit_json,
                                   fail_clearly, finite, json_option, llm_options, open_llms,
                                   simulated_catalog)
 
-GATE_CHOICES = ("auto", "always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm",
-                "rowen-hybrid")
 
 
 @click.command("gate")
@@ -67,7 +66,7 @@ def _gate(question: str, gate_name: str, llm_spec: str | None, verifier_spec: st
           llm_cache: str | None, replay: bool, catalog: str | None, judge_spec: str | None,
           checker: str, k: int, alpha: float, threshold: float | None, language: str,
           samples: int, as_json: bool) -> None:
-    from reasoning.gates import make_gate
+    from reasoning.gates import auto_gate, make_gate
 
     catalog = simulated_catalog(catalog, llm_spec, verifier_spec, judge_spec)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
@@ -75,7 +74,7 @@ def _gate(question: str, gate_name: str, llm_spec: str | None, verifier_spec: st
     judge = open_llms(judge_spec, llm_cache=llm_cache, replay=replay,
                       catalog=catalog)[0] if judge_spec else None
     if gate_name == "auto":
-        gate_name = "rowen-hybrid" if verifier is not None else "rowen-cl"
+        gate_name = auto_gate(llm, verifier)
     options: dict[str, Any] = {}
     if gate_name == "cok":
         options["n"] = samples

@@ -25,6 +25,16 @@ from reasoning.llm.base import LLM
 from store.errors import LLMConfigError
 
 GATES = ("always", "never", "likelihood", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
+#: what a user may ask for: a gate, or "auto" (``auto_gate``)
+GATE_CHOICES = ("auto", *GATES)
+
+
+def auto_gate(llm: LLM | None, verifier: LLM | None = None) -> str:
+    """The gate "auto" means: "always" without an LLM (the KB alone answers), Rowen's
+    cross-model check with a verifier model, else its cross-language check."""
+    if llm is None:
+        return "always"
+    return "rowen-hybrid" if verifier is not None else "rowen-cl"
 
 
 def make_checker(checker: str | Checker, llm: LLM | None) -> Checker:
@@ -66,6 +76,7 @@ def make_gate(name: str, llm: LLM | None = None, *, verifier: LLM | None = None,
                      checker=make_checker(checker, judge or llm), **options)
 
 
-__all__ = ["GATES", "AlwaysGate", "CallRecord", "Check", "Checker", "CoKGate", "Decision",
-           "Gate", "LikelihoodGate", "LLMJudge", "NeverGate", "QA", "RowenGate",
-           "SimilarityChecker", "Trace", "make_checker", "make_gate", "run_all"]
+__all__ = ["GATES", "GATE_CHOICES", "AlwaysGate", "CallRecord", "Check", "Checker",
+           "CoKGate", "Decision", "Gate", "LikelihoodGate", "LLMJudge", "NeverGate", "QA",
+           "RowenGate", "SimilarityChecker", "Trace", "auto_gate", "make_checker",
+           "make_gate", "run_all"]
