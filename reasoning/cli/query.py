@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from querygen.generator import STRATEGIES
 from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, llm_cache_option, llm_option,
                                   not_empty, open_kb, open_llms, replay_option)
@@ -14,7 +15,7 @@ from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_cl
 @click.command("query")
 @click.argument("question", callback=check_text)
 @kb_options
-@click.option("--strategy", type=click.Choice(["rules", "llm", "model"]), default="rules",
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="rules",
               show_default=True, help="rules: offline, no LLM; llm: an LLM writes the query "
               "from examples (needs --llm); model: a trained generator (needs --model).")
 @llm_option
