@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -43,6 +44,19 @@ def _build_mirror(factory: pytest.TempPathFactory, name: str, source: Path) -> P
 def demo_mirror_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A mirror built from the bundled demo KB (read-only for tests: copy it to modify)."""
     return _build_mirror(tmp_path_factory, "demo", DEMO_KB)
+
+
+@pytest.fixture(scope="module")
+def demo_kb_copy(demo_mirror_path: Path, tmp_path_factory: pytest.TempPathFactory
+                 ) -> Iterator[Any]:
+    """The demo KB opened from a private copy of its mirror, one per test module (linking
+    builds its sidecar beside the file it opens); closed after the module."""
+    path = tmp_path_factory.mktemp("demo-copy") / "demo.sqlite"
+    shutil.copy(demo_mirror_path, path)
+    import kb
+    base = kb.open(path)
+    yield base
+    base.close()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,8 @@ EX = "http://example.org/lib/"
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    """A private copy of the demo mirror: linking builds its sidecar beside it."""
-    path = tmp_path_factory.mktemp("chains-demo") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)
-    return kb.open(path)
+def demo(demo_kb_copy):
+    return demo_kb_copy
 
 
 @pytest.fixture(scope="module")

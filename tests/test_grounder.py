@@ -5,7 +5,6 @@ alone, and the openai backend end to end over a loopback chat-completions server
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -19,13 +18,8 @@ QUESTION = "Where was Marie Curie born?"
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("grounder") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)          # linking builds its sidecar beside it
-    import kb
-    base = kb.open(path)
-    yield base
-    base.close()
+def demo(demo_kb_copy):
+    return demo_kb_copy
 
 
 @pytest.fixture(scope="module")

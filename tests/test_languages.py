@@ -14,13 +14,8 @@ from querygen.languages import LEXICON_LANGUAGES, detect, gloss, lexicon
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("languages") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)          # linking builds its sidecar beside it
-    import kb
-    base = kb.open(path)
-    yield base
-    base.close()
+def demo(demo_kb_copy):
+    return demo_kb_copy
 
 
 @pytest.fixture(scope="module")

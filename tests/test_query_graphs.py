@@ -4,7 +4,6 @@ matches the question — on the demo KB, a Turtle KB of paintings, and the slice
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,8 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("graphs") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)          # linking builds its sidecar beside it
-    import kb
-    base = kb.open(path)
-    yield base
-    base.close()
+def demo(demo_kb_copy):
+    return demo_kb_copy
 
 
 @pytest.fixture(scope="module")

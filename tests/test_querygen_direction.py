@@ -6,7 +6,6 @@ advisor: "Who was the doctoral advisor of Max Planck?" must not answer Walther B
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -63,12 +62,8 @@ def test_the_syntax_says_which_way_a_relation_is_asked(question, mention, name, 
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("direction") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)
-    base = kb.open(path)
-    yield base, EntityLinker(base)
-    base.close()
+def demo(demo_kb_copy):
+    return demo_kb_copy, EntityLinker(demo_kb_copy)
 
 
 def readings(question, demo):

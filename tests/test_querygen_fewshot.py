@@ -5,11 +5,9 @@ questions."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
-import kb
 from linking import EntityLinker
 from querygen import generate, run
 from querygen.repair import NoQueryFound, extract_query
@@ -18,11 +16,8 @@ from tests.openai_server import ChatServer
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("qg-llm") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)
-    base = kb.open(path)
-    return base, EntityLinker(base)
+def demo(demo_kb_copy):
+    return demo_kb_copy, EntityLinker(demo_kb_copy)
 
 
 FENCED = ("Sure, here is the query:\n```sparql\nSELECT ?x WHERE { wd:/Marie Curie/ "

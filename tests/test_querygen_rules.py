@@ -4,7 +4,6 @@ its answers are checked against the KB's statements, not against the generator."
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -14,11 +13,8 @@ from querygen import GeneratedQuery, QueryGenerationError, generate, run
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("qg-demo") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)
-    base = kb.open(path)
-    return base, EntityLinker(base)
+def demo(demo_kb_copy):
+    return demo_kb_copy, EntityLinker(demo_kb_copy)
 
 
 @pytest.fixture(scope="module")

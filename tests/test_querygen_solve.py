@@ -4,7 +4,6 @@ for every query the rules write, ranks respected as wdt: reads them."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -28,11 +27,8 @@ DEMO_QUESTIONS = [
 
 
 @pytest.fixture(scope="module")
-def demo(demo_mirror_path, tmp_path_factory):
-    path = tmp_path_factory.mktemp("qg-solve") / "demo.sqlite"
-    shutil.copy(demo_mirror_path, path)
-    base = kb.open(path)
-    return base, EntityLinker(base)
+def demo(demo_kb_copy):
+    return demo_kb_copy, EntityLinker(demo_kb_copy)
 
 
 def _same_answers(base, q):
