@@ -188,21 +188,15 @@ def closest_labels(kb: Any, label: str, kind: str, *, lang: str = "en",
     return ranked[:limit]
 
 
-_LINKERS: dict[int, Any] = {}
-
-
 def _closest_from_linker(kb: Any, label: str, kind: str, lang: str,
                          limit: int) -> list[tuple[str, str]] | None:
+    """The linker's closest names, for a KB with a mirror (its linking index); None
+    for another KB. The linker is the one querygen keeps for ``kb`` (``linker_for``)."""
     mirror = getattr(kb, "mirror", None) or getattr(getattr(kb, "local", None), "mirror", None)
     if mirror is None:
         return None
-    try:
-        from linking import EntityLinker
-    except ImportError:         # pragma: no cover - linking ships with kgground
-        return None
-    linker = _LINKERS.get(id(mirror))
-    if linker is None or linker.mirror is not mirror:
-        linker = _LINKERS[id(mirror)] = EntityLinker(mirror)
+    from querygen.generator import linker_for
+    linker = linker_for(kb)
     if kind == "property":
         return linker.properties.closest(label, lang=lang, limit=limit)
     return linker.closest(label, lang=lang, limit=limit)

@@ -315,3 +315,19 @@ def test_language_tags_survive_the_label_level_rewrite(demo):
     assert '"University of Paris" @en }' in label and "@ en" not in canonical(gold)
     assert "syntax" not in codes(validate(label, demo)), validate(label, demo).report()
     assert "syntax" not in codes(validate(gold, demo))
+
+
+def test_suggestions_use_the_one_linker_querygen_keeps_for_the_kb(demo, monkeypatch):
+    """closest_labels asks the linker ``linker_for`` keeps for the KB — no second linker
+    (and linking index) of its own per mirror."""
+    import linking
+    from querygen.generator import linker_for
+    from querygen.terms import closest_labels
+    kept = linker_for(demo)
+    built = []
+    real = linking.EntityLinker
+    monkeypatch.setattr(linking, "EntityLinker",
+                        lambda *a, **k: built.append(a) or real(*a, **k))
+    near = closest_labels(demo, "Marie Curi", "entity")
+    assert near and near[0][1] == "Marie Curie"
+    assert built == [] and linker_for(demo) is kept
