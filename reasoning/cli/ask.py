@@ -10,11 +10,10 @@ from typing import Any
 
 import click
 
-from reasoning.gates import GATE_CHOICES
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, llm_options, not_empty, open_kb,
                                   open_llms, simulated_catalog)
-
+from reasoning.gates import GATE_CHOICES
 
 
 @click.command("ask")

@@ -9,13 +9,12 @@ from typing import Any
 
 import click
 
-from reasoning.gates import GATE_CHOICES
 from reasoning.cli.common import (check_langs, emit_json, fail_clearly, finite,
                                   json_option, kb_options, llm_options, not_empty, open_kb,
                                   open_llms)
 from reasoning.cli.console import interrupted
 from reasoning.eval.readers import FORMATS
-
+from reasoning.gates import GATE_CHOICES
 
 
 @click.command("eval")

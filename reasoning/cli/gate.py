@@ -8,11 +8,10 @@ from typing import Any
 
 import click
 
-from reasoning.gates import GATE_CHOICES
 from reasoning.cli.common import (check_lang, check_llm, check_text, emit_json,
                                   fail_clearly, finite, json_option, llm_options, open_llms,
                                   simulated_catalog)
-
+from reasoning.gates import GATE_CHOICES
 
 
 @click.command("gate")
