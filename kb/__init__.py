@@ -63,8 +63,9 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
     is there.
     """
     text = str(location)
-    if endpoint_alias(text) and not Path(text).exists():
-        text = endpoint_alias(text)
+    url = endpoint_alias(text)
+    if url and not Path(text).exists():
+        text = url
     if text.lower().startswith(("http://", "https://")):
         from kb.endpoint import SparqlEndpointKB
         if live is not None:

@@ -249,7 +249,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     replacements: list[tuple[int, int, str]] = []
     forced = {**_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
-    cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
+    cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
                                protected) if known is not None else {}
     i = 0
@@ -283,6 +283,12 @@ def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]
     text = re.sub(r"\s{2,}", " ", re.sub(r"[¿¡]", "", text))
     text = re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
     return Glossed(question, code, text)
+
+
+def _cased(question: str, tokens: list[tuple[int, int]]) -> bool:
+    """Whether the question capitalizes its names: any word with a capital at all (a
+    question typed all in lower case has no capitals to tell names by)."""
+    return any(question[s:e][:1].isupper() for s, e in tokens)
 
 
 def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
@@ -421,7 +427,7 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     name ("Wo liegt MIT?") unless the whole question is."""
     if known is None:
         return set()
-    cased = any(question[s:e][:1].isupper() for s, e in tokens)      # any capital at all
+    cased = _cased(question, tokens)
     shouting = question.upper() == question
     out: set[int] = {i for i, (s, e) in enumerate(tokens)      # "Wo liegt MIT?": a name
                      if not shouting and e - s >= 2 and question[s:e].isupper()}
