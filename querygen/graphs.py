@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -680,10 +681,16 @@ class GraphRanker:
 
 def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
     """Whether the text is only names: no question word, no yes/no or imperative frame,
-    no question mark and no word outside its mentions ("Paris")."""
-    if not mentions or a.wh or a.form != "select" or "?" in a.question:
+    no question mark, no possessive before a word ("Larry McVoy's employer" asks for the
+    employer, even where "employer" is a concept's name) and no word outside its mentions
+    ("Paris")."""
+    if not mentions or a.wh or a.form != "select" or "?" in a.question or \
+            _POSSESSIVE_FRAME.search(a.question):
         return False
     return not a.relation_words([m.span for m in mentions])
+
+
+_POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
 
 
 def _topic(mentions: Sequence[Mention]) -> Mention:
@@ -700,7 +707,6 @@ def _topic(mentions: Sequence[Mention]) -> Mention:
 def _name_run(question: str, words: Sequence[str]) -> str:
     """The ignored capitalized words as they stand together in the question ("Fenwick
     Astraguard"), or the first of them."""
-    import re
     for m in re.finditer(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", question):
         if words[0] in m.group().split():
             return m.group()

@@ -268,6 +268,23 @@ def test_the_slice_answers_the_class_asked_for_without_a_hop_too_many(slice_grou
     assert not (a.grounded and set(a.ids) - gold), (question, a.text)
 
 
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", [
+    "What is the official language of Gambia?",
+    "Who has served as Postmaster General?",
+    # a possessive before a concept's name ("employer") asks for it: no "asks nothing"
+    "Larry McVoy's employer",
+])
+def test_a_question_typed_in_one_case_is_answered_as_the_cased_one(slice_grounder,
+                                                                   question):
+    cased = slice_grounder.ask(question)
+    assert cased.grounded, cased.text
+    for typed in (question.lower().rstrip("?"), question.upper()):
+        a = slice_grounder.ask(typed)
+        assert a.grounded and a.ids == cased.ids, (typed, a.text)
+        assert a.confidence == pytest.approx(cased.confidence, abs=0.05), typed
+
+
 # -- evaluation: grounded, confidence, risk and coverage ----------------------------------------
 
 def test_eval_counts_wrong_answers_called_grounded_and_draws_risk_against_coverage():
