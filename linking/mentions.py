@@ -48,6 +48,9 @@ from linking.morphology import in_dictionary
 from linking.types import Mention
 from store.normalize import normalize
 
+#: the popularity (``Name.prior``) from which an English word typed in lower case is read
+#: as the capitalized name it also is ("china", "turkey", "nice"; not "field", "bath")
+WELL_KNOWN = 0.33
 #: the longest mention looked up, in words (characters for Chinese and Japanese)
 MAX_WORDS = 8
 _WORD = re.compile(
@@ -236,8 +239,9 @@ class MentionDetector:
             return [n, n[:-1]] if n.endswith("s") else [n]      # as detection looked it up
 
         # each mention's best-known name, an English one first: a concept the KB writes in
-        # lower case stays so, and so does an English word that is only some other
-        # language's name ("hold", Hungarian for the Moon)
+        # lower case stays so, and so does an English word unless it is the English name
+        # of something well known ("china" becomes China; "field" of "field of work" and
+        # "hold", Hungarian for the Moon, stay words)
         ranked = sorted(self.source.names(sorted({n for m in mentions for n in norms(m)})),
                         key=lambda n: (_english(n), n.is_label, n.prior), reverse=True)
         best: dict[str, Name] = {}
@@ -248,7 +252,8 @@ class MentionDetector:
             name = next((best[n] for n in norms(m) if n in best), None)
             ws = words(m.text)
             if name is None or name.text == name.text.lower() or (
-                    len(ws) == 1 and not _english(name) and in_dictionary(ws[0].text)):
+                    len(ws) == 1 and in_dictionary(ws[0].text) and not (
+                        _english(name) and name.prior >= WELL_KNOWN)):
                 continue
             theirs = name.text.split()
             for k, w in enumerate(ws):

@@ -681,11 +681,13 @@ class GraphRanker:
 
 def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
     """Whether the text is only names: no question word, no yes/no or imperative frame,
-    no question mark, no possessive before a word ("Larry McVoy's employer" asks for the
-    employer, even where "employer" is a concept's name) and no word outside its mentions
-    ("Paris")."""
+    no question mark, no word outside its mentions ("Paris"), and no concept's name in
+    lower case or after a possessive, which is what it asks for ("Satish Pradhan political
+    party", "Larry McVoy's employer")."""
     if not mentions or a.wh or a.form != "select" or "?" in a.question or \
             _POSSESSIVE_FRAME.search(a.question):
+        return False
+    if len(mentions) > 1 and any(m.text == m.text.lower() for m in mentions):
         return False
     return not a.relation_words([m.span for m in mentions])
 

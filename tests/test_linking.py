@@ -333,6 +333,9 @@ def test_titles_typed_in_lower_case_are_detected(slice_linker, text, mention):
     ("what position did garret fitzgerald hold", "What position did Garret FitzGerald hold"),
     ("daniel gracie holds citizenship of which country",
      "Daniel Gracie holds citizenship of which country"),
+    # a word that is also a name: read as the name only when the name is well known
+    ("what is the capital of china", "What is the capital of China"),
+    ("horst bartel field of work", "Horst Bartel field of work"),
     # cased text, and text naming nothing the KB knows, as they are
     ("Where was marie curie born?", "Where was marie curie born?"),
     ("where was zorblax quintavian born", "where was zorblax quintavian born"),
