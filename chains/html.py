@@ -120,7 +120,7 @@ def render_html(evidence: EvidenceGraph, *, title: str | None = None) -> str:
     env = Environment(loader=FileSystemLoader(Path(__file__).with_name("templates")),
                       autoescape=select_autoescape(["html"]))
     heading = title or evidence.question or _default_title(evidence)
-    options = {
+    options: dict[str, Any] = {
         "interaction": {"hover": True, "tooltipDelay": 150, "navigationButtons": False},
         "edges": {"arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
                   "font": {"size": 10, "align": "middle", "strokeWidth": 3},

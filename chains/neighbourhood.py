@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable
 
+from kb.base import KnowledgeBase
 from kb.types import Statement, Value
 from store.errors import InvalidId
 
@@ -46,7 +47,7 @@ class Neighbourhood:
     in the region being explored, known without asking the KB about it.
     """
 
-    def __init__(self, kb, *, fetch: int = 200):
+    def __init__(self, kb: KnowledgeBase, *, fetch: int = 200) -> None:
         self.kb = kb
         self.fetch = fetch
         self._around: dict[str, list[tuple[Statement, bool]]] = {}

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from chains.graph import EvidenceGraph
 from chains.neighbourhood import Neighbourhood, is_walkable, node_id
 from chains.relevance import Relevance
-from chains.types import Chain, Seed, Step
+from chains.types import Chain, ChainKind, Seed, Step
 from kb.types import Statement, Value
 
 HOP_COST = 0.15
@@ -215,7 +215,7 @@ def score(paths: Iterable[tuple[_Path, Seed]], graph: EvidenceGraph,
                                                for q in s.statement.qualifiers) else 0.0}
         total = (seed.confidence * path.relation + feats["hops"] + feats["forward"]
                  + feats["agreement"] + feats["popularity"] + feats["qualifier"])
-        kind = "connection" if path.end in seed_ids else "answer"
+        kind: ChainKind = "connection" if path.end in seed_ids else "answer"
         chains.append(Chain(path.steps, total, kind, feats))
     chains.sort(key=_order)
     return chains
@@ -240,7 +240,8 @@ def _order(chain: Chain) -> tuple:
 
 def shortlist(chains: list[Chain], top: int, *, per_end: int = 1) -> list[Chain]:
     """The best ``top`` chains, at most ``per_end`` ending at the same node."""
-    out, ends = [], {}
+    out: list[Chain] = []
+    ends: dict[str, int] = {}
     for chain in chains:
         if ends.get(chain.end, 0) >= per_end:
             continue
@@ -253,6 +254,10 @@ def shortlist(chains: list[Chain], top: int, *, per_end: int = 1) -> list[Chain]
 
 # -- connecting two entities ----------------------------------------------------------------
 
+#: a search side's parents: node → [(previous node, statement, forward)]
+_Parents = dict[str, list[tuple[str, Statement, bool]]]
+
+
 def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
             budget: int = CONNECT_BUDGET) -> list[list[tuple[Statement, bool]]]:
     """Walks (statement, forward) from ``source`` to ``target`` of at most ``hops`` steps,
@@ -264,7 +269,7 @@ def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
     what it found)."""
     if source == target:
         return []
-    sides = ({source: []}, {target: []})        # node → [(previous node, statement, fwd)]
+    sides: tuple[_Parents, _Parents] = ({source: []}, {target: []})
     frontiers = ([source], [target])
     depths = [0, 0]
     nb.around(source), nb.around(target)
@@ -279,7 +284,8 @@ def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
         if reads + len(frontiers[side]) > budget and reads:
             break
         reads += len(frontiers[side])
-        seen, new = sides[side], {}
+        seen = sides[side]
+        new: _Parents = {}
         for node in frontiers[side]:
             for statement, forward in nb.around(node):
                 _, other = _walk(statement, forward)
@@ -330,8 +336,10 @@ def connection_chains(graph: EvidenceGraph, nb: Neighbourhood,
 def walk_path(graph: EvidenceGraph, walk: list[tuple[Statement, bool]], phrase: str,
               relevance: Relevance) -> _Path:
     """A connecting walk as a path from its first node, scored like an expanded one."""
-    steps, used, relation, idle = [], set(), 0.0, 0
-    nodes = set()
+    steps: list[Step] = []
+    used: set[str] = set()
+    relation, idle = 0.0, 0
+    nodes: set[str] = set()
     for i, (statement, forward) in enumerate(walk):
         step_from = _walk(statement, forward)[0]
         rel = relevance.of(statement.property, phrase, step_from if i == 0 else None)
@@ -346,8 +354,7 @@ def walk_path(graph: EvidenceGraph, walk: list[tuple[Statement, bool]], phrase: 
     return _Path(tuple(steps), frozenset(nodes), relation, frozenset(used), idle)
 
 
-def _back(parents: dict[str, list[tuple[str, Statement, bool]]], node: str,
-          root: str) -> list[list[tuple[Statement, bool]]]:
+def _back(parents: _Parents, node: str, root: str) -> list[list[tuple[Statement, bool]]]:
     """Every walk (statement, forward) from ``root`` to ``node`` through ``parents``."""
     if node == root:
         return [[]]

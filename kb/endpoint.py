@@ -31,7 +31,7 @@ import functools
 import logging
 import re
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef
 
@@ -103,15 +103,18 @@ def to_value(term: Any, skipped: _Skipped | None = None) -> Value | None:
         problem = (text_problem(str(term), MAX_LITERAL) or lang_problem(lang)
                    or (iri_problem(datatype) if datatype else None))
         if problem is not None:
-            return skipped.add(problem)
+            skipped.add(problem)
+            return None
         return Value("literal", str(term), lang, datatype)
     if isinstance(term, BNode) or str(term).startswith(GENID):
         return Value("somevalue", "")
     if not isinstance(term, URIRef):
-        return skipped.add(f"an unexpected term {term!r}"[:120])
+        skipped.add(f"an unexpected term {term!r}"[:120])
+        return None
     problem = iri_problem(str(term))
     if problem is not None:
-        return skipped.add(problem)
+        skipped.add(problem)
+        return None
     value = iri_to_id(str(term))
     return Value("entity" if value != str(term) else "iri", value)
 
@@ -127,7 +130,6 @@ class _Skipped:
     def add(self, problem: str) -> None:
         self.count += 1
         self.first = self.first or problem
-        return None
 
     def report(self) -> None:
         if self.count:
@@ -139,18 +141,25 @@ class _Skipped:
 def _term(obj: Any, skipped: _Skipped) -> tuple[str, str] | None:
     """(text, language) of a label, description or alias, if it is a fit one."""
     if not isinstance(obj, Literal):
-        return skipped.add(f"a term that is not a literal: {str(obj)[:80]!r}")
+        skipped.add(f"a term that is not a literal: {str(obj)[:80]!r}")
+        return None
     text, lang = str(obj), (obj.language or "").lower()
     problem = text_problem(text, MAX_TERM) or lang_problem(lang)
     if problem is None and not text.strip():
         problem = "an empty term"
-    return skipped.add(problem) if problem else (text, lang)
+    if problem:
+        skipped.add(problem)
+        return None
+    return text, lang
 
 
 def _datatype(obj: Any, skipped: _Skipped) -> str | None:
     """A property's Wikibase datatype from its IRI; only the known ones."""
     found = DATATYPE_BY_IRI.get(str(obj)) if isinstance(obj, URIRef) else None
-    return found or skipped.add(f"an unknown property datatype {str(obj)[:80]!r}")
+    if found:
+        return found
+    skipped.add(f"an unknown property datatype {str(obj)[:80]!r}")
+    return None
 
 
 def _count(obj: Any, skipped: _Skipped) -> int:
@@ -164,17 +173,23 @@ def _count(obj: Any, skipped: _Skipped) -> int:
 
 def _property(term: Any, skipped: _Skipped) -> str | None:
     pid = property_from_iri(str(term))
-    return pid if PROPERTY_ID.match(pid) else skipped.add(
-        f"a predicate that is not a wdt: property: {str(term)[:80]!r}")
+    if PROPERTY_ID.match(pid):
+        return pid
+    skipped.add(f"a predicate that is not a wdt: property: {str(term)[:80]!r}")
+    return None
 
 
 def _entity(term: Any, skipped: _Skipped) -> str | None:
     """An entity's ID from an IRI the endpoint sent: a Wikidata ID, or an http(s)/urn IRI
     for a custom KB; never a blank node, a javascript: URL or a broken IRI."""
     if not isinstance(term, URIRef):
-        return skipped.add(f"an entity that is not an IRI: {str(term)[:80]!r}")
+        skipped.add(f"an entity that is not an IRI: {str(term)[:80]!r}")
+        return None
     problem = entity_iri_problem(str(term))
-    return skipped.add(problem) if problem else iri_to_id(str(term))
+    if problem:
+        skipped.add(problem)
+        return None
+    return iri_to_id(str(term))
 
 
 def with_prefixes(query: str) -> str:
@@ -211,7 +226,8 @@ class SparqlEndpointKB:
         elif isinstance(cache, ResultCache):
             store = cache
         else:
-            store = ResultCache(None if cache in (None, True) else cache, ttl=cache_ttl)
+            store = ResultCache(None if cache is None or cache is True else cache,
+                                ttl=cache_ttl)
         self.client = SparqlClient(url, graph=graph, user_agent=user_agent, contact=contact,
                                    timeout=timeout, max_concurrency=max_concurrency,
                                    retries=retries, backoff=backoff,
@@ -334,7 +350,7 @@ class SparqlEndpointKB:
             result, fetched = self._run(
                 f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {' '.join(_iri(p) for p in chunk)} }} "
                 f"{branches} }}")
-            rows: dict[str, list[dict]] = {}
+            rows: dict[str, list[Mapping[str, Any]]] = {}
             for row in result.rows:
                 subject = iri_to_id(str(row.get("s")))
                 if subject in chunk:
@@ -343,7 +359,8 @@ class SparqlEndpointKB:
                 out[pid] = self._property_from(pid, found, fetched)
         return out
 
-    def _property_from(self, pid: str, rows: list[dict], fetched: str) -> PropertyInfo:
+    def _property_from(self, pid: str, rows: list[Mapping[str, Any]], fetched: str
+                       ) -> PropertyInfo:
         label = description = datatype = None
         aliases: list[str] = []
         skipped = _Skipped(self.url, f"property {pid}")
@@ -381,7 +398,7 @@ class SparqlEndpointKB:
             where += f' FILTER(STRSTARTS(STR(?p), "{WDT}"))'
         if subject is not None and property is not None and value is not None:
             result, fetched = self._run(f"ASK {{ {where} }}")
-            rows = [{}] if result.boolean else []
+            rows: list[Mapping[str, Any]] = [{}] if result.boolean else []
         else:
             result, fetched = self._run(f"SELECT * WHERE {{ {where} }} LIMIT {limit}")
             rows = list(result.rows)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from functools import partial
 from typing import Any, Callable, TypeVar
 
 from kb.endpoint import SparqlEndpointKB
@@ -148,8 +149,10 @@ class FallbackKB:
         if self.offline:
             raise EntityNotFound(id, kb=self.name, fix=f"the live endpoint is off: "
                                  f"{self.live_off_reason()}; run without --offline to ask it")
+        live = self.live
+        assert live is not None             # not offline, so there is one (__init__)
         try:
-            ent = self._ask_live(lambda: self.live.entity(id))
+            ent = self._ask_live(lambda: live.entity(id))
         except EntityNotFound:
             if found is not None:
                 return found
@@ -176,7 +179,9 @@ class FallbackKB:
             if self.offline:
                 raise PropertyNotFound(pid, kb=self.name, fix=f"the live endpoint is off: "
                                        f"{self.live_off_reason()}") from None
-        info = self._ask_live(lambda: self.live.property_info(pid))
+        live = self.live
+        assert live is not None             # not offline, so there is one (__init__)
+        info = self._ask_live(lambda: live.property_info(pid))
         self._write(f"property_info {info.id}", info.retrieved_at or _now(),
                     terms=_property_terms(info),
                     datatypes=[(info.id, info.datatype)] if info.datatype else [])
@@ -199,7 +204,7 @@ class FallbackKB:
         batch = self.live.PROPERTY_BATCH
         for i in range(0, len(missing), batch):
             chunk = missing[i:i + batch]
-            found = self._ask_live(lambda chunk=chunk: self.live.property_infos(chunk))
+            found = self._ask_live(partial(self.live.property_infos, chunk))
             terms, datatypes = [], []
             for info in found.values():
                 terms += _property_terms(info)
@@ -221,7 +226,9 @@ class FallbackKB:
                 log.info("no local statements for %s; the live endpoint is off: %s",
                          (subject, property, value), self.live_off_reason())
             return found
-        live_name = self.live.name
+        live = self.live
+        assert live is not None             # not offline, so there is one (__init__)
+        live_name = live.name
         if any(s.citation is None or s.citation.source != live_name for s in found):
             return found                     # the mirror's own data answers
         key = " ".join(["statements", check_id(subject) if subject else "-",
@@ -233,8 +240,7 @@ class FallbackKB:
                 # may have written the answer (with this note, in one transaction) after
                 # the first read found nothing
                 return self.local.statements(subject, property, value, limit=limit)
-        got = self._ask_live(lambda: self.live.statements(subject, property, value,
-                                                          limit=limit))
+        got = self._ask_live(lambda: live.statements(subject, property, value, limit=limit))
         retrieved = next((s.citation.retrieved_at for s in got
                           if s.citation and s.citation.retrieved_at), None) or _now()
         self._write(key, retrieved, note={"limit": limit, "rows": len(got)},
@@ -250,7 +256,9 @@ class FallbackKB:
         key = f"search {lang} {normalize(text)}"
         if self._fetched(key):               # asked before; read again, as in statements()
             return self.local.search(text, lang=lang, limit=limit)
-        got = self._ask_live(lambda: self.live.search(text, lang=lang, limit=limit))
+        live = self.live
+        assert live is not None             # not offline, so there is one (__init__)
+        got = self._ask_live(lambda: live.search(text, lang=lang, limit=limit))
         terms = []
         for c in got:
             if c.matched:
@@ -273,7 +281,9 @@ class FallbackKB:
                 raise UnsupportedQuery(f"{exc.what}; the live endpoint is off: "
                                        f"{self.live_off_reason()}", fix=exc.fix) from exc
             why = exc.what
-        out = self._ask_live(lambda: self.live.sparql(query, timeout=timeout))
+        live = self.live
+        assert live is not None             # not offline, so there is one (__init__)
+        out = self._ask_live(lambda: live.sparql(query, timeout=timeout))
         return SparqlResult(vars=out.vars, rows=out.rows, boolean=out.boolean, graph=out.graph,
                             source=out.source, engine=out.engine,
                             explain=f"the mirror cannot answer this query ({why}); "

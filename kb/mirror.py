@@ -11,14 +11,14 @@ import math
 import re
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from kb.base import check_triplet_query, property_info_from
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
-                      SparqlResult, Statement, Value, is_live, pick_text)
+                      SparqlResult, Statement, Value, ValueKind, is_live, pick_text)
 from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
 from store.vocab import (DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, TERM_KIND_NAMES, check_id,
@@ -31,7 +31,9 @@ _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, 
 
 
 def _value(kind: str, value: str, lang: str, datatype: str, details: str | None) -> Value:
-    return Value(kind, value, lang, datatype, orjson.loads(details) if details else None)
+    # ``kind`` is a stored value_kind: the writer stores only ValueKind's names
+    return Value(cast(ValueKind, kind), value, lang, datatype,
+                 orjson.loads(details) if details else None)
 
 
 def value_filter(value: str | Value) -> tuple[str, list[Any]]:
@@ -74,7 +76,7 @@ class MirrorKB:
                               "kgground, so searches would miss",
                               fix=f"reindex it (kgground mirror reindex --db "
                                   f"{mirror.location})")
-        self._sources: dict[int, tuple[str, str | None, str | None]] = {}
+        self._sources: dict[int | None, tuple[str, str | None, str | None]] = {}
         self._priors: tuple[float, float] | None = None
         self._lock = threading.Lock()
 

@@ -94,8 +94,8 @@ class MirrorLinking:
                     if dist > 0]
         if how == "words":
             words = norm.split()
-            found = self.queries.word_matches(words) or []
-            return [(n, len(words) / max(len(n.split()), 1)) for n in found if n != norm]
+            matches = self.queries.word_matches(words) or []
+            return [(n, len(words) / max(len(n.split()), 1)) for n in matches if n != norm]
         return []
 
     def nearest(self, norm: str, *, max_distance: int, limit: int) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, cast, overload
 
 import rdflib
 
@@ -85,7 +85,7 @@ def bounded_rows(query_limits: QueryLimits, rows: Iterator[dict],
                 row = next(rows, _END)
             if row is _END:
                 return
-            yield row
+            yield cast(dict, row)           # not the end: one of ``rows``
     finally:
         try:
             close = getattr(rows, "close", None)
@@ -152,6 +152,17 @@ def _rdflib_rows(bindings: Iterator[Any], names: tuple[str, ...],
             prepared.forget_evaluable()
 
 
+@overload
+def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
+                 timeout: float | None = None, stream: Literal[False] = False
+                 ) -> SparqlResult: ...
+
+
+@overload
+def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
+                 timeout: float | None = None, stream: Literal[True]) -> SparqlStream: ...
+
+
 def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
                  timeout: float | None = None, stream: bool = False
                  ) -> SparqlResult | SparqlStream:
@@ -201,6 +212,7 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
                 cleanup()
         return SparqlResult(vars=answer.vars, rows=rows, source=kb.name, engine=answer.engine,
                             explain=answer.explain, notes=answer.notes)
+    raise AssertionError("unreachable")  # pragma: no cover - bounded swallows no exception
 
 
 def _answer(kb: Any, query: str, engine: Engine
@@ -220,7 +232,7 @@ def _answer(kb: Any, query: str, engine: Engine
         explain = _with_notes(explain_sql(sql_plan), notes)
         if sql_plan.ask:
             return SparqlStream((), iter(()), "sql", explain, notes, SparqlResult(
-                boolean=sql_plan.run(mirror), source=kb.name, engine="sql", explain=explain,
+                boolean=bool(sql_plan.run(mirror)), source=kb.name, engine="sql", explain=explain,
                 notes=notes)), None
         return SparqlStream(sql_plan.vars, sql_plan.stream(mirror), "sql", explain,
                             notes), None

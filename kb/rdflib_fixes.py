@@ -19,7 +19,7 @@ wrong answers and a repair of the parsed query fixes it, the repair lives here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rdflib import Variable
 from rdflib.plugins.sparql import aggregates
@@ -58,6 +58,7 @@ class _Failing:
     """An accumulator that remembers a type error: its group's value is then unbound."""
 
     failed = False
+    _update: Callable[[Any, Any], None]     # the wrapped accumulator's update, per subclass
 
     def update(self, row: Any, aggregator: Any) -> None:
         if self.failed:

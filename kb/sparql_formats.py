@@ -25,7 +25,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 import orjson
@@ -171,7 +171,7 @@ def serialize(result: SparqlResult, fmt: Format, max_rows: int | None = None
     return _WRITE_TABLE[fmt.name](result.vars, rows), truncated
 
 
-def table_json(vars: Sequence[str], rows: Sequence[dict[str, Any]]) -> bytes:
+def table_json(vars: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> bytes:
     return orjson.dumps(SparqlResult(vars=tuple(vars), rows=tuple(rows)).to_json())
 
 
@@ -193,7 +193,7 @@ def _xml_term(t: Any) -> str:
     return f"<uri>{_xml_text(str(t))}</uri>"
 
 
-def table_xml(vars: Sequence[str], rows: Sequence[dict[str, Any]]) -> bytes:
+def table_xml(vars: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> bytes:
     out = ['<?xml version="1.0" encoding="utf-8"?>\n',
            f'<sparql xmlns="{_RESULTS_NS}">\n<head>']
     out.extend(f"<variable name={quoteattr(v)}/>" for v in vars)
@@ -215,7 +215,7 @@ def _csv_value(t: Any) -> str:
     return str(t)
 
 
-def table_csv(vars: Sequence[str], rows: Sequence[dict[str, Any]]) -> bytes:
+def table_csv(vars: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(vars)
@@ -240,13 +240,13 @@ def tsv_term(t: Any) -> str:
     return f"<{t}>"
 
 
-def table_tsv(vars: Sequence[str], rows: Sequence[dict[str, Any]]) -> bytes:
+def table_tsv(vars: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> bytes:
     lines = ["\t".join(f"?{v}" for v in vars)]
     lines.extend("\t".join(tsv_term(row.get(v)) for v in vars) for row in rows)
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-_WRITE_TABLE: dict[str, Callable[[Sequence[str], Sequence[dict[str, Any]]], bytes]] = {
+_WRITE_TABLE: dict[str, Callable[[Sequence[str], Sequence[Mapping[str, Any]]], bytes]] = {
     "json": table_json, "xml": table_xml, "csv": table_csv, "tsv": table_tsv}
 
 
@@ -269,6 +269,7 @@ _RDFLIB_FORMATS = {"turtle": "turtle", "nt": "nt", "xml": "xml", "json-ld": "jso
 def _write_graph(graph: Graph, fmt: Format, max_rows: int | None) -> tuple[bytes, bool]:
     truncated = max_rows is not None and len(graph) > max_rows
     if truncated:
+        assert max_rows is not None             # truncated says so
         kept = Graph()
         for prefix, ns in graph.namespaces():
             kept.bind(prefix, ns, override=True, replace=True)

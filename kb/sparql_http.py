@@ -48,6 +48,7 @@ import os
 import platform
 import re
 import socket
+import ssl
 import threading
 import time
 import urllib.error
@@ -345,6 +346,8 @@ class _Watch:
                 return self.do_open(Http, req)
 
         class HttpsHandler(urllib.request.HTTPSHandler):
+            _context: ssl.SSLContext | None     # set by HTTPSHandler.__init__, not in typeshed
+
             def https_open(self, req: Any) -> Any:
                 return self.do_open(Https, req, context=self._context)
 
@@ -363,7 +366,7 @@ def _mark(out: SparqlResult, url: str, engine: str, explain: str,
                         retrieved_at=iso_time(fetched_at))
 
 
-def _gave_up(exc: EndpointError, attempts: int, seconds: float, *,
+def _gave_up(exc: RateLimited | EndpointHTTPError, attempts: int, seconds: float, *,
              beyond: float | None = None) -> EndpointError:
     """The final error after the retries ran out (or when the wait asked for would pass
     the call's deadline, ``beyond`` seconds away), saying how many were made."""
@@ -381,7 +384,8 @@ def _gave_up(exc: EndpointError, attempts: int, seconds: float, *,
     err = EndpointHTTPError(f"HTTP {exc.status} (service unavailable), {what}",
                             endpoint=endpoint, status=exc.status, body=exc.body,
                             got=exc.body or None, fix="try again later")
-    err.retry_after = retry_after
+    # store.errors' EndpointHTTPError does not declare retry_after (read with getattr)
+    err.retry_after = retry_after  # type: ignore[attr-defined]
     return err
 
 
@@ -403,7 +407,8 @@ def _http_error(status: int, headers: Any, body: bytes, url: str) -> EndpointErr
     err = EndpointHTTPError(f"HTTP {status}", endpoint=url, status=status, body=text,
                             got=text or None,
                             fix=hint.get(status, "see the endpoint's message above"))
-    err.retry_after = retry_after
+    # store.errors' EndpointHTTPError does not declare retry_after (read with getattr)
+    err.retry_after = retry_after  # type: ignore[attr-defined]
     return err
 
 

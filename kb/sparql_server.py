@@ -178,8 +178,9 @@ class SparqlServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        if ":" in str(host):
+        address, port = self.server_address[:2]
+        host = str(address)             # a str: the address it was bound to
+        if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{port}/sparql"
 

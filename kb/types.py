@@ -7,8 +7,9 @@ All are frozen dataclasses: KBs hand them out, nobody edits them. IDs are Wikida
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping
 
 from store.vocab import WD, entity_kind, id_to_iri
 
@@ -115,11 +116,11 @@ class Citation:
     dump_date: str | None = None
     revision: int | None = None
 
-    @property
+    @builtins.property  # the field `property` shadows the decorator for mypy
     def url(self) -> str:
         return wikidata_url(self.subject, self.statement_id)
 
-    @property
+    @builtins.property
     def live(self) -> bool:
         """Whether the fact was read from a live endpoint (not from a loaded file)."""
         return is_live(self.source)
@@ -145,7 +146,7 @@ class Statement:
     references: tuple[Reference, ...] = ()
     citation: Citation | None = field(default=None, compare=False)
 
-    @property
+    @builtins.property  # the field `property` shadows the decorator for mypy
     def triple(self) -> tuple[str, str, str]:
         return (self.subject, self.property, self.value.value)
 
@@ -309,7 +310,7 @@ class SparqlResult:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
         return iter(self.rows)
 
     def values(self, var: str) -> list[Any]:

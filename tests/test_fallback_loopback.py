@@ -123,6 +123,20 @@ def test_property_info_falls_back_and_is_kept(local_path, remote):
     assert kb.property_info("P69").label == "educated at" and remote.asked() == asked
 
 
+def test_property_infos_asks_for_the_missing_in_batches_and_keeps_them(local_path, remote,
+                                                                      monkeypatch):
+    kb = fallback(local_path, remote)
+    monkeypatch.setattr(kb.live, "PROPERTY_BATCH", 1)           # one query per property
+    before = remote.asked()
+    found = kb.property_infos(["P69", "P19"])
+    assert {p: i.label for p, i in found.items()} == {"P69": "educated at",
+                                                      "P19": "place of birth"}
+    assert remote.asked() - before == 2
+    kept = offline(local_path).property_infos(["P69", "P19"])
+    assert {p: i.label for p, i in kept.items()} == {"P69": "educated at",
+                                                     "P19": "place of birth"}
+
+
 class SelectOnlyMirror(MirrorKB):
     """A mirror whose SPARQL engine answers SELECT only."""
 
