@@ -9,8 +9,10 @@
 ``Grounder`` and ``Answer`` are imported on first use, so the command line starts fast.
 """
 
+from typing import Any
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> Any:
     if name in ("Grounder", "abstains"):
         from reasoning import grounder
         return getattr(grounder, name)

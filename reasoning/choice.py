@@ -209,6 +209,6 @@ def choose(llm: Any, question: str, options: Sequence[Option], *,
               for i in range(len(options))] + [value_scores[-1]]
     probabilities = softmax(scores)
     best = max(range(len(scores)), key=lambda i: scores[i])
-    option = options[best] if best < len(options) else None
-    return Choice(option, options, tuple(probabilities), tuple(scores), tuple(messages),
+    chosen = options[best] if best < len(options) else None
+    return Choice(chosen, options, tuple(probabilities), tuple(scores), tuple(messages),
                   tuple(replies), tuple(value_scores))

@@ -157,8 +157,8 @@ def number(graph: EvidenceGraph, chains: list[Chain], kb: Any) -> tuple[CitedSta
     graph.finish(chains)
     steps: dict[int, Step] = {}
     for chain in graph.chains:
-        for n, step in zip(chain.numbers, chain.steps):
-            steps.setdefault(n, step)
+        for n, chain_step in zip(chain.numbers, chain.steps):
+            steps.setdefault(n, chain_step)
     qualifier_labels: dict[str, str] = {}
     out = []
     for n, citation in enumerate(graph.citations, 1):

@@ -28,7 +28,7 @@ queries, sources, timings, LLM and KB calls). KB calls are counted through a
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -123,7 +123,8 @@ class Grounder:
         if chains not in (True, False, "auto"):
             raise ValueError(f"chains must be True, False or 'auto', got {chains!r}")
         self.hops, self.top, self.limits = hops, top, limits
-        self.chains = (llm is not None) if chains == "auto" else chains
+        # checked above: the only string is "auto"
+        self.chains = (llm is not None) if isinstance(chains, str) else chains
         self.decompose, self.lang = decompose, check_language(lang)
         self._linker = linker
         self._lock = threading.Lock()
@@ -194,6 +195,7 @@ class Grounder:
         return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
 
     def _draft(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+        assert self.llm is not None           # the policy drafts only with an LLM
         messages = draft_messages(m.question)
         scored = None
         if callable(getattr(self.llm, "complete_scored", None)):
@@ -214,7 +216,9 @@ class Grounder:
                                   reason=f"the model's own answer abstains or says nothing "
                                          f"({m.draft.answer!r}): consult the KB")
         elif getattr(self.gate, "reads_draft", False):
-            m.decision = self.gate.decide(m.question, draft=m.draft)
+            # a gate that reads the draft takes it as a keyword (LikelihoodGate)
+            decide: Callable[..., Decision] = self.gate.decide
+            m.decision = decide(m.question, draft=m.draft)
             rec.add_calls(m.decision.calls)
         else:
             m.decision = self.gate.decide(m.question)
@@ -230,7 +234,7 @@ class Grounder:
                                     full=self.llm is not None)
         m.evidence = consolidator.gather(m.question, log=details)
         # sub-questions only where the question's own query found nothing
-        if llm is not None and self.decompose and \
+        if self.llm is not None and self.decompose and \
                 details.get("answered_by") not in ("query", "query graph"):
             messages = decompose_messages(m.question)
             reply = rec.call("model", self.llm, messages, max_tokens=DECOMPOSE_TOKENS)[0]
@@ -250,6 +254,7 @@ class Grounder:
 
     def _answer(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None and m.options
+        assert self.llm is not None           # the policy answers only with an LLM
         if can_score(self.llm):
             m.choice = choose(self.llm, m.question, m.options,
                               record=lambda messages, replies, call: rec.record_score(
@@ -277,6 +282,7 @@ class Grounder:
 
     def _revise(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None and m.utility is not None
+        assert self.llm is not None           # the policy revises only with an LLM
         previous = m.candidates[-1]
         messages = revise_messages(m.question, m.evidence, previous.reply,
                                    m.utility.feedback, m.options)
@@ -296,8 +302,8 @@ class Grounder:
         assert m.decision is not None
         graph = m.evidence.graph if m.evidence else None
         statements = m.evidence.statements if m.evidence else ()
-        common = dict(question=m.question, decision=m.decision, graph=graph,
-                      evidence=statements)
+        common: dict[str, Any] = dict(question=m.question, decision=m.decision, graph=graph,
+                                      evidence=statements)
         draft = m.draft.answer if m.draft is not None else ""
         if not m.decision.consult:
             return Answer(text=draft, mode="llm", grounded=False,
@@ -316,7 +322,7 @@ class Grounder:
                                "model's own answer, not grounded.", **common)
         return self._settled(m, common)
 
-    def _settled(self, m: WorkingMemory, common: dict) -> Answer:
+    def _settled(self, m: WorkingMemory, common: dict[str, Any]) -> Answer:
         """The consulted answer: the model's or the KB's, never worse than the KB's
         (``reasoning.settle``)."""
         evidence, options = m.evidence, m.options
@@ -353,9 +359,10 @@ class Grounder:
 
     def _kb_only(self, m: WorkingMemory, kb: Any) -> Answer:
         evidence = m.evidence or Evidence(m.question)
-        common = dict(question=m.question, mode="kb", graph=evidence.graph,
-                      evidence=evidence.statements, confidence=evidence.kb_confidence,
-                      query_graph=_graph_dict(evidence.kb_graph))
+        common: dict[str, Any] = dict(question=m.question, mode="kb", graph=evidence.graph,
+                                      evidence=evidence.statements,
+                                      confidence=evidence.kb_confidence,
+                                      query_graph=_graph_dict(evidence.kb_graph))
         values = evidence.kb_answer
         if not values:
             reason = evidence.kb_reason or "no statement of the KB answers the question"
@@ -475,7 +482,7 @@ def _citations(text: str, evidence: Evidence) -> tuple[CitedStatement, ...]:
     return tuple(out)
 
 
-def _aliases(kb: Any, lang: str):
+def _aliases(kb: Any, lang: str) -> Callable[[str], list[str]]:
     cache: dict[str, list[str]] = {}
 
     def aliases(node: str) -> list[str]:

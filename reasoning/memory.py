@@ -79,13 +79,13 @@ class WorkingMemory:
     def best(self) -> CandidateAnswer | None:
         """The candidate to answer with: the last that passed, else the best scored
         (the later one on ties)."""
-        checked = [c for c in self.candidates if c.utility is not None]
-        passed = [c for c in checked if c.utility.passed]
+        checked = [(c, c.utility) for c in self.candidates if c.utility is not None]
+        passed = [c for c, u in checked if u.passed]
         if passed:
             return passed[-1]
         if not checked:
             return self.candidates[-1] if self.candidates else None
-        return max(reversed(checked), key=lambda c: c.utility.score)
+        return max(reversed(checked), key=lambda cu: cu[1].score)[0]
 
     def note(self, action: str, summary: str) -> None:
         self.history.append((action, summary))

@@ -24,7 +24,6 @@ from typing import Any
 
 from reasoning import prompts
 from reasoning.evidence import Evidence
-from reasoning.llm.base import Message
 
 #: sub-questions kept from a decomposition (more is a model rambling)
 MAX_SUB_QUESTIONS = 4
@@ -32,21 +31,21 @@ _NUMBERING = re.compile(r"^\s*(?:\d+[.):]|[-*•]|(?:sub-?question|step|q)\s*\d*
                         re.IGNORECASE)
 
 
-def draft_messages(question: str) -> list[Message]:
+def draft_messages(question: str) -> list[dict[str, str]]:
     return prompts.DRAFT.render(question=question)
 
 
-def decompose_messages(question: str) -> list[Message]:
+def decompose_messages(question: str) -> list[dict[str, str]]:
     return prompts.DECOMPOSE.render(question=question)
 
 
 def answer_messages(question: str, evidence: Evidence,
-                    options: Sequence[Any] | None = None) -> list[Message]:
+                    options: Sequence[Any] | None = None) -> list[dict[str, str]]:
     return prompts.GROUNDED.render(evidence=_block(evidence, options), question=question)
 
 
 def revise_messages(question: str, evidence: Evidence, previous: str,
-                    feedback: str, options: Sequence[Any] | None = None) -> list[Message]:
+                    feedback: str, options: Sequence[Any] | None = None) -> list[dict[str, str]]:
     return prompts.REVISE.render(evidence=_block(evidence, options), question=question,
                                  previous=previous.strip(), feedback=feedback.strip())
 

@@ -279,7 +279,8 @@ def _allowed_words(evidence: Evidence, question: str) -> set[str]:
 def _leftovers(text: str, allowed: set[str], naming: set[str] | None) -> list[str]:
     """Runs of words the evidence did not name that may name something (``naming``:
     None for every word) and are not allowed filler."""
-    chunks, run = [], []
+    chunks: list[str] = []
+    run: list[str] = []
     for word in text.split():
         number = bool(NUMBER.fullmatch(word))
         names = number or naming is None or word in naming

@@ -10,6 +10,8 @@ module here with its click commands, added to ``cli`` below.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from kb.errors import KGGroundError
@@ -24,7 +26,7 @@ class _Commands(click.Group):
     stderr, ends on a kgground error with its message (exit code 1) and on Ctrl-C with
     exit code 130 (``console``)."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         with console.reporting():
             try:
                 return super().invoke(ctx)

@@ -85,6 +85,7 @@ def _chain(question: str | None, source: str | None, target: str | None,
     elif source is not None:
         evidence = chains.expand_entity(kb, source, hops=hops or 1, lang=lang)
     else:
+        assert question is not None     # chain_cmd refuses neither a QUESTION nor --from
         evidence = chains.build_evidence(question, kb, hops=hops or 2,
                                          top=top, lang=lang, entities=entities or None)
     if evidence.stats.get("warnings"):

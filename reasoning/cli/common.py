@@ -355,8 +355,8 @@ def open_llms(llm_spec: str | None, verifier_spec: str | None = None, *,
                                    f"{threads!r}") from None
 
     def build(spec: str | None) -> Any:
-        local = bool(spec) and spec.strip().lower().split(":")[0] in ("local", "hf",
-                                                                      "transformers")
+        local = bool(spec and spec.strip().lower().split(":")[0] in ("local", "hf",
+                                                                     "transformers"))
         return llm_from_spec(spec, catalog=facts, cache=llm_cache,
                              cache_mode="replay" if replay else "auto",
                              **(options if local else {}))

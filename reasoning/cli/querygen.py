@@ -51,8 +51,9 @@ def dataset_cmd(pairs: tuple[str, ...], db: str | None, endpoint: str | None, of
                            no_entities, as_json)
 
 
-def _dataset(pairs, db, endpoint, offline, no_cache, out, seed, limit, no_entities,
-             as_json) -> None:
+def _dataset(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offline: bool,
+             no_cache: bool, out: str, seed: int, limit: int | None, no_entities: bool,
+             as_json: bool) -> None:
     import itertools
 
     from querygen.dataset import BuildReport, build_examples, read_pairs, write_examples
@@ -131,9 +132,10 @@ def train_cmd(data: str, out: str, model_path: str | None, from_scratch: bool, s
                          no_negatives, resume, threads, as_json)
 
 
-def _train(data, out, model_path, from_scratch, size, epochs, max_steps, time_limit,
-           batch_size, learning_rate, warmup_steps, seed, no_negatives, resume, threads,
-           as_json) -> None:
+def _train(data: str, out: str, model_path: str | None, from_scratch: bool, size: str,
+           epochs: float, max_steps: int | None, time_limit: float | None, batch_size: int,
+           learning_rate: float | None, warmup_steps: int, seed: int, no_negatives: bool,
+           resume: bool, threads: int | None, as_json: bool) -> None:
     from querygen.dataset import read_examples
     from querygen.training import TrainOptions, train
 
@@ -180,8 +182,8 @@ def generate_cmd(question: str, model_path: str, n: int, free: bool, db: str | N
                             as_json)
 
 
-def _generate(question, model_path, n, free, db, endpoint, offline, no_cache,
-              as_json) -> None:
+def _generate(question: str, model_path: str, n: int, free: bool, db: str | None,
+              endpoint: str | None, offline: bool, no_cache: bool, as_json: bool) -> None:
     from reasoning.cli.common import chosen_db
     from querygen.trained import TrainedGenerator
 

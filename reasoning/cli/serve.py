@@ -14,12 +14,15 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from kb.errors import KGGroundError
 from reasoning.cli.common import db_option, finite, not_empty, open_kb, resolve_db
+
+if TYPE_CHECKING:                  # imported when a server starts
+    from kb.sparql_server import SparqlServer
 
 #: the most server processes ``--processes`` picks by itself
 MAX_DEFAULT_PROCESSES = 4
@@ -118,7 +121,8 @@ def _serve_here(db: str | None, host: str, port: int, options: dict[str, Any]) -
         raise KeyboardInterrupt       # Ctrl-C: stopped, and the command ends as interrupted
 
 
-def _server(base: Any, host: str, port: int, options: dict[str, Any], *, reuse_port: bool):
+def _server(base: Any, host: str, port: int, options: dict[str, Any], *,
+            reuse_port: bool) -> SparqlServer:
     from kb.sparql_server import SparqlServer
 
     try:
@@ -220,6 +224,7 @@ def _readline(proc: subprocess.Popen, deadline: float) -> str:
     """The child's first line on stdout ('' if it exits or the deadline passes first)."""
     import selectors
 
+    assert proc.stdout is not None      # the children are started with stdout=PIPE
     with selectors.DefaultSelector() as sel:
         sel.register(proc.stdout, selectors.EVENT_READ)
         if not sel.select(max(0.0, deadline - time.monotonic())):

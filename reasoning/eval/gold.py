@@ -238,7 +238,7 @@ def _paths(kb: Any, start: str, hops: int) -> dict[tuple, list[AnswerItem]]:
                     if st.property in TYPE_PROPERTIES:
                         continue
                     key = (*path, (st.property, forward))
-                    value = st.value if forward else None
+                    value = st.value                # read only when forward
                     end = (A.entity(st.subject) if not forward else
                            A.entity(value.value) if value.kind == "entity" else
                            A.literal(value.value, value.datatype or None))

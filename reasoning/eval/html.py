@@ -20,10 +20,14 @@ import html
 import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasoning.eval.report import CONVENTIONS, GROUP_COLUMNS, fmt
 from store.errors import require
+
+if TYPE_CHECKING:                    # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 PURPOSE = "the HTML report's plots"
 
@@ -71,13 +75,13 @@ def render_html(report: Mapping[str, Any]) -> str:
 
 # -- figures ------------------------------------------------------------------------------------
 
-def _figure(width: float = 6.4, height: float = 3.6):
+def _figure(width: float = 6.4, height: float = 3.6) -> tuple[Figure, Axes]:
     from matplotlib.figure import Figure
     fig = Figure(figsize=(width, height), layout="constrained")
     return fig, fig.add_subplot()
 
 
-def _svg(fig) -> str:
+def _svg(fig: Figure) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg")
     text = buf.getvalue()
@@ -119,7 +123,9 @@ def latency_svg(seconds: Sequence[float]) -> str:
     fig, ax = _figure()
     lo, hi = min(values), max(values)
     if hi / max(lo, 1e-3) > 100:
-        bins = np.logspace(np.log10(max(lo, 1e-3)), np.log10(hi), 30)
+        # the edges as a list: matplotlib's stubs take a Sequence, which an array is not
+        bins: list[float] | int = np.logspace(np.log10(max(lo, 1e-3)), np.log10(hi),
+                                              30).tolist()
         ax.set_xscale("log")
     else:
         bins = 30

@@ -218,7 +218,7 @@ def risk_coverage(scored: Sequence[Mapping[str, Any]], points: int = 20) -> dict
     n = len(scored)
     answered = [r for r in scored if r.get("answered")]
     wrong_grounded = sum(1 for r in answered if r.get("grounded") and is_wrong(r))
-    ranked = sorted(answered, key=lambda r: -(r.get("confidence") if r.get("confidence")
+    ranked = sorted(answered, key=lambda r: -(r["confidence"] if r.get("confidence")
                                                 is not None else -1.0))
     curve, wrong = [], 0
     marks = {max(1, round(len(ranked) * (i + 1) / points)) for i in range(points)}

@@ -226,6 +226,7 @@ def sparql_json_gold(res: Any, path: Path | None = None, line: int | None = None
                      ) -> list[AnswerItem]:
     """Answers in a SPARQL results JSON object (``boolean``, or the first variable's
     bindings; a bare bindings list works too)."""
+    bindings: list[Any] | None
     if isinstance(res, list):
         bindings, var = res, None
     elif isinstance(res, Mapping):
@@ -296,7 +297,7 @@ def _jsonl_gold(row: Mapping, path: Path, line: int) -> tuple[AnswerItem, ...] |
             label = labels[i] if i < len(labels) and isinstance(labels[i], str) else None
             out.append(_value_gold(v, label, path, line))
         return tuple(out)
-    info = row.get("info") if isinstance(row.get("info"), Mapping) else {}
+    info = row["info"] if isinstance(row.get("info"), Mapping) else {}
     results = row.get("results", info.get("results"))
     if results is None:
         return None

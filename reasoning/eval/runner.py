@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasoning.eval.answerer import Answerer, Prediction
 from reasoning.eval.answers import AnswerItem
@@ -46,6 +46,9 @@ from reasoning.eval.metrics import score, score_text
 from reasoning.eval.readers import EvalItem
 from store.errors import (EndpointUnreachable, KGGroundError, LLMError, MirrorError,
                           MissingExtra, ReportMismatch)
+
+if TYPE_CHECKING:                  # imported when a progress bar is shown
+    from tqdm import tqdm
 
 RECORDS_VERSION = 1
 FATAL = (LLMError, EndpointUnreachable, MirrorError, MissingExtra)
@@ -211,7 +214,7 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     labels = LabelBook(kb)
     warm = getattr(answerer, "warm_up", None)
     if warm is not None and todo:
-        firsts = {}
+        firsts: dict[str, str] = {}
         for item in todo:
             firsts.setdefault(item.lang, item.question)
         for lang, question in firsts.items():
@@ -250,10 +253,10 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     try:
         while True:
             while fatal is None and len(pending) < max(1, workers) * 2:
-                item = next(queue, None)
-                if item is None:
+                next_item = next(queue, None)
+                if next_item is None:
                     break
-                future = pool.submit(one, item)
+                future = pool.submit(one, next_item)
                 order[future] = len(order)
                 pending.add(future)
             if not pending:
@@ -363,7 +366,7 @@ def _running_f1(records: Mapping[str, Mapping[str, Any]], keys: set[str]) -> str
     return f"F1 {sum(fs) / len(fs):.3f}" if fs else ""
 
 
-def _progress(total: int, initial: int, enabled: bool | None):
+def _progress(total: int, initial: int, enabled: bool | None) -> tqdm | None:
     import sys
 
     from tqdm import tqdm

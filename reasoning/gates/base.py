@@ -124,7 +124,8 @@ def traced_call(stage: str, role: str, llm: Any, messages: Sequence[Message], *,
     (``replies_of`` turns its result into the replies the record shows)."""
     start = time.perf_counter()
     before = _usage(llm)
-    error, replies = None, ()
+    error: str | None = None
+    replies: tuple[str, ...] = ()
     try:
         result = call()
         replies = tuple(replies_of(result))
@@ -134,7 +135,7 @@ def traced_call(stage: str, role: str, llm: Any, messages: Sequence[Message], *,
         raise
     finally:
         after = _usage(llm)
-        tokens = (after.prompt_tokens - before.prompt_tokens,
+        tokens: tuple[int | None, int | None] = (after.prompt_tokens - before.prompt_tokens,
                   after.completion_tokens - before.completion_tokens) \
             if before is not None and after is not None else (None, None)
         record(CallRecord(stage, role, getattr(llm, "model", type(llm).__name__),

@@ -23,11 +23,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from reasoning import prompts
 from reasoning.gates.base import Trace
 from reasoning.llm.base import LLM
+
+if TYPE_CHECKING:                # imported when first needed (numpy, the model)
+    from linking.embeddings import Embedder
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,13 @@ class SimilarityChecker:
 
     name = "similarity"
 
-    def __init__(self, embedder=None, *, threshold: float = 0.8):
+    def __init__(self, embedder: Embedder | None = None, *, threshold: float = 0.8):
         self._embedder = embedder
         self.threshold = threshold
         self._lock = threading.Lock()
 
     @property
-    def embedder(self):
+    def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
                 from linking.embeddings import Embedder

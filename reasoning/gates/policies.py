@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from querygen.languages import base_language, detect
 from reasoning import prompts
@@ -49,6 +50,9 @@ from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
 from reasoning.gates.checkers import QA, Checker, LLMJudge
 from reasoning.llm.base import LLM
 from store.errors import LLMConfigError
+
+if TYPE_CHECKING:                    # reasoning.memory imports the gates
+    from reasoning.memory import Draft
 
 
 class AlwaysGate:
@@ -103,17 +107,19 @@ class LikelihoodGate:
         self.llm, self.max_tokens = llm, max_tokens
         self.threshold = self.DEFAULT_THRESHOLD if threshold is None else threshold
 
-    def decide(self, question: str, draft=None) -> Decision:
+    def decide(self, question: str, draft: Draft | None = None) -> Decision:
         from reasoning.replies import answer_of, degenerate
         trace = Trace()
         scored = getattr(draft, "scored", None)
         if scored is None:
             messages = prompts.DRAFT.render(question=question)
+            # complete_scored is optional, not part of LLM: __init__ checked it is there
+            scorer: Any = self.llm
             with trace.stage("draft"):
                 from reasoning.gates.base import traced_call
                 scored = traced_call("draft", "model", self.llm, messages,
                                      record=trace._add, kind="complete_scored",
-                                     call=lambda: self.llm.complete_scored(
+                                     call=lambda: scorer.complete_scored(
                                          messages, max_tokens=self.max_tokens, stop=["\n"]),
                                      replies_of=lambda r: [r.text])
         if not scored.scored:
@@ -255,7 +261,9 @@ class RowenGate:
         if use_cl:
             tasks += [lambda q=q: translate_and_answer(q) for q in paraphrases]
         if use_cm:
-            tasks += [lambda q=q: answer("verify", "verifier", self.verifier, q)
+            verifier = self.verifier
+            assert verifier is not None     # __init__ refuses cm and hybrid without one
+            tasks += [lambda q=q: answer("verify", "verifier", verifier, q)
                       for q in paraphrases]
         with trace.stage("answer"):
             results = run_all(tasks, self.max_workers)

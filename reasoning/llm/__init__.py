@@ -17,6 +17,8 @@ Backends that need optional packages import them when constructed, so importing 
 package is cheap; a missing package raises ``MissingExtra`` naming the extra to install.
 """
 
+from typing import Any
+
 from reasoning.llm.base import (LLM, BaseLLM, Generation, Message, Request, Usage,
                                 apply_stop)
 from reasoning.llm.cache import CachedLLM
@@ -25,7 +27,7 @@ from reasoning.llm.simulated import FactCatalog, SimulatedLLM
 from reasoning.llm.spec import llm_from_spec
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # the heavy backends, on first use (their modules import nothing heavy until built)
     if name == "OpenAIChatLLM":
         from reasoning.llm.openai_chat import OpenAIChatLLM

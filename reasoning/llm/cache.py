@@ -29,7 +29,8 @@ from pathlib import Path
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from reasoning.llm.base import LLM, BaseLLM, Generation, Message, Request
 from reasoning.llm.likelihood import ScoredReply, can_score
@@ -96,24 +97,28 @@ class CachedLLM(BaseLLM):
             ensure_ascii=False)])
         return ScoredReply.from_dict(json.loads(got[0]))
 
-    def _inner_scored(self, messages: list, max_tokens: int | None, stop) -> ScoredReply:
+    def _inner_scored(self, messages: list[dict[str, str]], max_tokens: int | None,
+                      stop: str | Sequence[str] | None) -> ScoredReply:
         """The inner model's scored reply; a model without probabilities gives its plain
         greedy reply (a ``ScoredReply`` without log-probabilities)."""
         fn = getattr(self.inner, "complete_scored", None)
         if callable(fn):
             return fn(messages, max_tokens=max_tokens, stop=stop)
+        assert self.inner is not None      # called from _recorded, after its same check
         return ScoredReply(self.inner.complete(messages, max_tokens=max_tokens, stop=stop)[0])
 
     def score(self, messages: Sequence[Message],
               continuations: Sequence[str]) -> list[tuple[float, ...]]:
         request = Request.build(self.model, messages)
+        # ``score`` is optional, not part of the LLM protocol (reasoning.llm.likelihood)
+        inner: Any = self.inner
         got = self._recorded("score", request, tuple(continuations), lambda: [
-            json.dumps(list(s)) for s in self.inner.score(request.message_dicts(),
-                                                          list(continuations))])
+            json.dumps(list(s)) for s in inner.score(request.message_dicts(),
+                                                     list(continuations))])
         return [tuple(json.loads(s)) for s in got]
 
     def _recorded(self, op: str, request: Request, extra: tuple[str, ...],
-                  call) -> list[str]:
+                  call: Callable[[], list[str]]) -> list[str]:
         blob = json.dumps([op, request.key(), list(extra)], ensure_ascii=False)
         key = hashlib.sha256(blob.encode()).hexdigest()
         if self.mode != "record":

@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 
 from collections.abc import Sequence
+from typing import Any
 
 from reasoning.llm.base import BaseLLM, Generation, Message, Request
 from reasoning.llm.likelihood import ScoredReply
@@ -184,8 +185,9 @@ class OpenAIChatLLM(BaseLLM):
         return Generation(texts, usage.prompt_tokens if usage else None,
                           usage.completion_tokens if usage else None)
 
-    def _create(self, request: Request, n: int, **extra):
-        """One chat-completions request, errors made typed."""
+    def _create(self, request: Request, n: int, **extra: Any) -> Any:
+        """One chat-completions request, errors made typed (the openai client's
+        ``ChatCompletion``; the package is optional, imported when the backend is built)."""
         openai = self._openai
         params: dict = {"model": self.model, "messages": request.message_dicts(),
                         "temperature": request.temperature, **extra}
@@ -234,7 +236,7 @@ def _merge(parts: list[Generation]) -> Generation:
                       total([p.completion_tokens for p in parts]))
 
 
-def _retry_after(response) -> float | None:
+def _retry_after(response: Any) -> float | None:
     try:
         value = response.headers.get("retry-after")
         return float(value) if value is not None else None
@@ -242,7 +244,7 @@ def _retry_after(response) -> float | None:
         return None
 
 
-def _excerpt(response, limit: int = 300) -> str:
+def _excerpt(response: Any, limit: int = 300) -> str:
     try:
         text = response.text
     except Exception:  # noqa: BLE001 - a body we cannot read is no reason to lose the error

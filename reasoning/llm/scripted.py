@@ -90,6 +90,9 @@ class ScriptedLLM(BaseLLM):
         self._position = 0                       # list scripts: the next reply
         self._key_positions: dict[str, int] = {}  # mapping scripts: per key
         self.history: list[tuple[Request, list[str]]] = []
+        self._fn: Callable[[ScriptedPrompt], str] | None
+        self._replies: list[str] | None
+        self._map: dict[str, str | Sequence[str]] | None
         if callable(script):
             self._fn, self._replies, self._map = script, None, None
         elif isinstance(script, Mapping):

@@ -52,6 +52,7 @@ for evaluations.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
@@ -61,6 +62,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.base import KnowledgeBase
 from reasoning import prompts
 from reasoning.llm.base import BaseLLM, Generation, Request, approx_tokens
 from store.errors import LLMConfigError
@@ -95,11 +97,12 @@ class Fact:
     labels: tuple[str, ...]            # their labels, the texts a model would say
     popularity: float = 0.5            # percentile of the subject's popularity, in [0, 1]
 
-    @property
+    # builtins.property: the field ``property`` above shadows the name for type checkers
+    @builtins.property
     def key(self) -> str:
         return f"{self.subject}|{self.property}"
 
-    @property
+    @builtins.property
     def answer(self) -> str:
         return (self.labels or self.answers or ("",))[0]
 
@@ -146,7 +149,7 @@ class FactCatalog:
         ``answer_labels``; optional ``popularity``). ``popularity(subject)`` gives a raw
         popularity (sitelinks, degree, a prior); facts get its percentile rank."""
         rows = list(rows)
-        raw = []
+        raw: list[float | None] = []
         for row in rows:
             if "popularity" in row:
                 raw.append(float(row["popularity"]))
@@ -232,7 +235,7 @@ def _percentiles(raw: list[float | None]) -> list[float]:
     return out
 
 
-def popularity_from_kb(kb) -> Callable[[str], float]:
+def popularity_from_kb(kb: KnowledgeBase) -> Callable[[str], float]:
     """A popularity function over a KB: the search prior of the subject's label (sitelinks,
     else degree), else the number of its statements."""
     def popularity(subject: str) -> float:

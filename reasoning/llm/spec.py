@@ -23,17 +23,23 @@ raises ``LLMConfigError`` listing the forms above.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasoning.llm.base import LLM
 from store.errors import LLMConfigError
 
+if TYPE_CHECKING:                      # imported when a simulated model is built
+    from reasoning.llm.simulated import FactCatalog
+
 FORMS = "openai:MODEL, local, hf:PATH, scripted:FILE, simulated[:SEED] or none"
 
 
-def llm_from_spec(spec: str | None, *, catalog=None, cache: str | Path | None = None,
-                  cache_mode: str = "auto", **options: Any) -> LLM | None:
+def llm_from_spec(spec: str | None, *,
+                  catalog: FactCatalog | Iterable[Mapping[str, Any]] | None = None,
+                  cache: str | Path | None = None, cache_mode: str = "auto",
+                  **options: Any) -> LLM | None:
     """The backend ``spec`` names (see the module docstring); None for 'none'."""
     if cache is not None and cache_mode == "replay":
         name = model_name(spec)
@@ -72,7 +78,8 @@ def model_name(spec: str | None) -> str | None:
     raise LLMConfigError("unknown LLM spec", backend="spec", expected=FORMS, got=spec)
 
 
-def _backend(spec: str, catalog, options: dict[str, Any]) -> LLM | None:
+def _backend(spec: str, catalog: FactCatalog | Iterable[Mapping[str, Any]] | None,
+             options: dict[str, Any]) -> LLM | None:
     kind, _, arg = spec.partition(":")
     kind = kind.lower()
     if kind == "none" and not arg:
