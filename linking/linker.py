@@ -210,7 +210,9 @@ class EntityLinker:
             confidences, nil = self._confidences(scored, mention.text, detected=spans is None,
                                                  cased_text=cased_text, question=question)
             cands = self._candidates(scored[:top], lang, confidences, names)
-            if spans is None and (not cands or cands[0].confidence < min_confidence or (
+            # ``_candidates`` sets every confidence: None here only when there is no candidate
+            top_confidence = cands[0].confidence if cands else None
+            if spans is None and (top_confidence is None or top_confidence < min_confidence or (
                     min_score is not None and cands[0].score < min_score)):
                 continue
             out.append(LinkedMention(mention, tuple(cands), nil))
@@ -372,6 +374,7 @@ class EntityLinker:
                 if adjectival and m.how == "variant:demonym":
                     raw["adjectival"] = 1.0
                 if m.entity in states:
+                    assert country is not None      # looked up above when there are states
                     raw["address"] = 1.0 if _a_state(p, country) else 0.5
                 if m.entity in places[i]:
                     raw["located"] = places[i][m.entity]
@@ -447,6 +450,7 @@ class EntityLinker:
         hop = self.context.profiles(second - set(profiles), lang=lang) if second else {}
         for i in wanted:
             state = cues[i].place_state
+            assert state is not None                # ``wanted`` has a place_state
             inside = self._states(state, country, lang)
             for _, m in pools[i][:PROFILED]:
                 p = profiles.get(m.entity, Profile())
@@ -645,7 +649,7 @@ class _Windows:
 
     def __init__(self, text: str):
         self.starts: list[int] = []
-        self.forms: list[set[str]] = []
+        self.forms: list[frozenset[str]] = []
         for m in self._WORD.finditer(text):
             self.starts.append(m.start())
             self.forms.append(name_words(m.group()))
@@ -676,11 +680,11 @@ def _corefer(mentions: list[Mention], pools: list[list[tuple[float, Match]]], gi
             continue
         for j in by_word.get(text, ())[:1]:
             best = pools[j][0][1]
-            m = Match(best.entity, COREFERENCE_MATCH, "variant:coreference",
-                      mentions[j].text, best.term_lang, best.is_label, best.prior, True,
-                      False, best.langs)
+            match = Match(best.entity, COREFERENCE_MATCH, "variant:coreference",
+                          mentions[j].text, best.term_lang, best.is_label, best.prior, True,
+                          False, best.langs)
             pool = [(s, old) for s, old in pools[i] if old.entity != best.entity]
-            pool.append((prescored(m, text)[0], m))
+            pool.append((prescored(match, text)[0], match))
             pool.sort(key=lambda x: (-x[0], id_order(x[1].entity)))
             pools[i] = pool[:POOL]
 
@@ -711,7 +715,7 @@ def _before_noun(text: str, mention: Mention) -> bool:
     """The mention is directly followed by a content word, as an adjective is by its noun
     ("French king", "jamaican people") — then a nationality word names the country."""
     m = _NEXT_WORD.match(text, mention.end)
-    return bool(m) and normalize(m.group(1)) not in STOPWORDS
+    return m is not None and normalize(m.group(1)) not in STOPWORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -765,7 +769,7 @@ def _role(p: Profile, cues: dict[str, float]) -> float:
                default=0.0)
 
 
-def _words(p: Profile, m: Match, own: set[str], context: set[str]) -> float:
+def _words(p: Profile, m: Match, own: frozenset[str], context: set[str]) -> float:
     if not context:
         return 0.0
     label_words = name_words(m.term) - own

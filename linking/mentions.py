@@ -291,7 +291,8 @@ class MentionDetector:
         """Runs of two to four capitalized words that matched nothing exactly — misspelled
         names like "Albert Einstien" — for the linker's fuzzy matching to try."""
         taken = {k for i, j in chosen for k in range(i, j + 1)}
-        out, run = [], []
+        out: list[tuple[int, int]] = []
+        run: list[int] = []
         for k, w in enumerate([*ws, None]):
             joined = (w is not None and run
                       and not text[ws[run[-1]].end:w.start].strip(_JOINERS))
@@ -358,9 +359,9 @@ def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],
     out: list[tuple[int, int]] = []
     taken: set[int] = set()
     for i, j in chosen:
-        k = splits.get((i, j))
-        if k is not None and " ".join(w.norm for w in ws[i:j + 1]) not in named:
-            out += [(i, k - 1), (k, j)]
+        cut = splits.get((i, j))
+        if cut is not None and " ".join(w.norm for w in ws[i:j + 1]) not in named:
+            out += [(i, cut - 1), (cut, j)]
         else:
             out.append((i, j))
         taken.update(range(i, j + 1))

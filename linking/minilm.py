@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +45,7 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 
 
 @contextlib.contextmanager
-def _blas_threads(n: int | None):
+def _blas_threads(n: int | None) -> Iterator[None]:
     """BLAS limited to ``n`` threads inside the block (None: unchanged; also unchanged
     without ``threadpoolctl``)."""
     if n is None:
@@ -136,9 +136,9 @@ class MiniLM:
         n, length = len(batch), max(len(x) for x in batch)
         ids = np.zeros((n, length), dtype=np.int64)
         mask = np.zeros((n, length), dtype=np.float32)
-        for i, x in enumerate(batch):
-            ids[i, :len(x)] = x
-            mask[i, :len(x)] = 1.0
+        for i, row in enumerate(batch):
+            ids[i, :len(row)] = row
+            mask[i, :len(row)] = 1.0
         x = self.word[ids] + self.position[:length] + self.token_type[0]
         hidden = x.shape[-1]
         # every token as a row: one matrix product per weight (a batched 3-d product is

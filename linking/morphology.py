@@ -19,6 +19,7 @@ through (lemminflect knows English only); ``stem`` trims a plural or verb ending
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from linking.lexicon import stem
 
@@ -35,7 +36,7 @@ DERIVING = ("er", "ers", "or", "ors", "ed", "ing", "ion", "ation", "ations", "me
 
 
 @functools.lru_cache(maxsize=1)
-def _lemmatizer():
+def _lemmatizer() -> Callable[[str], dict[str, tuple[str, ...]]] | None:
     try:
         import lemminflect
     except ImportError:               # a dependency; without it, stems only

@@ -601,22 +601,22 @@ class PropertyLinker:
         # its own: "Who?" is near many names, and points at none
         meant = SEMANTIC_WEIGHT if content_words(norm) else 0.0
         for pid, r in feats.items():
-            name = r.get("name", 0.0)
+            name_score = r.get("name", 0.0)
             fit = self._answer_fit(pid, asked) if asked else 0.0
-            evidence = name + meant * r.get("sem_doc", 0.0)
+            evidence = name_score + meant * r.get("sem_doc", 0.0)
             r["answer"] = fit
             r["clash"] = 1.0 if kind_clash(wanted, self._kinds.get(pid)) else 0.0
             r["answer_x"] = fit * min(1.0, evidence / ANSWER_BASIS)
             r["prior"] = self.prior(pid)
             r["unused"] = 1.0 if self._any_usage and not props[pid].usage else 0.0
-            r["lex_gap"] = best_name - name
+            r["lex_gap"] = best_name - name_score
             r["direction"] = float(cue * self._pairs.get(pid, 0))
             heuristic = evidence + ANSWER_WEIGHT * r["answer_x"]
             # the same from the words alone: what ``fit`` reports, so that a property's
             # credit in a chain does not change with the embedder (meaning raises every
             # property's evidence, and a one-hop chain then outscored the two hops of
             # "Where was the spouse of … born?")
-            words_only = name + ANSWER_WEIGHT * fit * min(1.0, name / ANSWER_BASIS)
+            words_only = name_score + ANSWER_WEIGHT * fit * min(1.0, name_score / ANSWER_BASIS)
             if not props[pid].usage:
                 heuristic *= UNUSED_FACTOR
                 words_only *= UNUSED_FACTOR
@@ -661,7 +661,7 @@ class PropertyLinker:
                       "sem_frame": max(0.0, float((vecs[index["frames"][k]] @ query).max()))
                       if names else 0.0}
             own = index["words"][k]
-            if wsims is not None and own:
+            if wsims is not None and weights is not None and own:
                 base = len(vecs) - len(index["word_rows"])
                 best = wsims[:, [i - base for i in own]].max(axis=1).clip(0.0, 1.0)
                 values["soft"] = float((best * weights).sum() / weights.sum())
@@ -742,9 +742,9 @@ class PropertyLinker:
                                             INVERSE_BONUS if pid in has else 0.0)
                 out_feats["inverse"] = 1.0 if has.get(pid) == "inverse" else 0.0
                 total += out_feats["subject_has"]
-            p = props[pid]
-            out.append(Candidate(pid, p.label(lang), total, self.prior(pid), name, how, tlang,
-                                 p.description(lang), out_feats))
+            prop = props[pid]
+            out.append(Candidate(pid, prop.label(lang), total, self.prior(pid), name, how, tlang,
+                                 prop.description(lang), out_feats))
         out.sort(key=lambda c: (-c.score, c.id))
         return out[:limit]
 

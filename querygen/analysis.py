@@ -88,7 +88,7 @@ class Analysis:
             out.append(w)
         return out
 
-    def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw) -> str:
+    def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
 
     def class_noun_before(self, span: tuple[int, int]) -> str | None:
@@ -228,11 +228,11 @@ def analyze(question: str) -> Analysis:
             if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
                 mark(i + 1)
             after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
-            noun, relative = _noun_before_relative(lows, after, texts)
-            if noun is not None:     # "Name the country whose capital is …": a country
-                type_noun = " ".join(lows[noun[0]:noun[1] + 1])
+            nouns, relative = _noun_before_relative(lows, after, texts)
+            if nouns is not None:    # "Name the country whose capital is …": a country
+                type_noun = " ".join(lows[nouns[0]:nouns[1] + 1])
                 answer_type = _type_of(type_noun)
-                mark(*range(noun[0] - 1, relative + 1))
+                mark(*range(nouns[0] - 1, relative + 1))
                 break
             continue
     superlative = None

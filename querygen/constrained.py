@@ -54,9 +54,10 @@ class LabelTrie:
         """The node ``data`` leads to from the root; None if no label starts so."""
         node = self.root
         for b in data:
-            node = node.get(b)
-            if node is None:
+            child = node.get(b)
+            if child is None:
                 return None
+            node = child
         return node
 
     def __len__(self) -> int:
@@ -69,9 +70,10 @@ def _fits(node: dict[int, Any], data: bytes) -> bool:
     for b in data:
         if b == _SLASH and _END in node:
             return True
-        node = node.get(b)
-        if node is None:
+        child = node.get(b)
+        if child is None:
             return False
+        node = child
     return True
 
 
@@ -140,8 +142,9 @@ class SlotConstraint:
         found = trie.fits.get(key)
         if found is None:
             firsts = [b for b in node if b != _END] + ([_SLASH] if _END in node else [])
+            # ``by_first`` holds only tokens with bytes
             found = [i for b in firsts for i in self.by_first.get(b, ())
-                     if _fits(node, self.pieces[i])]
+                     if (piece := self.pieces[i]) is not None and _fits(node, piece)]
             trie.fits[key] = found
         return found
 

@@ -70,7 +70,7 @@ class BuildReport:
 def _in_declaration(tokens: list[Token]) -> set[int]:
     """Indexes of the tokens of ``PREFIX name: <iri>`` declarations of Wikidata's prefixes
     (implicit in label-level queries)."""
-    out = set()
+    out: set[int] = set()
     for i, tok in enumerate(tokens[:-2]):
         if tok.kind == "word" and tok.text.upper() == "PREFIX" and tokens[i + 1].kind == "pname" \
                 and tokens[i + 2].kind == "iri" \

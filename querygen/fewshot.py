@@ -39,7 +39,7 @@ from typing import Any
 from kb.types import Candidate
 from querygen.analysis import analyze, expand_contractions
 from querygen.repair import NoQueryFound, extract_query
-from querygen.types import GeneratedQuery, LinkingDecision
+from querygen.types import AnswerForm, GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
 
 SYSTEM = """You translate questions into SPARQL queries over Wikidata.
@@ -168,7 +168,8 @@ class FewShotGenerator(LabelQueryPipeline):
         self.rounds = rounds
         self.samples = samples
         self.temperature = temperature
-        self.decompose = {"always": True, "never": False}.get(decompose, decompose)
+        aliases: dict[str | bool, str | bool] = {"always": True, "never": False}
+        self.decompose = aliases.get(decompose, decompose)
 
     def generate(self, question: str, *, limit: int = 5) -> list[GeneratedQuery]:
         """The question's own queries (at most ``limit``), then, for a multi-hop question,
@@ -343,7 +344,8 @@ def generated_from(label_level: str, grounded: str, question: str, strategy: str
             and sum(t.startswith("?") for t in patterns[0]) == 1
             and f"?{answer_var}" in patterns[0] and not re.search(
                 r"(?i)\b(ORDER|LIMIT|OFFSET|FILTER|GROUP)\b", grounded)):
-        triple = tuple(None if t.startswith("?") else t for t in patterns[0])
+        s, p, o = (None if t.startswith("?") else t for t in patterns[0])
+        triple = (s, p, o)
         body_label = _body(label_level)
         body = _body(grounded)
         return GeneratedQuery(grounded, body_label or label_level, body or grounded,
@@ -353,7 +355,7 @@ def generated_from(label_level: str, grounded: str, question: str, strategy: str
                           decisions, form, None, answer_var, question, patterns, tuple(notes))
 
 
-def _shape(query: str) -> tuple[str, str, tuple[tuple[str, str, str], ...]]:
+def _shape(query: str) -> tuple[AnswerForm, str, tuple[tuple[str, str, str], ...]]:
     """(form, answer variable, triple patterns when the query is only a BGP)."""
     from kb.sparql_check import prepare
 
@@ -364,7 +366,7 @@ def _shape(query: str) -> tuple[str, str, tuple[tuple[str, str, str], ...]]:
     if algebra is None:             # CONSTRUCT, DESCRIBE: no SELECT shape
         return "select", "", ()
     name = algebra.name
-    form = "ask" if name == "AskQuery" else "select"
+    form: AnswerForm = "ask" if name == "AskQuery" else "select"
     proj = [str(v) for v in (getattr(algebra, "PV", None) or [])]
     bgps: list[Any] = []
     other = False

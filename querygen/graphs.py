@@ -48,9 +48,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from kb.types import Value
+from kb.types import Value, ValueKind
 from querygen.analysis import Analysis, Word, expand_contractions
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
@@ -207,8 +207,8 @@ class GraphModel:
                 z += nodes[i][4]
         else:
             for k, w in self.weights.items():
-                x = features.get(k, 0.0)
-                z += w * (x - self.means.get(k, 0.0)) / (self.scales.get(k, 1.0) or 1.0)
+                value = features.get(k, 0.0)
+                z += w * (value - self.means.get(k, 0.0)) / (self.scales.get(k, 1.0) or 1.0)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -491,7 +491,9 @@ class GraphRanker:
         values: list[Value] = []
         if result is not None:
             if query.form == "count":
-                values = [Value("quantity", str(result.count or 0))] if result.count else []
+                # "quantity": a count's kind, outside ValueKind, that answer_types knows
+                values = [Value(cast(ValueKind, "quantity"), str(result.count or 0))] \
+                    if result.count else []
             elif query.form == "select":
                 values = [a.value for a in result.answers]
         via = _last_property(plan)
@@ -591,8 +593,9 @@ class GraphRanker:
                 timings: dict[str, float]) -> GraphRanking:
         threshold = self.model.threshold
         entities = tuple(m for m in _entities(ctx))
-        common = dict(question=question, expected=ctx.expected, graphs=graphs,
-                      entities=entities, threshold=threshold, timings=timings)
+        # GraphRanking's keyword arguments shared by both outcomes (of several types)
+        common: dict[str, Any] = dict(question=question, expected=ctx.expected, graphs=graphs,
+                                      entities=entities, threshold=threshold, timings=timings)
         answered = [g for g in graphs if g.answered]
         top = answered[0] if answered else None
         for g in answered:

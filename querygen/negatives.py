@@ -94,10 +94,13 @@ class _Maker:
         if found is None:
             tok = self.tokens[index]
             kind = "property" if property_kind(tok, self.prefixes) else "entity"
+            label: str | None
             if tok.kind == "slot":
                 ids, label = resolve(self.kb, tok.label, kind, lang=self.lang), tok.label
             else:
-                local = wikidata_id(tok, self.prefixes)[1]
+                named = wikidata_id(tok, self.prefixes)
+                assert named is not None        # asked only of entity and property tokens
+                local = named[1]
                 ids, label = [local], label_of(self.kb, local, self.lang)
             found = self._terms[index] = _Term(index, tok, ids, label)
         return found
@@ -105,7 +108,8 @@ class _Maker:
     def entity_positions(self) -> list[tuple[int, Triple | None, str]]:
         """(token index, its triple, 'subject'|'object') of every entity in a triple, then
         entities outside triples (with no triple)."""
-        out, seen = [], set()
+        out: list[tuple[int, Triple | None, str]] = []
+        seen: set[int] = set()
         for t in self.triples:
             for pos, role in ((t.subject, "subject"), (t.object, "object")):
                 if pos is not None and entity_kind(self.tokens[pos], self.prefixes):
@@ -143,7 +147,7 @@ class _Maker:
     def replace(self, kind: str, edits: list[tuple[int, int, str]], detail: str) -> Negative:
         return Negative(kind, substitute(self.query, edits), detail)
 
-    def pick(self, items: Sequence[Any]) -> list[Any]:
+    def pick(self, items: Iterable[Any]) -> list[Any]:
         """``items`` in a seeded random order."""
         items = list(items)
         self.rng.shuffle(items)

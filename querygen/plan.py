@@ -196,8 +196,9 @@ class QueryPlan:
         patterns = self.patterns()
         if self.is_triplet:
             e = self.edges[0]
-            triple = tuple(None if isinstance(p, Var) else _ground_id(p)
-                           for p in (e.subject, e.predicate, e.object))
+            s, p, o = (None if isinstance(t, Var) else _ground_id(t)
+                       for t in (e.subject, e.predicate, e.object))
+            triple = (s, p, o)
             return GeneratedQuery(text, self.body(False), self.body(True), "triplet", strategy,
                                   self.score, self.decisions, "select", triple,
                                   self.answer, question, patterns, self.notes)

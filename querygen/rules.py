@@ -275,6 +275,7 @@ class RuleGenerator:
                     held |= {False} if pid in in_props else set()
                     asked = None if self._symmetric(pid) else \
                         asked_direction(a, mention.span, self._names(pid, fit[1]))
+                    directions: tuple[bool, ...]
                     if asked is not None:
                         directions = (asked == FORWARD,)
                     else:           # the words do not say: the KB's statements decide
@@ -383,15 +384,16 @@ class RuleGenerator:
                         fit = self.fit.fit(a if last else None, pid, scores, [words])
                         if fit is not None and fit[0] > options.get((pid, forward), 0.0):
                             options[(pid, forward)] = fit[0]
-                for (pid, forward), fit in sorted(options.items(), key=lambda x: -x[1])[:4]:
+                for (pid, forward), hop_fit in sorted(options.items(),
+                                                      key=lambda x: -x[1])[:4]:
                     subject = entity if not edges else Var(f"y{depth}")
                     obj = Var("x") if last else Var(f"y{depth + 1}")
-                    prop = _property(self.fit.candidate(pid, fit))
+                    prop = _property(self.fit.candidate(pid, hop_fit))
                     edge = Edge(subject, prop, obj) if forward else Edge(obj, prop, subject)
                     nxt = [] if last else self._values(reached, pid, forward)
                     if not last and not nxt:
                         continue
-                    grown.append(((*edges, edge), fit_so_far + fit, nxt))
+                    grown.append(((*edges, edge), fit_so_far + hop_fit, nxt))
             frontier = sorted(grown, key=lambda g: -g[1])[:BEAM]
         hops = len(piece_scores)
         return [QueryPlan(edges, score=cand.score + fit / hops - CHAIN_PENALTY * (hops - 1),
@@ -657,8 +659,8 @@ class RuleGenerator:
                     self.fit.chunk_phrases(words)).items(), key=lambda x: -x[1][0]):
                 if self.fit.datatype(pid) in ("time", "quantity") and s >= 0.4:
                     wanted.append((pid, s))
-        for rank, words in enumerate(sup.words):
-            for c in self.props.link(words, limit=3):
+        for rank, phrase in enumerate(sup.words):
+            for c in self.props.link(phrase, limit=3):
                 if self.fit.datatype(c.id) in ("time", "quantity"):
                     wanted.append((c.id, 0.8 - 0.1 * rank))
                     break

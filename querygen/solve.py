@@ -174,7 +174,7 @@ def _typed(kb: Any, s: str, o: str, fanout: int) -> list[tuple[str, str]]:
         return [(s, c) for c in classes if o.startswith("?") or c == o]
     if o.startswith("?"):
         raise Unsolvable("a type pattern with neither end bound")
-    out = []
+    out: list[tuple[str, str]] = []
     for c in _subclasses(kb, o, fanout):
         found = kb.statements(None, "P31", c, limit=fanout)
         if len(found) >= fanout:

@@ -73,6 +73,7 @@ def lex(query: str) -> list[Token]:
     out = []
     for m in _LEX.finditer(query):
         kind = m.lastgroup
+        assert kind is not None                          # every alternative is a group
         if kind in ("sprefix", "slabel", "blabel"):      # inner groups end last
             kind = "slot" if m.group("slot") else "bare"
         text = m.group()
@@ -269,6 +270,7 @@ def simple_triples(tokens: Sequence[Token]) -> list[Triple]:
         if (before is not None and before.text in _PATH) or (
                 after is not None and after.text in _PATH):
             continue
+        subject: int | None
         if before is not None and before.is_term:
             subject = index[id(before)]
         elif before is not None and before.text == ";":

@@ -251,10 +251,10 @@ def batch_loss(model: Any, tokenizer: Any, examples: Sequence[Example], seq2seq:
 
     pad = tokenizer.pad_token_id
     if not seq2seq:
-        feats = [causal_features(e, tokenizer, max_length, negatives) for e in examples]
-        ids = torch.tensor(_pad([f[0] for f in feats], pad))
-        mask = torch.tensor(_pad([f[1] for f in feats], 0))
-        attention = torch.tensor(_pad([[1] * len(f[0]) for f in feats], 0))
+        pairs = [causal_features(e, tokenizer, max_length, negatives) for e in examples]
+        ids = torch.tensor(_pad([f[0] for f in pairs], pad))
+        mask = torch.tensor(_pad([f[1] for f in pairs], 0))
+        attention = torch.tensor(_pad([[1] * len(f[0]) for f in pairs], 0))
         logits = model(input_ids=ids[:, :-1], attention_mask=attention[:, :-1]).logits
         return masked_nll(logits, ids[:, 1:], mask[:, 1:])
     feats = [seq2seq_features(e, tokenizer, max_length, negatives) for e in examples]
@@ -301,7 +301,8 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
     torch.manual_seed(opts.seed)
 
     state: dict[str, Any] = {}
-    base = "from scratch" if from_scratch else str(Path(model_path).expanduser())
+    # ``model_path`` is None exactly when ``from_scratch`` (checked above)
+    base = "from scratch" if model_path is None else str(Path(model_path).expanduser())
     if resume and meta_path.is_file():
         saved_meta = json.loads(meta_path.read_text("utf-8"))
         base = saved_meta.get("base", base)
@@ -320,6 +321,7 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         tokenizer = build_tokenizer(texts, opts.vocab_size)
         model, seq2seq = scratch_model(tokenizer, opts.size, opts.max_length), False
     else:
+        assert model_path is not None               # not from scratch: checked above
         model, tokenizer, seq2seq = load_model(model_path)
     model.train()
     if opts.learning_rate is None:       # saved in querygen.json as used
@@ -342,6 +344,7 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         done = s / max(total, 1)
         if opts.time_limit:
             done = max(done, (time.monotonic() - started) / opts.time_limit)
+        assert opts.learning_rate is not None       # set above when the options left it out
         return opts.learning_rate * warm * max(0.1, 1 - done)
 
     def order(epoch: int) -> list[int]:

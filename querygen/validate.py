@@ -348,6 +348,7 @@ class _Validator:
         if exc.line is None:
             offset = 0
         else:
+            assert exc.column is not None           # set with the line (QuerySyntaxError)
             lines = text.split("\n")
             offset = sum(len(line) + 1 for line in lines[:exc.line - 1]) + exc.column - 1
             offset = self.original_offset(min(offset, len(text)))
@@ -513,8 +514,8 @@ class _Validator:
         pids = self.term_ids(pred, "property")
         if not pids:
             return
-        datatypes = {getattr(self.property(p), "datatype", None) for p in pids}
-        datatypes.discard(None)
+        datatypes: set[str] = {d for p in pids
+                               if (d := getattr(self.property(p), "datatype", None)) is not None}
         if not datatypes:
             return
         obj_entity = self.term_ids(obj, "entity") is not None
@@ -552,8 +553,9 @@ class _Validator:
             return
         if objects is None and not isinstance(obj, (Variable, Literal)):
             return
-        for s in subjects or [None]:
-            for o in objects or [None]:
+        unbound: list[str | None] = [None]
+        for s in subjects or unbound:
+            for o in objects or unbound:
                 for p in pids[:5]:
                     if self.kb.statements(s, p, o, limit=1):
                         return

@@ -29,6 +29,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
@@ -190,7 +191,7 @@ _LOCK = threading.Lock()
 
 
 @functools.cache
-def _identifier():
+def _identifier() -> Any:           # a py3langid LanguageIdentifier (the library is untyped)
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
     identifier.set_languages([lang for lang in DETECTABLE if lang in identifier.nb_classes])
