@@ -391,7 +391,7 @@ class _Id(Struct, gc=False):
     id: str | None = None
 
 
-def entity_problem(line: bytes, error: msgspec.DecodeError) -> str:
+def entity_problem(line: bytes | memoryview, error: msgspec.DecodeError) -> str:
     """Why ``line`` could not be decoded as an entity, as an error message."""
     if not isinstance(error, msgspec.ValidationError):
         return f"not valid JSON: {error}"
