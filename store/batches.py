@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import Any, Generator, Iterable, Iterator
 
 import msgspec
 
@@ -105,7 +105,7 @@ class Batch:
         self.subjects.clear()
 
 
-def open_input(path: Path) -> tuple[IO[bytes], IO[bytes]]:
+def open_input(path: Path) -> tuple[io.BufferedIOBase, io.IOBase]:
     """(decompressed stream, raw file); the raw file's position drives progress bars, and
     closing it closes the stream."""
     raw = open(path, "rb")  # noqa: SIM115 - closed by the caller, with the stream
@@ -176,7 +176,7 @@ class _Builder:
     """Turns records into rows of the current batch, applying filters (and, in bulk mode,
     dropping duplicate rows by hash); hands out full batches."""
 
-    def __init__(self, job: Job, raw: IO[bytes] | None):
+    def __init__(self, job: Job, raw: io.IOBase | None):
         self.job, self.raw = job, raw
         self.src = job.source_id
         self.filters = job.filters
@@ -269,14 +269,17 @@ class _Builder:
                     if datatype.startswith(XSD) and literal_problem(lexical, datatype):
                         b.invalid.add(datatype, lexical, self.place())
                 row = (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
-            elif iri.startswith("_:"):
-                row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
             else:
-                value = iri_to_id(iri)
-                if value == iri and not is_absolute(iri):
-                    raise ValueError(f"object: IRI <{iri[:80]}> is not absolute (no scheme)")
-                row = (subject, prop, "entity" if value != iri else "iri", value, "", "",
-                       self.src)
+                assert iri is not None          # not a literal: an IRI or a blank node
+                if iri.startswith("_:"):
+                    row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
+                else:
+                    value = iri_to_id(iri)
+                    if value == iri and not is_absolute(iri):
+                        raise ValueError(f"object: IRI <{iri[:80]}> is not absolute "
+                                         "(no scheme)")
+                    row = (subject, prop, "entity" if value != iri else "iri", value, "", "",
+                           self.src)
             if self.job.bulk:
                 key = hash(row)
                 if key in self._seen:
@@ -342,7 +345,7 @@ class _Builder:
         return None
 
 
-def read_batches(job: Job) -> Iterator[Batch]:
+def read_batches(job: Job) -> Generator[Batch, None, None]:
     """Yield the batches of ``job``'s file, in order; the last reaches the end of the file."""
     if job.format == "rdf":
         yield from _rdf_batches(job)
@@ -355,9 +358,12 @@ def read_batches(job: Job) -> Iterator[Batch]:
             yield from parse_json_chunk(job, chunk)
 
 
-def _ntriples(stream: IO[bytes], builder: _Builder) -> Iterator[Batch]:
+def _ntriples(stream: io.BufferedIOBase, builder: _Builder) -> Iterator[Batch]:
+    # typeshed's TextIOWrapper wants a buffer with .name, which BufferedIOBase does not
+    # declare (nor have BZ2File and LZMAFile before 3.13); it reads it only when asked.
     # utf-8-sig: a byte-order mark before the first line is skipped
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="strict", newline="\n")
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig",  # type: ignore[type-var]
+                            errors="strict", newline="\n")
     skip, triple = builder.job.skip, builder.triple
     # a batch's ``parsed``: its lines after ``first``, less the malformed and blank ones
     lineno = first = skip
@@ -430,7 +436,7 @@ def _fits_integers(row: tuple) -> bool:
     return all(low <= v <= high for v in row if type(v) is int)
 
 
-def json_chunks(job: Job) -> Iterator[JsonChunk]:
+def json_chunks(job: Job) -> Generator[JsonChunk, None, None]:
     """Cut a Wikidata JSON file into chunks of about a MiB of whole entity lines. Cheap:
     blocks of bytes, cut at a line end, and newlines counted, so that parsing, the costly
     part, can be spread over processes (``parse_json_chunk``). The first chunks are
@@ -502,6 +508,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
         return batch
 
     data = b""
+    records: Iterable[tuple[int, bytes | memoryview]]
     if chunk.document:
         try:
             records = [(1, record) for record in wj.api_entities(chunk.data)]
@@ -516,6 +523,7 @@ def parse_json_chunk(job: Job, chunk: JsonChunk) -> list[Batch]:
     decode = wj.decode_entity
     # lines are memoryviews: look for an escaped NUL in the chunk once, in each line if so
     maybe_nul = b"\\u0000" in (chunk.data or data)
+    problem: str | None
     for lineno, line in records:
         if not line or line == b"]":
             continue

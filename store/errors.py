@@ -43,6 +43,9 @@ what came, and how to fix it::
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Any
+
 
 class KGGroundError(Exception):
     """Base of every error kgground raises on purpose.
@@ -64,13 +67,13 @@ class KGGroundError(Exception):
             message += f". Fix: {fix}"
         super().__init__(message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # Subclasses take other constructor arguments than ``args`` holds: rebuild from the
         # state, so that errors cross process boundaries (a loader's parser processes).
         return _restore, (type(self), self.args, self.__dict__)
 
 
-def _restore(cls: type, args: tuple, state: dict) -> KGGroundError:
+def _restore(cls: type[KGGroundError], args: tuple, state: dict) -> KGGroundError:
     err = cls.__new__(cls)
     Exception.__init__(err, *args)
     err.__dict__.update(state)
@@ -112,7 +115,7 @@ class MirrorError(KGGroundError):
 class LoadError(MirrorError):
     """An input file could not be read; ``path`` and ``line`` say where."""
 
-    def __init__(self, what: str, *, path: str, line: int | None = None, **kw):
+    def __init__(self, what: str, *, path: str, line: int | None = None, **kw: Any):
         self.path, self.line = path, line
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {what}", **kw)
@@ -128,7 +131,7 @@ class QuerySyntaxError(QueryError):
     spot (also at the end of the message); otherwise all three are None."""
 
     def __init__(self, what: str, *, line: int | None = None, column: int | None = None,
-                 excerpt: str | None = None, **kw):
+                 excerpt: str | None = None, **kw: Any):
         self.line, self.column, self.excerpt = line, column, excerpt
         super().__init__(what, **kw)
         if excerpt:
@@ -195,7 +198,7 @@ class ServerBusy(KGGroundError):
 class EndpointError(KGGroundError):
     """A live endpoint failed. ``endpoint`` is its URL."""
 
-    def __init__(self, what: str, *, endpoint: str, **kw):
+    def __init__(self, what: str, *, endpoint: str, **kw: Any):
         self.endpoint = endpoint
         super().__init__(f"{endpoint}: {what}", **kw)
 
@@ -205,13 +208,13 @@ class EndpointTimeout(EndpointError):
 
 
 class RateLimited(EndpointError):
-    def __init__(self, what: str, *, endpoint: str, retry_after: float | None = None, **kw):
+    def __init__(self, what: str, *, endpoint: str, retry_after: float | None = None, **kw: Any):
         self.retry_after = retry_after
         super().__init__(what, endpoint=endpoint, **kw)
 
 
 class EndpointHTTPError(EndpointError):
-    def __init__(self, what: str, *, endpoint: str, status: int, body: str = "", **kw):
+    def __init__(self, what: str, *, endpoint: str, status: int, body: str = "", **kw: Any):
         self.status, self.body = status, body
         super().__init__(what, endpoint=endpoint, **kw)
 
@@ -227,7 +230,7 @@ class EndpointUnreachable(EndpointError):
 class LLMError(KGGroundError):
     """An LLM backend failed. ``backend`` names it (e.g. ``openai:gpt-4o-mini@URL``)."""
 
-    def __init__(self, what: str, *, backend: str, **kw):
+    def __init__(self, what: str, *, backend: str, **kw: Any):
         self.backend = backend
         super().__init__(f"{backend}: {what}", **kw)
 
@@ -246,13 +249,13 @@ class LLMTimeout(LLMError):
 
 
 class LLMRateLimited(LLMError):
-    def __init__(self, what: str, *, backend: str, retry_after: float | None = None, **kw):
+    def __init__(self, what: str, *, backend: str, retry_after: float | None = None, **kw: Any):
         self.retry_after = retry_after
         super().__init__(what, backend=backend, **kw)
 
 
 class LLMHTTPError(LLMError):
-    def __init__(self, what: str, *, backend: str, status: int, body: str = "", **kw):
+    def __init__(self, what: str, *, backend: str, status: int, body: str = "", **kw: Any):
         self.status, self.body = status, body
         super().__init__(what, backend=backend, **kw)
 
@@ -268,7 +271,7 @@ class LLMBadReply(LLMError):
 class LLMCacheMiss(LLMError):
     """A replay-only cache was asked for a request it never recorded (``.key``)."""
 
-    def __init__(self, what: str, *, backend: str, key: str, **kw):
+    def __init__(self, what: str, *, backend: str, key: str, **kw: Any):
         self.key = key
         super().__init__(what, backend=backend, **kw)
 
@@ -293,7 +296,7 @@ class ReportMismatch(EvalError):
     """The report an evaluation would resume was written by a run with other settings."""
 
 
-def require(module: str, extra: str, purpose: str):
+def require(module: str, extra: str, purpose: str) -> ModuleType:
     """Import an optional module, or raise MissingExtra naming the extra that provides it."""
     import importlib
     try:

@@ -39,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 import orjson
 
@@ -241,6 +241,7 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
             checkpointer.start()
             if batch.added is None:         # not written by a worker process
                 _write(mirror, batch, job)
+                assert batch.added is not None      # _write sets it
             for key, n in batch.added.items():
                 setattr(report, key, getattr(report, key) + n)
             report.records += batch.parsed + batch.errors
@@ -342,7 +343,7 @@ def _write(mirror: Mirror, batch: Batch, job: Job) -> None:
                               replace=[] if job.bulk else batch.entity_ids)
 
 
-def _parallel_batches(job: Job, location: str) -> Iterator[Batch]:
+def _parallel_batches(job: Job, location: str) -> Generator[Batch, None, None]:
     """The batches of ``job``, in file order, parsed in other processes: JSON chunks by a
     pool of workers that also write them into the mirror at ``location`` (entities are
     independent), N-Triples by one worker (its duplicate filter must see every line)."""

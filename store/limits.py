@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Literal
 
 from store.errors import (KGGroundError, QueryError, QueryTimeout, QueryTooComplex,
                           QueryTooLarge, ServerBusy, UnsupportedQuery)
@@ -360,7 +360,7 @@ class bounded:  # noqa: N801 - used as a context manager, like contextlib's
         _register(self._guard)
         return self.limits
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         while True:                 # a sent interruption may land here, before the drain
             try:
                 _unregister(self._guard)

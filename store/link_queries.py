@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from store.fuzzy import compact
 from store.link_index import ASCII_WORD, LinkIndex, fingerprint
@@ -54,15 +54,20 @@ def _marks(n: int) -> str:
     return ",".join("?" * n)
 
 
-class _Memo:
+#: (entity, kind, lang, text, norm, prior, languages share): a name ``names`` finds
+NameRow = tuple[str, int, str, str, str, float, float]
+_V = TypeVar("_V")
+
+
+class _Memo(Generic[_V]):
     """Answers by key, least recently used first out once their rows exceed ``budget``."""
 
     def __init__(self, budget: int):
         self.budget = budget
         self.rows = 0
-        self.items: OrderedDict = OrderedDict()
+        self.items: OrderedDict[Any, tuple[_V, int]] = OrderedDict()
 
-    def get(self, key: object) -> object | None:
+    def get(self, key: object) -> _V | None:
         found = self.items.get(key)
         if found is not None:
             self.items.move_to_end(key)
@@ -70,10 +75,11 @@ class _Memo:
         return None
 
     def lookup(self, keys: Sequence, key: Callable[[Any], object] | None = None
-               ) -> tuple[dict, list]:
+               ) -> tuple[dict[Any, _V], list]:
         """({k: remembered answer} for the ``keys`` remembered, [the others]); ``key`` maps
         a k to its memo key (default: k itself)."""
-        known, missing = {}, []
+        known: dict[Any, _V] = {}
+        missing = []
         for k in keys:
             found = self.get(key(k) if key else k)
             if found is None:
@@ -82,7 +88,7 @@ class _Memo:
                 known[k] = found
         return known, missing
 
-    def put(self, key: object, value: object, rows: int) -> None:
+    def put(self, key: object, value: _V, rows: int) -> None:
         old = self.items.pop(key, None)
         if old is not None:
             self.rows -= old[1]
@@ -97,11 +103,14 @@ class _Memos:
 
     def __init__(self, token: tuple[int, int]):
         self.token = token
-        self.names = _Memo(MEMO_ROWS)
-        self.labels = _Memo(MEMO_ROWS)
-        self.statements = _Memo(MEMO_ROWS)
-        self.words = _Memo(MEMO_ROWS)
-        self.cased = _Memo(MEMO_ROWS)
+        self.names: _Memo[tuple[NameRow, ...]] = _Memo(MEMO_ROWS)
+        self.labels: _Memo[dict[int, dict[str, str]]] = _Memo(MEMO_ROWS)
+        #: (types, neighbours)
+        self.statements: _Memo[tuple[tuple[str, ...], tuple[str, ...]]] = _Memo(MEMO_ROWS)
+        #: (the names containing the words; None: too many to search by)
+        self.words: _Memo[tuple[tuple[str, ...] | None]] = _Memo(MEMO_ROWS)
+        #: (whether the name is written so)
+        self.cased: _Memo[tuple[bool]] = _Memo(MEMO_ROWS)
         #: whether the sidecar's word list still describes the mirror (None: not checked)
         self.words_current: bool | None = None
 
@@ -209,12 +218,12 @@ class LinkQueries:
         return by_degree
 
     # -- names ------------------------------------------------------------------------------
-    def names(self, norms: Sequence[str]) -> list[tuple[str, int, str, str, str, float, float]]:
+    def names(self, norms: Sequence[str]) -> list[NameRow]:
         """Labels and aliases of entities (not properties) whose normalized text is one of
         ``norms``: (entity, kind, lang, text, norm, prior, languages share)."""
         norms = list(dict.fromkeys(n for n in norms if n))
         memos = self._memos()
-        known = {}
+        known: dict[str, Sequence[NameRow]] = {}
         if memos is not None:
             for n in norms:
                 found = memos.names.get(n)
@@ -234,12 +243,12 @@ class LinkQueries:
                       for e, kind, lang, text, norm, _k, links, degree in rows]
         if memos is None:
             return found_rows
-        for n in missing:
-            known[n] = []
+        fresh: dict[str, list[NameRow]] = {n: [] for n in missing}
         for row in found_rows:
-            known[row[4]].append(row)
+            fresh[row[4]].append(row)
         for n in missing:
-            memos.names.put(n, tuple(known[n]), len(known[n]))
+            memos.names.put(n, tuple(fresh[n]), len(fresh[n]))
+        known.update(fresh)
         # in the order the query gives: norm by norm in sorted order, per chunk of norms
         return [row for chunk in _chunks(norms) for n in sorted(chunk) for row in known[n]]
 
@@ -358,8 +367,8 @@ class LinkQueries:
         found.update(fresh)
         if memos is not None:       # remembered read-only: callers get the same dicts
             for i in missing:
-                known = fresh.get(i, {})
-                memos.labels.put(i, known, sum(len(t) for t in known.values()))
+                terms = fresh.get(i, {})
+                memos.labels.put(i, terms, sum(len(t) for t in terms.values()))
         return found
 
     def profiles(self, ids: Sequence[str]) -> dict[str, tuple[frozenset[str], frozenset[str],
@@ -368,7 +377,8 @@ class LinkQueries:
         up to ``MAX_NEIGHBOURS`` entities it names as values, languages share)."""
         ids = list(dict.fromkeys(ids))
         facts = self.index.facts(ids)
-        out = {i: (f.subject_of, f.value_of, set(), [], f.langs) for i, f in facts.items()}
+        out: dict[str, tuple[frozenset[str], frozenset[str], set[str], list[str], float]] = {
+            i: (f.subject_of, f.value_of, set(), [], f.langs) for i, f in facts.items()}
         memos = self._memos()
         missing = ids
         if memos is not None:

@@ -197,7 +197,7 @@ def invalid_literals(graph: object, path: Path | None = None) -> InvalidLiterals
 
     found = InvalidLiterals()
     seen: set = set()
-    for o in graph.objects(unique=True) if hasattr(graph, "objects") else ():  # type: ignore
+    for o in graph.objects(unique=True) if hasattr(graph, "objects") else ():
         if isinstance(o, Literal) and o.datatype is not None and o not in seen:
             problem = literal_problem(str(o), str(o.datatype))
             if problem is not None:

@@ -66,6 +66,7 @@ def writing(mirror: Any, what: str = "load") -> Iterator[None]:
             yield
         return
     path = lock_path(mirror)
+    assert path is not None         # a SQLite mirror: mirror.path is set
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 from urllib.parse import quote
 
 import sqlalchemy as sa
@@ -223,6 +223,11 @@ class Mirror:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+    @overload
+    def get_meta(self, key: str) -> str | None: ...
+    @overload
+    def get_meta(self, key: str, default: str) -> str: ...      # (meta values are NOT NULL)
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))

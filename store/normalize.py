@@ -33,6 +33,7 @@ class _Separators(dict):
     whole table costs 10 ms to build, a cost every load and search would pay up front."""
 
     def __missing__(self, cp: int) -> str | int | None:
+        out: str | int | None
         if chr(cp) in _DROPPED:
             out = None
         elif cp <= 0xFFFF and unicodedata.category(chr(cp))[0] in "PSZC":   # BMP only

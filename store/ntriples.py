@@ -88,7 +88,9 @@ def parse_line(line: str) -> Triple:
     """Parse one N-Triples line (its newline may be left on)."""
     m = _FAST.match(line)
     if m is not None:
-        return m.groups()
+        # the six groups (subject and predicate always set) are a Triple; a cast would
+        # cost a call per line
+        return m.groups()  # type: ignore[return-value]
     return _parse_slow(line.rstrip("\r\n"))
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from xml.parsers.expat import XMLParserType
 from xml.sax import handler as sax_handler
 from xml.sax.expatreader import ExpatParser
 
@@ -81,6 +82,8 @@ class _BufferedText:
 class SafeExpatParser(ExpatParser):
     """The standard library's SAX reader, with external entities refused and the text
     that internal entities make bounded (see the module docstring)."""
+
+    _parser: XMLParserType      # ExpatParser's own, made by reset() (typeshed leaves it out)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)

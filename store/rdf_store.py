@@ -264,7 +264,8 @@ class MirrorStore(Store):
     def _terms(self, s: Any, subject: str | None, kind: int, o: Any) -> Iterator[tuple]:
         if o is not None and not (isinstance(o, Literal) and o.datatype is None):
             return
-        sql, params = "SELECT entity, lang, text FROM terms WHERE kind = ?", [kind]
+        sql = "SELECT entity, lang, text FROM terms WHERE kind = ?"
+        params: list[Any] = [kind]
         if subject is not None:
             sql += " AND entity = ?"
             params.append(subject)

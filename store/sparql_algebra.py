@@ -21,10 +21,11 @@ UnsupportedQuery here.
 from __future__ import annotations
 
 import re
-from typing import Any
+import typing
+from typing import Any, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
-from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, SequencePath
+from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
 from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
@@ -50,6 +51,7 @@ _COMPARISONS = {"=", "!=", "<", ">", "<=", ">="}
 def translate(parsed: ParsedQuery) -> CompValue:
     """The algebra of ``parsed`` (a SELECT or ASK query); UnsupportedQuery for others."""
     node = parsed.query
+    assert node is not None         # parse() refuses a text without a query
     if node.type not in ("select_query", "ask_query"):
         raise UnsupportedQuery(f"{parsed.form} queries")
     t = _Translator(parsed)
@@ -338,7 +340,7 @@ class _Translator:
             kids = node.children
             op = next(k.type for k in kids if k.type in ("/", "|"))
             args = [self.path(k) for k in node.named_children]
-            flat = []
+            flat: list[Any] = []
             cls = SequencePath if op == "/" else AlternativePath
             for a in args:
                 flat.extend(a.args if isinstance(a, cls) else [a])
@@ -347,6 +349,7 @@ class _Translator:
             kids = [k for k in node.children if k.type not in ("(", ")")]
             inverse = kids and kids[0].type == "path_inverse"
             mod = next((k for k in kids if k.type == "path_mod"), None)
+            inner: Path | URIRef
             if any(k.type == "!" for k in kids):
                 inner = self.negated(_child(node, "path_negated_property_set")
                                      or next(k for k in kids if k.type not in
@@ -355,7 +358,8 @@ class _Translator:
                 core = [k for k in kids if k.type not in ("path_inverse", "path_mod")]
                 inner = self.path(core[0])
             if mod is not None:
-                inner = MulPath(inner, self.text_of(mod))
+                # the grammar's path_mod is one of the three (MulPath raises on others)
+                inner = MulPath(inner, cast('typing.Literal["*", "+", "?"]', self.text_of(mod)))
             return InvPath(inner) if inverse else inner
         raise UnsupportedQuery(f"the path {self.text_of(node)!r}")
 

@@ -44,9 +44,13 @@ import functools
 import re
 import threading
 from functools import cached_property
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from store.errors import QuerySyntaxError
+
+if TYPE_CHECKING:       # imported where first needed: a parse pays for it, an import not
+    import tree_sitter
+    from tree_sitter import Node, Tree
 
 #: prefixes predeclared on Wikidata's endpoint, so pasted WDQS queries parse as they do there
 WIKIDATA_PREFIXES = {
@@ -99,7 +103,7 @@ _local = threading.local()
 
 
 @functools.lru_cache(maxsize=1)
-def _language():
+def _language() -> tuple[tree_sitter.Language, tree_sitter.Query]:
     import warnings
 
     import tree_sitter
@@ -111,7 +115,7 @@ def _language():
     return language, query
 
 
-def _parser():
+def _parser() -> tuple[tree_sitter.Parser, tree_sitter.QueryCursor]:
     """This thread's tree-sitter parser and node-finding cursor (neither is to be shared
     between threads)."""
     found = getattr(_local, "parser", None)
@@ -165,7 +169,9 @@ _ONE_DECLARATION = re.compile(_DECLARATION_BYTES, re.IGNORECASE | re.ASCII)
 def _plain_prologue(source: bytes) -> tuple[dict[str, str], int]:
     """The plain PREFIX declarations that open ``source`` (up to a BASE or anything else
     the regex does not take: the tree reads those), and the byte offset where they end."""
-    end = _PLAIN_PROLOGUE.match(source).end()
+    match = _PLAIN_PROLOGUE.match(source)
+    assert match is not None            # the pattern matches the empty string too
+    end = match.end()
     if end == 0:
         return {}, 0
     return dict(_declarations(source[:end])), end
@@ -188,8 +194,8 @@ def _blank(head: bytes) -> bytes:
 class ParsedQuery:
     """A query's syntax tree and what it declares (see the module docstring)."""
 
-    def __init__(self, text: str, source: bytes, tree, predeclared: dict[str, str],
-                 shown: bytes | None = None):
+    def __init__(self, text: str, source: bytes, tree: Tree, predeclared: dict[str, str],
+                 shown: bytes | None = None) -> None:
         """``source``: the bytes ``tree`` was parsed from; ``shown``: the query's own bytes,
         quoted in error excerpts (the same lines and columns; the default: ``source``)."""
         self.text, self.source, self.tree = text, source, tree
@@ -204,10 +210,10 @@ class ParsedQuery:
         self.prologue_end = 0
 
     # -- positions -------------------------------------------------------------------------
-    def text_of(self, node) -> str:
+    def text_of(self, node: Node) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8")
 
-    def position(self, node) -> tuple[int, int]:
+    def position(self, node: Node) -> tuple[int, int]:
         """(line, column) where ``node`` starts, both 1-based, the column in characters."""
         row, col = node.start_point
         return row + 1, len(self._lines[row][:col].decode("utf-8", "replace")) + 1
@@ -217,23 +223,23 @@ class ParsedQuery:
         text = self._shown[line - 1].decode("utf-8", "replace").rstrip("\r")
         return f"  {text}\n  {' ' * (column - 1)}^"
 
-    def error_at(self, node, what: str, **kw) -> QuerySyntaxError:
+    def error_at(self, node: Node, what: str, **kw: Any) -> QuerySyntaxError:
         line, column = self.position(node)
         return QuerySyntaxError(what, line=line, column=column,
                                 excerpt=self.excerpt(line, column), **kw)
 
     # -- walking ---------------------------------------------------------------------------
     @cached_property
-    def _captured(self) -> dict[str, list]:
+    def _captured(self) -> dict[str, list[Node]]:
         """The nodes of the ``_CAPTURED`` types by type, found by tree-sitter's query
         engine (a walk in Python over every node cost more than the parse)."""
         _, cursor = _parser()
         return cursor.captures(self.root)
 
     @cached_property
-    def _index(self) -> dict[str, list]:
+    def _index(self) -> dict[str, list[Node]]:
         """Every node of the tree by type, in document order (one walk, done once)."""
-        index: dict[str, list] = {}
+        index: dict[str, list[Node]] = {}
         stack = [self.root]
         while stack:
             n = stack.pop()
@@ -242,7 +248,7 @@ class ParsedQuery:
                 stack.extend(reversed(n.children))
         return index
 
-    def walk(self, *types: str, node=None) -> Iterator:
+    def walk(self, *types: str, node: Node | None = None) -> Iterator[Node]:
         """Nodes of ``types`` (every node when none are given) under ``node`` (default the
         root), in document order."""
         if node is None and types:
@@ -252,7 +258,7 @@ class ParsedQuery:
             return iter(found)
         return self._walk(types, node)
 
-    def _walk(self, types: tuple[str, ...], node) -> Iterator:
+    def _walk(self, types: tuple[str, ...], node: Node | None) -> Iterator[Node]:
         stack = [node if node is not None else self.root]
         wanted = frozenset(types)
         while stack:
@@ -262,7 +268,7 @@ class ParsedQuery:
             stack.extend(reversed(n.children))
 
     @cached_property
-    def query(self):
+    def query(self) -> Node | None:
         """The query (or update) node under the root: ``select_query``, ``ask_query``, ..."""
         for child in self.root.named_children:
             if child.type not in ("prologue", "comment", "values_clause"):
@@ -274,7 +280,7 @@ class ParsedQuery:
         node = self.query
         return _FORMS.get(node.type, "UPDATE") if node is not None else "UPDATE"
 
-    def services(self) -> list[tuple]:
+    def services(self) -> list[tuple[Node, str]]:
         """(node, endpoint IRI) of every ``SERVICE <iri>`` (a variable endpoint: its text)."""
         out = []
         for node in self.walk("service_graph_pattern"):
@@ -291,7 +297,7 @@ class ParsedQuery:
             seen.setdefault(self.text_of(n)[1:], None)
         return tuple(seen)
 
-    def iri(self, node) -> str:
+    def iri(self, node: Node) -> str:
         """The full IRI an ``iri_reference``, ``prefixed_name`` or ``a`` node stands for."""
         if node.type == "a":
             return RDF_TYPE
@@ -301,7 +307,7 @@ class ParsedQuery:
             found = self._iris[key] = self._iri(node)
         return found
 
-    def _iri(self, node) -> str:
+    def _iri(self, node: Node) -> str:
         text = self.text_of(node)
         if node.type == "iri_reference":
             iri = _unescape_iri(text[1:-1])
@@ -342,7 +348,7 @@ class ParsedQuery:
             elif node.type == "base_declaration":
                 self.base = self.iri(node.named_children[0])
                 prologue_end = node.end_byte
-            elif node.text.partition(b":")[0].decode("utf-8") not in self.prefixes:
+            elif self.text_of(node).partition(":")[0] not in self.prefixes:
                 self.iri(node)              # raises: the prefix is not declared
         # a query that never names the hint namespace has no hints (a pasted WDQS prologue
         # declares hint: without using it)
@@ -351,7 +357,7 @@ class ParsedQuery:
         self._may_hint = HINT[:-1].encode() in body or any(
             f"{p}:".encode() in body for p in hints)
 
-    def _first_error(self, node):
+    def _first_error(self, node: Node) -> Node | None:
         stack = [node]
         while stack:
             n = stack.pop()
@@ -361,7 +367,7 @@ class ParsedQuery:
                 stack.extend(reversed(n.children))
         return None
 
-    def _syntax_error(self, node) -> QuerySyntaxError:
+    def _syntax_error(self, node: Node) -> QuerySyntaxError:
         if node.is_missing:
             what = f"missing {_describe_missing(node.type)}"
             rest = self.source[node.start_byte:]
@@ -392,7 +398,7 @@ class ParsedQuery:
                                 excerpt=self.excerpt(line, column),
                                 fix="correct the query at that position")
 
-    def is_hint(self, node) -> bool:
+    def is_hint(self, node: Node) -> bool:
         """Whether a ``triples_same_subject`` or ``property`` node is a Blazegraph query
         hint (``hint:Query hint:optimizer "None"``, ``?x hint:rangeSafe true``): WDQS
         reads those as advice, not as patterns to match."""
@@ -411,7 +417,7 @@ class ParsedQuery:
             if node.named_children and node.named_children[-1].type == "property_list" else []
         return bool(props) and all(self.is_hint(p) for p in props)
 
-    def _hint_iri(self, node) -> bool:
+    def _hint_iri(self, node: Node) -> bool:
         if node.type not in ("prefixed_name", "iri_reference"):
             return False
         try:

@@ -49,7 +49,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
@@ -261,6 +261,7 @@ def _rows(mirror: Any, sql: str, functions: frozenset[str],
             raise query_limits.tripped from None
         if "interrupted" in str(exc):
             if deadline is not None and time.monotonic() >= deadline:
+                assert timeout is not None          # the deadline is set from it
                 raise QueryTimeout(timeout) from None
             # nothing here stopped it: an exception raised in the progress handler, which
             # sqlite3 swallows — Ctrl-C's KeyboardInterrupt, from Python's signal handler
@@ -294,7 +295,7 @@ def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tup
     cursor = conn.cursor()
     timed = timeout is not None
     try:
-        if timed:
+        if timeout is not None:
             cursor.execute(f"SET statement_timeout = {max(1, int(timeout * 1000))}")
         cursor.execute(sql)
         fetched = 0
@@ -307,7 +308,9 @@ def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tup
     except Exception as exc:
         conn.rollback()            # a failed statement aborts the transaction it was in
         timed = False              # (and the rollback undid the SET)
-        if type(exc).__name__ == "QueryCanceled":
+        # the statement_timeout; without one, a cancel from elsewhere (pg_cancel_backend)
+        # is no timeout: it goes on as it came
+        if type(exc).__name__ == "QueryCanceled" and timeout is not None:
             raise QueryTimeout(timeout) from None
         raise
     finally:
@@ -492,7 +495,8 @@ class _Compiler:
     def p_BGP(self, node: CompValue, outer: Rel | None = None) -> Rel:
         """A basic graph pattern. ``outer``: the pattern it will be joined to, whose
         variables may seed its * and + paths (the join then applies it in full)."""
-        triples, later = [], []
+        triples: list[tuple] = []
+        later: list[tuple] = []
         for s, p, o in _get(node, "triples") or []:
             for t in self.expand_path(_hide_bnode(s), p, _hide_bnode(o)):
                 (triples if isinstance(t[1], URIRef) else later).append(t)
@@ -565,8 +569,9 @@ class _Compiler:
         if not forward:
             steps = [(pid, not inverse) for pid, inverse in steps]
         start = s if forward else o
-        seed = self.seed(outer if isinstance(start, Variable) and start not in rel.vars
-                         else rel, start)
+        seeding = outer if isinstance(start, Variable) and start not in rel.vars else rel
+        assert seeding is not None      # anchored: outer binds the end rel does not
+        seed = self.seed(seeding, start)
 
         def hop(start: str, source: str) -> str:       # one step from each row of source
             if self.dialect != "sqlite":     # PostgreSQL: a join, read through the index
@@ -658,12 +663,12 @@ class _Compiler:
             self.bind(rel, s, Term(NODE, f"{a}.id"))
             return
         if pred in TERM_KINDS:
-            kind = TERM_KINDS[pred]
+            term_kind = TERM_KINDS[pred]
             rel.items.append(Item(a, f"terms {a}"))
-            rel.where.append(f"{a}.kind = {kind}")
+            rel.where.append(f"{a}.kind = {term_kind}")
             self.bind(rel, s, Term(NODE, f"{a}.entity"))
             self.bind(rel, o, Term(TEXT, f"{a}.text", l=f"{a}.lang",
-                                   norm=f"{a}.norm" if kind in (LABEL, ALIAS) else None))
+                                   norm=f"{a}.norm" if term_kind in (LABEL, ALIAS) else None))
             return
         if pred == PROPERTY_TYPE:
             rel.items.append(Item(a, f"entities {a}"))
@@ -809,7 +814,7 @@ class _Compiler:
             shapes[var] = terms[0] if len(cats) == 1 else terms[0].widened()
         selects = []
         for r in rels:
-            columns = []
+            columns: list[str] = []
             for var in names:
                 shape, term = shapes[var], r.vars.get(var)
                 if term is None:
@@ -1087,9 +1092,11 @@ class _Compiler:
     def exists(self, outer: dict[Variable, Term], graph: Any, negated: bool) -> str:
         """SQL for FILTER [NOT] EXISTS { graph }: correlated on the shared variables."""
         if isinstance(graph, CompValue) and graph.name.startswith("GroupGraphPattern"):
+            from rdflib.plugins.sparql import parserutils
             from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
-            graph = translateGroupGraphPattern(graph)
+            # rdflib's parser's node (store.sparql_algebra's EXISTS graphs are translated)
+            graph = translateGroupGraphPattern(cast(parserutils.CompValue, graph))
         inner = self.pattern(graph)
         conds = []
         for var in outer.keys() & inner.vars.keys():

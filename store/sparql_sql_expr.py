@@ -26,6 +26,7 @@ are never ordered by ``<``.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import functools
 import math
@@ -355,6 +356,7 @@ class PickAggregate:
             self.best, self.key = (v, k, l, d), sparql_sort_key(v, k, l, d)
         elif mode != "sample":
             key = sparql_sort_key(v, k, l, d)
+            assert self.key is not None         # set with self.best
             if (key < self.key) if mode == "min" else (key > self.key):
                 self.best, self.key = (v, k, l, d), key
 
@@ -496,7 +498,7 @@ class Ex:
     'bool' (SQL 1/0/NULL), 'str' (SQL text of a string literal, ``lang`` its tag)."""
     kind: str
     sql: str = "NULL"
-    term: Term | None = None
+    term: Term | None = None    # set exactly when kind is 'term'
     const: Any = None
     lang: str = "''"
 
@@ -535,6 +537,7 @@ class _View:
             self.lit, self.is_lit = (ex.sql, ex.lang, "''"), "TRUE"
             self.present = f"{ex.sql} IS NOT NULL"
         elif ex.kind == "term":
+            assert ex.term is not None
             self._term(ex.term)
         else:
             raise UnsupportedQuery("a boolean expression compared as a value")
@@ -579,6 +582,7 @@ class _View:
 
     def cls(self) -> str:
         """SQL: the literal's comparison class (num, str, lang, dt, bool, other)."""
+        assert self.lit is not None                             # literal views only
         _, lang, d = self.lit
         return (f"CASE WHEN {lang} != '' THEN 'lang' WHEN {d} IN {STRING_IN} THEN 'str' "
                 f"WHEN {d} IN {NUMERIC_IN} THEN 'num' WHEN {d} = {q(XSD_DATETIME)} "
@@ -637,7 +641,7 @@ class ExprCompiler:
             return self._relational(e, positive)
         if name == "Builtin_BOUND":
             arg = self.operand(_get(e, "arg"))
-            return f"({arg.term.v} IS NOT NULL)" if arg.kind == "term" else "FALSE"
+            return f"({arg.term.v} IS NOT NULL)" if arg.term is not None else "FALSE"
         if name in ("Builtin_isIRI", "Builtin_isURI", "Builtin_isBLANK", "Builtin_isLITERAL",
                     "Builtin_isNUMERIC"):
             return self._is(name, self.operand(_get(e, "arg")))
@@ -712,11 +716,11 @@ class ExprCompiler:
             x = self.operand(_get(e, "arg"))
             if x.kind == "const":
                 c = x.const
-                value = date_part(str(c), str(c.datatype or ""), _DATE_PARTS[name]) \
+                part = date_part(str(c), str(c.datatype or ""), _DATE_PARTS[name]) \
                     if isinstance(c, Literal) else None
-                return Ex("term", term=Term(INT, "NULL" if value is None else str(value),
-                                            nullable=value is None))
-            if x.kind != "term" or x.term.cat != OBJ:
+                return Ex("term", term=Term(INT, "NULL" if part is None else str(part),
+                                            nullable=part is None))
+            if x.term is None or x.term.cat != OBJ:
                 return Ex("term", term=Term(INT, "NULL", nullable=True))
             t = x.term
             value = f"CASE WHEN {t.k} = 'literal' THEN {t.v} END"
@@ -745,10 +749,10 @@ class ExprCompiler:
                     OBJ, s.sql, k="'literal'", d=q(XSD_STRING), nullable=True))
             if x.kind == "const":
                 c = x.const
-                value = cast_value(str(c), str(c.datatype or ""), target) \
+                lexical = cast_value(str(c), str(c.datatype or ""), target) \
                     if isinstance(c, Literal) else None
-                return Ex("const", const=None if value is None else
-                          Literal(value, datatype=URIRef(target), normalize=False))
+                return Ex("const", const=None if lexical is None else
+                          Literal(lexical, datatype=URIRef(target), normalize=False))
             v, d = self._literal_parts(x)
             return Ex("term", term=Term(OBJ, f"{self.call('kg_cast')}({v}, {d}, {q(target)})",
                                         k="'literal'", d=q(target), nullable=True))
@@ -762,9 +766,9 @@ class ExprCompiler:
             if isinstance(c, Literal) and str(c.datatype or "") in INTEGER_TYPES:
                 return str(int(c))
             return "NULL"
-        if x.kind == "term" and x.term.cat == INT:
+        if x.term is not None and x.term.cat == INT:
             return x.term.v
-        if x.kind == "term" and x.term.cat == OBJ:
+        if x.term is not None and x.term.cat == OBJ:
             t = x.term
             value = as_number(t.v, True) if self.pg else t.v
             return (f"CASE WHEN {t.k} = 'literal' AND {t.d} IN {q_in(sorted(INTEGER_TYPES))} "
@@ -784,6 +788,7 @@ class ExprCompiler:
         if x.kind != "term":
             raise UnsupportedQuery("a cast of a truth value")
         t = x.term
+        assert t is not None
         if t.cat == TEXT:
             return f"CASE WHEN {t.l} = '' THEN {t.v} END", "''"
         if t.cat == INT:
@@ -802,6 +807,7 @@ class ExprCompiler:
         if x.kind != "term":
             raise UnsupportedQuery("LANG() of a boolean")
         t = x.term
+        assert t is not None
         if t.cat == TEXT:
             return Ex("str", sql=f"CASE WHEN {t.v} IS NOT NULL THEN {t.l} END")
         if t.cat == OBJ:
@@ -820,6 +826,7 @@ class ExprCompiler:
         if x.kind != "term":
             raise UnsupportedQuery("STR() of a boolean")
         t = x.term
+        assert t is not None
         if t.cat in (NODE, STMT):
             return Ex("str", sql=_iri_string(t))
         if t.cat == TEXT:
@@ -843,6 +850,7 @@ class ExprCompiler:
         if x.kind != "term":
             raise UnsupportedQuery("a string function applied to a boolean")
         t = x.term
+        assert t is not None
         if t.cat == TEXT:
             return t.v, t.l
         if t.cat == OBJ:
@@ -902,6 +910,7 @@ class ExprCompiler:
         if x.kind != "term":
             raise UnsupportedQuery(f"{_describe(name)} of a boolean")
         t = x.term
+        assert t is not None
         zero = f"(CASE WHEN {t.v} IS NOT NULL THEN FALSE END)"
         one = f"(CASE WHEN {t.v} IS NOT NULL THEN TRUE END)"
         if t.cat == NODE:
@@ -925,20 +934,20 @@ class ExprCompiler:
             return "NULL" if a.const is None or b.const is None else _truth(a.const == b.const)
         if a.kind == "const":
             a, b = b, a
-        if a.kind != "term":
+        if a.term is None:
             raise UnsupportedQuery("sameTerm on a computed value")
         if b.kind == "const":
             if b.const is None:
                 return "NULL"
             conds = match_constant(a.term, b.const)
-        elif b.kind == "term":
+        elif b.term is not None:
             conds = same_term(a.term, b.term)
         else:
             raise UnsupportedQuery("sameTerm on a computed value")
         return "(" + " AND ".join(conds) + ")"
 
     # -- comparisons -----------------------------------------------------------------------
-    def _relational(self, e: CompValue, positive: bool) -> str:
+    def _relational(self, e: CompValue, positive: builtins.bool) -> str:
         op = _get(e, "op")
         left = self.operand(_get(e, "expr"))
         if op in ("IN", "NOT IN"):
@@ -958,11 +967,11 @@ class ExprCompiler:
             return self._order(left, op, right)
         raise UnsupportedQuery(f"the operator {op}")
 
-    def _eq(self, a: Ex, b: Ex, positive: bool) -> str:
+    def _eq(self, a: Ex, b: Ex, positive: builtins.bool) -> str:
         """SQL for SPARQL's ``a = b`` (1, 0, or NULL for an error)."""
         if a.kind == "const" and b.kind != "const":
             a, b = b, a
-        if positive and a.kind == "term" and b.kind == "const" and b.const is not None:
+        if positive and a.term is not None and b.kind == "const" and b.const is not None:
             fast = self._eq_fast(a.term, b.const)
             if fast is not None:
                 return fast
@@ -998,6 +1007,7 @@ class ExprCompiler:
         return None
 
     def _literal_eq(self, a: _View, b: _View) -> str:
+        assert a.lit is not None and b.lit is not None      # both literal views
         (av, al, ad), (bv, bl, bd) = a.lit, b.lit
         ca, cb = a.cls(), b.cls()
         dt = self._datetime_pair(a, b)
@@ -1026,6 +1036,7 @@ class ExprCompiler:
     def _datetime_pair(self, a: _View, b: _View) -> tuple[str, str]:
         out = []
         for view in (a, b):
+            assert view.lit is not None                         # literal views only
             v, _, d = view.lit
             if d == q(XSD_DATETIME) and v.startswith("'"):      # a constant: compute now
                 key = datetime_key(v[1:-1].replace("''", "'"))
@@ -1048,6 +1059,7 @@ class ExprCompiler:
         if x.kind == "str":
             return [self.text_key(x.sql)]
         t = x.term
+        assert t is not None
         v = t.v
         if t.cat == NODE:
             return [f"CASE WHEN {v} IS NULL THEN NULL WHEN substr({v}, 1, 2) = '_:' THEN 1 "
@@ -1078,7 +1090,7 @@ class ExprCompiler:
 def ex_term(x: Ex) -> Term:
     """A compiled expression as a variable's Term (BIND, computed SELECT values); NULL
     (unbound) where the expression is an error."""
-    if x.kind == "term":
+    if x.term is not None:
         return x.term
     if x.kind == "str":
         return Term(TEXT, x.sql, l=x.lang, nullable=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, TypeVar, cast
 from urllib.parse import quote, quote_plus
 
 import msgspec
@@ -38,6 +38,16 @@ ValueRow = tuple[str, str, str, str, str]
 RANKS = {"deprecated": 0, "normal": 1, "preferred": 2}
 XSD_DATETIME, XSD_DECIMAL = XSD + "dateTime", XSD + "decimal"
 _EMPTY = Raw(b"{}")
+
+_V = TypeVar("_V")
+
+
+def _as_map(value: dict[str, _V] | list) -> dict[str, _V]:
+    """A map field of the structs below, once found non-empty, as the dict it then is (an
+    empty map may come as []). A list with items is passed on as it is: its ``.items()``
+    raises AttributeError, which the loader reports as a malformed record."""
+    return cast("dict[str, _V]", value)
+
 
 # Wikibase writes an empty map as [] in places: every map below also accepts a list,
 # which reads as empty. The structs are decoded trees that never form a reference cycle,
@@ -211,11 +221,11 @@ def snak_value(snak: Snak) -> ValueRow:
         return ("literal", _quantity(raw).amount.lstrip("+"), "", XSD_DECIMAL,
                 bytes(raw).decode())
     if t == "monolingualtext":
-        v = _text(raw)
-        return ("literal", v.text, checked_lang(v.language.lower()), "", "")
+        mono = _text(raw)
+        return ("literal", mono.text, checked_lang(mono.language.lower()), "", "")
     if t == "globecoordinate":
-        v = _coordinate(raw)
-        return ("literal", f"Point({v.longitude} {v.latitude})", "", GEO_WKT,
+        point = _coordinate(raw)
+        return ("literal", f"Point({point.longitude} {point.latitude})", "", GEO_WKT,
                 bytes(raw).decode())
     value = bytes(raw).decode()
     return ("literal", value, "", "", msgspec.json.encode(
@@ -230,7 +240,7 @@ def add_terms(entity: Entity, languages: set[str] | None, src: int, rows: list[t
     eid = entity.id
     labels = entity.labels or entity.lemmas
     if labels:
-        for lang, term in labels.items():
+        for lang, term in _as_map(labels).items():
             if languages is None or lang in languages:
                 checked_lang(lang)
                 text = term.value
@@ -239,12 +249,12 @@ def add_terms(entity: Entity, languages: set[str] | None, src: int, rows: list[t
                     norm = norms[text] = normalize(text)
                 rows.append((eid, LABEL, lang, text, norm, src))
     if entity.descriptions:
-        for lang, term in entity.descriptions.items():
+        for lang, term in _as_map(entity.descriptions).items():
             if languages is None or lang in languages:
                 checked_lang(lang)
                 rows.append((eid, DESCRIPTION, lang, term.value, None, src))
     if entity.aliases:
-        for lang, terms in entity.aliases.items():
+        for lang, terms in _as_map(entity.aliases).items():
             if languages is None or lang in languages:
                 checked_lang(lang)
                 for term in terms:
@@ -277,7 +287,7 @@ def add_statements(entity: Entity, properties: set[str] | None, src: int,
         return
     eid = entity.id
     local = len(statements)
-    for pid, claims in entity.claims.items():
+    for pid, claims in _as_map(entity.claims).items():
         if properties is not None and pid not in properties:
             continue
         if not PROPERTY_ID.match(pid):
@@ -297,7 +307,7 @@ def add_statements(entity: Entity, properties: set[str] | None, src: int,
                     truthy = 1
             statements.append((local, claim.id, eid, pid, rank, truthy, kind, value, lang,
                                datatype, details, src))
-            quals = claim.qualifiers
+            quals = _as_map(claim.qualifiers)
             if quals:
                 i = 0
                 for qpid in claim.qualifiers_order or list(quals):
@@ -348,7 +358,8 @@ def lexeme_parts(lexeme: Entity) -> list[Entity]:
     a form's representations are its labels, a sense's glosses its descriptions; each
     keeps its statements, and the lexeme's revision. Raises ValueError for a part whose
     ID is not its lexeme's ID with -F… or -S…."""
-    for part in [*lexeme.forms, *lexeme.senses]:
+    parts: list[Form | Sense] = [*lexeme.forms, *lexeme.senses]
+    for part in parts:
         if not (LEXEME_ID.match(part.id) and part.id.startswith(lexeme.id + "-")):
             raise ValueError(f"form or sense ID {part.id[:40]!r} is not {lexeme.id}-F… "
                              f"or {lexeme.id}-S…")
@@ -380,7 +391,7 @@ class _Id(Struct, gc=False):
     id: str | None = None
 
 
-def entity_problem(line: bytes, error: msgspec.DecodeError) -> str:
+def entity_problem(line: bytes | memoryview, error: msgspec.DecodeError) -> str:
     """Why ``line`` could not be decoded as an entity, as an error message."""
     if not isinstance(error, msgspec.ValidationError):
         return f"not valid JSON: {error}"

@@ -6,6 +6,8 @@ mirror is consistent after every commit and an interrupted load can resume.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import orjson
 import sqlalchemy as sa
 from sqlalchemy.schema import CreateIndex
@@ -46,7 +48,7 @@ _UPSERT_ENTITIES = (
 
 
 def write_batch(mirror: Mirror, b: Batch, source_id: int, *,
-                replace: list[str] = ()) -> dict[str, int]:
+                replace: Sequence[str] = ()) -> dict[str, int]:
     """Write one batch and the source's new position in one transaction; return the
     numbers of rows added per kind.
 
@@ -166,9 +168,11 @@ def label_index_problem(mirror: Mirror) -> str | None:
     comparing the index with the terms table, and every indexed row within the mark."""
     if not mirror.is_sqlite:
         return None
+    dbapi = mirror.engine.dialect.dbapi
+    assert dbapi is not None            # the driver module, which create_engine loaded
     try:
         mirror.query("INSERT INTO terms_fts (terms_fts, rank) VALUES ('integrity-check', 1)")
-    except mirror.engine.dialect.dbapi.DatabaseError as exc:
+    except dbapi.DatabaseError as exc:
         return f"the label index does not match the labels ({exc})"
     finally:
         mirror.raw.rollback()
@@ -212,7 +216,9 @@ def end_bulk(mirror: Mirror) -> None:
     are removed first if a unique index finds any. Runs on the loader's own connection, so
     that its settings (no memory-mapping while writing) hold here too."""
     mirror.raw.commit()
-    duplicate = mirror.engine.dialect.dbapi.IntegrityError
+    dbapi = mirror.engine.dialect.dbapi
+    assert dbapi is not None            # the driver module, which create_engine loaded
+    duplicate = dbapi.IntegrityError
     for ix in _secondary_indexes():
         try:
             mirror.query(_create_index_sql(mirror, ix))
@@ -225,6 +231,7 @@ def end_bulk(mirror: Mirror) -> None:
 
 
 def _remove_duplicates(mirror: Mirror, ix: sa.Index) -> None:
+    assert ix.table is not None         # the schema's indexes are its tables'
     table, cols = ix.table.name, ", ".join(c.name for c in ix.columns)
     keep = f"SELECT MIN(id) FROM {table} GROUP BY {cols}"
     if table == "terms" and mirror.is_sqlite:

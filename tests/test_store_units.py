@@ -1,4 +1,5 @@
-"""The small pieces under the loaders: N-Triples lines, IDs, label normalization."""
+"""The small pieces under the loaders: N-Triples lines, IDs, label normalization (and the
+PostgreSQL row reader of the SQL path, which needs no server to fail)."""
 
 from __future__ import annotations
 
@@ -141,3 +142,42 @@ def test_dump_records_are_lines_without_line_end_and_comma(data, lines):
     assert [bytes(line) for _, line in got] == lines
     assert [n for n, _ in got] == list(range(7, 7 + len(lines)))
     assert _count_lines(data) == len(lines) == len(data.splitlines())
+
+
+class _QueryCanceled(Exception):
+    """Stands for psycopg's QueryCanceled, which store.sparql_sql knows by its name."""
+
+
+_QueryCanceled.__name__ = "QueryCanceled"
+
+
+class _CancelledCursor:
+    def execute(self, sql):
+        if not sql.startswith("SET "):
+            raise _QueryCanceled("canceling statement due to user request")
+
+    def close(self):
+        pass
+
+
+class _Connection:
+    def cursor(self):
+        return _CancelledCursor()
+
+    def rollback(self):
+        pass
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_cancelled_postgres_statement_is_a_timeout_only_under_one(timeout):
+    """PostgreSQL's QueryCanceled is the statement_timeout's when one was set; without one
+    (pg_cancel_backend) it goes on as it came, not as QueryTimeout(None), whose message
+    cannot be written (a TypeError)."""
+    from types import SimpleNamespace
+
+    from store.errors import QueryTimeout
+    from store.sparql_sql import _postgres_rows
+
+    mirror = SimpleNamespace(raw=_Connection())
+    with pytest.raises(_QueryCanceled if timeout is None else QueryTimeout):
+        list(_postgres_rows(mirror, "SELECT 1", timeout))

@@ -42,7 +42,9 @@ import hashlib
 import json
 import sys
 import uuid
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 # fmt: off
 # (the data tables below are laid out by hand for reading; the writer at the end is formatted)
@@ -629,8 +631,13 @@ NOBEL_URL_CATEGORY = {"nobel_physics": "physics", "nobel_chemistry": "chemistry"
 PEOPLE: list[dict] = []
 
 
-def person(key, qid, en, *, zh, desc, sex="male", born=None, died=None, cit=(), edu=(), emp=(), awards=(),
-           fields=(), occ=("physicist",), aliases=(), enwiki="", de=None, fr=None, native=(), member=()):
+def person(key: str, qid: str, en: str, *, zh: str, desc: str, sex: str = "male",
+           born: tuple[str, str | None] | None = None, died: tuple[str, str | None] | None = None,
+           cit: Iterable[str] = (), edu: Iterable[str] = (), emp: Iterable[str] = (),
+           awards: Iterable[tuple[str, int]] = (), fields: Iterable[str] = (),
+           occ: Iterable[str] = ("physicist",), aliases: Iterable[str] = (), enwiki: str | None = "",
+           de: str | None = None, fr: str | None = None, native: Iterable[tuple[str, str]] = (),
+           member: Iterable[str] = ()) -> None:
     PEOPLE.append({"key": key, "qid": qid, "labels": (en, de or en, fr or en, zh), "desc": desc, "sex": sex,
                    "born": born, "died": died, "cit": list(cit), "edu": list(edu), "emp": list(emp),
                    "awards": list(awards), "fields": list(fields), "occ": list(occ), "aliases": list(aliases),
@@ -1118,7 +1125,7 @@ EXTRA_ALIASES = {
 # ===========================================================================
 
 
-def _canon(obj) -> str:
+def _canon(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
@@ -1151,7 +1158,8 @@ class Builder:
             ) from None
 
     def item(
-        self, key: str, qid: str, labels, description: str, *, aliases=(), enwiki=None
+        self, key: str, qid: str, labels: Sequence[str | None], description: str, *,
+        aliases: Iterable[str] = (), enwiki: str | None = None
     ) -> dict:
         self.register(key, qid)
         en = labels[0]
@@ -1182,7 +1190,8 @@ class Builder:
         self.items[qid] = entity
         return entity
 
-    def prop(self, pid, datatype, labels, description, aliases) -> None:
+    def prop(self, pid: str, datatype: str, labels: Sequence[str], description: str,
+             aliases: Sequence[str]) -> None:
         self.register(pid, pid)
         de, fr, zh = PROPERTY_DESCRIPTIONS[pid]
         self.items[pid] = {
@@ -1244,7 +1253,7 @@ class Builder:
         return {"value": {"amount": f"+{amount}", "unit": "1"}, "type": "quantity"}
 
     def snak(self, pid: str, datavalue: dict, *, with_hash: bool = False) -> dict:
-        snak = {"snaktype": "value", "property": pid}
+        snak: dict[str, Any] = {"snaktype": "value", "property": pid}
         if with_hash:
             snak["hash"] = hashlib.sha1(_canon([pid, datavalue]).encode()).hexdigest()
         snak["datavalue"] = datavalue
@@ -1258,10 +1267,10 @@ class Builder:
         pid: str,
         datavalue: dict,
         *,
-        qualifiers=(),
-        references=(),
-        rank="normal",
-    ):
+        qualifiers: Sequence[tuple[str, dict]] = (),
+        references: Iterable[Iterable[tuple[str, dict]]] = (),
+        rank: str = "normal",
+    ) -> None:
         subject = self.qid(subject_key) if subject_key in self.keys else subject_key
         if pid not in self.datatypes:
             raise KeyError(f"{pid} is used but not declared in PROPERTIES")
@@ -1296,7 +1305,7 @@ class Builder:
             raise ValueError(f"duplicate statement {subject} {pid} {datavalue}")
         claims.setdefault(pid, []).append(statement)
 
-    def link(self, subject_key: str, pid: str, object_key: str, **kw) -> None:
+    def link(self, subject_key: str, pid: str, object_key: str, **kw: Any) -> None:
         self.add(subject_key, pid, self.item_value(self.qid(object_key)), **kw)
 
     # -- output -----------------------------------------------------------
@@ -1339,6 +1348,10 @@ class Builder:
 
 def build() -> str:
     b = Builder()
+    # loop variables the tables share, some with a None where others have none
+    labels: Sequence[str | None]
+    _labels: Sequence[str | None]
+    part: str | None
     for pid, datatype, labels, description, aliases in PROPERTIES:
         b.prop(pid, datatype, labels, description, aliases)
 
@@ -1467,7 +1480,7 @@ def build() -> str:
         for org in p["emp"]:
             b.link(k, "P108", org)
         for award, year in p["awards"]:
-            refs = ()
+            refs: tuple[list[tuple[str, dict]], ...] = ()
             if award in NOBEL_URL_CATEGORY:
                 url = f"https://www.nobelprize.org/prizes/{NOBEL_URL_CATEGORY[award]}/{year}/summary/"
                 refs = ([("P854", b.string_value(url))],)
