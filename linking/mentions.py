@@ -41,16 +41,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kb.linking import LinkingKB, Name
+from kb.linking import LinkingKB
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
-from linking.morphology import in_dictionary
 from linking.types import Mention
 from store.normalize import normalize
 
-#: the popularity (``Name.prior``) from which an English word typed in lower case is read
-#: as the capitalized name it also is ("china", "turkey", "nice"; not "field", "bath")
-WELL_KNOWN = 0.33
 #: the longest mention looked up, in words (characters for Chinese and Japanese)
 MAX_WORDS = 8
 _WORD = re.compile(
@@ -88,16 +84,6 @@ def _word_facts(w: str) -> tuple[str, bool, bool, bool, bool]:
     upper = w.isupper() and len(w) > 1
     capital = w[0].isupper() or any(map(str.isdigit, w)) or upper
     return norm, upper, norm in STOPWORDS, capital, bool(_CJK.match(w))
-
-
-def _english(name: Name) -> bool:
-    return name.lang.split("-")[0] == "en"
-
-
-def _is_cased(text: str) -> bool:
-    """Whether ``text`` has upper- and lower-case letters both (so its capitals mean
-    something)."""
-    return any(c.isupper() for c in text) and any(c.islower() for c in text)
 
 
 def words(text: str) -> list[_Word]:
@@ -159,7 +145,7 @@ class MentionDetector:
         ws = words(text)
         if not ws:
             return []
-        cased = _is_cased(text)
+        cased = any(c.isupper() for c in text) and any(c.islower() for c in text)
         blocked = _blocked(ws, exclude)
         spans: dict[tuple[int, int], list[str]] = {}
         lowered: set[tuple[int, int]] = set()     # lower-case spans of cased text
@@ -218,55 +204,6 @@ class MentionDetector:
                 end += 1                    # "Ken Ford (violinist)"
             out.append(Mention(text[start:end], start, end))
         return out
-
-    def truecase(self, text: str) -> str:
-        """``text`` as a cased question reads when it was typed in one case (all lower or
-        all upper case): the names the KB writes with capitals ("gambia" → "Gambia",
-        "pope benedict xiv" → "Pope Benedict XIV") in the KB's spelling, and the first
-        letter a capital. Detection, and the analysis after it, then read it as they read
-        the cased question (lower-case concepts such as "official language" stay mentions
-        of their own). Text with both cases, or with no name the KB knows, is returned as
-        it is; offsets are unchanged (only letters' case changes)."""
-        if not any(c.isalpha() for c in text) or _is_cased(text):
-            return text
-        low = text.lower()
-        mentions = self.detect(low) if len(low) == len(text) else []
-        if not mentions:
-            return text
-
-        def norms(mention: Mention) -> list[str]:
-            n = normalize(re.sub(r"['’]s$", "", mention.text))
-            return [n, n[:-1]] if n.endswith("s") else [n]      # as detection looked it up
-
-        # each mention's best-known name, an English one first: a concept the KB writes in
-        # lower case stays so, and so does an English word unless it is the English name
-        # of something well known ("china" becomes China; "field" of "field of work" and
-        # "hold", Hungarian for the Moon, stay words)
-        ranked = sorted(self.source.names(sorted({n for m in mentions for n in norms(m)})),
-                        key=lambda n: (_english(n), n.is_label, n.prior), reverse=True)
-        best: dict[str, Name] = {}
-        for n in ranked:
-            best.setdefault(n.norm, n)
-        chars = list(low)
-        for m in mentions:
-            name = next((best[n] for n in norms(m) if n in best), None)
-            ws = words(m.text)
-            if name is None or name.text == name.text.lower() or (
-                    len(ws) == 1 and in_dictionary(ws[0].text) and not (
-                        _english(name) and name.prior >= WELL_KNOWN)):
-                continue
-            theirs = name.text.split()
-            for k, w in enumerate(ws):
-                spelled = theirs[k] if len(theirs) == len(ws) else ""
-                if spelled and w.text.startswith(spelled.lower()) and \
-                        len(spelled.lower()) == len(spelled):      # "xiv's": "XIV's"
-                    new = spelled + w.text[len(spelled):]
-                else:
-                    new = w.text if w.stop and k else w.text[:1].upper() + w.text[1:]
-                chars[m.start + w.start:m.start + w.end] = new
-        first = next(i for i, c in enumerate(chars) if c.isalpha())
-        chars[first] = chars[first].upper()
-        return "".join(chars)
 
     def _labels(self, norms: list[str]) -> set[str]:
         """The ``norms`` that are some entity's label (not only an alias)."""

@@ -71,13 +71,6 @@ def readings(word: str) -> frozenset[str]:
     return frozenset(get(word)) or frozenset({"NOUN"})
 
 
-def in_dictionary(word: str) -> bool:
-    """Whether ``word`` is an English word the lemmatizer knows ("hold", "china"; not
-    "gambia"); False without the lemmatizer."""
-    get = _lemmatizer()
-    return get is not None and word.isalpha() and bool(get(word))
-
-
 @functools.lru_cache(maxsize=131072)
 def word_form(word: str) -> str:
     """The form a word is compared in: lemmatized, then lightly stemmed."""

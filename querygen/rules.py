@@ -152,12 +152,10 @@ class RuleGenerator:
     def candidates(self, question: str, *, lang: str = "en"
                    ) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
         """The analysis of ``question`` (read into English first when ``lang`` is another
-        language, ``gloss``; contractions expanded; typed in one case, its names' case
-        restored, ``MentionDetector.truecase``: offsets index that text), the entity
+        language, ``gloss``; contractions expanded: offsets index that text), the entity
         mentions found, and every reading, best first (chains not yet checked for
         circularity). No readings for a negated question other than yes/no."""
         text = expand_contractions(self.gloss(question.strip(), lang).text)
-        text = self.linker.detector.truecase(text)     # "where was marie curie born"
         a = analyze(text)
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it

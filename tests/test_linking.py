@@ -323,36 +323,6 @@ def test_titles_typed_in_lower_case_are_detected(slice_linker, text, mention):
     assert mention in [m.text for m in slice_linker.detector.detect(text)]
 
 
-@pytest.mark.parametrize("text,cased", [
-    ("what is the official language of gambia", "What is the official language of Gambia"),
-    ("WHERE WAS MARIE CURIE BORN?", "Where was Marie Curie born?"),
-    ("pope benedict xiv's position", "Pope Benedict XIV's position"),     # the KB's spelling
-    # a concept the KB writes in lower case stays in lower case
-    ("name a progressive rock album", "Name a progressive rock album"),
-    # an English word that is only another language's name (Hungarian "Hold", the Moon)
-    ("what position did garret fitzgerald hold", "What position did Garret FitzGerald hold"),
-    ("daniel gracie holds citizenship of which country",
-     "Daniel Gracie holds citizenship of which country"),
-    # a word that is also a name: read as the name only when the name is well known
-    ("what is the capital of china", "What is the capital of China"),
-    ("horst bartel field of work", "Horst Bartel field of work"),
-    # cased text, and text naming nothing the KB knows, as they are
-    ("Where was marie curie born?", "Where was marie curie born?"),
-    ("where was zorblax quintavian born", "where was zorblax quintavian born"),
-])
-def test_text_typed_in_one_case_gets_the_kbs_capitals_back(slice_linker, text, cased):
-    assert slice_linker.detector.truecase(text) == cased
-
-
-def test_a_truecased_question_is_detected_as_the_cased_question_is(slice_linker):
-    def spans(text):
-        return [(m.start, m.end) for m in slice_linker.detector.detect(text)]
-    cased = "What is the official language of Gambia?"
-    restored = slice_linker.detector.truecase(cased.lower())
-    assert spans(restored) == spans(cased)
-    assert len(spans(cased)) == 2 and spans(cased.lower()) != spans(cased)
-
-
 def test_lower_case_glue_words_do_not_end_a_title(slice_linker):
     found = [m.text for m in slice_linker.detector.detect("where was ørnåsen in?")]
     assert found == ["ørnåsen"]
