@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from typing import Any
-
 import click
 
 from reasoning.cli.common import (check_langs, emit_json, fail_clearly, finite,
@@ -105,53 +101,26 @@ def _eval(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
           endpoint: str | None, offline: bool, no_cache: bool, workers: int,
           report_path: str | None, html_path: str | None, restart: bool, no_traces: bool,
           gold_timeout: float, progress: bool | None, as_json: bool) -> None:
-    from reasoning.eval import GrounderAnswerer, evaluate, read_items, render_text
-    from reasoning.eval.gold import GoldResolver
-    from reasoning.eval.runner import file_digest
+    from reasoning.eval import render_text
+    from reasoning.eval.setup import EvalSetupError, prepare
 
-    path = Path(file)
-    if not path.is_file():
-        raise click.BadParameter(f"{file} is not a file", param_hint="FILE")
     langs = None if languages.strip().lower() == "all" else \
         [x.strip() for x in languages.split(",") if x.strip()]
-    items = read_items(path, fmt, languages=langs, limit=limit, sample=sample, seed=seed)
-    if not items:
-        raise click.UsageError(f"{file} has no question in the languages asked for "
-                               f"({languages}); try --languages all")
-    has_llm = bool(llm_spec and llm_spec.strip().lower() != "none")
-    if not has_llm and gate_name not in ("auto", "always"):
-        raise click.UsageError(f"--gate {gate_name} asks a model: pass --llm (without one "
-                               "the KB answers alone)")
-    setting = _setting(llm_spec if has_llm else None, verifier_spec, gate_name)
-    report = Path(report_path) if report_path else Path(f"{path.stem}.{setting}.eval.json")
-    if has_llm and not llm_cache:
-        llm_cache = str(report.with_name(report.stem + ".llm-cache.sqlite"))
-        report.parent.mkdir(parents=True, exist_ok=True)
     kb = open_kb(db, endpoint, offline, no_cache)
-    gold_of = GoldResolver(kb, timeout=gold_timeout)
-    llm, verifier, catalog_used = _models(llm_spec if has_llm else None, verifier_spec,
-                                          llm_cache, replay, catalog, items, gold_of, kb)
-    config = {"benchmark": str(path.resolve()), "benchmark_sha256": file_digest(path),
-              "format": fmt, "languages": langs, "kb": getattr(kb, "name", str(kb)),
-              "llm": llm_spec if has_llm else None,
-              "verifier": verifier_spec if has_llm else None,
-              "gate": gate_name if has_llm else "kb-only", "checker": checker if has_llm
-              else None, "catalog": catalog_used}
-    if sample:          # (absent otherwise: the records of earlier runs stay resumable)
-        config["sample"] = {"questions": sample, "seed": seed, "of_first": limit}
-
-    def grounder(lang: str) -> Any:
-        from reasoning.grounder import Grounder
-        return Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
-                        lang=lang)
-
     try:
-        run = evaluate(items, GrounderAnswerer(grounder), kb, report=report, config=config,
-                       workers=workers, restart=restart, traces=not no_traces,
-                       progress=progress, gold_of=gold_of)
+        setup = prepare(file, kb, fmt=fmt, languages=langs, limit=limit, sample=sample,
+                        seed=seed, llm_spec=llm_spec, verifier_spec=verifier_spec,
+                        llm_cache=llm_cache, replay=replay, catalog=catalog, gate=gate_name,
+                        checker=checker, report=report_path, gold_timeout=gold_timeout,
+                        open_models=open_llms)
+    except EvalSetupError as exc:
+        raise click.UsageError(str(exc)) from exc
+    try:
+        run = setup.run(workers=workers, restart=restart, traces=not no_traces,
+                        progress=progress)
     except KeyboardInterrupt:
-        interrupted(f"the answered questions are kept in {report} and its records; run "
-                    "the same command again to resume")
+        interrupted(f"the answered questions are kept in {setup.report} and its records; "
+                    "run the same command again to resume")
     written = [run.report_path]
     if html_path:
         from reasoning.eval.html import write_html
@@ -168,40 +137,3 @@ def _eval(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
                    f"{run.records_path}", err=True)
     for p in written:
         click.echo(f"wrote {p}", err=True)
-
-
-def _setting(llm_spec: str | None, verifier_spec: str | None, gate: str) -> str:
-    if not llm_spec:
-        return "kb-only"
-    name = f"{llm_spec}-{gate}" + (f"-v-{verifier_spec}" if verifier_spec else "")
-    return re.sub(r"[^\w.-]+", "_", name)[:80]
-
-
-def _models(llm_spec: str | None, verifier_spec: str | None, llm_cache: str | None,
-            replay: bool, catalog: str | None, items: list, gold_of: Any,
-            kb: Any) -> tuple[Any, Any, str | None]:
-    """(model, verifier, the catalog used). A simulated model without --catalog lives in
-    the benchmark's own one-fact questions."""
-    if not llm_spec:
-        return None, None, None
-    specs = [s for s in (llm_spec, verifier_spec) if s]
-    simulated = any(s.strip().lower().startswith("simulated") for s in specs)
-    if not simulated or catalog:
-        llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache,
-                                  replay=replay, catalog=catalog)
-        return llm, verifier, str(Path(catalog).resolve()) if catalog else None
-    from reasoning.eval.catalog import catalog_rows
-    from reasoning.llm import FactCatalog, llm_from_spec
-    from reasoning.llm.simulated import popularity_from_kb
-
-    rows = catalog_rows(items, gold_of, kb)
-    if not rows:
-        raise click.UsageError("a simulated model needs facts, and no question of this "
-                               "benchmark asks for one fact with known gold answers: pass "
-                               "--catalog FILE (e.g. a slice-qa file)")
-    facts = FactCatalog.from_rows(rows, popularity=popularity_from_kb(kb))
-    mode = "replay" if replay else "auto"
-    llm = llm_from_spec(llm_spec, catalog=facts, cache=llm_cache, cache_mode=mode)
-    verifier = llm_from_spec(verifier_spec, catalog=facts, cache=llm_cache,
-                             cache_mode=mode) if verifier_spec else None
-    return llm, verifier, f"the benchmark's one-fact questions ({len(rows)})"

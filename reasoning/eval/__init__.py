@@ -13,7 +13,8 @@ or the gold query on the KB, and coverage), ``answerer`` (the ``Answerer`` inter
 breakdowns; the conventions are in its docstring), ``runner`` (concurrent, resumable
 runs with append-only records and traces), ``report`` (the JSON report and the table),
 ``html`` (the offline page with plots), ``catalog`` (a simulated model's facts from the
-benchmark).
+benchmark), ``setup`` (a run prepared from a file and options: ``prepare(file, kb,
+llm_spec=…, gate=…).run()``, what ``kgground eval`` calls).
 """
 
 from reasoning.eval.answerer import (Answerer, GrounderAnswerer, Prediction,
