@@ -1,6 +1,6 @@
 """What a model's probabilities say, for backends that expose them.
 
-Two optional methods, beside ``complete`` (``reasoning.llm.base``)::
+Two optional methods, beside ``complete`` (``kb.contracts.LLM``)::
 
     llm.complete_scored(messages, *, max_tokens=None, stop=None) -> ScoredReply
         the greedy reply with each generated token's log-probability
