@@ -117,10 +117,10 @@ class PropertyLinking(Protocol):
     """What is asked of a linker's property linker (``linking.properties.PropertyLinker``).
     Optional members callers probe for: ``embedder``, ``prepare(phrases)``."""
 
-    def link(self, phrase: str, *, subject: str | None = None, lang: str = "en",
-             limit: int = 5) -> Sequence[Candidate]:
-        """Properties ``phrase`` may name, best first; with ``subject``, preferring the
-        properties that entity has."""
+    def link(self, phrase: str, *, subject: str | None = None, value: str | None = None,
+             lang: str = "en", limit: int = 5) -> list[Candidate]:
+        """Properties ``phrase`` may name, best first; with ``subject`` (and ``value``),
+        preferring the properties that link them."""
         ...
 
     def roles(self, entities: Iterable[str]
@@ -165,13 +165,18 @@ class Linker(MentionLinker, Protocol):
         ...
 
     def candidates(self, name: str, *, lang: str = "en",
-                   limit: int = 10) -> Sequence[Candidate]:
+                   limit: int = 10) -> list[Candidate]:
         """The entities ``name`` may stand for, best first, without context."""
         ...
 
     def closest(self, name: str, *, lang: str = "en",
                 limit: int = 5) -> list[tuple[str, str]]:
         """(ID, label) of the entities whose names are nearest to ``name`` in spelling."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The KB's name, for messages."""
         ...
 
     @property
