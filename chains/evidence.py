@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 from chains.graph import EvidenceGraph
 from chains.neighbourhood import Neighbourhood
@@ -22,6 +22,7 @@ from chains.relevance import Relevance, relation_phrase
 from chains.search import (DEFAULT_LIMITS, Limits, connect, connection_chains, expand, score,
                            shortlist, walk_path)
 from chains.types import Seed
+from kb.contracts import Linker, MentionLinker
 from store.errors import KGGroundError, NotFound
 
 #: runners-up of a mention within this much of its best candidate's score also seed chains
@@ -32,8 +33,9 @@ SEEDS_PER_MENTION = 3
 MAX_SEEDS = 8
 
 
-def build_evidence(question: str, kb: Any, linker: Any = None, *, hops: int = 2,
-                   top: int = 5, lang: str = "en", entities: Sequence[str] | None = None,
+def build_evidence(question: str, kb: Any, linker: MentionLinker | None = None, *,
+                   hops: int = 2, top: int = 5, lang: str = "en",
+                   entities: Sequence[str] | None = None,
                    limits: Limits = DEFAULT_LIMITS, per_end: int = 1) -> EvidenceGraph:
     """The evidence for ``question`` in ``kb``: the question entities, the statements
     around them up to ``hops`` away, and the ``top`` best chains.
@@ -147,7 +149,15 @@ class _NoLinker:
         raise KGGroundError("this KB cannot be linked", fix="give the entities by ID")
 
 
-def default_linker(kb: Any, *, needed: bool = True) -> tuple[Any, str | None]:
+@overload
+def default_linker(kb: Any, *, needed: Literal[True] = True) -> tuple[Linker, None]: ...
+
+
+@overload
+def default_linker(kb: Any, *, needed: bool) -> tuple[MentionLinker, str | None]: ...
+
+
+def default_linker(kb: Any, *, needed: bool = True) -> tuple[MentionLinker, str | None]:
     """(linking's EntityLinker for ``kb``, None). When the KB cannot be linked and linking
     is not ``needed`` (the question's entities are given), (a linker without property
     linking, a warning saying so); when it is needed, the linking error, with a fix."""
@@ -162,7 +172,7 @@ def default_linker(kb: Any, *, needed: bool = True) -> tuple[Any, str | None]:
         return _NoLinker(), (f"{exc.what}: chains are ranked without property linking")
 
 
-def link_seeds(linker: Any, question: str, lang: str = "en") -> list[Seed]:
+def link_seeds(linker: MentionLinker, question: str, lang: str = "en") -> list[Seed]:
     """Question entities from linking: each mention's best candidate, and runners-up
     within ``SEED_MARGIN`` of it. A candidate's ``confidence`` (when linking gives one)
     is the seed's; otherwise the best has 1.0 and a runner-up its share of the best

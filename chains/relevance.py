@@ -11,7 +11,7 @@ two-hop question ("Where was the founder of Delta born?") can credit both proper
 
 from __future__ import annotations
 
-from typing import Any
+from kb.contracts import MentionLinker
 
 #: properties asked of the PropertyLinker per phrase
 PROPERTY_CANDIDATES = 20
@@ -34,7 +34,8 @@ class Relevance:
     ``properties.link(phrase, subject=..., lang=..., limit=...)`` returning Candidates
     (linking's EntityLinker); without one, or without a question, every property is 0."""
 
-    def __init__(self, linker: Any, question: str | None, *, lang: str = "en"):
+    def __init__(self, linker: MentionLinker | None, question: str | None, *,
+                 lang: str = "en"):
         self.properties = getattr(linker, "properties", None) if question else None
         self.question = question or ""
         self.lang = lang

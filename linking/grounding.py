@@ -30,9 +30,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kb.contracts import Linker
 from kb.types import Candidate
 from linking.errors import UnknownEntityLabel, UnknownPropertyLabel
-from linking.linker import EntityLinker
 from linking.types import AMBIGUITY_MARGIN
 from store.vocab import ENTITY_ID
 
@@ -179,7 +179,7 @@ def _fixed_id(tok: _Token | None) -> str | None:
     return local if ENTITY_ID.match(local) else None
 
 
-def ground(linker: EntityLinker, query: str, *, lang: str = "en", top: int = 5) -> GroundedQuery:
+def ground(linker: Linker, query: str, *, lang: str = "en", top: int = 5) -> GroundedQuery:
     """Ground every slot of the label-level ``query`` (see the module docstring)."""
     tokens = _tokens(query)
     kb = linker.name

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis
 from store.normalize import normalize
@@ -257,7 +258,7 @@ class TypeOracle:
     """Checks answers' kinds and classes against one KB (see the module docstring).
     Thread-safe; what it learns about entities and properties is kept."""
 
-    def __init__(self, kb: Any, linker: Any):
+    def __init__(self, kb: Any, linker: Linker):
         self.kb = kb
         self.linker = linker
         self.source = linker.source

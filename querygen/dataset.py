@@ -24,6 +24,7 @@ from querygen.question_entities import linked_entities
 from querygen.negatives import Negative, negatives
 from querygen.terms import (ID_PREFIXES, Token, label_of, lex, slot, well_formed,
                             wikidata_id)
+from kb.contracts import MentionLinker
 from kb.sparql_check import WIKIDATA_PREFIXES
 from store.errors import KGGroundError
 
@@ -145,7 +146,8 @@ def read_pairs(path: str | Path) -> Iterator[tuple[str, str, str]]:
 
 def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int = 0,
                    lang: str = "en", report: BuildReport | None = None,
-                   progress: bool = False, linker: Any = None) -> Iterator[Example]:
+                   progress: bool = False,
+                   linker: MentionLinker | None = None) -> Iterator[Example]:
     """Examples for ``pairs``: the gold rewritten to label level with the KB's labels, and
     its negatives (one per kind, at label level). Pairs that cannot be rewritten are
     skipped and counted in ``report``. With ``linker`` (an ``EntityLinker``) each example

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.contracts import LLM, Linker
 from kb.types import Candidate
 from querygen.analysis import analyze, expand_contractions
 from querygen.repair import NoQueryFound, extract_query
@@ -101,7 +102,7 @@ class LabelQueryPipeline:
 
     strategy = "llm"
 
-    def __init__(self, kb: Any, linker: Any, *, validator: Callable | None = None,
+    def __init__(self, kb: Any, linker: Linker, *, validator: Callable | None = None,
                  run_check: bool = True):
         self.kb = kb
         self.linker = linker
@@ -153,7 +154,7 @@ class LabelQueryPipeline:
 class FewShotGenerator(LabelQueryPipeline):
     """LLM few-shot generation (see the module docstring)."""
 
-    def __init__(self, kb: Any, linker: Any, llm: Any, *, examples: Sequence = EXAMPLES,
+    def __init__(self, kb: Any, linker: Linker, llm: LLM, *, examples: Sequence = EXAMPLES,
                  rounds: int = 3, samples: int = 1, temperature: float = 0.7,
                  decompose: str | bool = "auto", validator: Callable | None = None,
                  run_check: bool = True):
@@ -268,7 +269,7 @@ class ModelGenerator(LabelQueryPipeline):
 
     strategy = "model"
 
-    def __init__(self, kb: Any, linker: Any, model: Any, *, beams: int = 5,
+    def __init__(self, kb: Any, linker: Linker, model: Any, *, beams: int = 5,
                  validator: Callable | None = None, run_check: bool = True):
         super().__init__(kb, linker, validator=validator, run_check=run_check)
         from querygen.trained import TrainedGenerator

@@ -28,6 +28,7 @@ import threading
 import weakref
 from typing import Any
 
+from kb.contracts import LLM, Linker
 from querygen.types import GeneratedQuery
 from store.errors import KGGroundError
 
@@ -44,8 +45,8 @@ class QueryGenerationError(KGGroundError):
     """generate() was called in a way that cannot work (see the message's fix)."""
 
 
-def generate(question: str, kb: Any, *, strategy: str = "rules", llm: Any = None,
-             linker: Any = None, model: Any = None, limit: int = 5,
+def generate(question: str, kb: Any, *, strategy: str = "rules", llm: LLM | None = None,
+             linker: Linker | None = None, model: Any = None, limit: int = 5,
              **options: Any) -> list[GeneratedQuery]:
     """Queries for ``question`` over ``kb``, best first (see the module docstring).
 
@@ -86,7 +87,7 @@ def generate(question: str, kb: Any, *, strategy: str = "rules", llm: Any = None
     return ModelGenerator(kb, linker, model, **options).generate(question, limit=limit)
 
 
-def linker_for(kb: Any) -> Any:
+def linker_for(kb: Any) -> Linker:
     """The EntityLinker kept for ``kb`` (built on first use)."""
     with _lock:
         try:
@@ -105,7 +106,7 @@ def linker_for(kb: Any) -> Any:
     return linker
 
 
-def _rule_generator(kb: Any, linker: Any) -> Any:
+def _rule_generator(kb: Any, linker: Linker) -> Any:
     from querygen.rules import RuleGenerator
 
     with _lock:
@@ -125,7 +126,7 @@ def _rule_generator(kb: Any, linker: Any) -> Any:
 _rankers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def graph_ranker(kb: Any, linker: Any = None) -> Any:
+def graph_ranker(kb: Any, linker: Linker | None = None) -> Any:
     """The ``querygen.graphs.GraphRanker`` kept for ``kb`` and its linker (built on first
     use; it remembers what it learns of the KB's types and properties)."""
     from querygen.graphs import GraphRanker

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
@@ -48,7 +49,7 @@ class Mention:
 class MentionFinder:
     """Finds the entity mentions of questions against one KB (see the module docstring)."""
 
-    def __init__(self, kb: Any, linker: Any):
+    def __init__(self, kb: Any, linker: Linker):
         self.kb = kb
         self.linker = linker
 

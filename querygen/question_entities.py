@@ -9,7 +9,8 @@ to copy from what the linker gives, errors included.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from kb.contracts import MentionLinker
 
 #: at most this many entity labels are put in the instruction
 MAX_ENTITIES = 4
@@ -18,7 +19,7 @@ MIN_CONFIDENCE = 0.05
 _ID_LIKE = re.compile(r"[QPL][1-9][0-9]*")
 
 
-def linked_entities(linker: Any, question: str, *, lang: str = "en") -> list[str]:
+def linked_entities(linker: MentionLinker, question: str, *, lang: str = "en") -> list[str]:
     """The labels the model is shown as the question's entities: for each mention the
     linker finds (``EntityLinker.link``), its best candidate's label, most confident first,
     at most ``MAX_ENTITIES``; mentions below ``MIN_CONFIDENCE`` and candidates without a
@@ -30,9 +31,11 @@ def linked_entities(linker: Any, question: str, *, lang: str = "en") -> list[str
                     key=lambda m: -m.confidence)
     out: list[str] = []
     for m in ranked:
-        label = " ".join(m.best.label.split()) if m.best.label else ""
+        best = m.best
+        assert best is not None               # ranked keeps mentions with a candidate
+        label = " ".join(best.label.split()) if best.label else ""
         if (m.confidence < MIN_CONFIDENCE or not label or _ID_LIKE.fullmatch(label)
-                or ";" in label or any(ch < " " for ch in m.best.label) or label in out):
+                or ";" in label or any(ch < " " for ch in best.label) or label in out):
             continue
         out.append(label)
         if len(out) == MAX_ENTITIES:

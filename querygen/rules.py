@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from kb.contracts import Linker
 from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.answer_types import TypeOracle
@@ -117,7 +118,7 @@ ASK_TRUE_BONUS = 0.3
 class RuleGenerator:
     """Question → queries by rules over one KB (see the module docstring). Thread-safe."""
 
-    def __init__(self, kb: Any, linker: Any):
+    def __init__(self, kb: Any, linker: Linker):
         self.kb = kb
         self.linker = linker
         self.props = linker.properties

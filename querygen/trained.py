@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from kb.contracts import Linker
 from querygen.constrained import LabelTrie, SlotConstraint, token_bytes
 from querygen.contrastive import CORRECT, linked_entities, prompt
 from querygen.dataset import canonical
@@ -37,7 +38,8 @@ class TrainedGenerator:
     model trained with them, and the labels decoding is constrained to (``constrain``).
     Thread-safe."""
 
-    def __init__(self, path: str | Path, *, max_new_tokens: int = 96, linker: Any = None,
+    def __init__(self, path: str | Path, *, max_new_tokens: int = 96,
+                 linker: Linker | None = None,
                  constrain: bool = True):
         self.path = Path(path)
         if not self.path.is_dir():
@@ -66,7 +68,7 @@ class TrainedGenerator:
         """Whether the model was trained with the linker's entities in its instruction."""
         return bool(self.meta.get("entities"))
 
-    def generate(self, question: str, n: int = 1, *, linker: Any = None,
+    def generate(self, question: str, n: int = 1, *, linker: Linker | None = None,
                  entities: list[str] | None = None) -> list[str]:
         """Up to ``n`` distinct label-level SPARQL queries for ``question``, best first
         (greedy for n=1, beam search otherwise). Empty lines the model writes are dropped.
@@ -126,7 +128,8 @@ class TrainedGenerator:
                     out.append(query)
         return out[:n]
 
-    def _constraint(self, start: int, entities: list[str] | None, linker: Any) -> Any:
+    def _constraint(self, start: int, entities: list[str] | None,
+                    linker: Linker | None) -> Any:
         """The logits processors constraining slots (called under the lock)."""
         from transformers import LogitsProcessorList
 

@@ -40,7 +40,7 @@ from typing import Any
 from reasoning.answer import AnswerValue
 from reasoning.evidence import Evidence
 from reasoning.llm.base import Message
-from reasoning.llm.likelihood import softmax
+from reasoning.llm.likelihood import ScoringLLM, softmax
 
 #: options offered to the model (the KB's own answer and the best other relations)
 MAX_OPTIONS = 4
@@ -187,7 +187,7 @@ def option_of(values: Sequence[AnswerValue], options: Sequence[Option]) -> Optio
     return None
 
 
-def choose(llm: Any, question: str, options: Sequence[Option], *,
+def choose(llm: ScoringLLM, question: str, options: Sequence[Option], *,
            record: Any = None) -> Choice:
     """The model's choice among ``options`` and "none of these" (see the module
     docstring). ``record(messages, replies, call)``, when given, makes the scoring call

@@ -64,6 +64,7 @@ from typing import Any
 import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
+from kb.contracts import LLM, Linker
 from kb.types import Statement
 from querygen.qualifiers import from_citation, full_statements, narrowed, numbers_unused
 from querygen.question_names import ignored_names
@@ -110,7 +111,8 @@ class Consolidator:
     generator; ``hops``/``top``/``limits`` bound the chainer; ``chains=False`` skips it
     when a query answered; ``lang`` is the language of questions and labels."""
 
-    def __init__(self, kb: Any, linker: Any, *, strategy: str = "auto", llm: Any = None,
+    def __init__(self, kb: Any, linker: Linker, *, strategy: str = "auto",
+                 llm: LLM | None = None,
                  hops: int = 2, top: int = 5, lang: str = "en",
                  limits: Limits = DEFAULT_LIMITS, chains: bool = True, full: bool = False):
         if strategy not in STRATEGIES:

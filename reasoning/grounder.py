@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from chains.search import DEFAULT_LIMITS, Limits
+from kb.contracts import Linker
 from querygen.languages import base_language, detect
 from reasoning import prompts
 from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
@@ -45,7 +46,7 @@ from reasoning.memory import CandidateAnswer, Draft, WorkingMemory
 from reasoning.metered import MeteredKB
 from reasoning.policy import Action, RulePolicy
 from reasoning.choice import NONE, answer_options, choose, option_of
-from reasoning.llm.likelihood import can_score
+from reasoning.llm.likelihood import can_score, offers_scored
 from reasoning.prompt_engine import (answer_messages, decompose_messages, draft_messages,
                                      keep_sub_questions, parse_sub_questions,
                                      revise_messages)
@@ -100,7 +101,7 @@ class Grounder:
 
     def __init__(self, kb: Any, llm: LLM | None = None, *, gate: str | Gate = "auto",
                  verifier: LLM | None = None, checker: Any = "llm", judge: LLM | None = None,
-                 gate_options: dict[str, Any] | None = None, linker: Any = None,
+                 gate_options: dict[str, Any] | None = None, linker: Linker | None = None,
                  strategy: str = "auto", hops: int = 2, top: int = 5,
                  limits: Limits = DEFAULT_LIMITS, chains: bool | str = "auto",
                  max_rounds: int = 3, decompose: bool = True, lang: str = "auto"):
@@ -149,7 +150,7 @@ class Grounder:
                          **options)
 
     @property
-    def linker(self) -> Any:
+    def linker(self) -> Linker:
         """Linking's ``EntityLinker`` for the KB, built on first use (it opens the
         linking sidecar: seconds on a mirror's first use, then cached beside it)."""
         with self._lock:
@@ -198,7 +199,7 @@ class Grounder:
         assert self.llm is not None           # the policy drafts only with an LLM
         messages = draft_messages(m.question)
         scored = None
-        if callable(getattr(self.llm, "complete_scored", None)):
+        if offers_scored(self.llm):
             scored = rec.call_scored("model", self.llm, messages, max_tokens=DRAFT_TOKENS,
                                      stop=DRAFT_STOP)
             reply = scored.text

@@ -21,6 +21,7 @@ from typing import Any
 from reasoning.answer import StageRecord
 from reasoning.gates.base import CallRecord, recorded_call, traced_call
 from reasoning.llm.base import LLM, Message
+from reasoning.llm.likelihood import ScoredLLM, ScoredReply
 from reasoning.metered import KBMeter, meter_delta
 
 
@@ -56,9 +57,9 @@ class Recorder:
                              record=lambda call: self.add_calls([call]), n=n,
                              temperature=temperature, max_tokens=max_tokens)
 
-    def call_scored(self, role: str, llm: Any, messages: Sequence[Message], *,
+    def call_scored(self, role: str, llm: ScoredLLM, messages: Sequence[Message], *,
                     max_tokens: int | None = None,
-                    stop: Sequence[str] | None = None) -> Any:
+                    stop: Sequence[str] | None = None) -> ScoredReply:
         """``llm.complete_scored(...)`` (``reasoning.llm.likelihood``), recorded."""
         return traced_call(self._name, role, llm, messages,
                            record=lambda call: self.add_calls([call]),
@@ -66,7 +67,7 @@ class Recorder:
                                                             stop=stop),
                            kind="complete_scored", replies_of=lambda r: [r.text])
 
-    def record_score(self, role: str, llm: Any, messages: Sequence[Message],
+    def record_score(self, role: str, llm: LLM, messages: Sequence[Message],
                      replies: Sequence[str], call: Any) -> Any:
         """``call()`` — ``llm.score(messages, replies)`` — recorded; the record's replies
         are the scored ones with their total log-probabilities."""
@@ -76,7 +77,7 @@ class Recorder:
                            replies_of=lambda scores: [f"{r} ({sum(s):.3f})" for r, s in
                                                       zip(replies, scores)])
 
-    def traced(self, llm: Any, role: str = "model") -> Any:
+    def traced(self, llm: LLM, role: str = "model") -> LLM:
         """``llm`` as an object whose ``complete`` calls are recorded in the stage that
         is current when they are made (for components that call the model themselves,
         such as query generation)."""
@@ -98,7 +99,7 @@ class Recorder:
 class _Traced:
     """An LLM whose ``complete`` calls go through a ``Recorder`` (``Recorder.traced``)."""
 
-    def __init__(self, rec: Recorder, llm: Any, role: str):
+    def __init__(self, rec: Recorder, llm: LLM, role: str):
         self._rec, self._llm, self._role = rec, llm, role
         self.model = getattr(llm, "model", type(llm).__name__)
 

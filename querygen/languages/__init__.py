@@ -27,7 +27,7 @@ import functools
 import importlib
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,7 +230,7 @@ def lemma(word: str, lang: str) -> str:
         return word
 
 
-def gloss(question: str, lang: str, *, known: Callable[[Iterable[str]], set[str]] | None = None,
+def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]] | None = None,
           normalize: Callable[[str], str] | None = None,
           properties: Mapping[str, str] | None = None) -> Glossed:
     """``question`` read into English words for the analysis (see the module docstring).
@@ -294,7 +294,7 @@ def _cased(question: str, tokens: list[tuple[int, int]]) -> bool:
 
 def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
                     lemmas: list[str], lex: Lexicon | None,
-                    known: Callable[[Iterable[str]], set[str]],
+                    known: Callable[[Sequence[str]], set[str]],
                     norm: Callable[[str], str], protected: set[int]
                     ) -> dict[int, tuple[int, str]]:
     """Names in another script written in another case than the KB's label (Russian
@@ -417,7 +417,7 @@ def _lookup(i: int, lows: list[str], lemmas: list[str], lex: Lexicon | None,
 
 def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
            lemmas: list[str], lex: Lexicon | None,
-           known: Callable[[Iterable[str]], set[str]] | None,
+           known: Callable[[Sequence[str]], set[str]] | None,
            norm: Callable[[str], str], properties: Mapping[str, str]) -> set[int]:
     """Indexes of words inside a run of words that the KB knows as a name ("La Casa de
     Papel", "Justice League", "Польша"). Not a name: a run of lexicon words, a phrase of

@@ -41,6 +41,7 @@ import click
 import platformdirs
 
 from kb import ENDPOINT_ALIASES, endpoint_alias
+from kb.contracts import LLM
 from kb.errors import KGGroundError
 
 DEFAULT_DB = Path(platformdirs.user_cache_dir("kgground")) / "mirror.sqlite"
@@ -323,7 +324,7 @@ def llm_options(fn: Callable) -> Callable:
 
 def open_llms(llm_spec: str | None, verifier_spec: str | None = None, *,
               llm_cache: str | None = None, replay: bool = False,
-              catalog: str | None = None) -> tuple[Any, Any]:
+              catalog: str | None = None) -> tuple[LLM | None, LLM | None]:
     """(model, verifier) from the --llm options; either may be None. Simulated models
     share one catalog, so the verifier knows what the model's paraphrases ask."""
     from reasoning.llm import llm_from_spec
@@ -354,7 +355,7 @@ def open_llms(llm_spec: str | None, verifier_spec: str | None = None, *,
             raise click.UsageError(f"KGGROUND_THREADS must be a number of threads, got "
                                    f"{threads!r}") from None
 
-    def build(spec: str | None) -> Any:
+    def build(spec: str | None) -> LLM | None:
         local = bool(spec and spec.strip().lower().split(":")[0] in ("local", "hf",
                                                                      "transformers"))
         return llm_from_spec(spec, catalog=facts, cache=llm_cache,

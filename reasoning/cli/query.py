@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from kb.contracts import LLM
 from querygen.generator import STRATEGIES
 from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, llm_cache_option, llm_option,
@@ -80,7 +81,7 @@ def _check_strategy(strategy: str) -> None:
 
 
 def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
-           no_cache: bool, strategy: str, llm: Any, model_dir: str | None,
+           no_cache: bool, strategy: str, llm: LLM | None, model_dir: str | None,
            limit: int, run_it: bool, as_json: bool) -> None:
     from querygen import generate, run
 

@@ -116,7 +116,7 @@ def recorded_call(stage: str, role: str, llm: LLM, messages: Sequence[Message], 
                                                  max_tokens=max_tokens))
 
 
-def traced_call(stage: str, role: str, llm: Any, messages: Sequence[Message], *,
+def traced_call(stage: str, role: str, llm: LLM, messages: Sequence[Message], *,
                 record: Callable[[CallRecord], None], call: Callable[[], Any],
                 kind: str = "complete", n: int = 1, temperature: float = 0.0,
                 replies_of: Callable[[Any], Sequence[str]] = lambda r: r) -> Any:
@@ -143,7 +143,7 @@ def traced_call(stage: str, role: str, llm: Any, messages: Sequence[Message], *,
                           replies, time.perf_counter() - start, error, *tokens, kind))
 
 
-def _usage(llm: Any) -> Any:
+def _usage(llm: LLM) -> Any:
     usage = getattr(llm, "usage", None)
     return usage if hasattr(usage, "prompt_tokens") else None
 

@@ -42,13 +42,14 @@ from __future__ import annotations
 from collections import Counter
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from querygen.languages import base_language, detect
 from reasoning import prompts
 from reasoning.gates.base import DEFAULT_MAX_WORKERS, Decision, Trace, run_all
 from reasoning.gates.checkers import QA, Checker, LLMJudge
 from reasoning.llm.base import LLM
+from reasoning.llm.likelihood import offers_scored
 from store.errors import LLMConfigError
 
 if TYPE_CHECKING:                    # reasoning.memory imports the gates
@@ -99,7 +100,7 @@ class LikelihoodGate:
     DEFAULT_THRESHOLD = -0.3
 
     def __init__(self, llm: LLM, *, threshold: float | None = None, max_tokens: int = 32):
-        if not callable(getattr(llm, "complete_scored", None)):
+        if not offers_scored(llm):
             raise LLMConfigError("the likelihood gate needs token log-probabilities, and "
                                  "this backend gives none", backend="gate likelihood",
                                  fix="use a local model (--llm local or hf:PATH), or the "
@@ -113,13 +114,11 @@ class LikelihoodGate:
         scored = getattr(draft, "scored", None)
         if scored is None:
             messages = prompts.DRAFT.render(question=question)
-            # complete_scored is optional, not part of LLM: __init__ checked it is there
-            scorer: Any = self.llm
             with trace.stage("draft"):
                 from reasoning.gates.base import traced_call
                 scored = traced_call("draft", "model", self.llm, messages,
                                      record=trace._add, kind="complete_scored",
-                                     call=lambda: scorer.complete_scored(
+                                     call=lambda: self.llm.complete_scored(
                                          messages, max_tokens=self.max_tokens, stop=["\n"]),
                                      replies_of=lambda r: [r.text])
         if not scored.scored:

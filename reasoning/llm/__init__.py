@@ -1,4 +1,4 @@
-"""LLM backends behind one small interface (see ``reasoning.llm.base`` for the contract).
+"""LLM backends behind one small interface (see ``kb.contracts.LLM`` for the contract).
 
 - ``ScriptedLLM``: replies written in advance (a list, a prompt-substring map or a
   function), for testing pipelines; ``n``, an optional delay, thread-safe.

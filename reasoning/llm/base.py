@@ -1,17 +1,6 @@
-"""The LLM contract every backend keeps, and what backends share.
-
-An LLM is any object with a ``model`` name and::
-
-    complete(messages, *, n=1, temperature=0.0, max_tokens=None, stop=None) -> list[str]
-
-- ``messages``: OpenAI-style chat messages, a non-empty sequence of
-  ``{"role": "system" | "user" | "assistant" | "developer", "content": str}``.
-- ``n``: how many completions; exactly ``n`` strings come back, in order.
-- ``temperature``: 0 asks for greedy decoding (the same reply every time where the backend
-  can), above 0 for samples.
-- ``max_tokens``: at most this many generated tokens per completion (None: the backend's
-  default); ``stop``: a string or strings at which a completion ends (not included).
-- Failures raise ``LLMError`` subclasses (``kb.errors``), never an empty list.
+"""What the LLM backends share. The contract every backend keeps, ``LLM`` (and its
+``Message``), is stated in ``kb.contracts``, at the bottom of the layers, so that querygen
+and chains can name it too; it is re-exported here.
 
 ``BaseLLM`` implements ``complete`` once for every backend here: it validates the call into
 a frozen ``Request`` (also the record/replay cache's key), asks the backend's ``_generate``,
@@ -29,23 +18,12 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Protocol, runtime_checkable
 
+from kb.contracts import LLM as LLM
+from kb.contracts import Message as Message
 from store.errors import InvalidRequest, LLMBadReply
 
-Message = Mapping[str, str]
 ROLES = frozenset({"system", "user", "assistant", "developer"})
-
-
-@runtime_checkable
-class LLM(Protocol):
-    """What reasoning (and querygen, chains) need of a language model. See the module doc."""
-
-    model: str
-
-    def complete(self, messages: Sequence[Message], *, n: int = 1, temperature: float = 0.0,
-                 max_tokens: int | None = None,
-                 stop: str | Sequence[str] | None = None) -> list[str]: ...
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What a model's probabilities say, for backends that expose them.
 
-Two optional methods, beside ``complete`` (``reasoning.llm.base``)::
+Two optional methods, beside ``complete`` (``kb.contracts.LLM``)::
 
     llm.complete_scored(messages, *, max_tokens=None, stop=None) -> ScoredReply
         the greedy reply with each generated token's log-probability
@@ -11,7 +11,9 @@ Two optional methods, beside ``complete`` (``reasoning.llm.base``)::
 ``can_score(llm)`` says whether a backend has them (``supports_scoring``): the local
 transformers backend does; an OpenAI-compatible server gives ``complete_scored`` when it
 returns logprobs (``ScoredReply.logprobs`` is empty when it does not) and no ``score``.
-Callers fall back to plain generation where a backend cannot score.
+Callers fall back to plain generation where a backend cannot score. The two capabilities
+are protocols: ``ScoredLLM`` (``complete_scored``; ``offers_scored(llm)`` tells) and
+``ScoringLLM`` (both methods; ``can_score(llm)`` tells).
 
 Why: a small model that cannot write a cited answer can still say which of the KB's
 candidate answers it finds likely ("Answer: BBC" against "Answer: none of these"), and
@@ -24,7 +26,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeGuard, runtime_checkable
+
+from kb.contracts import LLM, Message
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,33 @@ class ScoredReply:
                    bool(d.get("truncated", False)))
 
 
-def can_score(llm: Any) -> bool:
+@runtime_checkable
+class ScoredLLM(LLM, Protocol):
+    """An LLM that can give its greedy reply with the tokens' log-probabilities."""
+
+    def complete_scored(self, messages: Sequence[Message], *, max_tokens: int | None = None,
+                        stop: str | Sequence[str] | None = None) -> ScoredReply: ...
+
+
+@runtime_checkable
+class ScoringLLM(ScoredLLM, Protocol):
+    """An LLM that also scores given continuations (what ``supports_scoring`` promises)."""
+
+    def score(self, messages: Sequence[Message],
+              continuations: Sequence[str]) -> list[tuple[float, ...]]: ...
+
+
+def can_score(llm: object) -> TypeGuard[ScoringLLM]:
     """Whether ``llm`` offers ``score`` and ``complete_scored`` with probabilities."""
     return bool(getattr(llm, "supports_scoring", False))
+
+
+def offers_scored(llm: object) -> TypeGuard[ScoredLLM]:
+    """Whether ``llm`` has a ``complete_scored`` (whose reply may still lack
+    log-probabilities: ``ScoredReply.scored``). A probe of the attribute, which also sees
+    one a wrapper forwards through ``__getattr__`` (an ``isinstance`` on ``ScoredLLM``
+    does not from Python 3.12)."""
+    return callable(getattr(llm, "complete_scored", None))
 
 
 def mean(logprobs: Sequence[float]) -> float:
