@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from kb.types import Candidate
 
 __all__ = ["LLM", "LinkedSpan", "LinkedText", "Linker", "MentionLinker", "Message",
-           "PropertyLinking", "TextSpan", "Truecaser"]
+           "PropertyLinking", "TextSpan"]
 
 
 # -- the language model -------------------------------------------------------------------
@@ -104,15 +104,6 @@ class LinkedText(Protocol):
     def mentions(self) -> Sequence[LinkedSpan]: ...
 
 
-class Truecaser(Protocol):
-    """What is asked of a linker's mention detector (``linking.mentions.MentionDetector``)."""
-
-    def truecase(self, text: str) -> str:
-        """``text`` with the case of the names the KB knows restored, when it was typed
-        in one case; other text unchanged."""
-        ...
-
-
 class PropertyLinking(Protocol):
     """What is asked of a linker's property linker (``linking.properties.PropertyLinker``).
     Optional members callers probe for: ``embedder``, ``prepare(phrases)``."""
@@ -178,9 +169,6 @@ class Linker(MentionLinker, Protocol):
     def name(self) -> str:
         """The KB's name, for messages."""
         ...
-
-    @property
-    def detector(self) -> Truecaser: ...
 
     @property
     def source(self) -> LinkingKB:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from kb.contracts import LLM, Linker, MentionLinker, PropertyLinking, Truecaser
+from kb.contracts import LLM, Linker, MentionLinker, PropertyLinking
 from reasoning.llm.likelihood import ScoredLLM, ScoringLLM, can_score, offers_scored
 
 REPO = Path(__file__).resolve().parents[1]
@@ -123,12 +123,11 @@ def test_the_entity_linker_keeps_the_linker_contract() -> None:
     from kb.rdfgraph import RdfGraphKB
     from linking import EntityLinker
 
-    # detector, source, properties and name are set in __init__: checked on an instance
+    # source, properties and name are set in __init__: checked on an instance
     linker = EntityLinker(RdfGraphKB(DATA / "chains-library.ttl"))
     try:
         assert isinstance(linker, Linker) and isinstance(linker, MentionLinker)
         assert signature_problems(linker, Linker) == []
-        assert signature_problems(linker.detector, Truecaser) == []
         assert signature_problems(linker.properties, PropertyLinking) == []
         result = linker.link("Where was Ada Quill born?")
         assert [m.mention.text for m in result.mentions if m.best is not None]
