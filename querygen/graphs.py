@@ -599,18 +599,72 @@ class GraphRanker:
                                       entities=entities, threshold=threshold, timings=timings)
         answered = [g for g in graphs if g.answered]
         top = answered[0] if answered else None
+        unfounded: tuple[str, str] | None = None     # the first yes/no that did not stand
         for g in answered:
             if g.confidence < threshold:
                 break
             if self._has_class_rival(ctx, g, answered):
                 continue
+            if g.query.form == "ask":
+                why = self._ask_unfounded(ctx, g)
+                if why is not None:
+                    unfounded = unfounded or why
+                    continue
             g = self._validated(g)
             if not g.diagnostics.get("errors"):
                 common["graphs"] = tuple(g if x.query is g.query else x for x in graphs)
                 return GraphRanking(best=g, confidence=g.confidence, **common)
+        if unfounded is not None:
+            # no confidence in an answer: the sure readings were set aside, not outscored
+            rest = [g.confidence for g in answered if g.confidence < threshold]
+            return GraphRanking(confidence=max(rest, default=0.0), missing=unfounded[0],
+                                reason=unfounded[1], **common)
         confidence = top.confidence if top is not None else 0.0
         missing, reason = self._missing(ctx, graphs, top)
         return GraphRanking(confidence=confidence, missing=missing, reason=reason, **common)
+
+    def _ask_unfounded(self, ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+        """Why a yes/no graph does not answer its question — (what is missing, the reason)
+        — or None when it does. Every property it follows must be one the question's words
+        name (or, after "in", "located" …, one that says where a thing is; or, with no
+        relation word at all, the one property of a one-edge graph: "Is Paris a city?"): a
+        "yes" through properties the question does not name ("Is Paris in Germany?"
+        through Germany's neighbours' capitals) proves nothing. And a "no" stands only
+        where the KB knows the subject's value of the property: a KB without Marie Curie's
+        place of birth does not deny that she was born in Warsaw, it lacks the fact."""
+        patterns = graph.query.patterns
+        spans = [(d.start, d.end) for d in graph.query.decisions if d.start >= 0]
+        words = [w.low for w in ctx.analysis.relation_words(spans, keep_type_noun=False)
+                 if content([w])]
+        where = any(w in CONTAINMENT_WORDS for w in words) or bool(
+            _LOCATIVE.search(ctx.analysis.question))
+        labels = {d.id: d.chosen.label for d in graph.query.decisions}
+        for _, pid, _ in patterns:
+            stems = self.rules.fit.name_stems(pid)
+            named = any(all(root(x) in stems for x in f.split())
+                        for w in words for f in (w, *RELATED.get(w, ())))
+            if not (named or (where and self._says_where(pid))
+                    or (not [w for w in words if w not in CONTAINMENT_WORDS]
+                        and len(patterns) == 1)):
+                return "relation", (f"the surest yes/no reading, "
+                                    f"{graph.query.label_level}, follows "
+                                    f"{labels.get(pid, pid)!r}, which the question does not "
+                                    "name")
+        if graph.result is not None and graph.result.boolean:
+            return None
+        subject, pid, value = patterns[0]
+        known = (self.kb.statements(subject, pid, limit=1) if not subject.startswith("?")
+                 else value.startswith("?") or self.kb.statements(None, pid, value, limit=1))
+        if known:
+            return None
+        about = labels.get(subject if not subject.startswith("?") else value, subject)
+        return "fact", (f"the KB holds no {labels.get(pid, pid)} statement for {about}, so "
+                        "it cannot say no")
+
+    def _says_where(self, pid: str) -> bool:
+        """Whether ``pid`` says where its subject is (located in, location, part of,
+        country, continent), by its name."""
+        return bool(self.rules.fit.name_stems(pid) & _WHERE_STEMS)
 
     def _has_class_rival(self, ctx: _Context, graph: QueryGraph,
                          answered: Sequence[QueryGraph]) -> bool:
@@ -696,6 +750,11 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
     return not a.relation_words([m.span for m in mentions])
 
 
+#: a preposition that asks where ("Is Paris in Germany?", "Is Lyon on the Rhône?")
+_LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
+#: the stems of property names that say where something is
+_WHERE_STEMS = frozenset(root(w) for w in
+                         "located location part country continent territory".split())
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
 
 

@@ -200,6 +200,23 @@ def test_a_choice_is_answered_by_one_of_the_entities_it_names(grounder):
     assert a.grounded and a.ids == ["Q57066"], a.text
 
 
+def test_a_yes_no_question_is_answered_from_the_fact_it_names(grounder):
+    yes = grounder.ask("Was Marie Curie born in Warsaw?")
+    assert yes.grounded and yes.text.startswith("yes") and yes.citations
+    # the KB knows where she was born, and it is not Paris: a "no" stands
+    no = grounder.ask("Was Marie Curie born in Paris?")
+    assert no.text.startswith("no") and no.missing is None
+    # a place of birth through a hop the words ask for ("in Germany": Ulm's country)
+    assert grounder.ask("Was Albert Einstein born in Germany?").text.startswith("yes")
+
+
+def test_a_kb_without_the_fact_does_not_say_no(grounder):
+    # the demo KB has no place of death for Marie Curie: it lacks the fact, not denies it
+    a = grounder.ask("Did Marie Curie die in Paris?")
+    assert not a.text.startswith("no") and a.missing in {"fact", "relation", "confidence"}
+    assert a.text.startswith("The KB has no answer")
+
+
 def test_a_turtle_kb_abstains_on_what_it_does_not_hold(paintings):
     a = paintings.ask("What is the shoe size of Hokusai?")
     assert not a.grounded and not a.values
@@ -266,6 +283,20 @@ def test_the_slice_answers_the_class_asked_for_without_a_hop_too_many(slice_grou
     a = slice_grounder.ask(question)
     assert set(a.ids) == gold or not a.grounded, (question, a.text)
     assert not (a.grounded and set(a.ids) - gold), (question, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_the_slice_says_yes_only_through_the_relation_the_question_names(slice_grounder):
+    for q in ("Is Paris in Germany?",            # not through Germany's neighbours' capitals
+              "Is Sydney the capital of Australia?",   # not: capital of a state in Australia
+              "Is Norway a member of the European Union?"):    # not: shares a border
+        a = slice_grounder.ask(q)
+        assert not a.text.startswith("yes"), (q, a.text)
+        assert a.missing == "relation" and "does not name" in a.text, (q, a.text)
+    assert slice_grounder.ask("Is Canberra the capital of Australia?").text.startswith("yes")
+    # the slice has no place of birth for Marie Curie: no "no"
+    a = slice_grounder.ask("Was Marie Curie born in Warsaw?")
+    assert a.missing == "fact" and "cannot say no" in a.text, a.text
 
 
 @pytest.mark.timeout(600)
