@@ -21,8 +21,8 @@ for a model's answer, every entity and value the text asserts is in a statement 
 the KB was not asked); ``query_graph`` is the chosen graph — its label-level and ID-level
 SPARQL, its answers, its type check — the answer's explanation; ``missing`` says what
 the KB lacks when it has no answer (``entity``, ``relation``, ``fact``, ``confidence``,
-``negation``). ``note`` says in words why the answer is (or is not) grounded, and,
-without an LLM, what one would add.
+``negation``, ``question``). ``note`` says in words why the answer is (or is not)
+grounded, and, without an LLM, what one would add.
 
 Citation numbers are the evidence's numbers (``evidence``, the statements the prompt
 listed, numbered as in ``graph.citations``); ``citations`` are those the text refers to,
