@@ -16,11 +16,12 @@ def __getattr__(name: str) -> Any:
     if name in ("Grounder", "abstains"):
         from reasoning import grounder
         return getattr(grounder, name)
-    if name in ("Answer", "AnswerValue", "AnswerTrace", "CitedStatement", "StageRecord"):
+    if name in ("Answer", "AnswerValue", "AnswerTrace", "CitedStatement", "StageRecord",
+                "ANSWER_SCHEMA_PATH", "load_answer_schema"):
         from reasoning import answer
         return getattr(answer, name)
     raise AttributeError(f"module 'reasoning' has no attribute {name!r}")
 
 
-__all__ = ["Answer", "AnswerTrace", "AnswerValue", "CitedStatement", "Grounder",
-           "StageRecord", "abstains"]
+__all__ = ["ANSWER_SCHEMA_PATH", "Answer", "AnswerTrace", "AnswerValue", "CitedStatement",
+           "Grounder", "StageRecord", "abstains", "load_answer_schema"]

@@ -21,24 +21,49 @@ for a model's answer, every entity and value the text asserts is in a statement 
 the KB was not asked); ``query_graph`` is the chosen graph — its label-level and ID-level
 SPARQL, its answers, its type check — the answer's explanation; ``missing`` says what
 the KB lacks when it has no answer (``entity``, ``relation``, ``fact``, ``confidence``,
-``negation``). ``note`` says in words why the answer is (or is not) grounded, and,
-without an LLM, what one would add.
+``negation``, ``question``). ``note`` says in words why the answer is (or is not)
+grounded, and, without an LLM, what one would add.
 
 Citation numbers are the evidence's numbers (``evidence``, the statements the prompt
 listed, numbered as in ``graph.citations``); ``citations`` are those the text refers to,
 in the order it first does.
+
+``as_dict()`` (what ``kgground ask --json`` prints) is described by the JSON Schema at
+``ANSWER_SCHEMA_PATH`` (``load_answer_schema()``), shipped beside the evidence graph's
+(``chains.SCHEMA_PATH``), whose $id it refers to for ``graph`` and the citations. A change
+that removes or renames a field raises its version; new optional fields do not.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from kb.types import Citation
 from reasoning.gates.base import CallRecord, Decision, plain
 
 Mode = Literal["kb", "llm", "llm+kb"]
+
+
+def _schema_folder() -> Path:
+    """chains/schema, found without importing chains (which loads networkx)."""
+    spec = importlib.util.find_spec("chains")
+    assert spec is not None and spec.origin is not None, "the chains package is missing"
+    return Path(spec.origin).with_name("schema")
+
+
+ANSWER_SCHEMA_PATH = _schema_folder() / "answer-v1.schema.json"
+
+
+def load_answer_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``Answer.as_dict()``. Its ``graph`` and citations
+    refer to the evidence graph's schema by its $id (``chains.load_schema()``): a validator
+    needs both (e.g. a ``referencing.Registry`` holding the evidence graph's)."""
+    return json.loads(ANSWER_SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True)
