@@ -82,8 +82,11 @@ def _word_facts(w: str) -> tuple[str, bool, bool, bool, bool]:
     words recur within and across texts)."""
     norm = normalize(w)
     upper = w.isupper() and len(w) > 1
-    capital = w[0].isupper() or any(map(str.isdigit, w)) or upper
-    return norm, upper, norm in STOPWORDS, capital, bool(_CJK.match(w))
+    cjk = bool(_CJK.match(w))
+    # Chinese and Japanese have no capitals: in a cased text, a word of theirs may be a
+    # name as a capitalized word may ("Where was 玛丽·居里 born?")
+    capital = w[0].isupper() or any(map(str.isdigit, w)) or upper or cjk
+    return norm, upper, norm in STOPWORDS, capital, cjk
 
 
 def words(text: str) -> list[_Word]:

@@ -742,7 +742,7 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
     no question mark, no word outside its mentions ("Paris"), and no concept's name in
     lower case or after a possessive, which is what it asks for ("Satish Pradhan political
     party", "Larry McVoy's employer")."""
-    if not mentions or a.wh or a.form != "select" or "?" in a.question or \
+    if not mentions or a.wh or a.form != "select" or any(q in a.question for q in "?？؟") or \
             _POSSESSIVE_FRAME.search(a.question):
         return False
     if len(mentions) > 1 and any(m.text == m.text.lower() for m in mentions):

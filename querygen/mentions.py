@@ -67,8 +67,7 @@ class MentionFinder:
             found.append(Mention(text[span[0]:span[1]], span[0], span[1], tuple(cands)))
         result = self.linker.link(text, min_score=0.0, top=ENTITY_CANDIDATES, lang=lang)
         detected = [lm for lm in result.mentions if lm.candidates
-                    and not all(w.lower() in STOPWORDS or w.lower() in FRAME_WORDS
-                                for w in _norm_words(lm.mention.text))]
+                    and not _only_frame_words(lm.mention.text)]
         for lm in detected:
             m = lm.mention
             grown = self._grown(text, a, m.start, m.end, [d.mention for d in detected],
@@ -184,3 +183,10 @@ def _word_at(ws: Sequence[Word], offset: int) -> int:
 
 def _norm_words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _only_frame_words(text: str) -> bool:
+    """Whether a mention is made of stopwords and question words alone ("the", "who")
+    — not a name in another script, which has no such words ("玛丽·居里")."""
+    words = _norm_words(text)
+    return bool(words) and all(w in STOPWORDS or w in FRAME_WORDS for w in words)

@@ -131,6 +131,27 @@ def test_a_language_without_a_lexicon_answers_through_names_or_says_no_answer(de
         assert not a.grounded or a.text.startswith("Warsaw"), (question, a.text)
 
 
+def test_a_name_in_chinese_or_japanese_script_is_found_not_transliterated(demo):
+    from reasoning import Grounder
+    g = Grounder(demo)
+    # in an English question, a name in Chinese script is a name as a capitalized one is
+    a = g.ask("Where was 玛丽·居里 born?")
+    assert a.grounded and a.ids == ["Q270"], a.text
+    # a Chinese question (no lexicon for it): its name is found, its relation is not read;
+    # the answer says so, never "no entity named" a transliteration of the whole sentence
+    b = g.ask("玛丽·居里出生在哪里？")
+    assert not b.grounded and b.missing == "relation", b.text
+    assert "Q7186" in {m.id for m in gloss_mentions(g, "玛丽·居里出生在哪里？")}
+    assert gloss("玛丽·居里出生在哪里？", "zh", known=lambda norms: set()).text == \
+        "玛丽·居里出生在哪里？"
+
+
+def gloss_mentions(grounder, question):
+    from querygen.generator import linker_for
+    return [m.best for m in linker_for(grounder.kb).link(question, lang="zh").mentions
+            if m.best is not None]
+
+
 def test_a_given_language_overrides_detection(demo):
     from reasoning import Grounder
     a = Grounder(demo, lang="en").ask("Wo wurde Marie Curie geboren?")
