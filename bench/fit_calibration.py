@@ -33,8 +33,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_linking import DEFAULT_DATA, default_db, load_docs, select  # noqa: E402
-from linking_data import slice_rows  # noqa: E402
-from linking_texts_common import common_texts  # noqa: E402
+from bench.data.linking_data import slice_rows  # noqa: E402
+from bench.data.linking_texts_common import common_texts  # noqa: E402
 
 from linking import EntityLinker  # noqa: E402
 from linking.calibration import DEFAULT_PATH, FEATURES, Calibration  # noqa: E402

@@ -14,7 +14,7 @@ Marking as in ``bench/linking_texts.py``: ``[[text|QID]]``. Never used to fit or
 
 from __future__ import annotations
 
-from linking_texts import parse
+from bench.data.linking_texts import parse
 
 FRESH = [
     # datelines
