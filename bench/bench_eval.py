@@ -5,7 +5,7 @@
     python bench/bench_eval.py --out /work/dev/eval/runs --tables     # the tables only
 
 Runs ``kgground eval`` (a process per run; WORKERS questions at once) over the benchmarks of
-../shared/data/benchmarks and our own wordings (bench/eval-own-questions.jsonl), on two
+../shared/data/benchmarks and our own wordings (bench/data/eval-own-questions.jsonl), on two
 KB paths:
 
 - ``mirror``: the slice mirror (--db, default OUT/slice.sqlite: built from
@@ -50,7 +50,7 @@ SLICE = DATA / "wikidata" / "trex-slice.nt.gz"
 
 BENCHMARKS = {           # name: (file, options of every run, options of the runs with a model)
     "slice-qa-dev": (BENCH / "slice-qa-dev.jsonl", [], []),
-    "own-wordings": (HERE / "eval-own-questions.jsonl", [], []),
+    "own-wordings": (HERE / "data" / "eval-own-questions.jsonl", [], []),
     "qald7-test": (BENCH / "qald7-test.jsonl", [], []),
     "wwq-dev": (BENCH / "wwq-dev.jsonl", [], []),
     "simplequestions-dev": (BENCH / "simplequestions-dev.jsonl", [], []),

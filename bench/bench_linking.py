@@ -8,7 +8,7 @@ top link and property top-1 with and without the subject, on slice-qa-dev and on
 wordings — tune, held, fresh, fresh2, fresh3, blind, blind2, blind3, blind4:
 ``bench/linking_questions.py``), ``texts``
 (acc@1 given gold spans, and end to end, on our news and science sentences,
-``bench/linking_texts.py``, and on fresh newswire, ``bench/linking_texts_fresh.py``),
+``bench/data/linking_texts.py``, and on fresh newswire, ``bench/data/linking_texts_fresh.py``),
 ``speed`` (mentions/s and the time to link 10/50/100 KB of text), ``rdf`` (question linking
 on an RdfGraphKB built from the mirror's statements about the questions' subjects, linking
 to its own IRIs); not in the default: ``embeddings`` (what MiniLM by default costs: imports,

@@ -7,7 +7,7 @@ Training rows: every candidate of every mention, labelled right or wrong, from t
 half (``--split first``) of TweekiGold, WebQSP and Mintaka (given gold spans, and the
 mentions the linker detects itself), of ``slice-qa-dev`` (detected mentions: the
 question's subject is right, anything else wrong) and of our sentences with lower-case
-common nouns (``bench/linking_texts_common.py``, detected mentions, labelled by hand).
+common nouns (``bench/data/linking_texts_common.py``, detected mentions, labelled by hand).
 Those datasets annotate named entities only: a detected lower-case mention in well-cased
 text ("comet") that overlaps none of their gold mentions is unlabelled there, not wrong,
 and is left out — except in questions, where such words are the relation or the answer's

@@ -4,8 +4,8 @@
 
 Training phrases (never the ones reported): the relation phrases (the question without
 its subject) of slice-qa-dev's questions (the dev templates, a few per relation), of our
-``tune`` wordings (``bench/paraphrases.py``), of the query generator's ``tune`` wordings
-(``bench/querygen-own-questions.jsonl``, another hand's) and of the SimpleQuestions dev
+``tune`` wordings (``bench/data/paraphrases.py``), of the query generator's ``tune`` wordings
+(``bench/data/querygen-own-questions.jsonl``, another hand's) and of the SimpleQuestions dev
 questions (real users' wordings) asking one relation the slice uses of a subject it
 names. Every property with evidence for a phrase is a row
 (``PropertyLinker.feature_rows``), labelled 1 for the gold property; a logistic
@@ -17,7 +17,7 @@ that the weights are picked for relations the fold has not seen; the reported sp
 no part in any choice.
 
 Reported (``--report``): top-1 of ``PropertyLinker.link`` without the subject on the
-``held`` wordings (never fitted on) and the ``fresh`` ones (``bench/paraphrases_fresh.py``,
+``held`` wordings (never fitted on) and the ``fresh`` ones (``bench/data/paraphrases.py``,
 written before any result on them), unique phrases, for the fitted models. ``--write``
 stores the models; without it nothing changes.
 """
@@ -77,7 +77,7 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
                 out[(phrase, q.property)] = None
         return list(out)
     if split == "querygen-tune":         # the query generator's looked-at wordings
-        with open(REPO / "bench" / "querygen-own-questions.jsonl", encoding="utf-8") as f:
+        with open(REPO / "bench" / "data" / "querygen-own-questions.jsonl", encoding="utf-8") as f:
             qs = [json.loads(line) for line in f]
         qs = [q for q in qs if q["split"] == "tune"]
         labels = labels_of(linker, sorted({q["subject"] for q in qs}))

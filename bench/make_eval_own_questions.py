@@ -1,4 +1,4 @@
-"""Write bench/eval-own-questions.jsonl: questions about slice facts in wordings written for
+"""Write bench/data/eval-own-questions.jsonl: questions about slice facts in wordings written for
 the evaluation harness (issue 19), none of them slice-qa-dev's templates, about subjects
 slice-qa-dev does not ask about.
 
@@ -111,7 +111,7 @@ def main(db: str, out: Path, dev: Path) -> None:
 if __name__ == "__main__":
     here = Path(__file__).resolve().parent
     main(sys.argv[1] if len(sys.argv) > 1 else "/work/dev/slice.sqlite",
-         here / "eval-own-questions.jsonl",
+         here / "data" / "eval-own-questions.jsonl",
          here.parent.parent / "shared" / "data" / "benchmarks" / "slice-qa-dev.jsonl"
          if (here.parent.parent / "shared").exists()
          else Path("/work/shared/data/benchmarks/slice-qa-dev.jsonl"))

@@ -7,9 +7,9 @@ postal codes, a city standing for its team in sports reports, persons named by f
 last name beside longer namesakes, single-name stars, lower-case technical nouns, and
 ordinary mentions. Every gold QID was checked against the slice mirror's labels when the
 set was written; a mention the mirror cannot link (its gold absent) is left out of the
-in-KB scores by the bench, as for ``bench/linking_texts.py``.
+in-KB scores by the bench, as for ``bench/data/linking_texts.py``.
 
-Marking as in ``bench/linking_texts.py``: ``[[text|QID]]``. Never used to fit or tune.
+Marking as in ``bench/data/linking_texts.py``: ``[[text|QID]]``. Never used to fit or tune.
 """
 
 from __future__ import annotations
