@@ -10,7 +10,7 @@ capital of), questions whose answer the KB does not hold while it holds the conv
 yes/no in both directions, negations, typos, lower case, extra words and two clauses.
 Half run on the bundled demo KB, half on the T-REx slice mirror. Split ``tuned``: the
 first 86, looked at while fixing the rules (their first measurement after the direction
-fix, before looking at its misses, is in bench/RESULTS.md); ``fresh``: 30 written after
+fix, before looking at its misses, is in bench/HISTORY.md); ``fresh``: 30 written after
 the rules were frozen, measured only.
 
 Gold: each row names the statements that answer it as (entity, property, direction);

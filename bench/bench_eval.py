@@ -1,4 +1,4 @@
-"""Every evaluation number of bench/RESULTS.md (issue 19) in one command.
+"""Every evaluation number of issue 19 (bench/RESULTS.md, bench/HISTORY.md) in one command.
 
     python bench/bench_eval.py --out runs          # from a clean checkout: builds the mirror
     python bench/bench_eval.py --out /work/dev/eval/runs --db /work/dev/slice.sqlite
@@ -25,7 +25,8 @@ facts, so it knows nothing Mintaka asks). Question counts are the ``LIMITS`` bel
 
 Every run resumes: run the command again after an interruption and the finished
 questions are kept. ``--tables`` only prints the tables of the reports already there.
-The tables (Markdown, as pasted into RESULTS.md) go to OUT/tables.md and stdout.
+The tables (Markdown, as pasted into HISTORY.md's issue 19 session) go to OUT/tables.md and
+stdout.
 """
 
 from __future__ import annotations

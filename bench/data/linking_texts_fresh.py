@@ -1,7 +1,7 @@
 """Fresh newswire sentences with gold entity links, for issue 13's third round (news text).
 
 Written by the kgground authors *before* any result of the linker on them was looked at
-and committed before the first measurement (see bench/RESULTS.md, "Issue 13, third
+and committed before the first measurement (see bench/HISTORY.md, "Issue 13, third
 round"): AP-style datelines ("BOSTON (AP) —"), "City, ST" and "City, Calif." addresses and
 postal codes, a city standing for its team in sports reports, persons named by first and
 last name beside longer namesakes, single-name stars, lower-case technical nouns, and
