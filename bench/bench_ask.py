@@ -4,7 +4,7 @@
                               [--only kb,simulated] [--limit N] [--sim-limit N]
 
 Part 1, **the KB alone** (no LLM): ``Grounder(kb).ask(q)`` for every question of
-``benchmarks/slice-qa-dev.jsonl`` and of ``bench/ask_questions.jsonl`` (our own wordings,
+``benchmarks/slice-qa-dev.jsonl`` and of ``bench/data/ask_questions.jsonl`` (our own wordings,
 subjects the dev set does not ask about; ``bench/make_ask_questions.py``), interleaved
 question by question with a fixed probe (200 triplet queries on one entity) so the
 machine's speed shows next to the numbers. Answer F1 is set F1 of the answer's entity IDs
@@ -44,7 +44,7 @@ from reasoning.llm import FactCatalog, SimulatedLLM  # noqa: E402
 from reasoning.llm.simulated import popularity_from_kb  # noqa: E402
 
 DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", HERE.parent.parent / "shared" / "data"))
-OWN = HERE / "ask_questions.jsonl"
+OWN = HERE / "data" / "ask_questions.jsonl"
 GATES = ("never", "always", "cok", "rowen-cl", "rowen-cm", "rowen-hybrid")
 
 

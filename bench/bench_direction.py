@@ -3,14 +3,14 @@
 
     python bench/bench_direction.py --db slice.sqlite [--demo demo.sqlite] [--json out.json]
 
-``bench/direction-questions.jsonl`` (written by hand for issue 16's rules fix, not from
+``bench/data/direction-questions.jsonl`` (written by hand for issue 16's rules fix, not from
 any benchmark's wording): direction-sensitive pairs (doctoral advisor / student, parent /
 child, employer / employee, "born in X" / "birthplace of X", owner / owned, capital /
 capital of), questions whose answer the KB does not hold while it holds the converse,
 yes/no in both directions, negations, typos, lower case, extra words and two clauses.
 Half run on the bundled demo KB, half on the T-REx slice mirror. Split ``tuned``: the
 first 86, looked at while fixing the rules (their first measurement after the direction
-fix, before looking at its misses, is in bench/RESULTS.md); ``fresh``: 30 written after
+fix, before looking at its misses, is in bench/HISTORY.md); ``fresh``: 30 written after
 the rules were frozen, measured only.
 
 Gold: each row names the statements that answer it as (entity, property, direction);
@@ -43,7 +43,7 @@ from reasoning import Grounder  # noqa: E402
 
 from bench_ask import f1  # noqa: E402  (set F1; an empty answer to an empty gold is 1)
 
-QUESTIONS = HERE / "direction-questions.jsonl"
+QUESTIONS = HERE / "data" / "direction-questions.jsonl"
 
 
 def gold_ids(base, spec) -> set[str] | bool:

@@ -1,11 +1,11 @@
-"""Every evaluation number of bench/RESULTS.md (issue 19) in one command.
+"""Every evaluation number of issue 19 (bench/RESULTS.md, bench/HISTORY.md) in one command.
 
     python bench/bench_eval.py --out runs          # from a clean checkout: builds the mirror
     python bench/bench_eval.py --out /work/dev/eval/runs --db /work/dev/slice.sqlite
     python bench/bench_eval.py --out /work/dev/eval/runs --tables     # the tables only
 
 Runs ``kgground eval`` (a process per run; WORKERS questions at once) over the benchmarks of
-../shared/data/benchmarks and our own wordings (bench/eval-own-questions.jsonl), on two
+../shared/data/benchmarks and our own wordings (bench/data/eval-own-questions.jsonl), on two
 KB paths:
 
 - ``mirror``: the slice mirror (--db, default OUT/slice.sqlite: built from
@@ -25,7 +25,8 @@ facts, so it knows nothing Mintaka asks). Question counts are the ``LIMITS`` bel
 
 Every run resumes: run the command again after an interruption and the finished
 questions are kept. ``--tables`` only prints the tables of the reports already there.
-The tables (Markdown, as pasted into RESULTS.md) go to OUT/tables.md and stdout.
+The tables (Markdown, as pasted into HISTORY.md's issue 19 session) go to OUT/tables.md and
+stdout.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ SLICE = DATA / "wikidata" / "trex-slice.nt.gz"
 
 BENCHMARKS = {           # name: (file, options of every run, options of the runs with a model)
     "slice-qa-dev": (BENCH / "slice-qa-dev.jsonl", [], []),
-    "own-wordings": (HERE / "eval-own-questions.jsonl", [], []),
+    "own-wordings": (HERE / "data" / "eval-own-questions.jsonl", [], []),
     "qald7-test": (BENCH / "qald7-test.jsonl", [], []),
     "wwq-dev": (BENCH / "wwq-dev.jsonl", [], []),
     "simplequestions-dev": (BENCH / "simplequestions-dev.jsonl", [], []),

@@ -280,7 +280,7 @@ def main() -> None:
         if not dev.exists():
             sys.exit(f"{dev} is absent: pass --data (the shared data folder)")
         dev_rows = [json.loads(line) for line in open(dev, encoding="utf-8")][:args.limit]
-        own_rows = [json.loads(line) for line in open(HERE / "gate_questions.jsonl",
+        own_rows = [json.loads(line) for line in open(HERE / "data" / "gate_questions.jsonl",
                                                       encoding="utf-8")]
         popularity = None
         if args.db:

@@ -8,7 +8,7 @@ top link and property top-1 with and without the subject, on slice-qa-dev and on
 wordings — tune, held, fresh, fresh2, fresh3, blind, blind2, blind3, blind4:
 ``bench/linking_questions.py``), ``texts``
 (acc@1 given gold spans, and end to end, on our news and science sentences,
-``bench/linking_texts.py``, and on fresh newswire, ``bench/linking_texts_fresh.py``),
+``bench/data/linking_texts.py``, and on fresh newswire, ``bench/data/linking_texts_fresh.py``),
 ``speed`` (mentions/s and the time to link 10/50/100 KB of text), ``rdf`` (question linking
 on an RdfGraphKB built from the mirror's statements about the questions' subjects, linking
 to its own IRIs); not in the default: ``embeddings`` (what MiniLM by default costs: imports,
@@ -327,7 +327,7 @@ def print_tables(res: dict[str, Any], info: dict[str, Any]) -> None:
 
 
 def run_questions(linker: EntityLinker, data: Path, split: str | None) -> dict[str, Any]:
-    from linking_data import paraphrased_questions, slice_questions, slice_rows
+    from bench.data.linking_data import paraphrased_questions, slice_questions, slice_rows
     from linking_questions import evaluate, labels_of, print_rates
 
     half = split or "all"
@@ -348,8 +348,8 @@ def run_questions(linker: EntityLinker, data: Path, split: str | None) -> dict[s
 
 def text_sets() -> dict[str, list[tuple[str, list[tuple[int, int, str]]]]]:
     """Our marked sentences: news and science (issue 13), fresh newswire (third round)."""
-    from linking_texts import texts
-    from linking_texts_fresh import texts as fresh
+    from bench.data.linking_texts import texts
+    from bench.data.linking_texts_fresh import texts as fresh
 
     return {"news": texts("news"), "science": texts("science"), "fresh": fresh()}
 
@@ -430,7 +430,7 @@ def in_mirror_kb(linker: EntityLinker, ids: list[str]) -> set[str]:
 def run_speed(linker: EntityLinker, data: Path) -> dict[str, Any]:
     """Link 10, 50 and 100 KB of distinct real text (tweets, then Mintaka questions and our
     sentences), each in one call."""
-    from linking_texts import texts
+    from bench.data.linking_texts import texts
 
     parts = [t for k in ("news", "science") for t, _ in texts(k)]
     with open(data / "benchmarks" / "entity-linking" / "tweeki-gold.jsonl",
@@ -521,7 +521,7 @@ def run_rdf(mirror_linker: EntityLinker, data: Path, n: int = 200) -> dict[str, 
     from rdflib.namespace import RDFS, SKOS
 
     from kb.rdfgraph import RdfGraphKB
-    from linking_data import slice_rows
+    from bench.data.linking_data import slice_rows
     from linking_questions import evaluate, print_rates
 
     kb_mirror = mirror_linker.kb
@@ -557,7 +557,7 @@ def run_rdf(mirror_linker: EntityLinker, data: Path, n: int = 200) -> dict[str, 
         for a in info.aliases:
             g.add((URIRef(wd + pid), SKOS.altLabel, Literal(a, lang="en")))
     rdf = EntityLinker(RdfGraphKB(g, name="slice-subset"))
-    from linking_data import Question
+    from bench.data.linking_data import Question
     qs = [Question(r["question"], r["subject"], r["property"]) for r in rows]
     labels = {r["subject"]: kb_mirror.entity(r["subject"]).label("en") for r in rows}
     t0 = time.perf_counter()

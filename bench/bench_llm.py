@@ -1,5 +1,5 @@
 """kgground with a real small model (issue 28): SmolLM2-135M-Instruct (``--llm local``) on
-the known/unknown mix of ``bench/llm_questions.jsonl`` (``bench/make_llm_questions.py``).
+the known/unknown mix of ``bench/data/llm_questions.jsonl`` (``bench/make_llm_questions.py``).
 
     python bench/bench_llm.py --db slice.sqlite --split held --gates kb,always,likelihood \\
         [--cache llm-calls.sqlite] [--limit N] [--json out.json]
@@ -41,7 +41,7 @@ import kb  # noqa: E402
 from reasoning import Grounder  # noqa: E402
 from reasoning.replies import matches  # noqa: E402
 
-QUESTIONS = HERE / "llm_questions.jsonl"
+QUESTIONS = HERE / "data" / "llm_questions.jsonl"
 
 
 def f1(pred: list[str], gold: list[str]) -> float:

@@ -42,7 +42,7 @@ from reasoning.eval.readers import read_items  # noqa: E402
 
 DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", HERE.parent.parent / "shared" / "data"))
 BENCH = DATA / "benchmarks"
-QG = HERE / "qgraph"
+QG = HERE / "data" / "qgraph"
 #: name → (file, questions taken: None for all, else the first N)
 SETS = {
     "slice-qa": (BENCH / "slice-qa-dev.jsonl", 400),

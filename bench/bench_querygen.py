@@ -9,11 +9,11 @@ question (precision and recall of the answer set; an empty answer scores 0), ave
 
 - **rules / slice-qa-dev**: the 2,000 dev questions (one template per relation) on the
   slice mirror; target ≥ 0.90.
-- **rules / own questions** (``bench/querygen-own-questions.jsonl``, other wordings of the
+- **rules / own questions** (``bench/data/querygen-own-questions.jsonl``, other wordings of the
   same and two more relations), by split: *tune* (looked at while writing the rules),
   *heldout* (written before the rules, by the same hand), *fresh* (written after the
   rules were frozen, only measured); target ≥ 0.80.
-- **rules / complex** (``bench/querygen-complex-questions.jsonl``, written for this bench):
+- **rules / complex** (``bench/data/querygen-complex-questions.jsonl``, written for this bench):
   counts, yes/no, chains, superlatives, type constraints and (s, ?, o) questions on the
   demo KB and the slice, against hand-written gold SPARQL run on the same KB. A count is
   right when the number is; a yes/no when the boolean is.
@@ -59,8 +59,8 @@ from querygen.execute import _value  # noqa: E402
 from querygen.plan import escape_label  # noqa: E402
 
 DEFAULT_DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
-OWN = REPO / "bench" / "querygen-own-questions.jsonl"
-COMPLEX = REPO / "bench" / "querygen-complex-questions.jsonl"
+OWN = REPO / "bench" / "data" / "querygen-own-questions.jsonl"
+COMPLEX = REPO / "bench" / "data" / "querygen-complex-questions.jsonl"
 RDFS = "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
 
 

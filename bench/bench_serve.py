@@ -35,6 +35,10 @@ import urllib.parse
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+#: this tree's packages, for this process and the server it starts (not an installed copy)
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
 ANCHORS = [
     "SELECT ?o WHERE { wd:Q42 wdt:P108 ?o }",
     'SELECT ?s WHERE { ?s rdfs:label "Douglas Adams"@en }',
@@ -214,7 +218,8 @@ def start_server(db: str, workers: int, timeout: float, stderr: Any,
     proc = subprocess.Popen([sys.executable, "-c", "from reasoning.cli import main; main()",
                              "serve", "--db", db, "--port", "0", "--workers", str(workers),
                              "--timeout", str(timeout), *extra],
-                            stdout=subprocess.PIPE, stderr=stderr, text=True)
+                            stdout=subprocess.PIPE, stderr=stderr, text=True,
+                            env={**os.environ, "PYTHONPATH": REPO})
     line = proc.stdout.readline() if proc.stdout else ""
     if not line.startswith("SPARQL endpoint: "):
         proc.kill()

@@ -6,7 +6,7 @@ pyoxigraph, every query measured side by side in one interleaved run.
 
 Corpus: the gold SPARQL of ../shared/data/benchmarks (qald7-test, qald7-train,
 qald9plus-train, wwq-dev, simplequestions-dev), and our own hand-written queries in
-bench/sparql_own_queries.rq (one per paragraph; written for this benchmark in other forms
+bench/data/sparql_own_queries.rq (one per paragraph; written for this benchmark in other forms
 than the dev sets: hints, paths, BIND, aggregates, sub-SELECTs, casts). Data: the T-REx slice,
 in a kgground mirror (``--db``) and in pyoxigraph's in-memory store.
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 SHARED = Path(os.environ.get("KGGROUND_SHARED_DATA", REPO.parent / "shared" / "data"))
 FILES = ["qald7-test", "qald7-train", "qald9plus-train", "wwq-dev", "simplequestions-dev"]
-OWN = REPO / "bench" / "sparql_own_queries.rq"
+OWN = REPO / "bench" / "data" / "sparql_own_queries.rq"
 
 
 def corpus(paths: list[Path]) -> list[tuple[str, str]]:
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slice", type=Path, default=SHARED / "wikidata" / "trex-slice.nt.gz")
     ap.add_argument("--queries", type=Path, nargs="*", help="JSONL files (field sparql) or "
                     ".rq files (queries separated by blank lines) [the benchmark files and "
-                    "bench/sparql_own_queries.rq]")
+                    "bench/data/sparql_own_queries.rq]")
     ap.add_argument("--limit", type=int, help="at most N queries (every k-th, spread)")
     ap.add_argument("--timeout", type=float, default=30.0, help="per kgground query [30]")
     ap.add_argument("--json", metavar="FILE", help="write the summary as JSON to FILE")

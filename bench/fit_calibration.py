@@ -7,7 +7,7 @@ Training rows: every candidate of every mention, labelled right or wrong, from t
 half (``--split first``) of TweekiGold, WebQSP and Mintaka (given gold spans, and the
 mentions the linker detects itself), of ``slice-qa-dev`` (detected mentions: the
 question's subject is right, anything else wrong) and of our sentences with lower-case
-common nouns (``bench/linking_texts_common.py``, detected mentions, labelled by hand).
+common nouns (``bench/data/linking_texts_common.py``, detected mentions, labelled by hand).
 Those datasets annotate named entities only: a detected lower-case mention in well-cased
 text ("comet") that overlaps none of their gold mentions is unlabelled there, not wrong,
 and is left out — except in questions, where such words are the relation or the answer's
@@ -33,8 +33,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_linking import DEFAULT_DATA, default_db, load_docs, select  # noqa: E402
-from linking_data import slice_rows  # noqa: E402
-from linking_texts_common import common_texts  # noqa: E402
+from bench.data.linking_data import slice_rows  # noqa: E402
+from bench.data.linking_texts_common import common_texts  # noqa: E402
 
 from linking import EntityLinker  # noqa: E402
 from linking.calibration import DEFAULT_PATH, FEATURES, Calibration  # noqa: E402

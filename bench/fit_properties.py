@@ -4,8 +4,8 @@
 
 Training phrases (never the ones reported): the relation phrases (the question without
 its subject) of slice-qa-dev's questions (the dev templates, a few per relation), of our
-``tune`` wordings (``bench/paraphrases.py``), of the query generator's ``tune`` wordings
-(``bench/querygen-own-questions.jsonl``, another hand's) and of the SimpleQuestions dev
+``tune`` wordings (``bench/data/paraphrases.py``), of the query generator's ``tune`` wordings
+(``bench/data/querygen-own-questions.jsonl``, another hand's) and of the SimpleQuestions dev
 questions (real users' wordings) asking one relation the slice uses of a subject it
 names. Every property with evidence for a phrase is a row
 (``PropertyLinker.feature_rows``), labelled 1 for the gold property; a logistic
@@ -17,7 +17,7 @@ that the weights are picked for relations the fold has not seen; the reported sp
 no part in any choice.
 
 Reported (``--report``): top-1 of ``PropertyLinker.link`` without the subject on the
-``held`` wordings (never fitted on) and the ``fresh`` ones (``bench/paraphrases_fresh.py``,
+``held`` wordings (never fitted on) and the ``fresh`` ones (``bench/data/paraphrases.py``,
 written before any result on them), unique phrases, for the fitted models. ``--write``
 stores the models; without it nothing changes.
 """
@@ -57,11 +57,9 @@ C_GRID = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str]]:
     """Unique (relation phrase, gold property) pairs of ``split``: dev, tune, held or
     fresh."""
-    from linking_data import paraphrased_questions, slice_rows
+    from bench.data.linking_data import paraphrased_questions, slice_rows
+    from bench.data.paraphrases import wordings
     from linking_questions import labels_of, relation_phrase, subject_span
-    from paraphrases_fresh import wordings as fresh_wordings
-    from paraphrases_fresh2 import wordings as fresh2_wordings
-    from paraphrases_fresh3 import wordings as fresh3_wordings
 
     rows = slice_rows(data, "all")
     labels = labels_of(linker, sorted({r["subject"] for r in rows}))
@@ -71,7 +69,7 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
         for r in rows:
             if per[r["property"]] >= DEV_PER_RELATION:
                 continue
-            from linking_data import Question
+            from bench.data.linking_data import Question
             q = Question(r["question"], r["subject"], r["property"])
             phrase = relation_phrase(q.text, subject_span(q, labels.get(q.subject)))
             if (phrase, q.property) not in out:
@@ -79,12 +77,12 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
                 out[(phrase, q.property)] = None
         return list(out)
     if split == "querygen-tune":         # the query generator's looked-at wordings
-        with open(REPO / "bench" / "querygen-own-questions.jsonl", encoding="utf-8") as f:
+        with open(REPO / "bench" / "data" / "querygen-own-questions.jsonl", encoding="utf-8") as f:
             qs = [json.loads(line) for line in f]
         qs = [q for q in qs if q["split"] == "tune"]
         labels = labels_of(linker, sorted({q["subject"] for q in qs}))
         for q in qs:
-            from linking_data import Question
+            from bench.data.linking_data import Question
             qq = Question(q["question"], q["subject"], q["property"])
             span = subject_span(qq, labels.get(qq.subject))
             if span is not None:
@@ -100,16 +98,14 @@ def phrases(data: Path, linker: EntityLinker, split: str) -> list[tuple[str, str
                 if m and m.group(2) in used:
                     found.append((x["question"], m.group(1), m.group(2)))
         labels = labels_of(linker, sorted({s for _, s, _ in found}))
-        from linking_data import Question
+        from bench.data.linking_data import Question
         for text, subject, pid in found:
             q = Question(text, subject, pid)
             if subject in labels and (span := subject_span(q, labels[subject])):
                 out[(relation_phrase(text, span), pid)] = None
         return list(out)
     if split in ("fresh", "fresh2", "fresh3"):
-        chosen = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
-                  "fresh3": fresh3_wordings}[split]
-        for pid, _n, template in chosen():
+        for pid, _n, template in wordings(split):
             out[(relation_phrase(template, (template.index("{s}"),
                                             template.index("{s}") + 3)), pid)] = None
         return list(out)

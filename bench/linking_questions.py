@@ -1,7 +1,7 @@
 """Question linking on slice-qa-dev and on our own wordings: is the question's subject
 linked, and is its relation phrase linked to the right property?
 
-For each question (``linking_data.Question``):
+For each question (``bench.data.linking_data.Question``):
 
 - **subject as top link**: the subject is the best candidate of some detected mention
   (whatever its confidence: nothing is cut off); also whether it is the best candidate of

@@ -1,4 +1,4 @@
-"""Write ``bench/ask_questions.jsonl``: our own wordings for measuring ``Grounder.ask``.
+"""Write ``bench/data/ask_questions.jsonl``: our own wordings for measuring ``Grounder.ask``.
 
     python bench/make_ask_questions.py --db slice.sqlite [--data ../shared/data]
 
@@ -82,7 +82,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--per-wording", type=int, default=2)
     ap.add_argument("--seed", type=int, default=18)
-    ap.add_argument("--out", type=Path, default=HERE / "ask_questions.jsonl")
+    ap.add_argument("--out", type=Path, default=HERE / "data" / "ask_questions.jsonl")
     args = ap.parse_args()
     dev = [json.loads(line) for line in
            open(args.data / "benchmarks" / "slice-qa-dev.jsonl", encoding="utf-8")]

@@ -12,6 +12,7 @@ labels in English (dates as the KB writes them, e.g. 1867-11-07).
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -76,5 +77,8 @@ def build(out: Path = OUT) -> int:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out", nargs="?", type=Path, default=OUT,
+                    help="the file to write (default: store/demo/nobel-demo-questions.jsonl)")
+    target = ap.parse_args().out
     print(f"{build(target)} questions written to {target}")

@@ -1,4 +1,4 @@
-"""Write bench/eval-own-questions.jsonl: questions about slice facts in wordings written for
+"""Write bench/data/eval-own-questions.jsonl: questions about slice facts in wordings written for
 the evaluation harness (issue 19), none of them slice-qa-dev's templates, about subjects
 slice-qa-dev does not ask about.
 
@@ -13,12 +13,15 @@ wording's name, so ``kgground eval`` reads them as slice-qa rows.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
 from pathlib import Path
 
-import kb
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's packages
+
+import kb  # noqa: E402
 
 WORDINGS = {
     "P1001": ["Where does {s} have legal force?", "{s}: which jurisdiction is it valid in?"],
@@ -109,9 +112,12 @@ def main(db: str, out: Path, dev: Path) -> None:
 
 
 if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("db", nargs="?", default="/work/dev/slice.sqlite",
+                    help="the slice mirror (default: /work/dev/slice.sqlite)")
     here = Path(__file__).resolve().parent
-    main(sys.argv[1] if len(sys.argv) > 1 else "/work/dev/slice.sqlite",
-         here / "eval-own-questions.jsonl",
+    main(ap.parse_args().db,
+         here / "data" / "eval-own-questions.jsonl",
          here.parent.parent / "shared" / "data" / "benchmarks" / "slice-qa-dev.jsonl"
          if (here.parent.parent / "shared").exists()
          else Path("/work/shared/data/benchmarks/slice-qa-dev.jsonl"))

@@ -1,4 +1,4 @@
-"""Write ``bench/llm_questions.jsonl``: a known/unknown mix for measuring a real small model.
+"""Write ``bench/data/llm_questions.jsonl``: a known/unknown mix for measuring a real small model.
 
     python bench/make_llm_questions.py --db slice.sqlite [--data ../shared/data]
 
@@ -9,8 +9,8 @@ mixes two kinds of one-fact questions whose answers the slice mirror holds:
   the country of their capitals — facts a 135M-parameter model often knows. Wordings
   written for this benchmark, several styles (question, request, terse, inverted).
 - ``long-tail``: slice facts about little-known subjects (SmolLM2 knows almost none),
-  drawn from slice-qa-dev (its template wording), ``bench/ask_questions.jsonl`` and
-  ``bench/gate_questions.jsonl`` (our wordings).
+  drawn from slice-qa-dev (its template wording), ``bench/data/ask_questions.jsonl`` and
+  ``bench/data/gate_questions.jsonl`` (our wordings).
 
 Every row has ``split``: ``dev`` (fit thresholds and choices here) or ``held`` (report
 here, never tuned on). Famous rows split by country, so a held-out country is never seen in
@@ -34,7 +34,7 @@ sys.path.insert(0, str(HERE.parent))
 import kb  # noqa: E402
 
 DATA = Path(os.environ.get("KGGROUND_SHARED_DATA", HERE.parent.parent / "shared" / "data"))
-OUT = HERE / "llm_questions.jsonl"
+OUT = HERE / "data" / "llm_questions.jsonl"
 
 COUNTRIES = ["Norway", "Japan", "France", "Germany", "Italy", "Spain", "Brazil", "Canada",
              "India", "China", "Egypt", "Kenya", "Mexico", "Argentina", "Sweden", "Poland",
@@ -105,8 +105,8 @@ def famous_rows(k, rng: random.Random) -> list[dict]:
 
 def long_tail_rows(k, rng: random.Random, per_source: int) -> list[dict]:
     sources = [("slice-qa-dev", DATA / "benchmarks" / "slice-qa-dev.jsonl"),
-               ("ask_questions", HERE / "ask_questions.jsonl"),
-               ("gate_questions", HERE / "gate_questions.jsonl")]
+               ("ask_questions", HERE / "data" / "ask_questions.jsonl"),
+               ("gate_questions", HERE / "data" / "gate_questions.jsonl")]
     famous_ids = set()
     for name in COUNTRIES:
         found = k.search(name, limit=1)

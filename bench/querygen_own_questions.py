@@ -16,7 +16,7 @@ sampled from the slice with a fixed seed, avoiding the subjects of slice-qa-dev;
 answers are every value the slice holds for (subject, property), computed when the file
 is built.
 
-The output (``bench/querygen-own-questions.jsonl``) has one question per line:
+The output (``bench/data/querygen-own-questions.jsonl``) has one question per line:
 ``question, subject, property, answers, wording, split``.
 """
 
@@ -448,7 +448,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", type=Path, help="the slice mirror (default: the bench mirror)")
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
-    ap.add_argument("--out", type=Path, default=REPO / "bench" / "querygen-own-questions.jsonl")
+    ap.add_argument("--out", type=Path,
+                    default=REPO / "bench" / "data" / "querygen-own-questions.jsonl")
     ap.add_argument("--per", type=int, default=2, help="subjects per wording")
     args = ap.parse_args()
     if args.db is None:

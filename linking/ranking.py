@@ -24,7 +24,7 @@ longer label ("John Adams" for John Quincy Adams) — see ``linking.news``. The 
 A candidate's ``features`` hold the weighted contributions, so they sum to its score and
 explanations can name the features that decided. The weights were set by hand and by a
 small coordinate search on the linking benchmarks of ``bench/bench_linking.py`` (see
-bench/RESULTS.md); they are plain numbers, not a trained model, and ``Weights`` lets callers
+bench/HISTORY.md); they are plain numbers, not a trained model, and ``Weights`` lets callers
 set their own.
 """
 

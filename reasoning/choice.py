@@ -17,9 +17,9 @@ has to write one.
 
 The question alone is the prompt, without the evidence: the options come from the KB
 already, and what the model adds is its own belief in each. On the dev split of
-``bench/llm_questions.jsonl`` (SmolLM2-135M) this chose better than prompts listing the
+``bench/data/llm_questions.jsonl`` (SmolLM2-135M) this chose better than prompts listing the
 evidence (which a small model copies from) and than mean token log-probabilities, and
-it is three times shorter to run (bench/RESULTS.md, issue 28).
+it is three times shorter to run (bench/HISTORY.md, issue 28).
 
 **Options** (``answer_options``): the KB's own answer (``Evidence.kb_answer``, the values
 of the question's query graph) as one option, then each other relation the evidence

@@ -24,7 +24,7 @@ rules, in order:
    (``Choice.kb_vs_none``) — below ``GROUNDED_MIN`` leaves it the answer, not called
    grounded.
 
-``GROUNDED_MIN`` was fitted on the dev split of ``bench/llm_questions.jsonl`` with
+``GROUNDED_MIN`` was fitted on the dev split of ``bench/data/llm_questions.jsonl`` with
 SmolLM2-135M (``bench/bench_llm.py``) and is reported on its held-out split in
 bench/RESULTS.md. The KB's own confidence, when it has one, belongs here too: it decides
 between the KB's answer and "no answer" in rule 1.

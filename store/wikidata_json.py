@@ -5,7 +5,7 @@ API spell them. Entities are decoded with msgspec into the typed structs below, 
 only the fields the mirror keeps: everything else (sitelink titles, snak hashes) is
 skipped without building objects for it, and a datavalue's JSON is kept as the bytes it
 was written in. Decoding plus row building runs about 1.4 times as fast as over generic
-JSON decoding (bench/RESULTS.md).
+JSON decoding (bench/HISTORY.md, issue 2).
 
 Values are mapped the way Wikidata's own RDF maps them, so SPARQL over the mirror sees the
 same terms as SPARQL over query.wikidata.org: times become xsd:dateTime (month/day 00 →

@@ -1,4 +1,4 @@
-"""bench/bench_eval.py --tables: the tables pasted into bench/RESULTS.md are a function of
+"""bench/bench_eval.py --tables: the tables pasted into bench/HISTORY.md are a function of
 the run files alone (no clock, no live load, no git state), so printing them again gives
 the same text; coverage stands next to every score; unfinished runs say so."""
 

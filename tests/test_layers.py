@@ -1,5 +1,5 @@
-"""Layers import downward only (DESIGN.md): store → kb → linking → querygen → chains →
-reasoning. An upward import anywhere in a package's source fails here with its place."""
+"""Layers import downward only (docs/DESIGN.md): store → kb → linking → querygen → chains
+→ reasoning. An upward import anywhere in a package's source fails here with its place."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""bench/qgraph: the hand-written query-graph dev sets (issue 27) keep their gold answers
+"""bench/data/qgraph: the hand-written query-graph dev sets (issue 27) keep their gold answers
 true to the data, and keep the sizes and the spread of relations they were written with.
 
 The gold of the paintings questions is recomputed with rdflib from tests/data/paintings.ttl;
@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-QGRAPH = REPO / "bench" / "qgraph"
+QGRAPH = REPO / "bench" / "data" / "qgraph"
+CHECKER = REPO / "bench" / "check_gold.py"
 PAINTINGS_TTL = REPO / "tests" / "data" / "paintings.ttl"
 SLICE_FILES = ["two_hop.jsonl", "three_hop.jsonl", "unanswerable.jsonl", "one_hop_fresh.jsonl",
                "constraints_slice.jsonl", "class_noun.jsonl", "lang_questions.jsonl"]
@@ -29,7 +30,7 @@ UNANSWERABLE = ("no-relation", "no-fact", "no-entity")
 
 
 def load_checker():
-    spec = importlib.util.spec_from_file_location("check_gold", QGRAPH / "check_gold.py")
+    spec = importlib.util.spec_from_file_location("check_gold", CHECKER)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -13,7 +13,7 @@ from linking import EntityLinker
 from querygen import generate, run
 from querygen.solve import Unsolvable, solve
 
-OWN = Path(__file__).resolve().parent.parent / "bench" / "querygen-own-questions.jsonl"
+OWN = Path(__file__).resolve().parent.parent / "bench" / "data" / "querygen-own-questions.jsonl"
 DEMO_QUESTIONS = [
     "Where was Marie Curie born?", "What is the capital of Germany?",
     "What is the capital of the country where Albert Einstein was born?",

@@ -7,8 +7,8 @@ log-probability among the tokens of the answer read from it (``replies.answer_of
 whole reply's when the answer cannot be placed in it), and the KB is consulted below
 ``threshold``. A degenerate reply or one without an answer scores −inf. Inside
 ``Grounder.ask`` the gate reads the draft the policy already wrote (no second call).
-The default threshold was fitted on the dev split of ``bench/llm_questions.jsonl`` with
-SmolLM2-135M (bench/RESULTS.md, issue 28); fit it again for another model.
+The default threshold was fitted on the dev split of ``bench/data/llm_questions.jsonl`` with
+SmolLM2-135M (bench/HISTORY.md, issue 28); fit it again for another model.
 
 Scores are consistency in [0, 1] (``z_hybrid`` in [0, 1 + alpha]): high means the model
 answers the same way however asked, and the KB is consulted when the gate's score is below

@@ -4,7 +4,7 @@ entities only, so it has no say on whether a lower-case noun in well-cased text
 ("thyratron", "glucose") is linked right.
 
 Written by the kgground authors for this purpose (everyday, technical, natural-science
-and food vocabulary; no sentence of the measured sets ``bench/linking_texts*.py``), then
+and food vocabulary; no sentence of the measured sets ``bench/data/linking_texts*.py``), then
 labelled by hand against the candidates the linker proposed for each detected mention on
 the T-REx slice mirror: ``{mention: QID}`` is the right entity, ``None`` says no proposed
 candidate is right (a verb or adjective read as a name, a team for an animal, the wrong

@@ -38,10 +38,13 @@ Wikidata JSON file, ``--demo``) or ``paintings`` (the Turtle KB, ``--ttl``). Rec
   also takes ``"0"``), and ``no-entity`` records check ``mention`` as above.
 
 Usage:
-    python bench/qgraph/check_gold.py bench/qgraph/*.jsonl            # check, exit 1 on mismatch
-    python bench/qgraph/check_gold.py --write FILE.jsonl              # (re)compute answers in place
-    python bench/qgraph/check_gold.py --db /work/slice.sqlite --ttl tests/data/paintings.ttl \
+    python bench/check_gold.py bench/data/qgraph/*.jsonl              # check, exit 1 on mismatch
+    python bench/check_gold.py --write FILE.jsonl                     # (re)compute answers in place
+    python bench/check_gold.py --db /work/slice.sqlite --ttl tests/data/paintings.ttl \
         --demo store/demo/nobel-demo.json FILES
+
+(``python -m bench check_gold ...`` is the same. The dev sets and their README are in
+``bench/data/qgraph/``.)
 
 ``--write`` fills ``answers`` and ``answer_labels`` of answerable records from the data (it is
 how the files were made); a check run never writes.
@@ -68,7 +71,7 @@ PID = re.compile(r"^\^?P[1-9][0-9]*$")
 QID = re.compile(r"^Q[1-9][0-9]*$")
 NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 CLOSE = 0.85
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 WD = "http://www.wikidata.org/entity/"
 XSD = "http://www.w3.org/2001/XMLSchema#"

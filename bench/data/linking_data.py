@@ -2,7 +2,7 @@
 
 - ``slice_questions(data, split)``: ``slice-qa-dev.jsonl`` (question, subject, property);
   split ``first``/``second`` halves of each relation's questions, or ``all``.
-- ``paraphrased_questions(data, split, wordings)``: our own wordings (``bench/paraphrases``)
+- ``paraphrased_questions(data, split, wordings)``: our own wordings (``paraphrases.py``)
   filled with the labels of the dev set's subjects (``split`` picks which subjects), with
   the subject's span known. ``lowercase=True`` also yields each one typed in lower case.
 """
@@ -14,14 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from paraphrases import wordings as our_wordings
-from paraphrases_fresh import wordings as fresh_wordings
-from paraphrases_blind import wordings as blind_wordings
-from paraphrases_blind2 import wordings as blind2_wordings
-from paraphrases_blind3 import wordings as blind3_wordings
-from paraphrases_blind4 import wordings as blind4_wordings
-from paraphrases_fresh2 import wordings as fresh2_wordings
-from paraphrases_fresh3 import wordings as fresh3_wordings
+from bench.data.paraphrases import MEASURED_ONLY
+from bench.data.paraphrases import wordings as our_wordings
 
 
 @dataclass(frozen=True)
@@ -61,24 +55,16 @@ def paraphrased_questions(data: Path, labels: dict[str, str], *, split: str = "a
                           lowercase: bool = False) -> list[Question]:
     """Our wordings × up to ``per_relation`` subjects of each relation (from the dev rows
     of ``split``), the subject written as its label in ``labels`` (subjects without one
-    are skipped). ``wordings``: tune, held, all (``bench/paraphrases.py``), fresh
-    (``bench/paraphrases_fresh.py``), fresh2 (``bench/paraphrases_fresh2.py``), fresh3
-    (``bench/paraphrases_fresh3.py``), blind (``bench/paraphrases_blind.py``), blind2
-    (``bench/paraphrases_blind2.py``), blind3 (``bench/paraphrases_blind3.py``) or blind4
-    (``bench/paraphrases_blind4.py``); the fresh and blind sets are only ever measured."""
+    are skipped). ``wordings``: a split of ``bench/data/paraphrases.py``: tune, held, all,
+    fresh, fresh2, fresh3, blind, blind2, blind3 or blind4; the fresh and blind sets are
+    only ever measured."""
     by: dict[str, list[str]] = defaultdict(list)
     for r in slice_rows(data, split):
         if r["subject"] in labels and len(by[r["property"]]) < per_relation:
             by[r["property"]].append(r["subject"])
     out = []
-    measured_only = {"fresh": fresh_wordings, "fresh2": fresh2_wordings,
-                     "fresh3": fresh3_wordings, "blind": blind_wordings,
-                     "blind2": blind2_wordings, "blind3": blind3_wordings,
-                     "blind4": blind4_wordings}
-    chosen = (measured_only[wordings]() if wordings in measured_only
-              else our_wordings(wordings))
-    for pid, n, template in chosen:
-        source = wordings if wordings in measured_only else "tune" if n == 0 else "held"
+    for pid, n, template in our_wordings(wordings):
+        source = wordings if wordings in MEASURED_ONLY else "tune" if n == 0 else "held"
         for subject in by.get(pid, []):
             label = labels[subject]
             text = template.replace("{s}", label)

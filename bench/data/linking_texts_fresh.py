@@ -1,20 +1,20 @@
 """Fresh newswire sentences with gold entity links, for issue 13's third round (news text).
 
 Written by the kgground authors *before* any result of the linker on them was looked at
-and committed before the first measurement (see bench/RESULTS.md, "Issue 13, third
+and committed before the first measurement (see bench/HISTORY.md, "Issue 13, third
 round"): AP-style datelines ("BOSTON (AP) —"), "City, ST" and "City, Calif." addresses and
 postal codes, a city standing for its team in sports reports, persons named by first and
 last name beside longer namesakes, single-name stars, lower-case technical nouns, and
 ordinary mentions. Every gold QID was checked against the slice mirror's labels when the
 set was written; a mention the mirror cannot link (its gold absent) is left out of the
-in-KB scores by the bench, as for ``bench/linking_texts.py``.
+in-KB scores by the bench, as for ``bench/data/linking_texts.py``.
 
-Marking as in ``bench/linking_texts.py``: ``[[text|QID]]``. Never used to fit or tune.
+Marking as in ``bench/data/linking_texts.py``: ``[[text|QID]]``. Never used to fit or tune.
 """
 
 from __future__ import annotations
 
-from linking_texts import parse
+from bench.data.linking_texts import parse
 
 FRESH = [
     # datelines
