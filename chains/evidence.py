@@ -22,6 +22,7 @@ from chains.relevance import Relevance, relation_phrase
 from chains.search import (DEFAULT_LIMITS, Limits, connect, connection_chains, expand, score,
                            shortlist, walk_path)
 from chains.types import Seed
+from kb.base import KnowledgeBase
 from kb.contracts import Linker, MentionLinker
 from store.errors import KGGroundError, NotFound
 
@@ -33,7 +34,7 @@ SEEDS_PER_MENTION = 3
 MAX_SEEDS = 8
 
 
-def build_evidence(question: str, kb: Any, linker: MentionLinker | None = None, *,
+def build_evidence(question: str, kb: KnowledgeBase, linker: MentionLinker | None = None, *,
                    hops: int = 2, top: int = 5, lang: str = "en",
                    entities: Sequence[str] | None = None,
                    limits: Limits = DEFAULT_LIMITS, per_end: int = 1) -> EvidenceGraph:
@@ -92,7 +93,7 @@ def build_evidence(question: str, kb: Any, linker: MentionLinker | None = None, 
     return graph
 
 
-def connect_entities(kb: Any, source: str, target: str, *, hops: int = 3, top: int = 5,
+def connect_entities(kb: KnowledgeBase, source: str, target: str, *, hops: int = 3, top: int = 5,
                      lang: str = "en", limits: Limits = DEFAULT_LIMITS) -> EvidenceGraph:
     """The ``top`` best chains between two entities of ``kb`` of at most ``hops`` steps
     (shortest first, then through the most specific entities). No chain within ``hops``:
@@ -117,7 +118,7 @@ def connect_entities(kb: Any, source: str, target: str, *, hops: int = 3, top: i
     return graph
 
 
-def expand_entity(kb: Any, entity: str, *, hops: int = 2, lang: str = "en",
+def expand_entity(kb: KnowledgeBase, entity: str, *, hops: int = 2, lang: str = "en",
                   limits: Limits = DEFAULT_LIMITS, labels: bool = True) -> EvidenceGraph:
     """The neighbourhood of one entity up to ``hops`` away, bounded by ``limits`` (no
     question: edges are kept in the KB's order, preferred statements first). No chains
@@ -150,14 +151,14 @@ class _NoLinker:
 
 
 @overload
-def default_linker(kb: Any, *, needed: Literal[True] = True) -> tuple[Linker, None]: ...
+def default_linker(kb: KnowledgeBase, *, needed: Literal[True] = True) -> tuple[Linker, None]: ...
 
 
 @overload
-def default_linker(kb: Any, *, needed: bool) -> tuple[MentionLinker, str | None]: ...
+def default_linker(kb: KnowledgeBase, *, needed: bool) -> tuple[MentionLinker, str | None]: ...
 
 
-def default_linker(kb: Any, *, needed: bool = True) -> tuple[MentionLinker, str | None]:
+def default_linker(kb: KnowledgeBase, *, needed: bool = True) -> tuple[MentionLinker, str | None]:
     """(linking's EntityLinker for ``kb``, None). When the KB cannot be linked and linking
     is not ``needed`` (the question's entities are given), (a linker without property
     linking, a warning saying so); when it is needed, the linking error, with a fix."""
@@ -196,7 +197,7 @@ def link_seeds(linker: MentionLinker, question: str, lang: str = "en") -> list[S
     return ordered[:MAX_SEEDS]
 
 
-def seeds_from_ids(kb: Any, ids: Sequence[str], lang: str = "en") -> list[Seed]:
+def seeds_from_ids(kb: KnowledgeBase, ids: Sequence[str], lang: str = "en") -> list[Seed]:
     """Seeds for entities given by ID; ``EntityNotFound`` names one the KB does not know
     (an entity with statements but no terms is accepted, labelled by its ID)."""
     seeds = []

@@ -26,6 +26,7 @@ import networkx as nx
 
 from chains.neighbourhood import is_walkable, node_id
 from chains.types import Chain, Seed, edge_id
+from kb.base import KnowledgeBase
 from kb.types import Citation, Statement, Value, wikidata_url
 from store.errors import NotFound
 
@@ -105,7 +106,7 @@ class EvidenceGraph:
         g.remove_edges_from([e for e in g.edges(keys=True) if e not in keep_edges])
         g.remove_nodes_from([n for n in list(g) if n not in keep_nodes])
 
-    def label_nodes(self, kb: Any) -> None:
+    def label_nodes(self, kb: KnowledgeBase) -> None:
         """Fill in labels, descriptions and URLs of nodes and property labels of edges,
         through ``kb`` (entities without a label get their ID or IRI's local name)."""
         for node, data in self.graph.nodes(data=True):
@@ -231,7 +232,7 @@ class EvidenceGraph:
         return json.dumps(self.as_dict(), ensure_ascii=False, **dump_options)
 
 
-def property_label(kb: Any, pid: str, lang: str = "en") -> str:
+def property_label(kb: KnowledgeBase, pid: str, lang: str = "en") -> str:
     """A property's label in ``lang`` through ``kb`` (its entity's terms, else its English
     ``property_info``); its ID (or IRI's local name) when the KB has none."""
     label = None

@@ -15,6 +15,13 @@ that every layer can state in its signatures what it calls:
 
 Only the members the layers above use are listed: an implementation may offer more (the
 callers probe such optional members with ``getattr``, as before).
+
+The knowledge base's own contracts are beside the code that implements them: the
+``KnowledgeBase`` protocol and the small capability protocols some KBs offer beside it
+(``Closable``, ``HasLinking``, ``Streaming``, ``HasMirror``, ``HasLocal``, ``HasLive``) in
+``kb.base``; the linking view ``LinkingKB`` and its optional members' protocols in
+``kb.linking``. The layers above test a KB for a capability with ``isinstance``, never
+with ``getattr``.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ import logging
 import threading
 import time
 from functools import partial
-from typing import Any, Callable, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from kb.endpoint import SparqlEndpointKB
 from kb.mirror import MirrorKB
@@ -53,6 +54,9 @@ from store.errors import (EndpointError, EndpointUnreachable, EntityNotFound,
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION, LABEL, check_id, check_property
 from store.writeback import was_fetched, write_back
+
+if TYPE_CHECKING:
+    from kb.mirror_linking import MirrorLinking
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -335,7 +339,7 @@ class FallbackLinking:
     FallbackKB (which writes them back). Mention detection and fuzzy matching stay local.
     """
 
-    def __init__(self, local: Any, kb: FallbackKB):
+    def __init__(self, local: MirrorLinking, kb: FallbackKB):
         from kb.linking import GenericLinking
 
         self.local, self.kb = local, kb
@@ -347,8 +351,36 @@ class FallbackLinking:
         self._properties: list | None = None
         self._properties_lock = threading.Lock()
 
-    def __getattr__(self, name: str) -> Any:      # capitalized, nearest, index, close
+    def __getattr__(self, name: str) -> Any:      # anything else the mirror's view has
         return getattr(self.local, name)
+
+    # the mirror's optional members (``kb.linking``'s protocols), each its own method, as
+    # ``isinstance`` on a protocol does not see what ``__getattr__`` forwards (3.12+)
+    @property
+    def index(self) -> Any:
+        return self.local.index
+
+    def close(self) -> None:
+        self.local.close()
+
+    def batch(self) -> Any:
+        return self.local.batch()
+
+    def capitalized(self, norms: Sequence[str]) -> set[str]:
+        return self.local.capitalized(norms)
+
+    def concepts(self, norms: Sequence[str]) -> set[str]:
+        return self.local.concepts(norms)
+
+    def prepare_similar(self, norms: Sequence[str]) -> None:
+        self.local.prepare_similar(norms)
+
+    def nearest(self, norm: str, *, max_distance: int, limit: int) -> list[str]:
+        return self.local.nearest(norm, max_distance=max_distance, limit=limit)
+
+    def related(self, values: Sequence[str], properties: Sequence[str],
+                *, limit: int = 50) -> dict[str, list[tuple[str, str]]]:
+        return self.local.related(values, properties, limit=limit)
 
     def warm_up(self) -> None:
         """Load now what the first name the mirror lacks would load: the endpoint's

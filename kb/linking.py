@@ -14,9 +14,14 @@ any KB:
 Names are compared by their normalized key (``store.normalize.normalize``). Features a
 source lacks (misspelling search, say) it reports in ``features``; the linker does without.
 
-Optional methods. A source may offer more than ``LinkingKB``; the linkers look each up
-with ``getattr`` and do without it when it is absent (the generic view offers ``related``
-only), so none may be required by anything above kb:
+Optional methods. A source may offer more than ``LinkingKB``: each optional member is a
+small ``runtime_checkable`` protocol below ``LinkingKB`` (``Batched``, ``PreparesSimilar``,
+``Capitalized``, ``Concepts``, ``Nearest``, ``Related``, ``Indexed``, ``WarmsUp``, and
+``kb.base.Closable``). The linkers test for one with ``isinstance`` (once per source, where
+it is asked per text) and do without it when it is absent, so none may be required by
+anything above kb. ``MirrorLinking`` offers them all but ``WarmsUp``; ``FallbackLinking``
+all of them (the mirror's, and its own ``warm_up``); ``GenericLinking`` ``Related`` only.
+``HasKB`` is a view that names the KB it reads (all three do).
 
 - ``batch() -> context manager``: the lookups made inside it (the linker wraps one text's
   linking in it) may share one check of whether the KB's data changed since answers were
@@ -33,7 +38,11 @@ only), so none may be required by anything above kb:
   ``max_distance`` edits, nearest first (for "did you mean" messages);
 - ``related(values, properties, *, limit=50) -> {value: [(subject, property)]}``: the
   subjects of statements with one of ``properties`` and that value (a city's teams);
-- ``index`` (a mirror's linking sidecar) and ``close()``.
+- ``index`` (a mirror's linking sidecar), ``close()``, and ``warm_up()``: load now what the
+  first lookup would (a FallbackLinking's live property list).
+
+``linking_view(kb)`` reads a KB that offers ``kb.base.HasLinking`` through its own view;
+any other needs ``LinkableKB`` (``KnowledgeBase``'s search, entity, statements, sparql).
 """
 
 from __future__ import annotations
@@ -41,11 +50,15 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+import inspect
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from kb.base import HasLinking, KnowledgeBase, SparqlCapable
+from kb.types import Candidate, Entity, SparqlResult, Statement, Value
 from store.errors import KGGroundError
 from store.normalize import normalize
 from store.vocab import PROPERTY_ID, WDT, WIKIBASE, entity_kind, iri_to_id, property_from_iri
@@ -154,23 +167,115 @@ class LinkingKB(Protocol):
         ...
 
 
-def linking_view(kb: Any, **options: Any) -> LinkingKB:
+# -- optional members of a linking view (see the module docstring) -------------------------
+
+@runtime_checkable
+class Batched(Protocol):
+    """``batch()``: a context in which one text's lookups share one check of whether the
+    KB's data changed (see the module docstring)."""
+
+    def batch(self) -> AbstractContextManager[Any]: ...
+
+
+@runtime_checkable
+class PreparesSimilar(Protocol):
+    """``prepare_similar(norms)``: look the ``spacing`` and ``qualified`` names of many
+    norms up at once, before ``similar`` is asked for them."""
+
+    def prepare_similar(self, norms: Sequence[str]) -> None: ...
+
+
+@runtime_checkable
+class Capitalized(Protocol):
+    """``capitalized(norms)``: the ``norms`` some name written with a capital letter has."""
+
+    def capitalized(self, norms: Sequence[str]) -> set[str]: ...
+
+
+@runtime_checkable
+class Concepts(Protocol):
+    """``concepts(norms)``: the ``norms`` some name written all in lower case has."""
+
+    def concepts(self, norms: Sequence[str]) -> set[str]: ...
+
+
+@runtime_checkable
+class Nearest(Protocol):
+    """``nearest(norm, ...)``: normalized names within ``max_distance`` edits, nearest
+    first (for "did you mean" messages)."""
+
+    def nearest(self, norm: str, *, max_distance: int, limit: int) -> list[str]: ...
+
+
+@runtime_checkable
+class Related(Protocol):
+    """``related(values, properties)``: value → (subject, property) of statements with one
+    of ``properties`` and that value (a city's teams)."""
+
+    def related(self, values: Sequence[str], properties: Sequence[str],
+                *, limit: int = 50) -> dict[str, list[tuple[str, str]]]: ...
+
+
+@runtime_checkable
+class Indexed(Protocol):
+    """``index``: a mirror's linking sidecar (``store.link_index.LinkIndex``), built on
+    first use — reading it may build it, so test for it only where it is wanted."""
+
+    @property
+    def index(self) -> Any: ...
+
+
+@runtime_checkable
+class WarmsUp(Protocol):
+    """``warm_up()``: load now what the first lookup would load."""
+
+    def warm_up(self) -> None: ...
+
+
+@runtime_checkable
+class HasKB(Protocol):
+    """A linking view that names the KB it reads."""
+
+    @property
+    def kb(self) -> KnowledgeBase: ...
+
+
+@runtime_checkable
+class LinkableKB(Protocol):
+    """What ``GenericLinking`` reads of a KB: ``KnowledgeBase``'s ``search``, ``entity``,
+    ``statements`` and ``sparql`` (and its ``name`` where it has one)."""
+
+    def search(self, text: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]: ...
+
+    def entity(self, id: str) -> Entity: ...
+
+    def statements(self, subject: str | None = None, property: str | None = None,
+                   value: str | Value | None = None, *, limit: int = 100
+                   ) -> list[Statement]: ...
+
+    def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult: ...
+
+
+_GENERIC_NEEDS = ("search", "entity", "statements", "sparql")
+
+
+def linking_view(kb: KnowledgeBase | LinkingKB, **options: Any) -> LinkingKB:
     """The ``LinkingKB`` for ``kb``: itself if it is one, what its ``linking(**options)``
     returns if it has that method (MirrorKB, FallbackKB), else ``GenericLinking(kb)``."""
-    if isinstance(kb, LinkingKB) and not callable(getattr(kb, "linking", None)):
+    if isinstance(kb, HasLinking):
+        return kb.linking(**options)
+    if isinstance(kb, LinkingKB):
         return kb
-    own = getattr(kb, "linking", None)
-    if callable(own):
-        return own(**options)
-    missing = [m for m in ("search", "entity", "statements", "sparql") if
-               not callable(getattr(kb, m, None))]
-    if missing:
+    if not isinstance(kb, LinkableKB):
+        missing = [m for m in _GENERIC_NEEDS
+                   if not callable(inspect.getattr_static(kb, m, None))]
         raise KGGroundError("linking needs a knowledge base",
                             expected="a kb.KnowledgeBase (MirrorKB, RdfGraphKB, "
                                      "SparqlEndpointKB, FallbackKB), a mirror path or an "
                                      "RDF file",
                             got=f"{type(kb).__name__} (it has no {', '.join(missing)})",
                             fix="open one with kb.open(PATH_OR_URL)")
+    # a LinkableKB is enough at run time: GenericLinking reads no more of a KnowledgeBase
     return GenericLinking(kb)
 
 
@@ -217,9 +322,10 @@ class GenericLinking:
 
     features = frozenset({"words"})
 
-    def __init__(self, kb: Any):
+    def __init__(self, kb: KnowledgeBase):
         self.kb = kb
-        self.name = getattr(kb, "name", type(kb).__name__)
+        # a LinkableKB has ``sparql``, so it is SparqlCapable exactly when it has a name
+        self.name = kb.name if isinstance(kb, SparqlCapable) else type(kb).__name__
         self._names: _Lru = _Lru(self.CACHE_SIZE)
         self._labels: _Lru = _Lru(self.CACHE_SIZE)
         self._profiles: _Lru = _Lru(self.CACHE_SIZE)
@@ -350,7 +456,7 @@ class GenericLinking:
                 *, limit: int = 50) -> dict[str, list[tuple[str, str]]]:
         """value → up to ``limit`` (subject, property) of statements with one of
         ``properties`` and that value ("what is headquartered in Boston"). Optional in a
-        LinkingKB (the linker reads it with ``getattr``): a city's teams come from it."""
+        LinkingKB (``Related``): a city's teams come from it."""
         def one(value: str) -> list[tuple[str, str]]:
             found: list[tuple[str, str]] = []
             for prop in properties:

@@ -11,7 +11,7 @@ import math
 import re
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -24,6 +24,9 @@ from store.mirror import Mirror
 from store.vocab import (DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, TERM_KIND_NAMES, check_id,
                          check_property)
 from store.wikidata_json import decode_snaks, snak_value
+
+if TYPE_CHECKING:
+    from kb.mirror_linking import MirrorLinking
 
 _WORDS = re.compile(r"[^\W_]+")
 _STATEMENT_COLS = ("SELECT id, sid, subject, property, rank, value_kind, value, lang, "
@@ -84,7 +87,7 @@ class MirrorKB:
         self.mirror.close()
 
     def linking(self, *, index_path: str | Path | None = None,
-                progress: Any = None) -> Any:
+                progress: Any = None) -> MirrorLinking:
         """The fast ``kb.linking.LinkingKB`` over this mirror (``kb.mirror_linking``);
         ``index_path`` overrides where its sidecar lives, ``progress`` hears its build."""
         from kb.mirror_linking import MirrorLinking

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.linking import EntityProfile, Name, PropertyNames
 from kb.types import pick_text
 from store.link_queries import LinkQueries
 from store.vocab import ALIAS, DESCRIPTION, LABEL
+
+if TYPE_CHECKING:
+    from kb.mirror import MirrorKB
 
 
 class MirrorLinking:
@@ -23,7 +26,7 @@ class MirrorLinking:
 
     features = frozenset({"spacing", "qualified", "fuzzy", "words"})
 
-    def __init__(self, kb: Any, *, index_path: str | Path | None = None,
+    def __init__(self, kb: MirrorKB, *, index_path: str | Path | None = None,
                  progress: Callable[[str], None] | None = None):
         self.kb = kb
         self.name = kb.name

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, cast, overload
 
 import rdflib
 
@@ -28,6 +28,10 @@ from kb.sparql_check import PreparedQuery, prepare
 from kb.types import SparqlResult
 from store.errors import UnsupportedQuery
 from store.limits import QueryLimits, bounded, new_limits, stop_check
+
+if TYPE_CHECKING:
+    from kb.mirror import MirrorKB
+    from store.mirror import Mirror
 from store.rdf_store import MirrorStore, to_term  # noqa: F401 - re-exported for callers
 from store.sparql_sql import SqlPlan, compile_query, pretty_sql
 
@@ -181,7 +185,7 @@ def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
     return answer
 
 
-def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> SparqlStream:
+def stream_sparql(kb: MirrorKB, query: str, *, timeout: float | None = None) -> SparqlStream:
     """Like ``run_sparql``, but a SELECT's rows stream as the engine makes them (from
     SQLite, or from rdflib's evaluator): memory stays bounded, and the deadline counts
     from this call to the last row (see ``SparqlStream``). Other answers are whole."""
@@ -194,7 +198,7 @@ def stream_sparql(kb: Any, query: str, *, timeout: float | None = None) -> Sparq
     return answer
 
 
-def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
+def run_sparql(kb: MirrorKB, query: str, *, timeout: float | None = None,
                engine: Engine = "auto") -> SparqlResult:
     """Answer ``query`` over ``kb``'s mirror. ``engine`` 'sql' raises UnsupportedQuery
     instead of falling back; 'rdflib' skips the compiler (benchmarks, differential tests).
@@ -215,7 +219,7 @@ def run_sparql(kb: Any, query: str, *, timeout: float | None = None,
     raise AssertionError("unreachable")  # pragma: no cover - bounded swallows no exception
 
 
-def _answer(kb: Any, query: str, engine: Engine
+def _answer(kb: MirrorKB, query: str, engine: Engine
             ) -> tuple[SparqlStream, Callable[[], None] | None]:
     """The answer of ``query`` over ``kb``'s mirror as a stream (run inside ``bounded``),
     and what to call once its rows are taken (None: nothing)."""
@@ -252,7 +256,7 @@ def _answer(kb: Any, query: str, engine: Engine
     return answer, cleanup
 
 
-def _watch_sqlite(mirror: Any) -> Callable[[], None] | None:
+def _watch_sqlite(mirror: Mirror) -> Callable[[], None] | None:
     """Let the running query's limits stop SQLite inside each of rdflib's lookups (a
     progress handler on this thread's connection to the mirror); the function that
     takes it off again (None when there is nothing to watch)."""

@@ -35,8 +35,8 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
 
+from kb.base import HasMirror, SparqlCapable
 from kb.types import SparqlResult
 from store.errors import QueryRefused, QuerySyntaxError, QueryTimeout, ServerBusy
 from store.limits import QueryLimits, enter, leave
@@ -56,7 +56,7 @@ class _Task:
 class QueryRunner:
     """Runs ``kb.sparql`` on ``workers`` threads, each query with a deadline (see module)."""
 
-    def __init__(self, kb: Any, *, workers: int = 4, timeout: float = 30.0,
+    def __init__(self, kb: SparqlCapable, *, workers: int = 4, timeout: float = 30.0,
                  max_pending: int = 64, max_rows: int | None = None,
                  max_memory: int | None = None, max_heavy: int | None = None,
                  heavy_after: float = 1.0):
@@ -123,9 +123,9 @@ class QueryRunner:
                 if task.future.set_running_or_notify_cancel():
                     self._answer(task)
         finally:
-            release = getattr(getattr(self.kb, "mirror", None), "release", None)
-            if callable(release):
-                release()
+            mirror = self.kb.mirror if isinstance(self.kb, HasMirror) else None
+            if mirror is not None:
+                mirror.release()
 
     def _answer(self, task: _Task) -> None:
         remaining = task.deadline - time.monotonic()
@@ -161,8 +161,8 @@ class QueryRunner:
 
     def _sqlite_connection(self) -> sqlite3.Connection | None:
         """This worker's SQLite connection to the KB's mirror, if it has one."""
-        mirror = getattr(self.kb, "mirror", None)
-        if mirror is None or not getattr(mirror, "is_sqlite", False):
+        mirror = self.kb.mirror if isinstance(self.kb, HasMirror) else None
+        if mirror is None or not mirror.is_sqlite:
             return None
         try:
             raw = mirror.raw

@@ -68,6 +68,7 @@ from pathlib import PurePath
 from typing import Any, Iterator, TextIO
 from urllib.parse import parse_qs, urlsplit
 
+from kb.base import SparqlCapable
 from kb.query_runner import QueryRunner
 from kb.sparql_formats import negotiate, serialize, shape_of
 from store.errors import (KGGroundError, QueryError, QueryRefused, QuerySyntaxError,
@@ -100,11 +101,11 @@ _CORS = (("Access-Control-Allow-Origin", "*"),
 _FORMAT_PARAMS = ("format", "output", "results")
 
 
-def public_name(kb: Any) -> str:
+def public_name(kb: SparqlCapable) -> str:
     """The KB's name as the landing page shows it: files by their name, without the
     folders they are in; endpoints without credentials."""
     parts = []
-    for part in str(getattr(kb, "name", "?")).split("+"):
+    for part in str(kb.name).split("+"):
         kind, _, where = part.partition(":")
         if kind in ("mirror", "rdf") and where and "://" not in where:
             where = PurePath(where).name
@@ -144,7 +145,7 @@ class SparqlServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = LISTEN_BACKLOG
 
-    def __init__(self, kb: Any, host: str = "127.0.0.1", port: int = 8890, *,
+    def __init__(self, kb: SparqlCapable, host: str = "127.0.0.1", port: int = 8890, *,
                  timeout: float = 30.0, max_rows: int = 10_000, workers: int = 4,
                  max_pending: int = 64, log: TextIO | None = None,
                  max_connections: int = 512, max_memory: int | None = DEFAULT_MAX_MEMORY,
@@ -236,7 +237,7 @@ class SparqlServer(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def running_server(kb: Any, host: str = "127.0.0.1", port: int = 0,
+def running_server(kb: SparqlCapable, host: str = "127.0.0.1", port: int = 0,
                    **options: Any) -> Iterator[SparqlServer]:
     """A ``SparqlServer`` serving from a background thread until the block ends (for tests
     and notebooks); ``options`` go to ``SparqlServer``. The KB stays open."""

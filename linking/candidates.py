@@ -33,7 +33,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kb.linking import LinkingKB, Name
+from kb.linking import LinkingKB, Name, PreparesSimilar
 from linking.variants import Variant, variants
 from store.normalize import normalize
 
@@ -115,7 +115,9 @@ class CandidateGenerator:
     def __init__(self, source: LinkingKB, *, fuzzy: bool = True):
         self.source = source
         self.use_fuzzy = fuzzy
-        self.features = frozenset(getattr(source, "features", ()))
+        self.features = frozenset(source.features)
+        self._prepare = (source.prepare_similar if isinstance(source, PreparesSimilar)
+                         else None)
 
     def prefetch(self, texts: list[str]) -> dict[str, list[Name]]:
         """The names of every text's normalized form and its variants, in one lookup:
@@ -129,7 +131,7 @@ class CandidateGenerator:
                 own.add(norm)
                 wanted.add(norm)
                 wanted.update(v.norm for v in _variants(norm, text) if v.how != "part")
-        prepare = getattr(self.source, "prepare_similar", None)
+        prepare = self._prepare
         if prepare is not None and self.features & {"spacing", "qualified"}:
             prepare(sorted(own))        # the spacing and qualified names of each, at once
         found: dict[str, list[Name]] = {n: [] for n in wanted}

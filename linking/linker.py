@@ -30,9 +30,11 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from kb.linking import LinkingKB, linking_view
+from kb.base import Closable, KnowledgeBase, Searchable, mirror_of
+from kb.linking import (Batched, HasKB, Indexed, LinkingKB, Nearest, Related,
+                        linking_view)
 from kb.types import Candidate
 from linking import news
 from linking.calibration import (Calibration, best_others, candidate_features,
@@ -79,9 +81,15 @@ STRONG_NAME = 0.9
 NEIGHBOURS_HOP = 50
 
 
-def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
-    """(the KnowledgeBase, its LinkingKB) for ``source``: a KnowledgeBase, a ``Mirror``, a
-    path or URL ``kb.open`` understands (mirror, RDF file, endpoint), or a LinkingKB."""
+#: what a linker links over: a KnowledgeBase, a ``Mirror``, a path or URL ``kb.open``
+#: understands (mirror, RDF file, endpoint), or a LinkingKB
+LinkSource = KnowledgeBase | LinkingKB | Mirror | str | Path
+
+
+def open_source(source: LinkSource, **options: Any
+                ) -> tuple[KnowledgeBase | None, LinkingKB]:
+    """(the KnowledgeBase, its LinkingKB) for ``source`` (see ``LinkSource``); for a
+    LinkingKB given as it is, the KB it names (``HasKB``), else None."""
     import kb as kb_package
 
     if isinstance(source, Mirror):
@@ -89,9 +97,10 @@ def open_source(source: Any, **options: Any) -> tuple[Any, LinkingKB]:
         source = MirrorKB(mirror=source)
     elif isinstance(source, (str, Path)):
         source = kb_package.open(source)
-    if isinstance(source, LinkingKB) and not callable(getattr(source, "search", None)):
-        return getattr(source, "kb", None), source
-    return source, linking_view(source, **options)
+    if isinstance(source, LinkingKB) and not isinstance(source, Searchable):
+        return (source.kb if isinstance(source, HasKB) else None), source
+    # anything searchable is taken for a KB (linking_view says so when it is none)
+    return cast(KnowledgeBase, source), linking_view(source, **options)
 
 
 class EntityLinker:
@@ -106,13 +115,17 @@ class EntityLinker:
     callable taking a message) hears about its build. Thread-safe.
     """
 
-    def __init__(self, source: Any, *, fuzzy: bool = True, embeddings: Any = None,
+    def __init__(self, source: LinkSource, *, fuzzy: bool = True, embeddings: Any = None,
                  index_path: str | Path | None = None, weights: Weights = DEFAULT_WEIGHTS,
                  progress: Any = None, calibration: Calibration | None = None):
         options = {k: v for k, v in (("index_path", index_path), ("progress", progress))
                    if v is not None}
         self.kb, self.source = open_source(source, **options)
         self.name = self.source.name
+        # the source's optional members, looked up once (``kb.linking``'s protocols)
+        self._batch_of = self.source.batch if isinstance(self.source, Batched) else None
+        self._related = self.source.related if isinstance(self.source, Related) else None
+        self._nearest = self.source.nearest if isinstance(self.source, Nearest) else None
         self.weights = weights
         self._weights_of: Weights | None = None
         self._weights: dict[str, float] = {}
@@ -131,7 +144,7 @@ class EntityLinker:
     @property
     def index(self) -> Any:
         """The linking sidecar of a mirror (``store.link_index.LinkIndex``)."""
-        index = getattr(self.source, "index", None)
+        index = self.source.index if isinstance(self.source, Indexed) else None
         if index is None:
             raise KGGroundError(f"{self.name} has no linking sidecar",
                                 expected="a mirror (MirrorKB or FallbackKB)")
@@ -140,8 +153,7 @@ class EntityLinker:
     @property
     def mirror(self) -> Mirror | None:
         """The mirror behind the KB, if there is one (layers above kb should not need it)."""
-        kb = getattr(self.kb, "local", self.kb)
-        return getattr(kb, "mirror", None)
+        return mirror_of(self.kb)
 
     # -- public API ---------------------------------------------------------------------------
     def candidates(self, name: str, *, lang: str = "en", limit: int = 10) -> list[Candidate]:
@@ -160,7 +172,7 @@ class EntityLinker:
         norm = normalize(name)
         if not norm:
             return []
-        nearest = getattr(self.source, "nearest", None)
+        nearest = self._nearest
         if nearest is not None:
             norms = nearest(norm, max_distance=max(2, len(norm.replace(" ", "")) // 3),
                             limit=limit * 3)[:limit * 3]
@@ -286,8 +298,7 @@ class EntityLinker:
     def _batch(self) -> Any:
         """One text's lookups as one batch, where the KB offers that (a mirror checks once
         per text, not per lookup, whether its remembered answers are still valid)."""
-        batch = getattr(self.source, "batch", None)
-        return batch() if callable(batch) else contextlib.nullcontext()
+        return self._batch_of() if self._batch_of is not None else contextlib.nullcontext()
 
     # -- ranking ------------------------------------------------------------------------------
     def _prescored(self, m: Match, surface: str = "") -> tuple[float, dict[str, float]]:
@@ -488,13 +499,13 @@ class EntityLinker:
                 cities[i] = found
         if not cities:
             return out
-        related = getattr(self.source, "related", None)
+        related = self._related
         by_city: dict[str, set[str]] = {}
         ids = list({m.entity for ms in cities.values() for m in ms})
         if related is not None:
-            for city, rows in related(ids, news.TEAM_PLACE_PROPERTIES).items():
-                by_city.setdefault(city, set()).update(s for s, _ in rows)
-            venues = {s: city for city, rows in related(ids, ("P131",)).items()
+            for place, rows in related(ids, news.TEAM_PLACE_PROPERTIES).items():
+                by_city.setdefault(place, set()).update(s for s, _ in rows)
+            venues = {s: place for place, rows in related(ids, ("P131",)).items()
                       for s, _ in rows}
             for venue, rows in related(list(venues), (news.HOME_VENUE,)).items():
                 by_city.setdefault(venues[venue], set()).update(s for s, _ in rows)
@@ -583,9 +594,8 @@ class EntityLinker:
                 for (score, feats, m), conf in zip(scored, confidences)]
 
     def close(self) -> None:
-        close = getattr(self.source, "close", None)
-        if close is not None:
-            close()
+        if isinstance(self.source, Closable):
+            self.source.close()
 
 
 _gc_lock = threading.Lock()

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kb.linking import LinkingKB
+from kb.linking import Capitalized, Concepts, LinkingKB
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.types import Mention
@@ -142,6 +142,9 @@ class MentionDetector:
 
     def __init__(self, source: LinkingKB):
         self.source = source
+        # the source's cheap tests of how its names are written, where it has them
+        self._concepts = source.concepts if isinstance(source, Concepts) else None
+        self._capitalized = source.capitalized if isinstance(source, Capitalized) else None
 
     def detect(self, text: str, *, exclude: Sequence[tuple[int, int]] = ()) -> list[Mention]:
         """Mentions in ``text``, in text order; spans overlapping ``exclude`` are skipped."""
@@ -217,7 +220,7 @@ class MentionDetector:
         """Of the lower-case spans of cased text, keep those the KB has a name written in
         lower case for: a concept ("glycine"), not a name typed carelessly."""
         norms = {ij: " ".join(w.norm for w in ws[ij[0]:ij[1] + 1]) for ij in lowered}
-        concepts = getattr(self.source, "concepts", None)
+        concepts = self._concepts
         if concepts is not None:
             named = concepts(sorted(set(norms.values())))
         else:
@@ -264,7 +267,7 @@ class MentionDetector:
             if fs[0].endswith("s"):
                 fs.append(fs[0][:-1])
         asked = sorted({f for fs in forms.values() for f in fs})
-        capitalized = getattr(self.source, "capitalized", None)
+        capitalized = self._capitalized
         if capitalized is not None:
             named = capitalized(asked)
         else:

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis
@@ -258,7 +259,7 @@ class TypeOracle:
     """Checks answers' kinds and classes against one KB (see the module docstring).
     Thread-safe; what it learns about entities and properties is kept."""
 
-    def __init__(self, kb: Any, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker):
         self.kb = kb
         self.linker = linker
         self.source = linker.source

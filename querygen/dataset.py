@@ -24,6 +24,7 @@ from querygen.question_entities import linked_entities
 from querygen.negatives import Negative, negatives
 from querygen.terms import (ID_PREFIXES, Token, label_of, lex, slot, well_formed,
                             wikidata_id)
+from kb.base import KnowledgeBase
 from kb.contracts import MentionLinker
 from kb.sparql_check import WIKIDATA_PREFIXES
 from store.errors import KGGroundError
@@ -88,7 +89,7 @@ def canonical(query: str) -> str:
     return " ".join(t.text for i, t in enumerate(tokens) if i not in skip and t.kind != "comment")
 
 
-def to_label_level(query: str, kb: Any, *, lang: str = "en") -> str:
+def to_label_level(query: str, kb: KnowledgeBase, *, lang: str = "en") -> str:
     """``query`` with every Wikidata entity and property ID replaced by a slot with its
     label in the KB, in canonical form. Raises ``LookupError`` naming an ID the KB has no
     label for."""
@@ -144,7 +145,7 @@ def read_pairs(path: str | Path) -> Iterator[tuple[str, str, str]]:
                                  "'subject' and 'property'")
 
 
-def build_examples(pairs: Iterable[tuple[str, str, str]], kb: Any, *, seed: int = 0,
+def build_examples(pairs: Iterable[tuple[str, str, str]], kb: KnowledgeBase, *, seed: int = 0,
                    lang: str = "en", report: BuildReport | None = None,
                    progress: bool = False,
                    linker: MentionLinker | None = None) -> Iterator[Example]:

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.types import Citation, Statement, Value
 from querygen.plan import entity_term, property_term, with_prefixes
 from querygen.types import GeneratedQuery
@@ -89,7 +90,7 @@ class QueryResult:
         return out
 
 
-def run(query: GeneratedQuery, kb: Any, *, limit: int = 100, lang: str = "en",
+def run(query: GeneratedQuery, kb: KnowledgeBase, *, limit: int = 100, lang: str = "en",
         cite: bool = True, timeout: float | None = None,
         engine: str = "auto") -> QueryResult:
     """Run ``query`` on ``kb`` (see the module docstring); at most ``limit`` answers.
@@ -145,10 +146,10 @@ def _plain(query: GeneratedQuery) -> bool:
                                         "UNION", "MINUS", "VALUES", "BIND", "SERVICE"))
 
 
-def _from_solutions(query: GeneratedQuery, kb: Any, solutions: list, limit: int,
+def _from_solutions(query: GeneratedQuery, kb: KnowledgeBase, solutions: list, limit: int,
                     lang: str, cite: bool) -> QueryResult:
     source = next((st.citation.source for _, sts in solutions for st in sts
-                   if st.citation is not None), getattr(kb, "name", ""))
+                   if st.citation is not None), kb.name)
     if query.form == "ask":
         support = tuple(_citation(st) for st in solutions[0][1]) if solutions and cite else ()
         return QueryResult(query, boolean=bool(solutions), source=source, support=support,
@@ -178,7 +179,7 @@ def _plain_value(v: str) -> Value:
     return Value("entity", v) if ENTITY_ID.match(v) or "://" in v else Value("literal", v)
 
 
-def _run_triplet(query: GeneratedQuery, kb: Any, limit: int, lang: str
+def _run_triplet(query: GeneratedQuery, kb: KnowledgeBase, limit: int, lang: str
                  ) -> tuple[tuple[AnswerItem, ...], str]:
     s, p, o = query.triple  # type: ignore[misc]
     statements = truthy(kb).statements(s, p, o, limit=limit)
@@ -194,7 +195,7 @@ def _run_triplet(query: GeneratedQuery, kb: Any, limit: int, lang: str
         grouped.setdefault(key, (value, []))[1].append(_citation(st))
     answers = tuple(_answer(kb, v, lang, cs) for v, cs in grouped.values())
     source = statements[0].citation.source if statements and statements[0].citation else ""
-    return answers, source or getattr(kb, "name", "")
+    return answers, source or kb.name
 
 
 def _citation(st: Statement) -> Citation:
@@ -215,7 +216,7 @@ def _value(term: Any) -> Value:
     return Value("bnode", str(term))
 
 
-def _answer(kb: Any, value: Value | str, lang: str, citations: Any) -> AnswerItem:
+def _answer(kb: KnowledgeBase, value: Value | str, lang: str, citations: Any) -> AnswerItem:
     if isinstance(value, str):
         value = Value("entity", value)
     label = str(value)
@@ -227,7 +228,7 @@ def _answer(kb: Any, value: Value | str, lang: str, citations: Any) -> AnswerIte
     return AnswerItem(value, label, tuple(citations))
 
 
-def _witness_citations(query: GeneratedQuery, kb: Any, wanted: set[str] | None
+def _witness_citations(query: GeneratedQuery, kb: KnowledgeBase, wanted: set[str] | None
                        ) -> dict[str, list[Citation]]:
     """answer value → citations of the statements behind it (every pattern of one
     solution that yields it). ``wanted`` limits the answers cited (None: any)."""
@@ -288,7 +289,7 @@ def _bind(t: str, row: Any) -> Any:
     return t
 
 
-def _statement(kb: Any, parts: list[Any]) -> Statement | None:
+def _statement(kb: KnowledgeBase, parts: list[Any]) -> Statement | None:
     """The statement matching a filled-in pattern (subject, property, value)."""
     s, p, o = parts
     if isinstance(s, Value):

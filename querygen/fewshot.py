@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.contracts import LLM, Linker
 from kb.types import Candidate
 from querygen.analysis import analyze, expand_contractions
@@ -102,7 +103,7 @@ class LabelQueryPipeline:
 
     strategy = "llm"
 
-    def __init__(self, kb: Any, linker: Linker, *, validator: Callable | None = None,
+    def __init__(self, kb: KnowledgeBase, linker: Linker, *, validator: Callable | None = None,
                  run_check: bool = True):
         self.kb = kb
         self.linker = linker
@@ -154,7 +155,8 @@ class LabelQueryPipeline:
 class FewShotGenerator(LabelQueryPipeline):
     """LLM few-shot generation (see the module docstring)."""
 
-    def __init__(self, kb: Any, linker: Linker, llm: LLM, *, examples: Sequence = EXAMPLES,
+    def __init__(self, kb: KnowledgeBase, linker: Linker, llm: LLM, *,
+                 examples: Sequence = EXAMPLES,
                  rounds: int = 3, samples: int = 1, temperature: float = 0.7,
                  decompose: str | bool = "auto", validator: Callable | None = None,
                  run_check: bool = True):
@@ -269,7 +271,7 @@ class ModelGenerator(LabelQueryPipeline):
 
     strategy = "model"
 
-    def __init__(self, kb: Any, linker: Linker, model: Any, *, beams: int = 5,
+    def __init__(self, kb: KnowledgeBase, linker: Linker, model: Any, *, beams: int = 5,
                  validator: Callable | None = None, run_check: bool = True):
         super().__init__(kb, linker, validator=validator, run_check=run_check)
         from querygen.trained import TrainedGenerator
@@ -304,7 +306,7 @@ def default_validator() -> Callable[[str, Any], list[str]]:
     except ImportError:
         from kb.sparql_check import prepare
 
-        def parse_only(query: str, kb: Any) -> list[str]:
+        def parse_only(query: str, kb: KnowledgeBase) -> list[str]:
             try:
                 prepare(query)
             except KGGroundError as exc:
@@ -312,7 +314,7 @@ def default_validator() -> Callable[[str, Any], list[str]]:
             return []
         return parse_only
 
-    def full(query: str, kb: Any) -> list[str]:
+    def full(query: str, kb: KnowledgeBase) -> list[str]:
         # "no statement matches" is left to the run check, which sends an empty result back
         # with its own message and keeps the query as a last resort
         return [str(d) for d in validate(query, kb).errors if d.code != "no-match"]

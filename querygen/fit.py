@@ -30,6 +30,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from querygen.analysis import Analysis, Word
@@ -66,7 +67,7 @@ CHAIN_JOINS = frozenset("of where whose that which who when in whom".split())
 class RelationFit:
     """Scores properties against relation words (see the module docstring). Thread-safe."""
 
-    def __init__(self, kb: Any, props: Any):
+    def __init__(self, kb: KnowledgeBase, props: Any):
         self.kb = kb
         self.props = props
         self._lock = threading.Lock()

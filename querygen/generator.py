@@ -28,6 +28,7 @@ import threading
 import weakref
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.contracts import LLM, Linker
 from querygen.types import GeneratedQuery
 from store.errors import KGGroundError
@@ -45,7 +46,7 @@ class QueryGenerationError(KGGroundError):
     """generate() was called in a way that cannot work (see the message's fix)."""
 
 
-def generate(question: str, kb: Any, *, strategy: str = "rules", llm: LLM | None = None,
+def generate(question: str, kb: KnowledgeBase, *, strategy: str = "rules", llm: LLM | None = None,
              linker: Linker | None = None, model: Any = None, limit: int = 5,
              **options: Any) -> list[GeneratedQuery]:
     """Queries for ``question`` over ``kb``, best first (see the module docstring).
@@ -87,7 +88,7 @@ def generate(question: str, kb: Any, *, strategy: str = "rules", llm: LLM | None
     return ModelGenerator(kb, linker, model, **options).generate(question, limit=limit)
 
 
-def linker_for(kb: Any) -> Linker:
+def linker_for(kb: KnowledgeBase) -> Linker:
     """The EntityLinker kept for ``kb`` (built on first use)."""
     with _lock:
         try:
@@ -106,7 +107,7 @@ def linker_for(kb: Any) -> Linker:
     return linker
 
 
-def _rule_generator(kb: Any, linker: Linker) -> Any:
+def _rule_generator(kb: KnowledgeBase, linker: Linker) -> Any:
     from querygen.rules import RuleGenerator
 
     with _lock:
@@ -126,7 +127,7 @@ def _rule_generator(kb: Any, linker: Linker) -> Any:
 _rankers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def graph_ranker(kb: Any, linker: Linker | None = None) -> Any:
+def graph_ranker(kb: KnowledgeBase, linker: Linker | None = None) -> Any:
     """The ``querygen.graphs.GraphRanker`` kept for ``kb`` and its linker (built on first
     use; it remembers what it learns of the KB's types and properties)."""
     from querygen.graphs import GraphRanker

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
+from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value, ValueKind
 from querygen.analysis import Analysis, Word, expand_contractions
@@ -229,7 +230,7 @@ class GraphRanker:
     """Ranks a question's query graphs over one KB (see the module docstring).
     Thread-safe; keeps what it learns about the KB's types and properties."""
 
-    def __init__(self, kb: Any, linker: Linker, *, model: GraphModel | None = None,
+    def __init__(self, kb: KnowledgeBase, linker: Linker, *, model: GraphModel | None = None,
                  rules: RuleGenerator | None = None):
         from querygen.generator import _rule_generator
         self.kb = kb

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
@@ -49,7 +50,7 @@ class Mention:
 class MentionFinder:
     """Finds the entity mentions of questions against one KB (see the module docstring)."""
 
-    def __init__(self, kb: Any, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker):
         self.kb = kb
         self.linker = linker
 

@@ -32,6 +32,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from kb.base import KnowledgeBase
 from querygen.terms import (Token, Triple, entity_kind, known_prefixes, label_of, lex,
                             property_kind, resolve, simple_triples, slot, substitute,
                             wikidata_id)
@@ -55,7 +56,7 @@ class Negative:
         return {"kind": self.kind, "text": self.text, "detail": self.detail}
 
 
-def negatives(query: str, kb: Any, *, seed: int = 0, kinds: Sequence[str] = KINDS,
+def negatives(query: str, kb: KnowledgeBase, *, seed: int = 0, kinds: Sequence[str] = KINDS,
               lang: str = "en") -> list[Negative]:
     """One negative per kind in ``kinds`` (those that can be made), in that order."""
     unknown = set(kinds) - set(KINDS)
@@ -80,7 +81,7 @@ class _Term:
 
 
 class _Maker:
-    def __init__(self, query: str, kb: Any, rng: random.Random, lang: str):
+    def __init__(self, query: str, kb: KnowledgeBase, rng: random.Random, lang: str):
         self.query, self.kb, self.rng, self.lang = query, kb, rng, lang
         self.tokens = lex(query)
         self.prefixes = known_prefixes(self.tokens)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.types import Citation, Statement
 from querygen.execute import QueryResult
 
@@ -36,7 +36,7 @@ def from_citation(c: Citation) -> Statement:
     return Statement(c.subject, c.property, c.value, id=c.statement_id, citation=c)
 
 
-def full_statements(kb: Any, result: QueryResult) -> list[list[Statement]]:
+def full_statements(kb: KnowledgeBase, result: QueryResult) -> list[list[Statement]]:
     """Each answer's statements as the KB holds them (qualifiers, rank): one triplet
     query for a triplet query's answers, one per citation otherwise."""
     query = result.query
@@ -56,7 +56,7 @@ def full_statements(kb: Any, result: QueryResult) -> list[list[Statement]]:
     return out
 
 
-def narrowed(kb: Any, result: QueryResult, numbers: Sequence[str]
+def narrowed(kb: KnowledgeBase, result: QueryResult, numbers: Sequence[str]
              ) -> tuple[QueryResult, list[list[Statement]]] | None:
     """``result`` keeping the answers whose statements have a qualifier with one of
     ``numbers``, and their statements; None when no answer's do, or all do."""

@@ -32,8 +32,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
@@ -118,7 +118,7 @@ ASK_TRUE_BONUS = 0.3
 class RuleGenerator:
     """Question → queries by rules over one KB (see the module docstring). Thread-safe."""
 
-    def __init__(self, kb: Any, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker):
         self.kb = kb
         self.linker = linker
         self.props = linker.properties

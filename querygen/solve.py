@@ -22,8 +22,8 @@ than ``fanout`` statements, where SPARQL does better.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from kb.base import KnowledgeBase
 from kb.types import Statement
 from store.vocab import ENTITY_ID
 
@@ -40,7 +40,7 @@ Binding = dict[str, str]
 Solution = tuple[Binding, tuple[Statement, ...]]
 
 
-def solve(kb: Any, patterns: Sequence[tuple[str, str, str]], *, limit: int = 1000,
+def solve(kb: KnowledgeBase, patterns: Sequence[tuple[str, str, str]], *, limit: int = 1000,
           fanout: int = 2000) -> list[Solution]:
     """Every solution of ``patterns`` (at most ``limit``): the variables' bindings and the
     statements that matched, one per plain pattern, in pattern order."""
@@ -55,7 +55,7 @@ def solve(kb: Any, patterns: Sequence[tuple[str, str, str]], *, limit: int = 100
     return out
 
 
-def truthy(kb: Any) -> Any:
+def truthy(kb: KnowledgeBase) -> _Truthy:
     """``kb`` with ``statements`` narrowed to truthy statements (``wdt:`` semantics)."""
     return _Truthy(kb)
 
@@ -68,7 +68,7 @@ def _is_node(term: str) -> bool:
 class _Truthy:
     """``statements`` narrowed to truthy statements (see the module docstring)."""
 
-    def __init__(self, kb: Any):
+    def __init__(self, kb: KnowledgeBase):
         self.kb = kb
         self._preferred: dict[tuple[str, str], bool] = {}
 
@@ -100,7 +100,7 @@ class _Truthy:
         return self._preferred[key]
 
 
-def _extend(kb: Any, todo: list[tuple[str, str, str]], binding: Binding,
+def _extend(kb: _Truthy, todo: list[tuple[str, str, str]], binding: Binding,
             used: dict[int, Statement], out: list[Solution], limit: int, fanout: int,
             order: list[tuple[str, str, str]] | None = None) -> None:
     order = order if order is not None else list(todo)
@@ -166,7 +166,7 @@ def _bind(binding: Binding, term: str, value: str) -> bool:
     return current == value
 
 
-def _typed(kb: Any, s: str, o: str, fanout: int) -> list[tuple[str, str]]:
+def _typed(kb: _Truthy, s: str, o: str, fanout: int) -> list[tuple[str, str]]:
     """(instance, class) pairs of ``s wdt:P31/wdt:P279* o`` with s or o bound."""
     if not s.startswith("?"):
         classes = _superclasses(kb, [st.value.value for st in kb.statements(s, "P31",
@@ -185,7 +185,7 @@ def _typed(kb: Any, s: str, o: str, fanout: int) -> list[tuple[str, str]]:
     return out
 
 
-def _superclasses(kb: Any, start: list[str]) -> list[str]:
+def _superclasses(kb: _Truthy, start: list[str]) -> list[str]:
     seen = dict.fromkeys(start)
     frontier = list(start)
     for _ in range(SUBCLASS_DEPTH):
@@ -202,7 +202,7 @@ def _superclasses(kb: Any, start: list[str]) -> list[str]:
     return list(seen)
 
 
-def _subclasses(kb: Any, top: str, fanout: int) -> list[str]:
+def _subclasses(kb: _Truthy, top: str, fanout: int) -> list[str]:
     seen = {top: None}
     frontier = [top]
     for _ in range(SUBCLASS_DEPTH):

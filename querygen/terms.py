@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
+from kb.base import KnowledgeBase, mirror_of
 from kb.sparql_check import WIKIDATA_PREFIXES
 from store.normalize import normalize
 from store.vocab import ENTITY_ID, ITEM_ID, LEXEME_ID, PROPERTY_ID
@@ -153,7 +154,8 @@ def is_item(local: str) -> bool:
 
 # -- labels → IDs ---------------------------------------------------------------------------
 
-def resolve(kb: Any, label: str, kind: str, *, lang: str = "en", limit: int = 10) -> list[str]:
+def resolve(kb: KnowledgeBase, label: str, kind: str, *, lang: str = "en",
+            limit: int = 10) -> list[str]:
     """IDs of the ``kind`` ('entity' or 'property') whose label or alias is ``label``,
     best first; [] when none is. Matching is exact up to ``store.normalize``."""
     if not normalize(label):
@@ -168,7 +170,7 @@ def resolve(kb: Any, label: str, kind: str, *, lang: str = "en", limit: int = 10
     return out[:limit]
 
 
-def closest_labels(kb: Any, label: str, kind: str, *, lang: str = "en",
+def closest_labels(kb: KnowledgeBase, label: str, kind: str, *, lang: str = "en",
                    limit: int = 5) -> list[tuple[str, str]]:
     """(ID, label) of the ``kind`` nearest to ``label`` in spelling, best first, for
     suggestions. A mirror's fuzzy index when the KB has one (``linking``), else the KB's
@@ -189,12 +191,11 @@ def closest_labels(kb: Any, label: str, kind: str, *, lang: str = "en",
     return ranked[:limit]
 
 
-def _closest_from_linker(kb: Any, label: str, kind: str, lang: str,
+def _closest_from_linker(kb: KnowledgeBase, label: str, kind: str, lang: str,
                          limit: int) -> list[tuple[str, str]] | None:
     """The linker's closest names, for a KB with a mirror (its linking index); None
     for another KB. The linker is the one querygen keeps for ``kb`` (``linker_for``)."""
-    mirror = getattr(kb, "mirror", None) or getattr(getattr(kb, "local", None), "mirror", None)
-    if mirror is None:
+    if mirror_of(kb) is None:
         return None
     from querygen.generator import linker_for
     linker = linker_for(kb)
@@ -203,7 +204,7 @@ def _closest_from_linker(kb: Any, label: str, kind: str, lang: str,
     return linker.closest(label, lang=lang, limit=limit)
 
 
-def label_of(kb: Any, id: str, lang: str = "en") -> str | None:
+def label_of(kb: KnowledgeBase, id: str, lang: str = "en") -> str | None:
     """The KB's label of ``id`` in ``lang`` (with Wikidata's fallback); None when the KB
     does not know the ID or has no label for it."""
     from store.errors import NotFound

@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 
+from kb.base import KnowledgeBase
 from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, rdflib_query
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
@@ -149,7 +150,7 @@ class Diagnostics:
                 "diagnostics": [d.as_dict() for d in self.items]}
 
 
-def validate(query: str, kb: Any = None, *, allowed_services: Iterable[str] = (),
+def validate(query: str, kb: KnowledgeBase | None = None, *, allowed_services: Iterable[str] = (),
              lang: str = "en") -> Diagnostics:
     """Check ``query`` (ID-level or label-level SPARQL) against ``kb`` (any
     ``KnowledgeBase``, or None); see the module docstring for what is checked."""
@@ -166,7 +167,7 @@ class _Slot:
 
 
 class _Validator:
-    def __init__(self, query: str, kb: Any, allowed: frozenset[str], lang: str):
+    def __init__(self, query: str, kb: KnowledgeBase | None, allowed: frozenset[str], lang: str):
         self.query, self.kb, self.allowed, self.lang = query, kb, allowed, lang
         self.found: list[tuple[int, Diagnostic]] = []     # (offset, diagnostic)
         self.slots: dict[str, _Slot] = {}                  # stand-in IRI → slot
@@ -225,7 +226,7 @@ class _Validator:
             if key not in seen:
                 seen.add(key)
                 items.append(d)
-        return Diagnostics(self.query, tuple(items), getattr(self.kb, "name", None))
+        return Diagnostics(self.query, tuple(items), self.kb.name if self.kb is not None else None)
 
     # -- tokens: placeholders and prefixes; the text handed to the parser ---------------------
     def parse_text(self) -> tuple[str, list[tuple[int, int, int, int]]]:
@@ -433,6 +434,7 @@ class _Validator:
                 self._entities[id] = self.property(id) is not None
             else:
                 try:
+                    assert self.kb is not None      # asked only when there is a KB
                     self.kb.entity(id)
                     self._entities[id] = True
                 except (EntityNotFound, InvalidId):
@@ -443,6 +445,7 @@ class _Validator:
         """The KB's PropertyInfo of ``pid``, or None when it does not define it."""
         if pid not in self._properties:
             try:
+                assert self.kb is not None          # asked only when there is a KB
                 self._properties[pid] = self.kb.property_info(pid)
             except (PropertyNotFound, InvalidId):
                 self._properties[pid] = None
@@ -553,6 +556,7 @@ class _Validator:
             return
         if objects is None and not isinstance(obj, (Variable, Literal)):
             return
+        assert self.kb is not None                  # checked only when there is a KB
         unbound: list[str | None] = [None]
         for s in subjects or unbound:
             for o in objects or unbound:

@@ -64,6 +64,7 @@ from typing import Any
 import chains
 from chains import Chain, EvidenceGraph
 from chains.search import DEFAULT_LIMITS, Limits
+from kb.base import KnowledgeBase
 from kb.contracts import LLM, Linker
 from kb.types import Statement
 from querygen.qualifiers import from_citation, full_statements, narrowed, numbers_unused
@@ -111,7 +112,7 @@ class Consolidator:
     generator; ``hops``/``top``/``limits`` bound the chainer; ``chains=False`` skips it
     when a query answered; ``lang`` is the language of questions and labels."""
 
-    def __init__(self, kb: Any, linker: Linker, *, strategy: str = "auto",
+    def __init__(self, kb: KnowledgeBase, linker: Linker, *, strategy: str = "auto",
                  llm: LLM | None = None,
                  hops: int = 2, top: int = 5, lang: str = "en",
                  limits: Limits = DEFAULT_LIMITS, chains: bool = True, full: bool = False):

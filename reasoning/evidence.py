@@ -32,6 +32,7 @@ from typing import Any
 from chains import Chain, EvidenceGraph, Step
 from chains.graph import property_label
 from chains.neighbourhood import node_id
+from kb.base import KnowledgeBase
 from kb.types import Citation, Statement, Value
 from reasoning.answer import AnswerValue, CitedStatement
 from store.errors import KGGroundError
@@ -150,7 +151,8 @@ def same_path(a: Chain, b: Chain) -> bool:
         [(s.source, s.target, s.key) for s in b.steps]
 
 
-def number(graph: EvidenceGraph, chains: list[Chain], kb: Any) -> tuple[CitedStatement, ...]:
+def number(graph: EvidenceGraph, chains: list[Chain], kb: KnowledgeBase
+           ) -> tuple[CitedStatement, ...]:
     """Label the graph's new nodes, make ``chains`` its shortlist (numbering their
     citations in order) and return the numbered statements."""
     graph.label_nodes(kb)
@@ -169,7 +171,7 @@ def number(graph: EvidenceGraph, chains: list[Chain], kb: Any) -> tuple[CitedSta
     return tuple(out)
 
 
-def statement_text(graph: EvidenceGraph, step: Step, kb: Any,
+def statement_text(graph: EvidenceGraph, step: Step, kb: KnowledgeBase,
                    qualifier_labels: dict[str, str]) -> str:
     """'Marie Curie — award received → Nobel Prize in Physics; point in time: 1903'."""
     u, v = (step.source, step.target) if step.forward else (step.target, step.source)
@@ -183,7 +185,7 @@ def statement_text(graph: EvidenceGraph, step: Step, kb: Any,
     return text + ("; " + "; ".join(quals) if quals else "")
 
 
-def _value_label(kb: Any, value: Value, graph: EvidenceGraph) -> str:
+def _value_label(kb: KnowledgeBase, value: Value, graph: EvidenceGraph) -> str:
     if value.kind not in ("entity", "iri"):
         return str(value)
     if value.value in graph.graph:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from chains.search import DEFAULT_LIMITS, Limits
+from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from querygen.languages import base_language, detect
 from reasoning import prompts
@@ -99,7 +100,8 @@ class Grounder:
     Raises ``LLMConfigError`` (a ValueError) for a gate that cannot run as configured.
     """
 
-    def __init__(self, kb: Any, llm: LLM | None = None, *, gate: str | Gate = "auto",
+    def __init__(self, kb: KnowledgeBase | str | Path, llm: LLM | None = None, *,
+                 gate: str | Gate = "auto",
                  verifier: LLM | None = None, checker: Any = "llm", judge: LLM | None = None,
                  gate_options: dict[str, Any] | None = None, linker: Linker | None = None,
                  strategy: str = "auto", hops: int = 2, top: int = 5,
@@ -132,7 +134,7 @@ class Grounder:
 
     def __repr__(self) -> str:
         model = getattr(self.llm, "model", None) if self.llm is not None else "no LLM"
-        return f"Grounder({getattr(self.kb, 'name', self.kb)!r}, {model}, gate={self.gate.name})"
+        return f"Grounder({self.kb.name!r}, {model}, gate={self.gate.name})"
 
     @staticmethod
     def _gate(gate: str | Gate, llm: LLM | None, verifier: LLM | None, checker: Any,
@@ -195,7 +197,7 @@ class Grounder:
                                    "query_graph": answer.query_graph}
         return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
 
-    def _draft(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _draft(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         assert self.llm is not None           # the policy drafts only with an LLM
         messages = draft_messages(m.question)
         scored = None
@@ -211,7 +213,7 @@ class Grounder:
                        **({"degenerate": bad} if bad else {}))
         return f"the model's own answer: {m.draft.answer!r}"
 
-    def _decide(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _decide(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         if m.draft is not None and abstains(m.draft.answer):
             m.decision = Decision(gate="policy", consult=True,
                                   reason=f"the model's own answer abstains or says nothing "
@@ -227,7 +229,7 @@ class Grounder:
         details.update({k: v for k, v in m.decision.as_dict().items() if k != "calls"})
         return f"{m.decision.gate}: {'consult' if m.decision.consult else 'do not consult'}"
 
-    def _retrieve(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _retrieve(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         llm = rec.traced(self.llm) if self.llm is not None else None
         consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=llm,
                                     hops=self.hops, top=self.top, lang=m.lang,
@@ -253,7 +255,7 @@ class Grounder:
             details["options"] = [o.as_dict() for o in m.options]
         return f"{len(m.evidence.statements)} numbered statements"
 
-    def _answer(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _answer(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None and m.options
         assert self.llm is not None           # the policy answers only with an LLM
         if can_score(self.llm):
@@ -269,7 +271,7 @@ class Grounder:
         details.update(prompt=messages, reply=reply)
         return f"answer {answer_of(reply, m.question)!r}"
 
-    def _verify(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _verify(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None
         candidate = m.candidates[-1]
         reply = _answer_line(candidate.reply, m.question)
@@ -281,7 +283,7 @@ class Grounder:
         return ("passed" if candidate.utility.passed else "failed") + \
             f" (score {candidate.utility.score:.2f})"
 
-    def _revise(self, m: WorkingMemory, kb: Any, rec: Recorder, details: dict) -> str:
+    def _revise(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         assert m.evidence is not None and m.utility is not None
         assert self.llm is not None           # the policy revises only with an LLM
         previous = m.candidates[-1]
@@ -297,7 +299,7 @@ class Grounder:
         return f"revised answer {answer_of(reply, m.question)!r}"
 
     # -- the answer ---------------------------------------------------------------------------
-    def _compose(self, m: WorkingMemory, kb: Any) -> Answer:
+    def _compose(self, m: WorkingMemory, kb: KnowledgeBase) -> Answer:
         if not m.has_llm:
             return self._kb_only(m, kb)
         assert m.decision is not None
@@ -358,7 +360,7 @@ class Grounder:
                       citations=_citations(text, evidence), utility=u, rounds=m.rounds,
                       **common)
 
-    def _kb_only(self, m: WorkingMemory, kb: Any) -> Answer:
+    def _kb_only(self, m: WorkingMemory, kb: KnowledgeBase) -> Answer:
         evidence = m.evidence or Evidence(m.question)
         common: dict[str, Any] = dict(question=m.question, mode="kb", graph=evidence.graph,
                                       evidence=evidence.statements,
@@ -383,7 +385,7 @@ class Grounder:
                       citations=_citations(text, evidence), **common)
 
 
-def _label_language_note(kb: Any, values: Sequence[AnswerValue], lang: str) -> str:
+def _label_language_note(kb: KnowledgeBase, values: Sequence[AnswerValue], lang: str) -> str:
     """For a question in another language than English: which values the KB has no label
     in that language for (they are written with its English label), else ''."""
     code = base_language(lang)
@@ -483,7 +485,7 @@ def _citations(text: str, evidence: Evidence) -> tuple[CitedStatement, ...]:
     return tuple(out)
 
 
-def _aliases(kb: Any, lang: str) -> Callable[[str], list[str]]:
+def _aliases(kb: KnowledgeBase, lang: str) -> Callable[[str], list[str]]:
     cache: dict[str, list[str]] = {}
 
     def aliases(node: str) -> list[str]:

@@ -16,20 +16,23 @@ import errno
 import fcntl
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from store.errors import MirrorError
+
+if TYPE_CHECKING:
+    from store.mirror import Mirror
 
 #: PostgreSQL advisory lock key (any constant: one lock per database)
 _PG_KEY = 0x6B67_6772  # "kggr"
 
 
-def lock_path(mirror: Any) -> Path | None:
+def lock_path(mirror: Mirror) -> Path | None:
     """The lock file of a SQLite mirror; None for a database URL."""
     return Path(f"{mirror.path}.lock") if mirror.path is not None else None
 
 
-def holder(mirror: Any) -> int | None:
+def holder(mirror: Mirror) -> int | None:
     """The process id of the load writing ``mirror`` now, or None when none is."""
     path = lock_path(mirror)
     if path is None:
@@ -58,7 +61,7 @@ def _pid_in(fd: int) -> int | None:
 
 
 @contextlib.contextmanager
-def writing(mirror: Any, what: str = "load") -> Iterator[None]:
+def writing(mirror: Mirror, what: str = "load") -> Iterator[None]:
     """Hold ``mirror``'s writer lock for the block, or raise MirrorError at once naming the
     process that holds it."""
     if mirror.path is None:
@@ -98,7 +101,7 @@ def writing(mirror: Any, what: str = "load") -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _pg_lock(mirror: Any, what: str) -> Iterator[None]:
+def _pg_lock(mirror: Mirror, what: str) -> Iterator[None]:
     got = mirror.query("SELECT pg_try_advisory_lock(?)", (_PG_KEY,))[0][0]
     mirror.raw.commit()
     if not got:

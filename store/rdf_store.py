@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 import time
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from rdflib import BNode, Literal, URIRef
 from rdflib.store import Store
@@ -43,6 +43,9 @@ from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_CLASSES, LA
                          PQ, PROPERTY_ID, PROPERTY_LINKS, PROPERTY_TYPE, PS, RDF_TYPE,
                          RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD, WDT, WIKIBASE, P,
                          id_to_iri, iri_to_id, property_from_iri)
+
+if TYPE_CHECKING:
+    from store.mirror import Mirror
 
 WDS = WD + "statement/"
 TERM_KINDS = {RDFS_LABEL: LABEL, SKOS_ALT_LABEL: ALIAS, SCHEMA_DESCRIPTION: DESCRIPTION}
@@ -177,7 +180,7 @@ class MirrorStore(Store):
     transaction_aware = False
     graph_aware = False
 
-    def __init__(self, mirror: Any, *, deadline: float | None = None):
+    def __init__(self, mirror: Mirror, *, deadline: float | None = None):
         super().__init__()
         self.mirror = mirror
         self.deadline = deadline

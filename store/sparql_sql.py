@@ -49,7 +49,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
@@ -71,6 +71,9 @@ from store.sparql_sql_pg import register as register_pg_functions
 from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY_LINKS,
                          PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
                          property_from_iri)
+
+if TYPE_CHECKING:
+    from store.mirror import Mirror
 
 #: at most this many (start, end) pairs per * or + path: far more than any timeout lets a
 #: query walk
@@ -181,7 +184,7 @@ class SqlPlan:
     #: why only SQLite can run this plan ('' when PostgreSQL can too)
     sqlite_only: str = ""
 
-    def unavailable(self, mirror: Any) -> str:
+    def unavailable(self, mirror: Mirror) -> str:
         """Why ``mirror`` cannot run this plan ('' when it can): a PostgreSQL mirror, a
         plan only SQLite runs, or a server that refuses the functions the plan calls."""
         if mirror.is_sqlite:
@@ -194,14 +197,14 @@ class SqlPlan:
             return str(exc)
         return ""
 
-    def run(self, mirror: Any, *, timeout: float | None = None) -> list[dict] | bool:
+    def run(self, mirror: Mirror, *, timeout: float | None = None) -> list[dict] | bool:
         """Rows (dicts variable name → rdflib term, unbound left out) or, for ASK, a bool.
         Raises QueryError when ``timeout`` seconds pass first."""
         if self.ask:
             return bool(_execute(mirror, self.sql, self.functions, timeout))
         return list(self.stream(mirror, timeout=timeout))
 
-    def stream(self, mirror: Any, *, timeout: float | None = None) -> Iterator[dict]:
+    def stream(self, mirror: Mirror, *, timeout: float | None = None) -> Iterator[dict]:
         """The rows of a SELECT one by one, as SQLite produces them (memory stays
         bounded); closing the iterator stops the statement."""
         decoders = self.decoders
@@ -209,12 +212,12 @@ class SqlPlan:
             yield {name: fn(row, i) for name, i, fn in decoders if row[i] is not None}
 
 
-def _execute(mirror: Any, sql: str, functions: frozenset[str],
+def _execute(mirror: Mirror, sql: str, functions: frozenset[str],
              timeout: float | None) -> list[tuple]:
     return list(_rows(mirror, sql, functions, timeout))
 
 
-def _rows(mirror: Any, sql: str, functions: frozenset[str],
+def _rows(mirror: Mirror, sql: str, functions: frozenset[str],
           timeout: float | None) -> Iterator[tuple]:
     """The rows of ``sql`` as SQLite produces them; QueryTimeout past ``timeout`` seconds
     (counted from the first row asked for)."""
@@ -286,7 +289,7 @@ _TOO_BIG_FOR_SQLITE = re.compile(r"too large|too many|stack overflow|at most \d+
                                  re.I)
 
 
-def _postgres_rows(mirror: Any, sql: str, timeout: float | None) -> Iterator[tuple]:
+def _postgres_rows(mirror: Mirror, sql: str, timeout: float | None) -> Iterator[tuple]:
     """The rows of a plan PostgreSQL can run (``SqlPlan.sqlite_only`` empty), with its
     ``statement_timeout`` as the timeout; the running query's row cap as for SQLite."""
     query_limits = current_limits()

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from kb.base import KnowledgeBase
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, not_empty, open_kb)
 
@@ -76,7 +77,7 @@ def chain_cmd(question: str | None, source: str | None, target: str | None,
 def _chain(question: str | None, source: str | None, target: str | None,
            entities: list[str], hops: int | None, top: int, lang: str,
            html_file: str | None, graphml_file: str | None, dot_file: str | None,
-           open_page: bool, kb: Any, as_json: bool) -> None:
+           open_page: bool, kb: KnowledgeBase, as_json: bool) -> None:
     import chains
 
     if source is not None and target is not None:

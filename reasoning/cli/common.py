@@ -41,6 +41,7 @@ import click
 import platformdirs
 
 from kb import ENDPOINT_ALIASES, endpoint_alias
+from kb.base import KnowledgeBase
 from kb.contracts import LLM
 from kb.errors import KGGroundError
 
@@ -134,7 +135,7 @@ def endpoint_url(endpoint: str) -> str:
 
 
 def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
-            no_cache: bool = False) -> Any:
+            no_cache: bool = False) -> KnowledgeBase:
     """The KB that --db/--endpoint/--offline/--no-cache describe (see the module docstring).
 
     ``endpoint`` is what the user gave (``--endpoint`` or ``$KGGROUND_ENDPOINT``, which

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import click
 
+from kb.base import KnowledgeBase
 from kb.errors import KGGroundError
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, not_empty, open_kb)
@@ -57,7 +58,7 @@ def _live_mark(source: str, retrieved_at: str | None) -> str:
         f" at {retrieved_at}" if retrieved_at else "")
 
 
-def _labeler(base: Any, lang: str) -> Callable[[str], str]:
+def _labeler(base: KnowledgeBase, lang: str) -> Callable[[str], str]:
     """A cached ID → label lookup (the ID itself when the KB has no label)."""
     @functools.lru_cache(maxsize=4096)
     def label(id: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kb.base import Closable, KnowledgeBase
 from kb.errors import KGGroundError
 from reasoning.cli.common import db_option, finite, not_empty, open_kb, resolve_db
 
@@ -114,14 +115,13 @@ def _serve_here(db: str | None, host: str, port: int, options: dict[str, Any]) -
         finally:
             server.close()
     finally:
-        close = getattr(base, "close", None)
-        if callable(close):
-            close()
+        if isinstance(base, Closable):
+            base.close()
     if interrupted:
         raise KeyboardInterrupt       # Ctrl-C: stopped, and the command ends as interrupted
 
 
-def _server(base: Any, host: str, port: int, options: dict[str, Any], *,
+def _server(base: KnowledgeBase, host: str, port: int, options: dict[str, Any], *,
             reuse_port: bool) -> SparqlServer:
     from kb.sparql_server import SparqlServer
 
@@ -144,9 +144,8 @@ def _serve_in_processes(db: str | None, host: str, port: int, processes: int,
     except KGGroundError as exc:
         raise click.ClickException(str(exc)) from exc
     name = base.name
-    close = getattr(base, "close", None)
-    if callable(close):
-        close()
+    if isinstance(base, Closable):
+        base.close()
     placeholder, port = _reserve(host, port)
     children: list[subprocess.Popen] = []
     interrupted = False
@@ -277,9 +276,8 @@ def _child(config: dict[str, Any]) -> None:
         finally:
             server.close()
     finally:
-        close = getattr(base, "close", None)
-        if callable(close):
-            close()
+        if isinstance(base, Closable):
+            base.close()
 
 
 class _Terminated(KeyboardInterrupt):

@@ -14,10 +14,11 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 import click
 
+from kb.base import KnowledgeBase, Streaming
 from kb.errors import KGGroundError
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
                                   open_kb)
@@ -113,7 +114,7 @@ def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cac
     for note in answer.notes:
         click.echo(f"Note: {note}", err=True)
     if explain:
-        click.echo(f"-- engine: {answer.engine or '?'} ({getattr(base, 'name', '')})",
+        click.echo(f"-- engine: {answer.engine or '?'} ({base.name})",
                    err=True)
         for line in (answer.explain or "").splitlines():
             click.echo(f"-- {line}", err=True)
@@ -143,16 +144,17 @@ def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cac
                f"{elapsed * 1000:.1f} ms)", err=True)
 
 
-def _answer(base: Any, text: str, timeout: float | None) -> Any:
+def _answer(base: KnowledgeBase, text: str, timeout: float | None) -> Any:
     """A streamed answer where the KB can stream (a mirror), else the whole result."""
     from kb.mirror_sparql import SparqlStream
 
-    stream = getattr(base, "sparql_stream", None)
-    if callable(stream):
-        return stream(text, timeout=timeout)
+    if isinstance(base, Streaming):
+        return base.sparql_stream(text, timeout=timeout)
     result = base.sparql(text, timeout=timeout)
     whole = result if result.boolean is not None or result.graph is not None else None
-    return SparqlStream(result.vars, iter(result.rows), result.engine, result.explain,
+    # the rows of every KB's SparqlResult are dicts (typed as the Mappings they are read as)
+    rows = cast("tuple[dict, ...]", result.rows)
+    return SparqlStream(result.vars, iter(rows), result.engine, result.explain,
                         getattr(result, "notes", ()), result=whole)
 
 

@@ -79,9 +79,11 @@ class GrounderAnswerer:
         linker = getattr(self.grounder(lang), "linker", None)
         if linker is not None:
             linker.link(question, lang=lang)
-            warm = getattr(getattr(linker, "source", None), "warm_up", None)
-            if callable(warm):
-                warm()
+            from kb.linking import WarmsUp
+
+            source = getattr(linker, "source", None)
+            if isinstance(source, WarmsUp):
+                source.warm_up()
 
     def answer(self, question: str, lang: str = "en") -> Prediction:
         return from_answer(self.grounder(lang).ask(question))

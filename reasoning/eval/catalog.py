@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kb.base import KnowledgeBase
 from reasoning.eval.gold import GoldInfo
 from reasoning.eval.readers import EvalItem
 from store.errors import KGGroundError
 
 
 def catalog_rows(items: Sequence[EvalItem], gold_of: Callable[[EvalItem], GoldInfo],
-                 kb: Any) -> list[dict[str, Any]]:
+                 kb: KnowledgeBase) -> list[dict[str, Any]]:
     rows = []
     labels: dict[str, str] = {}
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from kb.base import HasLive, KnowledgeBase
 from reasoning.eval import answers as A
 from reasoning.eval.answers import AnswerItem
 from reasoning.eval.readers import EvalItem
@@ -47,7 +48,7 @@ class GoldInfo:
     error: str | None = None
 
 
-def resolve(item: EvalItem, kb: Any, *, timeout: float | None = 30.0,
+def resolve(item: EvalItem, kb: KnowledgeBase, *, timeout: float | None = 30.0,
             hops: int = 2) -> GoldInfo:
     """Gold answers and coverage of ``item`` on ``kb`` (see the module docstring)."""
     if item.sparql:
@@ -81,12 +82,11 @@ def resolve(item: EvalItem, kb: Any, *, timeout: float | None = 30.0,
     return GoldInfo(item.gold, "file", None, "nothing to test coverage with")
 
 
-def lookup_kb(kb: Any) -> Any:
+def lookup_kb(kb: KnowledgeBase) -> KnowledgeBase:
     """The KB gold answers and coverage are looked up in: a ``FallbackKB``'s live endpoint
     when its live side is on, else ``kb`` itself."""
-    live = getattr(kb, "live", None)
-    if live is not None and not getattr(kb, "offline", False):
-        return live
+    if isinstance(kb, HasLive) and kb.live is not None and not kb.offline:
+        return kb.live
     return kb
 
 
@@ -94,7 +94,7 @@ class GoldResolver:
     """``resolve`` with a memory: each item's gold is looked up once (thread-safe), so the
     simulated model's catalog and the run share the lookups."""
 
-    def __init__(self, kb: Any, *, timeout: float | None = 30.0, hops: int = 2):
+    def __init__(self, kb: KnowledgeBase, *, timeout: float | None = 30.0, hops: int = 2):
         import threading
         self.kb, self.timeout, self.hops = lookup_kb(kb), timeout, hops
         self._memo: dict[str, GoldInfo] = {}
@@ -110,7 +110,7 @@ class GoldResolver:
         return found
 
 
-def run_gold_query(kb: Any, sparql: str, *, timeout: float | None = 30.0
+def run_gold_query(kb: KnowledgeBase, sparql: str, *, timeout: float | None = 30.0
                    ) -> list[AnswerItem]:
     """The answers of a gold query on ``kb``: the ASK boolean, else the first variable's
     bindings (entities as IDs, literals normalized)."""
@@ -140,7 +140,7 @@ def _is_ask(sparql: str) -> bool:
     return bool(re.match(r"\s*ASK\b", body, re.I))
 
 
-def _fact_coverage(kb: Any, item: EvalItem) -> tuple[bool, str]:
+def _fact_coverage(kb: KnowledgeBase, item: EvalItem) -> tuple[bool, str]:
     values = _statement_answers(kb.statements(item.subject, item.relation, limit=500))
     hit = any(A.matches(v, g) for v in values for g in item.gold or ())
     return hit, (f"{item.subject} {item.relation} has a gold answer on this KB" if hit else
@@ -156,7 +156,7 @@ TYPE_PROPERTIES = frozenset({"P31", "P279",
 REACH_FANOUT, REACH_PER_PATH, REACH_NODES = 300, 8, 150
 
 
-def _reach_coverage(kb: Any, item: EvalItem, hops: int) -> tuple[bool | None, str]:
+def _reach_coverage(kb: KnowledgeBase, item: EvalItem, hops: int) -> tuple[bool | None, str]:
     """Whether the KB holds a relation path (at most ``hops`` statements, not through a
     type statement) from a question entity to every gold answer: the relation a question
     asks is one path, so its answers share it. A gold answer that is itself a question
@@ -209,7 +209,7 @@ def _reach_coverage(kb: Any, item: EvalItem, hops: int) -> tuple[bool | None, st
 ORDERED_TYPES = frozenset({"superlative", "ordinal", "comparative"})
 
 
-def _orderable(kb: Any, entities: set[str]) -> bool:
+def _orderable(kb: KnowledgeBase, entities: set[str]) -> bool:
     """Whether some of ``entities`` has a date or a number to be ordered by."""
     for e in entities:
         try:
@@ -221,7 +221,7 @@ def _orderable(kb: Any, entities: set[str]) -> bool:
     return False
 
 
-def _paths(kb: Any, start: str, hops: int) -> dict[tuple, list[AnswerItem]]:
+def _paths(kb: KnowledgeBase, start: str, hops: int) -> dict[tuple, list[AnswerItem]]:
     """(property, forward) sequences from ``start`` → the values at their ends (type
     statements left out; hubs read up to REACH_FANOUT statements each way)."""
     out: dict[tuple, list[AnswerItem]] = {}
@@ -249,7 +249,7 @@ def _paths(kb: Any, start: str, hops: int) -> dict[tuple, list[AnswerItem]]:
     return out
 
 
-def _around(kb: Any, node: str) -> list[tuple[Any, bool]]:
+def _around(kb: KnowledgeBase, node: str) -> list[tuple[Any, bool]]:
     try:
         out = [(st, True) for st in kb.statements(node, limit=REACH_FANOUT)]
         out += [(st, False) for st in kb.statements(None, None, node, limit=REACH_FANOUT)]

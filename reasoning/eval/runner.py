@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kb.base import KnowledgeBase
 from reasoning.eval.answerer import Answerer, Prediction
 from reasoning.eval.answers import AnswerItem
 from reasoning.eval.gold import GoldInfo, GoldResolver
@@ -163,7 +164,7 @@ class Run:
 class LabelBook:
     """Labels and aliases of gold entities, fetched once, for reading free-text answers."""
 
-    def __init__(self, kb: Any):
+    def __init__(self, kb: KnowledgeBase):
         self.kb = kb
         self._cache: dict[tuple[str, str], tuple[str, ...]] = {}
         self._lock = threading.Lock()
@@ -190,7 +191,7 @@ class LabelBook:
             for g in gold]
 
 
-def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
+def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: KnowledgeBase, *,
              report: str | Path, config: Mapping[str, Any], workers: int = 4,
              restart: bool = False, traces: bool = True, progress: bool | None = None,
              gold_timeout: float | None = 30.0,
@@ -305,7 +306,7 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: Any, *,
     return run
 
 
-def property_labels(kb: Any, pids: Any) -> dict[str, str]:
+def property_labels(kb: KnowledgeBase, pids: Any) -> dict[str, str]:
     """The English label of each of ``pids`` the KB has (``property_info``; a KB that
     cannot say, or an endpoint that fails, leaves the ID alone)."""
     out = {}

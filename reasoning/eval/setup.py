@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kb.base import KnowledgeBase
 from reasoning.eval.answerer import GrounderAnswerer
 from reasoning.eval.gold import GoldResolver
 from reasoning.eval.readers import EvalItem, read_items
@@ -46,7 +47,7 @@ class EvalSetup:
     per question language) and writes the report at ``report``."""
 
     items: list[EvalItem]
-    kb: Any
+    kb: KnowledgeBase
     gold_of: GoldResolver
     llm: LLM | None
     verifier: LLM | None
@@ -75,7 +76,7 @@ def setting_name(llm_spec: str | None, verifier_spec: str | None, gate: str) -> 
     return re.sub(r"[^\w.-]+", "_", name)[:80]
 
 
-def prepare(file: str | Path, kb: Any, *, fmt: str = "auto",
+def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
             languages: Sequence[str] | None = ("en",), limit: int | None = None,
             sample: int | None = None, seed: int = 0, llm_spec: str | None = None,
             verifier_spec: str | None = None, llm_cache: str | None = None,
@@ -113,7 +114,7 @@ def prepare(file: str | Path, kb: Any, *, fmt: str = "auto",
     config: dict[str, Any] = {
         "benchmark": str(path.resolve()), "benchmark_sha256": file_digest(path),
         "format": fmt, "languages": list(languages) if languages else None,
-        "kb": getattr(kb, "name", str(kb)), "llm": llm_spec,
+        "kb": kb.name, "llm": llm_spec,
         "verifier": verifier_spec if has_llm else None,
         "gate": gate if has_llm else "kb-only", "checker": checker if has_llm else None,
         "catalog": catalog_used}
@@ -136,7 +137,8 @@ def _open_models(llm_spec: str | None, verifier_spec: str | None = None, *,
 
 def _models(llm_spec: str | None, verifier_spec: str | None, llm_cache: str | None,
             replay: bool, catalog: str | None, items: list[EvalItem], gold_of: GoldResolver,
-            kb: Any, open_models: ModelOpener) -> tuple[LLM | None, LLM | None, str | None]:
+            kb: KnowledgeBase, open_models: ModelOpener
+            ) -> tuple[LLM | None, LLM | None, str | None]:
     """(model, verifier, the catalog used). A simulated model without ``catalog`` lives in
     the benchmark's own one-fact questions."""
     if not llm_spec:
