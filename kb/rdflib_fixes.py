@@ -70,7 +70,7 @@ class _Failing:
 
     def set_value(self, bindings: Any) -> None:
         if not self.failed:
-            super().set_value(bindings)  # type: ignore[misc]
+            super().set_value(bindings)  # type: ignore[misc]  # rdflib's stubs: untyped base
 
 
 class Sum(_Failing, aggregates.Sum):

@@ -381,12 +381,10 @@ def _gave_up(exc: RateLimited | EndpointHTTPError, attempts: int, seconds: float
         return RateLimited(f"rate limited (HTTP 429), {what}", endpoint=endpoint,
                            retry_after=retry_after,
                            fix="wait before asking again, and send fewer queries at once")
-    err = EndpointHTTPError(f"HTTP {exc.status} (service unavailable), {what}",
-                            endpoint=endpoint, status=exc.status, body=exc.body,
-                            got=exc.body or None, fix="try again later")
-    # store.errors' EndpointHTTPError does not declare retry_after (read with getattr)
-    err.retry_after = retry_after  # type: ignore[attr-defined]
-    return err
+    return EndpointHTTPError(f"HTTP {exc.status} (service unavailable), {what}",
+                             endpoint=endpoint, status=exc.status, body=exc.body,
+                             retry_after=retry_after, got=exc.body or None,
+                             fix="try again later")
 
 
 def _http_error(status: int, headers: Any, body: bytes, url: str) -> EndpointError:
@@ -404,12 +402,9 @@ def _http_error(status: int, headers: Any, body: bytes, url: str) -> EndpointErr
             401: "the endpoint needs credentials", 403: "the endpoint refused access",
             404: "check the endpoint URL", 414: "the query is too long for a GET request",
             503: "the endpoint is overloaded or down; try again later"}
-    err = EndpointHTTPError(f"HTTP {status}", endpoint=url, status=status, body=text,
-                            got=text or None,
-                            fix=hint.get(status, "see the endpoint's message above"))
-    # store.errors' EndpointHTTPError does not declare retry_after (read with getattr)
-    err.retry_after = retry_after  # type: ignore[attr-defined]
-    return err
+    return EndpointHTTPError(f"HTTP {status}", endpoint=url, status=status, body=text,
+                             retry_after=retry_after, got=text or None,
+                             fix=hint.get(status, "see the endpoint's message above"))
 
 
 def _read_error_body(exc: urllib.error.HTTPError) -> bytes:

@@ -29,8 +29,7 @@ class UnknownEntityLabel(EntityNotFound):
     ``closest`` lists (ID, label) pairs of the nearest labels, best first."""
 
     def __init__(self, label: str, *, kb: str, closest: Sequence[tuple[str, str]] = ()):
-        # a label that names nothing has no ID: None, where EntityNotFound types ``id`` str
-        self.id, self.label, self.closest = None, label, list(closest)  # type: ignore[assignment]
+        self.id, self.label, self.closest = None, label, list(closest)   # names nothing: no ID
         KGGroundError.__init__(self, f"no entity is labelled {label!r} in {kb}",
                                expected="a label or alias of an entity in the mirror",
                                fix=_fix(self.closest, "this entity"))
@@ -40,8 +39,7 @@ class UnknownPropertyLabel(PropertyNotFound):
     """No property in the KB has this label or alias (nor anything close enough)."""
 
     def __init__(self, label: str, *, kb: str, closest: Sequence[tuple[str, str]] = ()):
-        # a label that names nothing has no ID: None, where PropertyNotFound types ``id`` str
-        self.id, self.label, self.closest = None, label, list(closest)  # type: ignore[assignment]
+        self.id, self.label, self.closest = None, label, list(closest)   # names nothing: no ID
         KGGroundError.__init__(self, f"no property is labelled {label!r} in {kb}",
                                expected="a label or alias of a property the mirror defines",
                                fix=_fix(self.closest, "this property's definition"))

@@ -181,7 +181,8 @@ def _plain_value(v: str) -> Value:
 
 def _run_triplet(query: GeneratedQuery, kb: KnowledgeBase, limit: int, lang: str
                  ) -> tuple[tuple[AnswerItem, ...], str]:
-    s, p, o = query.triple  # type: ignore[misc]
+    assert query.triple is not None          # a triplet query always has its triple
+    s, p, o = query.triple
     statements = truthy(kb).statements(s, p, o, limit=limit)
     grouped: dict[tuple[str, str], tuple[Value, list[Citation]]] = {}
     for st in statements:

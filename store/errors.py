@@ -94,7 +94,7 @@ class NotFound(KGGroundError, LookupError):
 
 class EntityNotFound(NotFound):
     def __init__(self, id: str, *, kb: str, fix: str | None = None):
-        self.id = id
+        self.id: str | None = id        # None: a label that names nothing (linking.errors)
         super().__init__(f"entity {id} is not in {kb}",
                          fix=fix or "check the ID, or load data that contains it "
                                     "(kgground mirror load FILE)")
@@ -102,7 +102,7 @@ class EntityNotFound(NotFound):
 
 class PropertyNotFound(NotFound):
     def __init__(self, id: str, *, kb: str, fix: str | None = None):
-        self.id = id
+        self.id: str | None = id        # None: a label that names nothing (linking.errors)
         super().__init__(f"property {id} is not in {kb}",
                          fix=fix or "check the PID, or load the property definitions "
                                     "(the dump or RDF file that defines it)")
@@ -214,8 +214,12 @@ class RateLimited(EndpointError):
 
 
 class EndpointHTTPError(EndpointError):
-    def __init__(self, what: str, *, endpoint: str, status: int, body: str = "", **kw: Any):
-        self.status, self.body = status, body
+    """An HTTP error status; ``retry_after``: the seconds the endpoint asked to wait, if it
+    said (a 503 may)."""
+
+    def __init__(self, what: str, *, endpoint: str, status: int, body: str = "",
+                 retry_after: float | None = None, **kw: Any):
+        self.status, self.body, self.retry_after = status, body, retry_after
         super().__init__(what, endpoint=endpoint, **kw)
 
 

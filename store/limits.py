@@ -138,7 +138,8 @@ class QueryLimits:
     def raise_if_stopped(self) -> None:
         """``check()``, raising the error when the query must stop."""
         if self.check():
-            raise self.tripped  # type: ignore[misc]
+            assert self.tripped is not None     # check() sets it when it says stop
+            raise self.tripped
 
 
 _current: contextvars.ContextVar[QueryLimits | None] = contextvars.ContextVar(

@@ -40,6 +40,7 @@ class CompValue(OrderedDict, metaclass=ABCMeta):
     def __repr__(self) -> str:
         return self.name + "_" + dict.__repr__(self)
 
+    # rdflib's signature, which dict.get's does not match: rdflib calls it so
     def get(self, key: Any, variables: bool = False, errors: bool = False) -> Any:  # type: ignore[override]
         return OrderedDict.get(self, key, key)
 

@@ -229,7 +229,8 @@ class OpenAIChatLLM(BaseLLM):
 
 def _merge(parts: list[Generation]) -> Generation:
     def total(values: list[int | None]) -> int | None:
-        return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
+        known = [v for v in values if v is not None]
+        return sum(known) if len(known) == len(values) else None
     # every request carries the prompt: count it once per request, as the server bills it
     return Generation([c for p in parts for c in p.completions],
                       total([p.prompt_tokens for p in parts]),
