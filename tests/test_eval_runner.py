@@ -243,3 +243,23 @@ def test_records_reload_from_the_file_after_an_interrupt(tmp_path):
     log.reload()
     assert set(log.records) == {"a", "b"}
     assert path.read_text().endswith("\n")
+
+
+def test_an_evaluation_is_set_up_by_the_library_as_the_command_does(demo, bench, tmp_path):
+    from reasoning.eval.setup import EvalSetupError, prepare, setting_name
+    setup = prepare(bench, demo, report=tmp_path / "r.json")
+    assert [i.question for i in setup.items][:2] == [ROWS[0]["question"], ROWS[1]["question"]]
+    assert setup.llm is None and setup.config["gate"] == "kb-only"
+    assert setup.config["benchmark_sha256"] and setup.report == tmp_path / "r.json"
+    run = setup.run(workers=1, progress=False)
+    assert run.report_path.exists() and run.report["totals"]["questions"] == len(ROWS)
+    # the default report name carries the setting
+    assert setting_name(None, None, "auto") == "kb-only"
+    assert setting_name("openai:gpt 4o", None, "rowen-cl") == "openai_gpt_4o-rowen-cl"
+    # options that cannot work together fail before anything runs, saying what to do
+    with pytest.raises(EvalSetupError, match="asks a model"):
+        prepare(bench, demo, gate="cok")
+    with pytest.raises(EvalSetupError, match="is not a file"):
+        prepare(tmp_path / "missing.jsonl", demo)
+    with pytest.raises(EvalSetupError, match="no question in the languages"):
+        prepare(bench, demo, languages=["xx"])
