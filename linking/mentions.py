@@ -60,7 +60,8 @@ _JOINERS = " -\u2013'\u2019.&,\u00b7\u30fb()"
 ARTICLES = frozenset({"the", "a", "an"})
 GLUE_WORDS = frozenset("""the a an of and or to in on at for by with from as is was are
 were be been that this it its who whom whose what which when where why how""".split())
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+#: a Chinese or Japanese character (a script without spaces or capitals)
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(slots=True)            # not frozen: a frozen dataclass is several times slower to make
@@ -82,7 +83,7 @@ def _word_facts(w: str) -> tuple[str, bool, bool, bool, bool]:
     words recur within and across texts)."""
     norm = normalize(w)
     upper = w.isupper() and len(w) > 1
-    cjk = bool(_CJK.match(w))
+    cjk = bool(CJK.match(w))
     # Chinese and Japanese have no capitals: in a cased text, a word of theirs may be a
     # name as a capitalized word may ("Where was 玛丽·居里 born?")
     capital = w[0].isupper() or any(map(str.isdigit, w)) or upper or cjk

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from linking.mentions import CJK
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
 #: languages with a lexicon module here
@@ -50,9 +51,6 @@ _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
 _FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
-#: Chinese and Japanese script: a run of it is no word (it has no spaces), so it is never
-#: transliterated as one; the linker finds the names inside it
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +263,9 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             word = question[tokens[i][0]:tokens[i][1]]
-            if known is not None and not _LATIN.search(word) and not _CJK.search(word) and \
+            # a run of Chinese or Japanese is no word (no spaces): never transliterated as
+            # one; the linker finds the names inside it
+            if known is not None and not _LATIN.search(word) and not CJK.search(word) and \
                     (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
                 # the lemma is the nominative a label is written in ("Клегга" → Клегг)
                 latin = _transliterated(lemmas[i] if lemmas[i] != lows[i] else word)
