@@ -410,8 +410,7 @@ class GraphRanker:
                 continue
             if to_places and low in CONTAINMENT_WORDS:
                 continue
-            forms = [low, *RELATED.get(low, ())]
-            if any(all(root(x) in stems for x in f.split()) for f in forms):
+            if _names_word(stems, low):
                 continue
             out.append(w)
         return out
@@ -642,8 +641,7 @@ class GraphRanker:
         labels = {d.id: d.chosen.label for d in graph.query.decisions}
         for _, pid, _ in patterns:
             stems = self.rules.fit.name_stems(pid)
-            named = any(all(root(x) in stems for x in f.split())
-                        for w in words for f in (w, *RELATED.get(w, ())))
+            named = any(_names_word(stems, w) for w in words)
             if not (named or (where and self._says_where(pid))
                     or (not [w for w in words if w not in CONTAINMENT_WORDS]
                         and len(patterns) == 1)):
@@ -736,6 +734,13 @@ class GraphRanker:
         return "confidence", (f"no reading of the question fits the KB well enough (the "
                               f"best, {top.query.label_level}, has confidence "
                               f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+
+
+def _names_word(stems: frozenset[str] | set[str], word: str) -> bool:
+    """Whether property names with these word ``stems`` name the lower-case ``word``, as
+    written or through a phrase it is ``RELATED`` to ("born": "place of birth")."""
+    return any(all(root(x) in stems for x in form.split())
+               for form in (word, *RELATED.get(word, ())))
 
 
 def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
