@@ -27,7 +27,7 @@ from reasoning.eval.gold import GoldResolver
 from reasoning.eval.readers import EvalItem, read_items
 from reasoning.eval.runner import Run, evaluate, file_digest
 from reasoning.grounder import Grounder
-from reasoning.llm import LLM
+from reasoning.llm import LLM, FactCatalog, llm_from_spec
 from store.errors import EvalError
 
 #: ``open_models(llm_spec, verifier_spec, *, llm_cache, replay, catalog)`` → (model,
@@ -127,8 +127,14 @@ def _open_models(llm_spec: str | None, verifier_spec: str | None = None, *,
                  llm_cache: str | None = None, replay: bool = False,
                  catalog: str | None = None) -> tuple[LLM | None, LLM | None]:
     """The models of the specs, sharing one simulated catalog (read from ``catalog``)."""
-    from reasoning.llm import FactCatalog, llm_from_spec
     facts = FactCatalog.from_jsonl(catalog) if catalog else None
+    return _from_specs(llm_spec, verifier_spec, facts, llm_cache, replay)
+
+
+def _from_specs(llm_spec: str | None, verifier_spec: str | None, facts: FactCatalog | None,
+                llm_cache: str | None, replay: bool) -> tuple[LLM | None, LLM | None]:
+    """The model and the verifier of the specs (None where a spec is), sharing ``facts``
+    and the call cache."""
     mode = "replay" if replay else "auto"
     return (llm_from_spec(llm_spec, catalog=facts, cache=llm_cache, cache_mode=mode),
             llm_from_spec(verifier_spec, catalog=facts, cache=llm_cache, cache_mode=mode)
@@ -150,7 +156,6 @@ def _models(llm_spec: str | None, verifier_spec: str | None, llm_cache: str | No
                                     replay=replay, catalog=catalog)
         return llm, verifier, str(Path(catalog).resolve()) if catalog else None
     from reasoning.eval.catalog import catalog_rows
-    from reasoning.llm import FactCatalog, llm_from_spec
     from reasoning.llm.simulated import popularity_from_kb
 
     rows = catalog_rows(items, gold_of, kb)
@@ -159,8 +164,5 @@ def _models(llm_spec: str | None, verifier_spec: str | None, llm_cache: str | No
                              "benchmark asks for one fact with known gold answers",
                              fix="pass --catalog FILE (e.g. a slice-qa file)")
     facts = FactCatalog.from_rows(rows, popularity=popularity_from_kb(kb))
-    mode = "replay" if replay else "auto"
-    llm = llm_from_spec(llm_spec, catalog=facts, cache=llm_cache, cache_mode=mode)
-    verifier = llm_from_spec(verifier_spec, catalog=facts, cache=llm_cache,
-                             cache_mode=mode) if verifier_spec else None
+    llm, verifier = _from_specs(llm_spec, verifier_spec, facts, llm_cache, replay)
     return llm, verifier, f"the benchmark's one-fact questions ({len(rows)})"
