@@ -180,7 +180,7 @@ def analyze(question: str) -> Analysis:
             mark(i, i + 1)
             noun = _noun_after(lows, i + 2, texts)
             if noun:
-                type_noun = " ".join(lows[i + 2:noun + 1])
+                type_noun = _noun_phrase(lows, i + 2, noun)
                 mark(*range(i + 2, noun + 1))
             break
         if w == "number" and i + 1 < len(lows) and lows[i + 1] == "of" and (
@@ -189,9 +189,11 @@ def analyze(question: str) -> Analysis:
             mark(i, i + 1)
             noun = _noun_after(lows, i + 2, texts)
             if noun:
-                type_noun = " ".join(lows[i + 2:noun + 1])
+                type_noun = _noun_phrase(lows, i + 2, noun)
                 mark(*range(i + 2, noun + 1))
             break
+        if w in ("who", "whom", "whose") and _relative_before_wh(lows, i):
+            continue
         if w in ("who", "whom", "whose"):
             wh = wh or w
             answer_type = answer_type or "person"
@@ -218,7 +220,7 @@ def analyze(question: str) -> Analysis:
                 mark(head - 1, head, i - 1)
                 break
             if noun is not None and lows[i + 1] not in AUXILIARIES:
-                type_noun = " ".join(lows[i + 1:noun + 1])
+                type_noun = _noun_phrase(lows, i + 1, noun)
                 answer_type = _type_of(type_noun) or answer_type
                 mark(*range(i + 1, noun + 1))
             break
@@ -230,7 +232,7 @@ def analyze(question: str) -> Analysis:
             after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
             nouns, relative = _noun_before_relative(lows, after, texts)
             if nouns is not None:    # "Name the country whose capital is …": a country
-                type_noun = " ".join(lows[nouns[0]:nouns[1] + 1])
+                type_noun = _noun_phrase(lows, nouns[0], nouns[1])
                 answer_type = _type_of(type_noun)
                 mark(*range(nouns[0] - 1, relative + 1))
                 break
@@ -259,8 +261,23 @@ def _first_content(lows: Sequence[str]) -> int | None:
 
 
 _WH_WORDS = frozenset("who whom whose what which where when how".split())
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+def _noun_phrase(lows: Sequence[str], first: int, last: int) -> str:
+    """The words ``first``..``last`` as a class noun, a possessive ending dropped
+    ("which country's city": the class is "country")."""
+    return _POSSESSIVE.sub("", " ".join(lows[first:last + 1]))
 #: words that negate the relation asked about ("n't" is expanded to "not" first)
 NEGATIONS = frozenset("not never neither nor".split())
+
+
+def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
+    """Whether the who/whom/whose at ``i`` opens a relative clause after a noun and the
+    question word comes later ("a country *whose* capital is *which* city?")."""
+    return i > 0 and lows[i - 1] not in AUXILIARIES and lows[i - 1] not in _PREPOSITIONS \
+        and lows[i - 1] not in _WH_WORDS and lows[i - 1] not in ("me", "us") \
+        and any(w in ("which", "what", "where", "when") for w in lows[i + 1:])
 
 
 def _has_wh(lows: Sequence[str]) -> bool:
@@ -285,6 +302,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
         end = j
+        if _POSSESSIVE.search(w):
+            break                  # "which country's city …" asks for the country
     return end
 
 
