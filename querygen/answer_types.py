@@ -149,8 +149,9 @@ def expected(a: Analysis) -> Expected:
                                                           THING}), noun)
     if a.answer_type == "time":
         return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE}), noun)
-    if a.answer_type == "person":
-        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun)
+    if a.answer_type == "person":      # "Name the people …", "which actor": as for who
+        return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun,
+                        frozenset({PLACE, THING}))
     if a.answer_type == "place":
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
     if noun:                          # "which river", "what award": an entity of class N
