@@ -53,6 +53,7 @@ from typing import Any, cast
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value, ValueKind
+from linking.linker import id_order
 from querygen.analysis import Analysis, Word, expand_contractions
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
@@ -380,13 +381,19 @@ class GraphRanker:
             texts = [w.low for w in words]
             scores = fit.name_scores(fit.chunk_phrases(words))
             roles = self.rules.props.roles(answers)
+            # "located", "within" alone: any property that says where the answers are
+            where = all(t in CONTAINMENT_WORDS for t in texts)
             options: dict[str, tuple[float, Any]] = {}
             for subject_of, _ in roles.values():
                 for pid in subject_of - options.keys():
                     found = fit.fit(ctx.analysis, pid, scores, [texts])
                     if found is not None and found[0] >= EXTEND_FIT:
                         options[pid] = found
-            best = sorted(options.items(), key=lambda kv: -kv[1][0])[:EXTEND_PROPERTIES]
+                    elif where and self._says_where(pid):
+                        options[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))
+            # ties go to the older property (country before continent), for a stable order
+            best = sorted(options.items(),
+                          key=lambda kv: (-kv[1][0], id_order(kv[0])))[:EXTEND_PROPERTIES]
             for _pid, (score, cand) in best:
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 moved = _rename(plan, "x", "m0")
@@ -402,18 +409,33 @@ class GraphRanker:
         that no property of the plan names."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         stems = self._plan_stems(plan)
-        to_places = any(self.oracle.range_kind(pid) == PLACE for pid in _plan_pids(plan))
+        words = ctx.analysis.relation_words(spans, keep_type_noun=False)
         out = []
-        for w in ctx.analysis.relation_words(spans, keep_type_noun=False):
+        for w in words:
             low = w.low
-            if not content([w]):
-                continue
-            if to_places and low in CONTAINMENT_WORDS:
+            if low in CONTAINMENT_WORDS:
+                if not self._free_hop_for(plan, low, words):
+                    out.append(w)
                 continue
             if _names_word(stems, low):
                 continue
-            out.append(w)
+            if content([w]):
+                out.append(w)
         return out
+
+    def _free_hop_for(self, plan: QueryPlan, word: str, words: Sequence[Word]) -> bool:
+        """Whether a property of ``plan`` leads to places or names ``word`` (a word that
+        says where a thing is: "located", "within", "part") and is named by none of the
+        question's other relation words: the hop that ``word`` stands for. In "Within which
+        region is the birthplace of X?" the place of birth is named by "birthplace", so
+        "within" asks for one more hop."""
+        others = [w.low for w in words if w.low not in CONTAINMENT_WORDS and content([w])]
+        for pid in _plan_pids(plan):
+            stems = self.rules.fit.name_stems(pid)
+            if (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)) and \
+                    not any(_names_word(stems, w) for w in others):
+                return True
+        return False
 
     def _plan_stems(self, plan: QueryPlan) -> set[str]:
         stems: set[str] = set()
@@ -584,10 +606,10 @@ class GraphRanker:
         question's frame left out) that no property of the graph names, nor the class it
         checks."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
-        words = content(ctx.analysis.relation_words(spans, keep_type_noun=False))
+        words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=False))
         if not words:
             return 0.0
-        return min(1.0, len(content(self._unexplained_words(ctx, plan))) / len(words))
+        return min(1.0, len(_counted(self._unexplained_words(ctx, plan))) / len(words))
 
     # -- the decision -----------------------------------------------------------------------
     def _decide(self, question: str, ctx: _Context, graphs: tuple[QueryGraph, ...],
@@ -604,6 +626,10 @@ class GraphRanker:
             if g.confidence < threshold:
                 break
             if self._has_class_rival(ctx, g, answered):
+                continue
+            near = _misspelled(g)
+            if near is not None:
+                unfounded = unfounded or near
                 continue
             if g.query.form == "ask":
                 why = self._ask_unfounded(ctx, g)
@@ -734,6 +760,25 @@ class GraphRanker:
         return "confidence", (f"no reading of the question fits the KB well enough (the "
                               f"best, {top.query.label_level}, has confidence "
                               f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+
+
+def _misspelled(graph: QueryGraph) -> tuple[str, str] | None:
+    """("entity", why) when an entity of ``graph`` matched its mention only as a
+    misspelling does ("Seymour Sarasin" for Seymour Sarason): a name that is not in the KB
+    may be a typo or another person, and only the asker knows which."""
+    for d in graph.query.decisions:
+        if d.kind == "entity" and d.chosen.match == "fuzzy" and d.mention:
+            return "entity", (f"the KB has no entity named {d.mention!r}; the closest name "
+                              f"is {d.chosen.label!r} ({d.chosen.id}): ask with that name "
+                              "if it is the one meant")
+    return None
+
+
+def _counted(words: Sequence[Word]) -> list[str]:
+    """The relation words that count: content words, and the words that say where a
+    thing is ("within", "located"), which may be stopwords."""
+    return [w.low for w in words if w.low in CONTAINMENT_WORDS] + \
+        content([w for w in words if w.low not in CONTAINMENT_WORDS])
 
 
 def _names_word(stems: frozenset[str] | set[str], word: str) -> bool:

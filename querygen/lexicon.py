@@ -134,8 +134,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "spoke": ("languages spoken",), "spoken": ("languages spoken",),
     "writes": ("language", "author"), "wrote": ("author", "language"),
     "written": ("language", "author"), "write": ("language", "author"),
-    "located": ("location",), "situated": ("location",), "lies": ("location",),
-    "headquartered": ("headquarters",), "based": ("headquarters", "location"),
+    "located": ("location", "located in"), "situated": ("location",), "lies": ("location",),
+    "within": ("located in",), "inside": ("located in",),
+    "headquartered": ("headquarters",), "based": ("headquarters", "work location", "residence"),
     "named": ("named after",), "called": ("named after",), "namesake": ("named after",),
     "married": ("spouse",), "wife": ("spouse",), "husband": ("spouse",),
     "nationality": ("country of citizenship",), "citizen": ("citizenship",),
@@ -183,10 +184,12 @@ RELATED: dict[str, tuple[str, ...]] = {
 }
 
 #: words that say where something is without naming the relation ("located in", "lies
-#: on", "part of", "belongs to", "found in"): any property whose values are places
-#: explains them ("Which continent is Germany located in?" is Germany's continent)
+#: on", "part of", "belongs to", "found in", "within"): a property whose values are places
+#: and which no other word of the question names explains them ("Which continent is
+#: Germany located in?" is Germany's continent)
 CONTAINMENT_WORDS = frozenset("""
 located locate lie lies lying situated sits sit part belong belongs belonging found
+within inside
 """.split())
 
 #: words that ask how two things are related without naming the relation
