@@ -54,9 +54,18 @@ def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     ("Tokyo is a city in which country?", "country"),     # a wh-determiner, not "in which"
     # a word English knows only as a verb ends the class (word order of a glossed question)
     ("In which genre belongs Metallica?", "genre"),
+    # a possessive ends the class: "which country's city" asks for a country
+    ("Which country's largest city is Lagos?", "country"),
+    # "whose" after a noun opens a relative clause; the question word comes later
+    ("The Model T was built by a firm whose seat is in which city?", "city"),
 ])
 def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
+
+
+def test_people_asked_for_without_who_make_places_unlikely():
+    exp = expected(analyze("List the people born in Paris who died there."))
+    assert exp.kinds == {AGENT} and PLACE in exp.unlikely
 
 
 def test_a_tie_between_kinds_goes_the_same_way_whatever_the_order_of_the_labels():
@@ -311,6 +320,26 @@ def test_a_telegraphic_question_naming_a_concept_asks_for_it(slice_grounder, que
     a = slice_grounder.ask(question)
     assert a.grounded and a.missing != "question", a.text
     assert set(a.ids) == gold, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", [
+    # "located" and "within" ask for one more hop when another word names the first
+    "Where is the birthplace of William B. Colleary located?",
+    "Within which country is the birthplace of William B. Colleary?",
+    # the class before a possessive is the one asked for, not the city
+    "Which country's city saw the birth of William B. Colleary?",
+])
+def test_where_a_named_place_lies_is_one_hop_further(slice_grounder, question):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == ["Q30"], (question, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_a_name_matched_only_as_a_misspelling_is_not_the_entity(slice_grounder):
+    a = slice_grounder.ask("Where was William B. Colleery born?")
+    assert not a.grounded and not a.values and a.missing == "entity", a.text
+    assert "William B. Colleery" in a.text
 
 
 # -- evaluation: grounded, confidence, risk and coverage ----------------------------------------
