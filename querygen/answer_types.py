@@ -40,6 +40,7 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis
+from querygen.lexicon import CONTAINMENT_WORDS
 from store.normalize import normalize
 
 #: coarse kinds of answers
@@ -130,7 +131,8 @@ _GENERIC_NOUNS = frozenset("thing things one ones kind sort type entity item".sp
 def expected(a: Analysis) -> Expected:
     """The answer ``a`` asks for (see the module docstring)."""
     noun = a.type_noun
-    if noun and noun.split()[-1] in _GENERIC_NOUNS:
+    generic = bool(noun) and noun.split()[-1] in _GENERIC_NOUNS
+    if generic:
         noun = None
     if a.form == "ask":
         return Expected("yes/no")
@@ -154,6 +156,9 @@ def expected(a: Analysis) -> Expected:
                         frozenset({PLACE, THING}))
     if a.answer_type == "place":
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
+    if generic and _says_located(a):     # "located in which country-level entity"
+        return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), None,
+                        frozenset({AGENT, THING}))
     if noun:                          # "which river", "what award": an entity of class N
         kind = kind_of_words(noun)
         if kind is not None:
@@ -161,6 +166,17 @@ def expected(a: Analysis) -> Expected:
                             frozenset({AGENT, PLACE, THING}) - {kind})
         return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
     return Expected(wh)
+
+
+def _says_located(a: Analysis) -> bool:
+    """Whether the question word follows a word that says where a thing is ("located in
+    which …", "within what …", "lies on which …")."""
+    lows = [w.low for w in a.words]
+    for i, w in enumerate(lows):
+        if w in ("which", "what"):
+            before = [x for x in lows[max(0, i - 2):i] if x not in ("in", "on", "at")]
+            return bool(before) and before[-1] in CONTAINMENT_WORDS
+    return False
 
 
 def noun_forms(noun: str) -> frozenset[str]:

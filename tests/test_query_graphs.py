@@ -39,6 +39,8 @@ def paintings():
     ("When was Marie Curie born?", {TIME}, None),
     ("In which country was Marie Curie born?", {PLACE}, "country"),
     ("Which award did Marie Curie receive?", {THING}, "award"),
+    # a generic class ("entity") after "located in" still asks for a place
+    ("Berlin is located in which country-level entity?", {PLACE}, None),
 ])
 def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     exp = expected(analyze(question))
