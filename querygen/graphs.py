@@ -59,7 +59,7 @@ from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import content, root
-from querygen.lexicon import CONTAINMENT_WORDS, RELATED
+from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -347,13 +347,14 @@ class GraphRanker:
             if not steps and len(_relation_edges(plan)) < 2:
                 steps = self._noun_steps_via(noun, answers)
             for path, score in steps:
-                moved = _rename(plan, "x", "m0")
+                names = _fresh_names(plan, len(path))
+                moved = _rename(plan, "x", names[0])
                 edges = list(moved.edges)
                 for k, pid in enumerate(path):
                     cand = self.rules.fit.candidate(pid, score)
                     prop = LinkingDecision("property", cand.label, (cand,))
-                    target = Var("x") if k == len(path) - 1 else Var(f"m{k + 1}")
-                    edges.append(Edge(Var(f"m{k}"), prop, target))
+                    target = Var("x") if k == len(path) - 1 else Var(names[k + 1])
+                    edges.append(Edge(Var(names[k]), prop, target))
                 why = "not" if check.noun is not None and check.noun < 0 else "unknown"
                 out.append(replace(moved, edges=tuple(edges),
                                    score=plan.score - CHAIN_PENALTY * len(path),
@@ -396,9 +397,10 @@ class GraphRanker:
                           key=lambda kv: (-kv[1][0], id_order(kv[0])))[:EXTEND_PROPERTIES]
             for _pid, (score, cand) in best:
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
-                moved = _rename(plan, "x", "m0")
+                (via,) = _fresh_names(plan, 1)
+                moved = _rename(plan, "x", via)
                 hops = len(_relation_edges(plan)) + 1
-                out.append(replace(moved, edges=(*moved.edges, Edge(Var("m0"), prop, Var("x"))),
+                out.append(replace(moved, edges=(*moved.edges, Edge(Var(via), prop, Var("x"))),
                                    score=plan.score + 0.3 * score - CHAIN_PENALTY,
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
@@ -591,7 +593,7 @@ class GraphRanker:
             "empty": float(empty), "log_answers": math.log1p(n),
             "named": float(NAMES_RELATION in plan.notes),
             "absent": float("no statement in the KB" in notes),
-            "unexplained": self._unexplained(ctx, plan),
+            "unexplained": self._unexplained(ctx, plan, values),
             "ignored": float(bool(_ignored(ctx, plan))),
             "members": float(notes.startswith("members of")),
             "form_count": float(plan.form == "count"), "form_ask": float(plan.form == "ask"),
@@ -601,15 +603,25 @@ class GraphRanker:
             "choices": float(bool(plan.choices)),
         }
 
-    def _unexplained(self, ctx: _Context, plan: QueryPlan) -> float:
+    def _unexplained(self, ctx: _Context, plan: QueryPlan, values: Sequence[Value]) -> float:
         """The share of the question's relation words (the plan's mentions and the
         question's frame left out) that no property of the graph names, nor the class it
-        checks."""
+        checks, nor the class of its answers (``values``): "city" in "the headquarters
+        city of X's employer" is said by answers that are cities."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=False))
         if not words:
             return 0.0
-        return min(1.0, len(_counted(self._unexplained_words(ctx, plan))) / len(words))
+        left = [w for w in self._unexplained_words(ctx, plan)
+                if not self._answers_are(w.low, values, _last_property(plan))]
+        return min(1.0, len(_counted(left)) / len(words))
+
+    def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
+        """Whether ``word`` names a kind of place or person that ``values`` all are."""
+        if not values or (word not in PLACE_NOUNS and word not in PERSON_NOUNS):
+            return False
+        check = self.oracle.check(Expected("", noun=word), values, via)
+        return check.noun is not None and check.noun > 0
 
     # -- the decision -----------------------------------------------------------------------
     def _decide(self, question: str, ctx: _Context, graphs: tuple[QueryGraph, ...],
@@ -891,6 +903,14 @@ def _last_property(plan: QueryPlan) -> str | None:
                 e.object == Var(plan.answer) or e.subject == Var(plan.answer)):
             return e.predicate.id
     return None
+
+
+def _fresh_names(plan: QueryPlan, n: int) -> list[str]:
+    """``n`` variable names ("m0", "m1" …) that ``plan`` does not use yet: a reading
+    extended twice must not join its new hop to a variable it already has."""
+    used = {node.name for e in plan.edges for node in (e.subject, e.object)
+            if isinstance(node, Var)}
+    return [name for name in (f"m{k}" for k in range(len(used) + n)) if name not in used][:n]
 
 
 def _rename(plan: QueryPlan, old: str, new: str) -> QueryPlan:
