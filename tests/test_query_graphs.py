@@ -65,6 +65,14 @@ def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
 
 
+def test_a_reading_extended_again_joins_its_new_hop_through_a_new_variable():
+    from querygen.graphs import _fresh_names
+    from querygen.plan import Edge, QueryPlan, Var
+    two_hops = QueryPlan((Edge("Q1", "P108", Var("m0")), Edge(Var("m0"), "P159", Var("x"))))
+    assert _fresh_names(two_hops, 2) == ["m1", "m2"]
+    assert _fresh_names(QueryPlan((Edge("Q1", "P108", Var("x")),)), 1) == ["m0"]
+
+
 def test_people_asked_for_without_who_make_places_unlikely():
     exp = expected(analyze("List the people born in Paris who died there."))
     assert exp.kinds == {AGENT} and PLACE in exp.unlikely
