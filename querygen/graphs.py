@@ -434,8 +434,13 @@ class GraphRanker:
         others = [w.low for w in words if w.low not in CONTAINMENT_WORDS and content([w])]
         for pid in _plan_pids(plan):
             stems = self.rules.fit.name_stems(pid)
-            if (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)) and \
-                    not any(_names_word(stems, w) for w in others):
+            if not (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)):
+                continue
+            label = (self.rules.props.label(pid) or "").lower().split()
+            # a property whose own label says where ("headquarters location") answers
+            # "where is the headquarters located" itself
+            if not any(_names_word(stems, w) for w in others) or \
+                    _LOCATION_LABEL_WORDS.intersection(label):
                 return True
         return False
 
@@ -816,6 +821,8 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
 #: a preposition that asks where ("Is Paris in Germany?", "Is Lyon on the Rhône?")
 _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
 #: the stems of property names that say where something is
+#: a property label with one of these words says where its subject is
+_LOCATION_LABEL_WORDS = frozenset("location located situated".split())
 _WHERE_STEMS = frozenset(root(w) for w in
                          "located location part country continent territory".split())
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")

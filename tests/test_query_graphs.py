@@ -346,6 +346,12 @@ def test_where_a_named_place_lies_is_one_hop_further(slice_grounder, question):
 
 
 @pytest.mark.timeout(600)
+def test_a_property_whose_label_says_where_answers_where_it_is_located(slice_grounder):
+    a = slice_grounder.ask("Where is the headquarters of CNN located?")
+    assert a.grounded and a.ids == ["Q23556"], a.text          # Atlanta, not its country
+
+
+@pytest.mark.timeout(600)
 def test_a_name_matched_only_as_a_misspelling_is_not_the_entity(slice_grounder):
     a = slice_grounder.ask("Where was William B. Colleery born?")
     assert not a.grounded and not a.values and a.missing == "entity", a.text
