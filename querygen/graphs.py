@@ -53,6 +53,7 @@ from typing import Any, cast
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value, ValueKind
+from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from querygen.analysis import Analysis, Word, expand_contractions
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
@@ -801,8 +802,11 @@ def _counted(words: Sequence[Word]) -> list[str]:
 def _names_word(stems: frozenset[str] | set[str], word: str) -> bool:
     """Whether property names with these word ``stems`` name the lower-case ``word``, as
     written or through a phrase it is ``RELATED`` to ("born": "place of birth")."""
-    return any(all(root(x) in stems for x in form.split())
-               for form in (word, *RELATED.get(word, ())))
+    for form in (word, *RELATED.get(word, ())):
+        parts = [x for x in form.split() if x not in STOPWORDS] or form.split()
+        if all(root(x) in stems for x in parts):
+            return True
+    return False
 
 
 def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:

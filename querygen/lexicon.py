@@ -136,6 +136,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "written": ("language", "author"), "write": ("language", "author"),
     "located": ("location", "located in"), "situated": ("location",), "lies": ("location",),
     "within": ("located in",), "inside": ("located in",),
+    "belong": ("part of", "member of"), "belongs": ("part of", "member of"),
+    "belonged": ("part of", "member of"), "belonging": ("part of", "member of"),
     "headquartered": ("headquarters",), "hq": ("headquarters",),
     "dob": ("date of birth",), "dod": ("date of death",), "based": ("headquarters", "work location", "residence"),
     "named": ("named after",), "called": ("named after",), "namesake": ("named after",),
