@@ -345,6 +345,14 @@ def test_where_a_named_place_lies_is_one_hop_further(slice_grounder, question):
     assert a.grounded and a.ids == ["Q30"], (question, a.text)
 
 
+def test_a_related_phrase_names_a_word_through_its_content_words():
+    from querygen.fit import root
+    from querygen.graphs import _names_word
+    part_of = {root("part")}                  # "of" is in no property's stems
+    assert _names_word(part_of, "belongs")    # belongs → "part of"
+    assert not _names_word(part_of, "of")     # a stopword alone names nothing
+
+
 @pytest.mark.timeout(600)
 def test_a_property_whose_label_says_where_answers_where_it_is_located(slice_grounder):
     a = slice_grounder.ask("Where is the headquarters of CNN located?")
