@@ -131,7 +131,8 @@ _GENERIC_NOUNS = frozenset("thing things one ones kind sort type entity item".sp
 def expected(a: Analysis) -> Expected:
     """The answer ``a`` asks for (see the module docstring)."""
     noun = a.type_noun
-    generic = bool(noun) and noun.split()[-1] in _GENERIC_NOUNS
+    noun_words = (noun or "").split()
+    generic = bool(noun_words) and noun_words[-1] in _GENERIC_NOUNS
     if generic:
         noun = None
     if a.form == "ask":
