@@ -380,6 +380,12 @@ class GraphRanker:
                        if v]
             if not answers:
                 continue
+            # "countries" said by answers that are countries asks for no hop more
+            values = [Value("entity", v) for v in answers]
+            words = [w for w in words
+                     if not self._answers_are(w.low, values, _last_property(plan))]
+            if not words:
+                continue
             texts = [w.low for w in words]
             scores = fit.name_scores(fit.chunk_phrases(words))
             roles = self.rules.props.roles(answers)
