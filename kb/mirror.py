@@ -18,7 +18,8 @@ import orjson
 from kb.base import check_triplet_query, property_info_from
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
 from kb.types import (RANK_NAMES, Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
-                      SparqlResult, Statement, Value, ValueKind, is_live, pick_text)
+                      SparqlResult, SparqlStream, Statement, Value, ValueKind, is_live,
+                      pick_text)
 from store.errors import EntityNotFound, MirrorError, PropertyNotFound
 from store.mirror import Mirror
 from store.vocab import (DESCRIPTION, ENTITY_ID, LABEL, LEXEME_ID, TERM_KIND_NAMES, check_id,
@@ -296,12 +297,14 @@ class MirrorKB:
 
     # -- SPARQL -----------------------------------------------------------------------------
     def sparql(self, query: str, *, timeout: float | None = None) -> SparqlResult:
-        from kb.mirror_sparql import run_sparql
-        return run_sparql(self, query, timeout=timeout)
+        from store.sparql import run as run_sparql     # the SPARQL engine loads on first use
+        return SparqlResult.from_answer(run_sparql(self.mirror, query, timeout=timeout),
+                                        self.name)
 
-    def sparql_stream(self, query: str, *, timeout: float | None = None) -> Any:
-        """``query``'s answer as a ``kb.mirror_sparql.SparqlStream``: a SELECT's rows one
-        by one as SQLite produces them (for the command line's bounded memory)."""
-        from kb.mirror_sparql import stream_sparql
-        return stream_sparql(self, query, timeout=timeout)
+    def sparql_stream(self, query: str, *, timeout: float | None = None) -> SparqlStream:
+        """``query``'s answer as a ``kb.types.SparqlStream``: a SELECT's rows one by one as
+        SQLite produces them (for the command line's bounded memory)."""
+        from store.sparql import run as run_sparql
+        return SparqlStream.from_answer(run_sparql(self.mirror, query, timeout=timeout,
+                                                   stream=True), self.name)
 

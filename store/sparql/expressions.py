@@ -1,4 +1,4 @@
-"""Terms and expressions of the SPARQL→SQL compiler (``store.sparql_sql``).
+"""Terms and expressions of the SPARQL→SQL compiler (``store.sparql.sql``).
 
 Once a triple pattern binds a SPARQL variable, its value lives in SQL columns. ``Term`` says
 which columns, in one of five shapes (categories):
@@ -36,12 +36,12 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any, Callable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef, Variable
-from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
 from store.normalize import normalize
 from store.rdf_store import WDS, sid_from_iri
 from store.regex import compile_regex, postgres_regex
+from store.sparql.nodes import CompValue
 from store.vocab import WD, XSD, iri_to_id
 
 NODE, STMT, TEXT, OBJ, INT = "node", "stmt", "text", "obj", "int"
@@ -612,7 +612,7 @@ class ExprCompiler:
     def call(self, name: str) -> str:
         """The name to call the SQL function ``name`` (``SQL_FUNCTIONS``) by: SQLite's is
         registered on the connection, PostgreSQL's created in the session's pg_temp
-        schema (``store.sparql_sql_pg``), where only a qualified name finds it."""
+        schema (``store.sparql.postgres``), where only a qualified name finds it."""
         self.functions.add(name)
         return f"pg_temp.{name}" if self.pg else name
 

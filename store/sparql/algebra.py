@@ -1,13 +1,13 @@
 """SPARQL algebra from tree-sitter's syntax tree, without rdflib's parser.
 
-``translate(parsed)`` turns a ``store.sparql_parse.ParsedQuery`` of a SELECT or ASK query
+``translate(parsed)`` turns a ``store.sparql.syntax.ParsedQuery`` of a SELECT or ASK query
 into the algebra rdflib's ``translateQuery`` would build (the same ``CompValue`` nodes:
 ``SelectQuery``/``AskQuery`` over ``Slice``, ``Distinct``, ``Project``, ``OrderBy``,
 ``Extend``, ``Filter``, ``AggregateJoin``/``Group``, ``LeftJoin``, ``Join``, ``Union``,
 ``Minus``, ``BGP``, ``ToMultiSet``/``values``, ``ServiceGraphPattern``, ``Graph``; rdflib
 terms, ``rdflib.paths`` paths, and expressions named as rdflib names them:
 ``RelationalExpression``, ``Builtin_LCASE``, ``Aggregate_Count``, ``Function``, ...), so
-that ``store.sparql_sql`` compiles either. It follows SPARQL 1.1's translation (§18.2) as
+that ``store.sparql.sql`` compiles either. It follows SPARQL 1.1's translation (§18.2) as
 rdflib does, with two differences: ``SELECT *`` projects the in-scope variables in the order
 they first appear in the query text (rdflib: a set's order), and Blazegraph query hints
 (``hint:``) are dropped.
@@ -26,10 +26,10 @@ from typing import Any, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
-from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
-from store.sparql_parse import ParsedQuery
+from store.sparql.nodes import CompValue
+from store.sparql.syntax import ParsedQuery
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
