@@ -36,11 +36,11 @@ from typing import Any, Iterable, Mapping, Sequence
 from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query
-from kb.cache import DEFAULT_TTL, ResultCache
 from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
                             DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, SparqlClient,
                             iso_time)
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
+from store.answer_cache import DEFAULT_TTL, ResultCache
 from store.errors import EntityNotFound, InvalidId, PropertyNotFound, QueryRefused
 from store.sparql import EMULATED_SERVICES, WIKIDATA_PREFIXES, parse, parse_checked
 from store.validity import (MAX_LITERAL, MAX_TERM, entity_iri_problem, iri_problem,
