@@ -842,21 +842,14 @@ class _Compiler:
             raise UnsupportedQuery(f"the pattern {inner!r}")
         if inner.name != "values":
             return self.subselect(inner)
-        # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
-        rows = [{v: t for v, t in row.items() if type(t) is not str}
-                for row in _get(inner, "res") or []]
-        names: list[Variable] = []
-        for row in rows:
-            names += [v for v in row if v not in names]
-        if not rows or not names:
-            raise UnsupportedQuery("an empty VALUES block")
-        shapes = {}
-        for var in names:
-            values = [row[var] for row in rows if var in row]
-            if any(isinstance(v, BNode) for v in values):
-                raise UnsupportedQuery("a blank node in VALUES")
-            plain = all(isinstance(v, URIRef) and not str(v).startswith(WDS) for v in values)
-            shapes[var] = NODE if plain else OBJ
+        return self.inline_values(inner)
+
+    def inline_values(self, node: CompValue) -> Rel:
+        """A VALUES block as a SQL ``VALUES`` table: one column (NODE) for a variable
+        whose values are all plain IRIs, four (OBJ) for the others; a variable that some
+        row leaves UNDEF is nullable."""
+        rows, names = _values_rows(node)
+        shapes = _values_shapes(rows, names)
         alias = self.alias()
         tuples = []
         for row in rows:
@@ -1220,6 +1213,34 @@ def _decimal_text(number: str) -> str:
 
 def _distinct_key(t: Term) -> str:
     return " || char(31) || ".join(t.columns) if len(t.columns) > 1 else t.v
+
+
+def _values_rows(node: CompValue) -> tuple[list[dict[Variable, Any]], list[Variable]]:
+    """The rows of a VALUES block (variable → term, UNDEF left out) and its variables in
+    order of first appearance; UnsupportedQuery for an empty block."""
+    # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
+    rows = [{v: t for v, t in row.items() if type(t) is not str}
+            for row in _get(node, "res") or []]
+    names: list[Variable] = []
+    for row in rows:
+        names += [v for v in row if v not in names]
+    if not rows or not names:
+        raise UnsupportedQuery("an empty VALUES block")
+    return rows, names
+
+
+def _values_shapes(rows: list[dict[Variable, Any]], names: list[Variable]
+                   ) -> dict[Variable, str]:
+    """Each VALUES variable's shape: NODE when all its values are plain IRIs (no
+    statement nodes), else OBJ; UnsupportedQuery for a blank node."""
+    shapes = {}
+    for var in names:
+        values = [row[var] for row in rows if var in row]
+        if any(isinstance(v, BNode) for v in values):
+            raise UnsupportedQuery("a blank node in VALUES")
+        plain = all(isinstance(v, URIRef) and not str(v).startswith(WDS) for v in values)
+        shapes[var] = NODE if plain else OBJ
+    return shapes
 
 
 def _value_cells(value: Any, shape: str) -> list[str]:
