@@ -22,16 +22,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, cast
 
 import rdflib
 
 from store.errors import UnsupportedQuery
 from store.limits import QueryLimits, bounded, new_limits, stop_check
-from store.mirror import Mirror
-from store.rdf_store import MirrorStore
 from store.sparql.prepared import PreparedQuery, prepare
-from store.sparql.sql import SqlPlan, compile_query, pretty_sql
+
+if TYPE_CHECKING:       # the SQL side (SQLAlchemy, the compiler) loads on a mirror's first query
+    from store.mirror import Mirror
+    from store.sparql.sql import SqlPlan
 
 Engine = Literal["auto", "sql", "rdflib"]
 #: SQLite virtual-machine steps between two checks of a query's limits
@@ -50,6 +51,8 @@ def plan(query: str, dialect: str = "sqlite") -> tuple[PreparedQuery, SqlPlan | 
     if dialect not in ("sqlite", "postgresql"):
         return prepared, None, f"the SQL compiler writes SQLite's and PostgreSQL's SQL, " \
                                f"not {dialect}'s"
+    from store.sparql.sql import compile_query
+
     try:
         return prepared, compile_query(prepared.algebra, dialect), ""
     except UnsupportedQuery as exc:
@@ -62,6 +65,8 @@ def _with_notes(explain: str, notes: tuple[str, ...]) -> str:
 
 def explain_sql(sql_plan: SqlPlan) -> str:
     """``Answer.explain`` of a query the SQL path answers: its SQL, laid out."""
+    from store.sparql.sql import pretty_sql
+
     return f"SQL over the mirror:\n{pretty_sql(sql_plan.sql)}"
 
 
@@ -179,10 +184,10 @@ def run(target: Mirror | rdflib.Graph, query: str, *, timeout: float | None = No
     (``store.limits``)."""
     query_limits = new_limits(timeout)
     with bounded(query_limits):
-        if isinstance(target, Mirror):
-            answer, cleanup = _answer(target, query, engine)
-        else:
+        if isinstance(target, rdflib.Graph):
             answer, cleanup = _graph_answer(target, query, engine), None
+        else:
+            answer, cleanup = _answer(target, query, engine)
         if answer.whole or not stream:
             try:
                 answer.rows = tuple(answer.rows)
@@ -214,6 +219,8 @@ def _answer(mirror: Mirror, query: str, engine: Engine
         return Answer(sql_plan.vars, sql_plan.stream(mirror), "sql", explain, notes), None
     why = "rdflib was asked for" if engine == "rdflib" else f"not compiled to SQL: {reason}"
     explain = _with_notes(f"rdflib's evaluator over the mirror ({why})", notes)
+    from store.rdf_store import MirrorStore
+
     cleanup = _watch_sqlite(mirror)
     try:
         answer = rdflib_answer(rdflib.Graph(store=MirrorStore(mirror)), prepared,
