@@ -31,8 +31,7 @@ from querygen.terms import is_label_level  # noqa: E402
 
 def tree_sitter(text: str) -> bool:
     from store.errors import QueryError
-    from store.sparql import translate
-    from store.sparql import parse
+    from store.sparql import parse, translate
     try:
         translate(parse(text))
         return True

@@ -1,8 +1,9 @@
 """The data types every layer shares: entities, statements and their values, properties,
 search candidates, citations and SPARQL results.
 
-All are frozen dataclasses: KBs hand them out, nobody edits them. IDs are Wikidata short IDs
-(``Q42``, ``P31``) or, for a user's own KB, full IRIs.
+All are frozen dataclasses but ``SparqlStream`` (a SELECT's rows as the engine makes them):
+KBs hand them out, nobody edits them. IDs are Wikidata short IDs (``Q42``, ``P31``) or, for
+a user's own KB, full IRIs.
 """
 
 from __future__ import annotations
@@ -377,6 +378,5 @@ class SparqlStream:
 
 
 __all__ = ["Candidate", "Citation", "Entity", "PropertyInfo", "RANK_NAMES", "Rank",
-           "Reference", "Snak", "SparqlResult", "SparqlStream",
-           "Statement", "Value", "ValueKind", "WD",
-           "is_live", "wikidata_url"]
+           "Reference", "Snak", "SparqlResult", "SparqlStream", "Statement", "Value",
+           "ValueKind", "WD", "is_live", "wikidata_url"]
