@@ -228,7 +228,7 @@ def start_server(db: str, workers: int, timeout: float, stderr: Any,
 
 
 def _prefixes() -> dict[str, str]:
-    from store.sparql_parse import WIKIDATA_PREFIXES
+    from store.sparql import WIKIDATA_PREFIXES
     return WIKIDATA_PREFIXES
 
 
@@ -239,7 +239,7 @@ def distinct_queries(n: int, base: int = 200) -> list[str]:
     from pathlib import Path
 
     from store.errors import KGGroundError
-    from store.sparql_parse import parse
+    from store.sparql import parse
 
     shared = Path(os.environ.get("KGGROUND_SHARED_DATA",
                                  Path(__file__).resolve().parent.parent.parent / "shared" /

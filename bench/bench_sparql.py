@@ -96,7 +96,8 @@ def measure(run: Callable[[], int], *, min_time: float, min_runs: int,
 
 def kgground_runners(db: Path) -> dict[str, Callable[[str], Callable[[], int]]]:
     from kb.mirror import MirrorKB
-    from kb.mirror_sparql import run_sparql
+    from kb.types import SparqlResult
+    from store.sparql import run
 
     kb = MirrorKB(db)
 
@@ -107,7 +108,8 @@ def kgground_runners(db: Path) -> dict[str, Callable[[str], Callable[[], int]]]:
         return lambda: len(kb.sparql(query).rows)
 
     def fallback(query: str) -> Callable[[], int]:
-        return lambda: len(run_sparql(kb, query, engine="rdflib").rows)
+        return lambda: len(SparqlResult.from_answer(run(kb.mirror, query, engine="rdflib"),
+                                                    kb.name).rows)
 
     return {"kgground-sql": sql, "kgground-rdflib": fallback}
 

@@ -88,9 +88,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import pyoxigraph as ox
 
-    from kb import mirror_sparql, sparql_check
     from kb.mirror import MirrorKB
     from store.errors import KGGroundError, QuerySyntaxError
+    from store.sparql import plan, prepare
     from tests.test_sparql_differential import PREFIXES, answer_kb, answer_ox, assert_same
 
     paths = args.queries or [SHARED / "benchmarks" / f"{f}.jsonl" for f in FILES] + [OWN]
@@ -119,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             ox_refused += 1
             oxi_rows = None
         t_ox = time.perf_counter() - t0
-        sparql_check.prepare.cache_clear()
-        mirror_sparql.plan.cache_clear()
+        prepare.cache_clear()
+        plan.cache_clear()
         t0 = time.perf_counter()
         try:
             result = kb.sparql(query, timeout=args.timeout)

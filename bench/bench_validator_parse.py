@@ -1,5 +1,5 @@
 """What the validator's parse step costs: the tree-sitter front end and its algebra
-(``store.sparql_parse.parse`` + ``store.sparql_algebra.translate``, what
+(``store.sparql.syntax.parse`` + ``store.sparql.algebra.translate``, what
 ``querygen.validate`` uses) against rdflib's ``parseQuery`` + ``translateQuery`` (what it
 used before), interleaved query by query on the same queries, so machine load hits both
 alike. Also counts the queries each accepts (the mirror runs what the front end accepts).
@@ -31,8 +31,7 @@ from querygen.terms import is_label_level  # noqa: E402
 
 def tree_sitter(text: str) -> bool:
     from store.errors import QueryError
-    from store.sparql_algebra import translate
-    from store.sparql_parse import parse
+    from store.sparql import parse, translate
     try:
         translate(parse(text))
         return True
@@ -44,7 +43,7 @@ def rdflib(text: str) -> bool:
     from rdflib.plugins.sparql.algebra import translateQuery
     from rdflib.plugins.sparql.parser import parseQuery
 
-    from kb.sparql_check import WIKIDATA_PREFIXES
+    from store.sparql import WIKIDATA_PREFIXES
     try:
         translateQuery(parseQuery(text), initNs=WIKIDATA_PREFIXES)
         return True

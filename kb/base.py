@@ -19,7 +19,7 @@ protocol            members                                               adapte
 ``HasLinking``      ``linking(*, index_path, progress)``: its own          MirrorKB,
                     ``kb.linking.LinkingKB``                              FallbackKB
 ``Streaming``       ``sparql_stream(query, *, timeout)``: a SELECT's      MirrorKB,
-                    rows one by one (``kb.mirror_sparql.SparqlStream``)    RdfGraphKB
+                    rows one by one (``kb.types.SparqlStream``)           RdfGraphKB
 ``HasMirror``       ``mirror``: the ``store.mirror.Mirror`` it reads      MirrorKB
 ``HasLocal``        ``local``: the KB it answers from first               FallbackKB
 ``HasLive``         ``live`` (an endpoint KB or None), ``offline``        FallbackKB
@@ -136,7 +136,7 @@ class HasLinking(Protocol):
 @runtime_checkable
 class Streaming(Protocol):
     """Streams SPARQL answers: a SELECT's rows one by one as they are made (a
-    ``kb.mirror_sparql.SparqlStream``), for bounded memory."""
+    ``kb.types.SparqlStream``), for bounded memory."""
 
     def sparql_stream(self, query: str, *, timeout: float | None = None) -> Any: ...
 

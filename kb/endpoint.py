@@ -6,7 +6,7 @@ triples, terms as ``rdfs:label``/``schema:description``/``skos:altLabel``, prope
 datatypes as ``wikibase:propertyType``. The HTTP side (User-Agent, timeout, concurrency cap,
 retries, typed errors, cache) is ``kb.sparql_http.SparqlClient``; this module builds the
 queries. Every query, built here or given by the user, is validated by
-``kb.sparql_check.parse_checked`` before it is sent; IDs are checked with ``store.vocab.check_id``
+``store.sparql.parse_checked`` before it is sent; IDs are checked with ``store.vocab.check_id``
 and every text put into a query is written as an escaped RDF literal.
 
 What the live side cannot do as the mirror does (limits, by design):
@@ -36,14 +36,13 @@ from typing import Any, Iterable, Mapping, Sequence
 from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query
-from kb.cache import DEFAULT_TTL, ResultCache
-from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, parse_checked
 from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
                             DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, SparqlClient,
                             iso_time)
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
+from store.answer_cache import DEFAULT_TTL, ResultCache
 from store.errors import EntityNotFound, InvalidId, PropertyNotFound, QueryRefused
-from store.sparql_parse import parse
+from store.sparql import EMULATED_SERVICES, WIKIDATA_PREFIXES, parse, parse_checked
 from store.validity import (MAX_LITERAL, MAX_TERM, entity_iri_problem, iri_problem,
                             lang_problem, text_problem)
 from store.vocab import (ALIAS, DATATYPE_BY_IRI, DESCRIPTION, ENTITY_ID, LABEL,

@@ -169,9 +169,7 @@ class FallbackKB:
     def _known_locally(self, id: str) -> bool:
         """Whether the mirror's terms of ``id`` are complete: some come from the mirror's
         own sources, or the endpoint was asked for the whole entity before."""
-        formats = {f for (f,) in self.local.mirror.query(
-            "SELECT DISTINCT s.format FROM terms t JOIN sources s ON s.id = t.source_id "
-            "WHERE t.entity = ?", (id,))}
+        formats = self.local.queries.source_formats(id)
         if formats - {"live"}:
             return True
         return bool(self._fetched(f"entity {id}"))

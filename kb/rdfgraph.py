@@ -24,14 +24,15 @@ import rdflib
 from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query, property_info_from
-from kb.mirror_sparql import graph_sparql
 from kb.ranking import PRIOR_WEIGHT, exact_kind, match_score, prior, search_key
-from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
+from kb.types import (Candidate, Citation, Entity, PropertyInfo, SparqlResult, SparqlStream,
+                      Statement, Value)
 from store.batches import RDF_FORMATS, base_suffix
 from store.literals import invalid_literals
 from store.rdf_parse import parse_rdf
 from store.errors import EntityNotFound, LoadError, PropertyNotFound
 from store.normalize import normalize
+from store.sparql import run as run_sparql
 from store.vocab import (DATATYPE_BY_IRI, DESCRIPTION, LABEL, PROPERTY_ID, PROPERTY_TYPE,
                          TERM_PREDICATES, WDT, check_id, check_property, entity_kind, id_to_iri,
                          iri_to_id, property_from_iri)
@@ -271,15 +272,12 @@ class RdfGraphKB:
         """``query``'s answer by rdflib's evaluator, within ``timeout`` seconds (None: the
         default of ``store.limits``) and the memory budget of a query; QueryTimeout,
         QueryTooLarge and kgground's other typed errors otherwise."""
-        return graph_sparql(self.graph, query, source=self.name, explain=_EXPLAIN,
-                            timeout=timeout)
+        return SparqlResult.from_answer(run_sparql(self.graph, query, timeout=timeout),
+                                        self.name)
 
-    def sparql_stream(self, query: str, *, timeout: float | None = None) -> Any:
-        """``query``'s answer as a ``kb.mirror_sparql.SparqlStream``: a SELECT's rows one
-        by one as rdflib's evaluator makes them, the deadline holding to the last row."""
-        return graph_sparql(self.graph, query, source=self.name, explain=_EXPLAIN,
-                            timeout=timeout, stream=True)
-
-
-_EXPLAIN = "rdflib's SPARQL evaluator"
+    def sparql_stream(self, query: str, *, timeout: float | None = None) -> SparqlStream:
+        """``query``'s answer as a ``kb.types.SparqlStream``: a SELECT's rows one by one
+        as rdflib's evaluator makes them, the deadline holding to the last row."""
+        return SparqlStream.from_answer(run_sparql(self.graph, query, timeout=timeout,
+                                                   stream=True), self.name)
 

@@ -32,8 +32,8 @@ Its contract:
   excerpt; a 503 also has ``retry_after``), ``MalformedResult`` (a 2xx whose body is not
   the result format asked for), ``EndpointUnreachable`` (DNS failure, refused or dropped
   connection).
-- **Cache**: answers are stored in a ``ResultCache`` (see ``kb.cache``) when one is given;
-  a cached answer has ``engine='cache'`` and says so in ``explain``.
+- **Cache**: answers are stored in a ``ResultCache`` (see ``store.answer_cache``) when one
+  is given; a cached answer has ``engine='cache'`` and says so in ``explain``.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ from typing import Any
 import orjson
 from rdflib import BNode, Graph, Literal, URIRef
 
-from kb.cache import ResultCache
 from kb.types import SparqlResult
+from store.answer_cache import ResultCache
 from store.errors import (EndpointError, EndpointHTTPError, EndpointTimeout,
                           EndpointUnreachable, MalformedResult, RateLimited)
 

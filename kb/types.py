@@ -1,17 +1,21 @@
 """The data types every layer shares: entities, statements and their values, properties,
 search candidates, citations and SPARQL results.
 
-All are frozen dataclasses: KBs hand them out, nobody edits them. IDs are Wikidata short IDs
-(``Q42``, ``P31``) or, for a user's own KB, full IRIs.
+All are frozen dataclasses but ``SparqlStream`` (a SELECT's rows as the engine makes them):
+KBs hand them out, nobody edits them. IDs are Wikidata short IDs (``Q42``, ``P31``) or, for
+a user's own KB, full IRIs.
 """
 
 from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Literal, Mapping
 
 from store.vocab import WD, entity_kind, id_to_iri
+
+if TYPE_CHECKING:
+    from store.sparql import Answer
 
 ValueKind = Literal["entity", "literal", "iri", "bnode", "somevalue", "novalue"]
 Rank = Literal["preferred", "normal", "deprecated"]
@@ -313,6 +317,14 @@ class SparqlResult:
     def __iter__(self) -> Iterator[Mapping[str, Any]]:
         return iter(self.rows)
 
+    @classmethod
+    def from_answer(cls, answer: Answer, source: str) -> SparqlResult:
+        """The SparqlResult of the SPARQL engine's ``answer`` (``store.sparql.run``,
+        rows taken), answered by ``source``."""
+        return cls(vars=answer.vars, rows=tuple(answer.rows), boolean=answer.boolean,
+                   graph=answer.graph, source=source, engine=answer.engine,
+                   explain=answer.explain, notes=answer.notes)
+
     def values(self, var: str) -> list[Any]:
         """Every binding of ``var``, in row order (unbound rows skipped)."""
         return [row[var] for row in self.rows if var in row]
@@ -341,6 +353,30 @@ class SparqlResult:
                                          for row in self.rows]}}
 
 
+@dataclass
+class SparqlStream:
+    """A SELECT's solutions as they come (``rows`` is an iterator: memory stays bounded);
+    for ASK, CONSTRUCT and DESCRIBE, ``result`` holds the whole answer instead. The
+    query's deadline (``store.limits``) holds until the last row: past it, the next row
+    raises QueryTimeout, and the rows already taken stay taken."""
+    vars: tuple[str, ...]
+    rows: Iterator[dict]
+    engine: str
+    explain: str
+    notes: tuple[str, ...]
+    result: SparqlResult | None = None
+
+    @classmethod
+    def from_answer(cls, answer: Answer, source: str) -> SparqlStream:
+        """The stream of the SPARQL engine's ``answer`` (``store.sparql.run`` with
+        ``stream``), answered by ``source``."""
+        if answer.whole:
+            return cls((), iter(()), answer.engine, answer.explain, answer.notes,
+                       SparqlResult.from_answer(answer, source))
+        return cls(answer.vars, iter(answer.rows), answer.engine, answer.explain,
+                   answer.notes)
+
+
 __all__ = ["Candidate", "Citation", "Entity", "PropertyInfo", "RANK_NAMES", "Rank",
-           "Reference", "Snak", "SparqlResult", "Statement", "Value", "ValueKind", "WD",
-           "is_live", "wikidata_url"]
+           "Reference", "Snak", "SparqlResult", "SparqlStream", "Statement", "Value",
+           "ValueKind", "WD", "is_live", "wikidata_url"]

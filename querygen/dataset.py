@@ -26,7 +26,7 @@ from querygen.terms import (ID_PREFIXES, Token, label_of, lex, slot, well_formed
                             wikidata_id)
 from kb.base import KnowledgeBase
 from kb.contracts import MentionLinker
-from kb.sparql_check import WIKIDATA_PREFIXES
+from store.sparql import WIKIDATA_PREFIXES
 from store.errors import KGGroundError
 
 

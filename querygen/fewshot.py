@@ -304,7 +304,7 @@ def default_validator() -> Callable[[str, Any], list[str]]:
     try:
         from querygen.validate import validate
     except ImportError:
-        from kb.sparql_check import prepare
+        from store.sparql import prepare
 
         def parse_only(query: str, kb: KnowledgeBase) -> list[str]:
             try:
@@ -360,7 +360,7 @@ def generated_from(label_level: str, grounded: str, question: str, strategy: str
 
 def _shape(query: str) -> tuple[AnswerForm, str, tuple[tuple[str, str, str], ...]]:
     """(form, answer variable, triple patterns when the query is only a BGP)."""
-    from kb.sparql_check import prepare
+    from store.sparql import prepare
 
     try:
         algebra = prepare(query).algebra

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from kb.sparql_check import WIKIDATA_PREFIXES
+from store.sparql import WIKIDATA_PREFIXES
 from store.errors import QueryError
 
 _FENCE = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.S)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from kb.base import KnowledgeBase, mirror_of
-from kb.sparql_check import WIKIDATA_PREFIXES
+from store.sparql import WIKIDATA_PREFIXES
 from store.normalize import normalize
 from store.vocab import ENTITY_ID, ITEM_ID, LEXEME_ID, PROPERTY_ID
 

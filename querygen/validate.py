@@ -28,7 +28,7 @@ Errors (``code`` in brackets):
   aggregates without GROUP BY (a count) this is a warning: "no" and 0 may be the right
   answers;
 - [unbound] a projected variable that nothing in the pattern binds;
-- [too-complex] a query past a limit on its shape (``store.query_shape``: nesting, OPTIONAL
+- [too-complex] a query past a limit on its shape (``store.sparql.shape``: nesting, OPTIONAL
   and UNION counts, length) that no kgground engine would run.
 
 Every SPARQL 1.1 construct that parses (BIND, VALUES, sub-queries, property paths,
@@ -53,14 +53,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 
 from kb.base import KnowledgeBase
-from kb.sparql_check import EMULATED_SERVICES, WIKIDATA_PREFIXES, rdflib_query
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
-from store import query_shape
 from store.errors import (EntityNotFound, InvalidId, KGGroundError, PropertyNotFound,
                           QuerySyntaxError, QueryTooComplex, UnsupportedQuery)
-from store.sparql_algebra import translate
-from store.sparql_parse import parse as parse_sparql
+from store.sparql import (EMULATED_SERVICES, WIKIDATA_PREFIXES, check_query_shape,
+                          rdflib_query, translate)
+from store.sparql import parse as parse_sparql
 from store.vocab import PROPERTY_ID, WD
 
 Severity = TypingLiteral["error", "warning"]
@@ -304,9 +303,9 @@ class _Validator:
     def parse(self, text: str) -> Any:
         """The algebra of the parser's text, or None after reporting why there is none.
 
-        Parsed as every kgground KB parses a query it runs (``kb.sparql_check``): the
-        tree-sitter front end (``store.sparql_parse``: microseconds, the error's line and
-        column) and its translation to algebra (``store.sparql_algebra``); CONSTRUCT and
+        Parsed as every kgground KB parses a query it runs (``store.sparql.prepare``): the
+        tree-sitter front end (``store.sparql.syntax``: microseconds, the error's line and
+        column) and its translation to algebra (``store.sparql.algebra``); CONSTRUCT and
         DESCRIBE, which that translation leaves to rdflib, are translated by rdflib from
         the front end's canonical text, as the mirror runs them."""
         try:
@@ -324,7 +323,7 @@ class _Validator:
                           and t.text.upper() in _UPDATE_WORDS), self.tokens[0])
             self.update_refused(first)
             return None
-        query_shape.check(parsed)           # QueryTooComplex: reported by run()
+        check_query_shape(parsed)     # QueryTooComplex: reported by run()
         try:
             return translate(parsed)
         except UnsupportedQuery:
@@ -687,7 +686,7 @@ def _closest_prefix(name: str, prefixes: dict[str, str]) -> str | None:
 
 def _walk(node: Any) -> Iterator[Any]:
     """Every node of an rdflib algebra (or parse) tree, depth first."""
-    from kb.sparql_check import CompValue
+    from store.sparql import CompValue
 
     stack = [node]
     while stack:
@@ -710,7 +709,7 @@ def _triples(node: Any, *, required: bool, services: bool = False
              ) -> Iterator[tuple[tuple, bool]]:
     """(triple, required) for every triple pattern of the algebra; services=True also
     yields the triples written inside SERVICE clauses (as not required)."""
-    from kb.sparql_check import CompValue
+    from store.sparql import CompValue
 
     if isinstance(node, CompValue):
         name = node.name

@@ -171,7 +171,7 @@ class QueryTooLarge(QueryError):
 
 
 class QueryTooComplex(QueryError):
-    """A query past one of the limits on its shape (``store.query_shape``): ``limit`` names
+    """A query past one of the limits on its shape (``store.sparql.shape``): ``limit`` names
     the limit ('nesting depth', 'OPTIONAL clauses', 'translated SQL size', ...), ``value``
     is what the query has and ``maximum`` what is allowed. Without the two numbers (an
     engine found the query past its own limits), ``limit`` says so in a few words."""

@@ -273,8 +273,8 @@ _UNSAFE_CODE = ("/threading.py", "/logging/", "/queue.py", "/concurrent/", "<fro
                 "/importlib/", "/multiprocessing/", "/sqlalchemy/", "/socket.py", "/ssl.py",
                 "/http/", "/urllib/request.py", "/asyncio/", "/selectors.py",
                 "/subprocess.py", "/tempfile.py", "/bz2.py", "/gzip.py", "/lzma.py",
-                "/_compression.py", "/store/mirror.py", "/store/locks.py", "/kb/cache.py",
-                "/store/limits.py")
+                "/_compression.py", "/store/mirror.py", "/store/locks.py",
+                "/store/answer_cache.py", "/store/limits.py")
 
 
 def _safe_to_interrupt(thread: int) -> bool:

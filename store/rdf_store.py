@@ -22,7 +22,7 @@ query over a mirror (one triple pattern at a time, which is slow but complete):
 A statement node's IRI is ``wds:`` + the statement ID with its first ``$`` replaced by
 ``-``.
 
-The SQL compiler (``store.sparql_sql``) presents exactly the same triples; the term
+The SQL compiler (``store.sparql.sql``) presents exactly the same triples; the term
 conversions both use live here.
 """
 

@@ -12,7 +12,7 @@ import pytest
 from rdflib import URIRef
 
 import kb
-from kb.cache import ResultCache, normalize_query
+from store.answer_cache import ResultCache, normalize_query
 from kb.endpoint import SparqlEndpointKB, with_prefixes
 from kb.mirror import MirrorKB
 from kb.testing import CONFORMANCE_DATA, KnowledgeBaseConformance

@@ -108,8 +108,8 @@ def test_a_chain_of_optionals_ends_within_its_timeout(demo_mirror_path):
 
 
 def test_the_sql_of_optional_chains_grows_gently():
-    from kb.sparql_check import prepare
-    from store.sparql_sql import compile_query
+    from store.sparql import prepare
+    from store.sparql.sql import compile_query
 
     small, double = (len(compile_query(prepare(optional_chain(n)).algebra).sql)
                      for n in (8, 16))
@@ -148,7 +148,7 @@ def test_heavy_queries_stop_at_their_timeout_on_an_rdf_file(turtle_kb):
 def test_aggregates_over_values_they_cannot_add_leave_the_group_unbound(demo_mirror_path):
     """Issue 32 item 3: rdflib's SUM raised SPARQLTypeError out of the query."""
     from kb.mirror import MirrorKB
-    from kb.mirror_sparql import run_sparql
+    from store.sparql import run
 
     base = MirrorKB(demo_mirror_path)
     query = ("SELECT (SUM(?o) AS ?t) (AVG(?o) AS ?a) (MAX(?o) AS ?m) WHERE { ?s ?p ?o } ")
@@ -157,7 +157,7 @@ def test_aggregates_over_values_they_cannot_add_leave_the_group_unbound(demo_mir
     grouped = ('SELECT ?g (SUM(?o) AS ?t) (AVG(?o) AS ?a) WHERE { VALUES (?g ?o) '
                '{ (1 1) (1 "x") (2 3) (2 5) } } GROUP BY ?g ORDER BY ?g')
     for engine in ("sql", "rdflib"):
-        rows = run_sparql(base, grouped, engine=engine).rows
+        rows = run(base.mirror, grouped, engine=engine).rows
         assert [{k: float(v) for k, v in r.items()} for r in rows] == \
             [{"g": 1}, {"g": 2, "t": 8, "a": 4}], engine
 

@@ -42,7 +42,7 @@ FENCED = ("Sure, here is the query:\n```sparql\nSELECT ?x WHERE { wd:/Marie Curi
 def test_replies_are_repaired_into_queries_that_parse(reply, repairs):
     import re
 
-    from kb.sparql_check import prepare
+    from store.sparql import prepare
 
     query, steps = extract_query(reply)
     assert steps == repairs

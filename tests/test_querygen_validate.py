@@ -57,7 +57,7 @@ def test_every_negative_kind_is_an_error(demo, query):
 
 def test_syntax_error_points_at_the_line_and_column():
     from store.errors import QuerySyntaxError
-    from store.sparql_parse import parse
+    from store.sparql import parse
 
     query = "SELECT ?x WHERE {\n  wd:Q7186 wdt:P108 ?x\n  wd:Q7186 wdt:P19 ?y }"
     d = validate(query)
@@ -288,7 +288,7 @@ def test_syntax_is_the_front_ends_not_rdflibs(demo, monkeypatch):
         raise AssertionError("rdflib parsed a SELECT/ASK query")
 
     monkeypatch.setattr(validate_mod, "rdflib_query", no_rdflib)
-    # WDQS writes these; rdflib's parser refuses both (store.sparql_parse's docstring)
+    # WDQS writes these; rdflib's parser refuses both (store.sparql.syntax's docstring)
     for query in ("SELECT ?x WHERE { ?x wdt:P31/wdt:P279 * wd:Q5 . } LIMIT 3",
                   'SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . FILTER(1 = "1"^^ xsd:integer) } '
                   "LIMIT 3",

@@ -36,15 +36,13 @@ from typing import Any
 import pytest
 from rdflib import BNode, Graph, URIRef, Variable
 from rdflib.paths import Path
-from store.sparql_nodes import CompValue
 
 from kb.mirror import MirrorKB
-from kb.mirror_sparql import plan, run_sparql
-from kb.sparql_check import WIKIDATA_PREFIXES, prepare
+from store.demo import DEMO_KB
 from store.errors import KGGroundError, QueryError
 from store.mirror import Mirror
-from store.demo import DEMO_KB
 from store.rdf_store import MirrorStore
+from store.sparql import WIKIDATA_PREFIXES, CompValue, plan, prepare, run
 from tests.conftest import SHARED_DATA, shared_file
 
 ox = pytest.importorskip("pyoxigraph", reason="the differential test needs pyoxigraph "
@@ -98,7 +96,7 @@ class Answer:
 
 
 def answer_kb(kb: MirrorKB, query: str, engine: str) -> Answer:
-    r = run_sparql(kb, query, engine=engine, timeout=120)
+    r = run(kb.mirror, query, engine=engine, timeout=120)
     if r.boolean is not None:
         return Answer(r.engine, boolean=r.boolean)
     return Answer(r.engine, r.vars, [tuple(canon_rdflib(row.get(v)) for v in r.vars)
@@ -540,7 +538,7 @@ INVALID_DATES = ("SELECT ?x ?s ?t WHERE { ?x p:P1082 ?s . ?s ps:P1082 ?v ; pq:P5
 
 #: queries on which rdflib's evaluator (7.6) is known to be wrong, and why: their rdflib
 #: side runs as an expected failure (test_where_rdflib_is_wrong_it_still_is). rdflib's
-#: VALUES-before-OPTIONAL bug is repaired before evaluation (kb/rdflib_fixes.py), so it is
+#: VALUES-before-OPTIONAL bug is repaired before evaluation (store/sparql/rdflib_fixes.py), so it is
 #: not listed; test_plain_rdflib_drops_values_rows_before_an_optional tracks it upstream.
 RDFLIB_WRONG = {
     INVALID_DATES: "rdflib compares the ill-typed date '2016-06-31' as if it were valid; "
@@ -598,7 +596,7 @@ VALUES_OPTIONAL = "SELECT ?x ?c WHERE { VALUES ?x { wd:Q183 wd:Q937 } OPTIONAL {
 
 
 @pytest.mark.xfail(strict=True, reason="rdflib 7.6 drops VALUES rows that a following "
-                   "OPTIONAL does not extend (kb/rdflib_fixes.py repairs the query for "
+                   "OPTIONAL does not extend (store/sparql/rdflib_fixes.py repairs the query for "
                    "kgground's rdflib engine); a pass means rdflib fixed it upstream")
 def test_plain_rdflib_drops_values_rows_before_an_optional(demo_triples):
     capitals = [t for t in demo_triples if str(t[1]).endswith("/direct/P36>")]
@@ -927,11 +925,11 @@ def test_a_server_refusing_the_functions_sends_their_queries_to_rdflib(postgres_
     try:
         query = "SELECT ?x (YEAR(?d) AS ?y) WHERE { ?x wdt:P569 ?d }"
         for _ in range(2):                   # refused once, remembered for the connection
-            got = run_sparql(kb, query)
+            got = run(kb.mirror, query)
             assert got.engine == "rdflib" and "refused to create" in got.explain
         assert_same(query, answer_kb(kb, query, "auto"),
                     answer_kb(postgres_kbs["demo"], query, "sql"))
-        assert run_sparql(kb, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x").engine == "sql"
+        assert run(kb.mirror, "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 } ORDER BY ?x").engine == "sql"
     finally:
         kb.close()
 
@@ -957,9 +955,9 @@ def test_postgres_sql_path_is_not_vacuous(postgres_kbs):
     ]
     kb = postgres_kbs["demo"]
     for query in shapes:
-        result = run_sparql(kb, query, engine="sql", timeout=60)
+        result = run(kb.mirror, query, engine="sql", timeout=60)
         assert result.engine == "sql"
     # a plan PostgreSQL cannot run alike says why, and rdflib answers
-    slow = run_sparql(kb, 'SELECT ?x WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "\\\\w+")) }')
+    slow = run(kb.mirror, 'SELECT ?x WHERE { ?x rdfs:label ?l FILTER(REGEX(?l, "\\\\w+")) }')
     assert slow.engine == "rdflib" and "SQLite mirrors only" in slow.explain
     assert "REGEX with the escape" in slow.explain

@@ -14,12 +14,12 @@ from rdflib import Literal, URIRef, Variable
 from rdflib.namespace import XSD
 
 from kb.mirror import MirrorKB
-from kb.mirror_sparql import plan, run_sparql
-from kb.sparql_check import prepare
+from kb.types import SparqlResult
 from store.errors import QueryError, QueryRefused, QuerySyntaxError, UnsupportedQuery
-from store.label_service import parse_languages
 from store.rdf_store import WDS, sid_from_iri, statement_iri
-from store.sparql_sql_expr import datetime_key
+from store.sparql import plan, prepare, run
+from store.sparql.expressions import datetime_key
+from store.sparql.labels import parse_languages
 
 WD = "http://www.wikidata.org/entity/"
 
@@ -29,6 +29,12 @@ def kb(demo_mirror_path):
     base = MirrorKB(demo_mirror_path)
     yield base
     base.close()
+
+
+def run_sparql(kb, query, **options):
+    """``query`` over ``kb``'s mirror by the engine's entry point (``options`` as
+    ``store.sparql.run`` takes them: ``engine``, ``timeout``), as MirrorKB.sparql says it."""
+    return SparqlResult.from_answer(run(kb.mirror, query, **options), kb.name)
 
 
 def ids(result, var):

@@ -1,4 +1,4 @@
-"""store.sparql_parse: tree-sitter parsing, error positions, what the tree offers."""
+"""store.sparql.syntax: tree-sitter parsing, error positions, what the tree offers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from rdflib.plugins.sparql import prepareQuery
 
 from store.errors import QuerySyntaxError
-from store.sparql_parse import WIKIDATA_PREFIXES, parse
+from store.sparql.syntax import WIKIDATA_PREFIXES, parse
 
 
 def error(text: str) -> QuerySyntaxError:

@@ -96,7 +96,7 @@ def test_cli_loads_and_reads_a_postgres_mirror(run, postgres_database):
 
 def test_values_before_an_optional_keeps_every_row(postgres_database, tmp_path):
     """On PostgreSQL rdflib's evaluator answers SPARQL (so far): its VALUES-before-OPTIONAL
-    bug, repaired by kb/rdflib_fixes.py, must not drop Q937, which has no capital."""
+    bug, repaired by store/sparql/rdflib_fixes.py, must not drop Q937, which has no capital."""
     wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
     src = tmp_path / "capitals.nt"
     src.write_text(f"<{wd}Q183> <{wdt}P36> <{wd}Q64> .\n<{wd}Q937> <{wdt}P31> <{wd}Q5> .\n")

@@ -145,7 +145,7 @@ def test_dump_records_are_lines_without_line_end_and_comma(data, lines):
 
 
 class _QueryCanceled(Exception):
-    """Stands for psycopg's QueryCanceled, which store.sparql_sql knows by its name."""
+    """Stands for psycopg's QueryCanceled, which store.sparql.sql knows by its name."""
 
 
 _QueryCanceled.__name__ = "QueryCanceled"
@@ -176,7 +176,7 @@ def test_a_cancelled_postgres_statement_is_a_timeout_only_under_one(timeout):
     from types import SimpleNamespace
 
     from store.errors import QueryTimeout
-    from store.sparql_sql import _postgres_rows
+    from store.sparql.sql import _postgres_rows
 
     mirror = SimpleNamespace(raw=_Connection())
     with pytest.raises(_QueryCanceled if timeout is None else QueryTimeout):

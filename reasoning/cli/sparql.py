@@ -20,6 +20,7 @@ import click
 
 from kb.base import KnowledgeBase, Streaming
 from kb.errors import KGGroundError
+from kb.types import SparqlStream
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
                                   open_kb)
 
@@ -146,8 +147,6 @@ def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cac
 
 def _answer(base: KnowledgeBase, text: str, timeout: float | None) -> Any:
     """A streamed answer where the KB can stream (a mirror), else the whole result."""
-    from kb.mirror_sparql import SparqlStream
-
     if isinstance(base, Streaming):
         return base.sparql_stream(text, timeout=timeout)
     result = base.sparql(text, timeout=timeout)
@@ -283,7 +282,7 @@ def _cut(text: str, width: int) -> str:
 def _short(term: Any) -> str:
     from rdflib import BNode, Literal, URIRef
 
-    from kb.sparql_check import WIKIDATA_PREFIXES
+    from store.sparql import WIKIDATA_PREFIXES
 
     if term is None:
         return ""

@@ -25,7 +25,7 @@ from rdflib import Variable
 from rdflib.plugins.sparql import aggregates
 from rdflib.plugins.sparql.sparql import SPARQLTypeError
 
-from store.sparql_nodes import CompValue
+from store.sparql.nodes import CompValue
 
 
 def values_scope(node: Any) -> set[Variable]:

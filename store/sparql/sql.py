@@ -11,12 +11,12 @@ predicates, ``rdfs:label``, ``skos:altLabel``, ``schema:description``,
 ``wikibase:propertyType``, ``wikibase:rank``, WDQS's ``wikibase:directClaim``/``claim``/
 ``statementProperty``/``qualifier`` and ``a wikibase:Item``/``Property``; property paths
 (``/``, ``^``, ``|``, and ``*``/``+``/``?`` as recursive CTEs seeded at the bound end, so
-they never walk the whole graph); FILTER and computed values (see ``store.sparql_sql_expr``:
+they never walk the whole graph); FILTER and computed values (see ``store.sparql.expressions``:
 LCASE/UCASE, STRLEN, SUBSTR, YEAR/MONTH/DAY, xsd casts, ...), BIND and computed SELECT
 expressions, OPTIONAL, UNION, VALUES, FILTER [NOT] EXISTS, MINUS, sub-SELECTs, DISTINCT
 (with ORDER BY on variables not selected too), ORDER BY, LIMIT/OFFSET, COUNT, SUM, AVG,
 MIN, MAX, SAMPLE, GROUP_CONCAT with GROUP BY/HAVING (empty groups as the spec says), ASK,
-and the label service emulation (``store.label_service``).
+and the label service emulation (``store.sparql.labels``).
 
 Not compiled: variable predicates, negated property sets, ``*``/``+`` paths between two
 variables nothing else binds, arithmetic, GRAPH/FROM, CONSTRUCT and DESCRIBE, nested
@@ -37,7 +37,7 @@ code point order (``ExprCompiler.text_key``); a DISTINCT with ORDER BY keeps eac
 where it first occurs; the label service concatenates with ``string_agg``; MIN/MAX/
 SAMPLE/SUM/AVG/GROUP_CONCAT are array_agg/NUMERIC/float8/string_agg expressions
 (``pg_aggregate``; SQLite runs Python aggregates); the date functions and casts are
-PL/pgSQL twins of the Python ones (``store.sparql_sql_pg``), REGEX the ``~`` operator
+PL/pgSQL twins of the Python ones (``store.sparql.postgres``), REGEX the ``~`` operator
 where the pattern means the same there (``store.regex.postgres_regex``).
 ``SqlPlan.sqlite_only`` says why a plan PostgreSQL cannot run alike goes to rdflib there:
 SUM/AVG(DISTINCT), another REGEX.
@@ -53,21 +53,20 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, Path, SequencePath
-from store.sparql_nodes import CompValue
 
-from store import label_service
 from store.errors import QueryTimeout, QueryTooComplex, UnsupportedQuery
 from store.limits import current as current_limits
 from store.limits import stop_check
 from store.rdf_store import (DATATYPE_IRIS, RANK, RANK_IRIS, TERM_KINDS, WDS, literal_term,
                              node_term, sid_from_iri, statement_iri, to_term)
-from store.sparql_sql_expr import (INT, NODE, OBJ, SQL_AGGREGATES, SQL_FUNCTIONS, STMT, TEXT,
-                                   ExprCompiler, Term, _get, ex_term, match_constant, q, q_in,
-                                   same_term)
-from store.sparql_sql_expr import (NUMERIC_IN, PG_NUMBER, STRING_IN, XSD_DECIMAL, XSD_DOUBLE,
-                                   XSD_FLOAT, XSD_INTEGER)
-from store.sparql_sql_pg import PG_FUNCTIONS
-from store.sparql_sql_pg import register as register_pg_functions
+from store.sparql import labels
+from store.sparql.expressions import (INT, NODE, NUMERIC_IN, OBJ, PG_NUMBER, SQL_AGGREGATES,
+                                      SQL_FUNCTIONS, STMT, STRING_IN, TEXT, XSD_DECIMAL,
+                                      XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER, ExprCompiler, Term,
+                                      _get, ex_term, match_constant, q, q_in, same_term)
+from store.sparql.nodes import CompValue
+from store.sparql.postgres import PG_FUNCTIONS
+from store.sparql.postgres import register as register_pg_functions
 from store.vocab import (ALIAS, ENTITY_CLASSES, LABEL, PQ, PROPERTY_ID, PROPERTY_LINKS,
                          PROPERTY_TYPE, PS, RDF_TYPE, RDFS_LABEL, WD, WDT, P, iri_to_id,
                          property_from_iri)
@@ -843,21 +842,14 @@ class _Compiler:
             raise UnsupportedQuery(f"the pattern {inner!r}")
         if inner.name != "values":
             return self.subselect(inner)
-        # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
-        rows = [{v: t for v, t in row.items() if type(t) is not str}
-                for row in _get(inner, "res") or []]
-        names: list[Variable] = []
-        for row in rows:
-            names += [v for v in row if v not in names]
-        if not rows or not names:
-            raise UnsupportedQuery("an empty VALUES block")
-        shapes = {}
-        for var in names:
-            values = [row[var] for row in rows if var in row]
-            if any(isinstance(v, BNode) for v in values):
-                raise UnsupportedQuery("a blank node in VALUES")
-            plain = all(isinstance(v, URIRef) and not str(v).startswith(WDS) for v in values)
-            shapes[var] = NODE if plain else OBJ
+        return self.inline_values(inner)
+
+    def inline_values(self, node: CompValue) -> Rel:
+        """A VALUES block as a SQL ``VALUES`` table: one column (NODE) for a variable
+        whose values are all plain IRIs, four (OBJ) for the others; a variable that some
+        row leaves UNDEF is nullable."""
+        rows, names = _values_rows(node)
+        shapes = _values_shapes(rows, names)
         alias = self.alias()
         tuples = []
         for row in rows:
@@ -887,7 +879,7 @@ class _Compiler:
                 rel.vars[var] = rel.vars[expr]
             return rel
         if isinstance(expr, CompValue) and expr.name == "Function" and \
-                _get(expr, "iri") == label_service.LABEL_FUNCTION:
+                _get(expr, "iri") == labels.LABEL_FUNCTION:
             rel.vars[var] = self.label(rel, *_get(expr, "expr"))
             return rel
         rel.vars[var] = ex_term(self.expr(rel.vars).operand(expr))
@@ -1098,7 +1090,7 @@ class _Compiler:
             from rdflib.plugins.sparql import parserutils
             from rdflib.plugins.sparql.algebra import translateGroupGraphPattern
 
-            # rdflib's parser's node (store.sparql_algebra's EXISTS graphs are translated)
+            # rdflib's parser's node (store.sparql.algebra's EXISTS graphs are translated)
             graph = translateGroupGraphPattern(cast(parserutils.CompValue, graph))
         inner = self.pattern(graph)
         conds = []
@@ -1199,7 +1191,7 @@ def _left_chain(items: list[Item], conds: list[str], outer: set[str]) -> list[It
 
 
 def _fallback_label(t: Term) -> str:
-    """SQL: what ?xLabel is when ?x has no label (see store.label_service)."""
+    """SQL: what ?xLabel is when ?x has no label (see store.sparql.labels)."""
     # the node string is already the ID for entities and the full IRI for other nodes
     stmt = f"'statement/' || replace({t.v}, '$', '-')"
     if t.cat == NODE:
@@ -1221,6 +1213,34 @@ def _decimal_text(number: str) -> str:
 
 def _distinct_key(t: Term) -> str:
     return " || char(31) || ".join(t.columns) if len(t.columns) > 1 else t.v
+
+
+def _values_rows(node: CompValue) -> tuple[list[dict[Variable, Any]], list[Variable]]:
+    """The rows of a VALUES block (variable → term, UNDEF left out) and its variables in
+    order of first appearance; UnsupportedQuery for an empty block."""
+    # rdflib spells UNDEF as the plain string 'UNDEF' (terms are str subclasses)
+    rows = [{v: t for v, t in row.items() if type(t) is not str}
+            for row in _get(node, "res") or []]
+    names: list[Variable] = []
+    for row in rows:
+        names += [v for v in row if v not in names]
+    if not rows or not names:
+        raise UnsupportedQuery("an empty VALUES block")
+    return rows, names
+
+
+def _values_shapes(rows: list[dict[Variable, Any]], names: list[Variable]
+                   ) -> dict[Variable, str]:
+    """Each VALUES variable's shape: NODE when all its values are plain IRIs (no
+    statement nodes), else OBJ; UnsupportedQuery for a blank node."""
+    shapes = {}
+    for var in names:
+        values = [row[var] for row in rows if var in row]
+        if any(isinstance(v, BNode) for v in values):
+            raise UnsupportedQuery("a blank node in VALUES")
+        plain = all(isinstance(v, URIRef) and not str(v).startswith(WDS) for v in values)
+        shapes[var] = NODE if plain else OBJ
+    return shapes
 
 
 def _value_cells(value: Any, shape: str) -> list[str]:

@@ -17,7 +17,7 @@ Semantics, as WDQS's own LabelService implements them:
 over HTTP) by ``Extend`` nodes that bind the label variables with a private SPARQL function,
 placed above the service's whole group so that FILTER, GROUP BY and ORDER BY see the
 labels. rdflib evaluates that function with ``resolve`` below; the SQL compiler
-(``store.sparql_sql``) recognises it and writes the same lookup as SQL subqueries.
+(``store.sparql.sql``) recognises it and writes the same lookup as SQL subqueries.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 from rdflib import Literal, URIRef, Variable
 
 from store.errors import UnsupportedQuery
-from store.sparql_nodes import CompValue, is_rdflib_node
+from store.sparql.nodes import CompValue, is_rdflib_node
 from store.vocab import RDFS_LABEL, SCHEMA_DESCRIPTION, SKOS_ALT_LABEL, WD
 
 LABEL_SERVICE = "http://wikiba.se/ontology#label"

@@ -15,7 +15,7 @@ any number of threads (each call uses its own tree-sitter parser). Besides synta
 one thing a SPARQL parser must: every prefix used is declared (the WDQS prefixes in
 ``WIKIDATA_PREFIXES`` are predeclared unless ``prefixes`` says otherwise).
 
-What a ``ParsedQuery`` offers (the SPARQL validator and ``store.sparql_algebra`` build on it):
+What a ``ParsedQuery`` offers (the SPARQL validator and ``store.sparql.algebra`` build on it):
 
 - ``form``: 'SELECT', 'ASK', 'CONSTRUCT', 'DESCRIBE' or 'UPDATE';
 - ``root``: the tree's root node (``unit``), a ``tree_sitter.Node``: ``.type`` (node types

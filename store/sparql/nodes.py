@@ -1,5 +1,5 @@
-"""The nodes of the SPARQL algebra kgground builds (``store.sparql_algebra``) and compiles
-(``store.sparql_sql``), without importing rdflib's SPARQL package.
+"""The nodes of the SPARQL algebra kgground builds (``store.sparql.algebra``) and compiles
+(``store.sparql.sql``), without importing rdflib's SPARQL package.
 
 ``CompValue`` behaves as rdflib's ``rdflib.plugins.sparql.parserutils.CompValue``: a named
 ordered dict whose keys read as attributes too (a missing one reads None), and whose

@@ -1,5 +1,5 @@
 """The compiled SPARQL's SQL functions on PostgreSQL (SQLite runs their Python versions,
-``store.sparql_sql_expr.SQL_FUNCTIONS``).
+``store.sparql.expressions.SQL_FUNCTIONS``).
 
 They are created in the session's temporary schema (``pg_temp``: nothing is written to
 the mirror, and no privilege beyond a reader's is needed) the first time a connection
@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from store.errors import UnsupportedQuery
-from store.sparql_sql_expr import (NUMERIC_TYPES, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME,
-                                   XSD_DECIMAL, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER,
-                                   XSD_STRING, q, q_in)
+from store.sparql.expressions import (NUMERIC_TYPES, XSD_BOOLEAN, XSD_DATE, XSD_DATETIME,
+                                      XSD_DECIMAL, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER,
+                                      XSD_STRING, q, q_in)
 
 #: xsd:dateTime's lexical form: sign, year (4+ digits), month, day, hours, minutes,
 #: seconds, timezone

@@ -47,7 +47,7 @@ class Shape:
 
 
 def measure(parsed: Any) -> Shape:
-    """The shape of a ``store.sparql_parse.ParsedQuery`` (one iterative walk)."""
+    """The shape of a ``store.sparql.syntax.ParsedQuery`` (one iterative walk)."""
     tree_depth = nesting = optionals = unions = triples = 0
     depth_now = 0
     stack: list[tuple[Any, int]] = [(parsed.root, 1)]

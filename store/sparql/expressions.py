@@ -1,4 +1,4 @@
-"""Terms and expressions of the SPARQL→SQL compiler (``store.sparql_sql``).
+"""Terms and expressions of the SPARQL→SQL compiler (``store.sparql.sql``).
 
 Once a triple pattern binds a SPARQL variable, its value lives in SQL columns. ``Term`` says
 which columns, in one of five shapes (categories):
@@ -36,12 +36,12 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 from typing import Any, Callable, Mapping, Sequence
 
 from rdflib import BNode, Literal, URIRef, Variable
-from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
 from store.normalize import normalize
 from store.rdf_store import WDS, sid_from_iri
 from store.regex import compile_regex, postgres_regex
+from store.sparql.nodes import CompValue
 from store.vocab import WD, XSD, iri_to_id
 
 NODE, STMT, TEXT, OBJ, INT = "node", "stmt", "text", "obj", "int"
@@ -277,41 +277,60 @@ def cast_value(text: Any, datatype: Any, target: str) -> str | None:
     if text is None:
         return None
     text, datatype = str(text).strip(), datatype or ""
-    source_string = datatype in ("", XSD_STRING)
+    if datatype in ("", XSD_STRING):
+        return _cast_string(text, target)
     try:
-        if datatype in NUMERIC_TYPES:
-            number: Any = Decimal(text) if datatype not in (XSD_DOUBLE, XSD_FLOAT) \
-                else float(text)
-        elif datatype == XSD_BOOLEAN:
-            number = int(text in ("true", "1"))
-        elif source_string:
-            number = None
-        else:
-            return None if target != XSD_DATETIME or datatype != XSD_DATETIME else text
+        number = _source_number(text, datatype)
     except (ValueError, ArithmeticError):
         return None
+    if number is None:          # neither a number nor a boolean: only dateTime → dateTime
+        return text if target == XSD_DATETIME and datatype == XSD_DATETIME else None
+    return _cast_number(number, target)
+
+
+def _source_number(text: str, datatype: str) -> Any:
+    """The value of a numeric literal (Decimal, or float for xsd:double and xsd:float) or
+    of an xsd:boolean (0 or 1); None for other datatypes. ValueError or ArithmeticError
+    for a malformed number."""
+    if datatype in NUMERIC_TYPES:
+        return Decimal(text) if datatype not in (XSD_DOUBLE, XSD_FLOAT) else float(text)
+    if datatype == XSD_BOOLEAN:
+        return int(text in ("true", "1"))
+    return None
+
+
+def _cast_string(text: str, target: str) -> str | None:
+    """``cast_value`` of a simple literal or xsd:string: its text read as ``target``'s
+    lexical form (None where it is not one)."""
     if target == XSD_INTEGER:
-        if source_string:
-            return str(int(text)) if _INTEGER.match(text) else None
+        return str(int(text)) if _INTEGER.match(text) else None
+    if target == XSD_DECIMAL:
+        return str(Decimal(text)) if _DECIMAL.match(text) else None
+    if target in (XSD_DOUBLE, XSD_FLOAT):
+        return repr(float(text)) if _DOUBLE.match(text) else None
+    if target == XSD_BOOLEAN:
+        return {"true": "true", "1": "true", "false": "false", "0": "false"}.get(text)
+    if target == XSD_DATETIME:
+        return text if datetime_key(text) is not None else None
+    return None
+
+
+def _cast_number(number: Any, target: str) -> str | None:
+    """``cast_value`` of a number or boolean (``_source_number``'s value) to ``target``
+    (None where the cast is an error: infinities and NaN to integers and decimals,
+    anything to xsd:dateTime or xsd:string)."""
+    if target == XSD_INTEGER:
         if isinstance(number, float) and not math.isfinite(number):
             return None
         return str(int(number))
     if target == XSD_DECIMAL:
-        if source_string:
-            return str(Decimal(text)) if _DECIMAL.match(text) else None
         if isinstance(number, float) and not math.isfinite(number):
             return None
         return str(Decimal(str(number)) if isinstance(number, float) else Decimal(number))
     if target in (XSD_DOUBLE, XSD_FLOAT):
-        if source_string:
-            return repr(float(text)) if _DOUBLE.match(text) else None
         return repr(float(number))
     if target == XSD_BOOLEAN:
-        if source_string:
-            return {"true": "true", "1": "true", "false": "false", "0": "false"}.get(text)
         return "false" if number == 0 or number != number else "true"
-    if target == XSD_DATETIME:
-        return text if source_string and datetime_key(text) is not None else None
     return None
 
 
@@ -612,7 +631,7 @@ class ExprCompiler:
     def call(self, name: str) -> str:
         """The name to call the SQL function ``name`` (``SQL_FUNCTIONS``) by: SQLite's is
         registered on the connection, PostgreSQL's created in the session's pg_temp
-        schema (``store.sparql_sql_pg``), where only a qualified name finds it."""
+        schema (``store.sparql.postgres``), where only a qualified name finds it."""
         self.functions.add(name)
         return f"pg_temp.{name}" if self.pg else name
 
@@ -681,82 +700,111 @@ class ExprCompiler:
         """Functions that compute a value (not a truth value); None for the others."""
         name = e.name
         if name in ("Builtin_LCASE", "Builtin_UCASE"):
-            x = self.operand(_get(e, "arg"))
-            if x.kind == "const":
-                c = x.const
-                if not isinstance(c, Literal) or (c.datatype is not None and
-                                                  str(c.datatype) != XSD_STRING):
-                    return Ex("str", sql="NULL")
-                text = str(c).lower() if name == "Builtin_LCASE" else str(c).upper()
-                return Ex("const", const=Literal(text, lang=c.language))
-            text, lang = self._string_arg(x)
-            if self.pg:     # ICU's root locale maps case on all of Unicode, as Python does
-                fn = "lower" if name == "Builtin_LCASE" else "upper"
-                return Ex("str", sql=f'{fn}({text} COLLATE "und-x-icu")', lang=lang)
-            fn = "kg_lcase" if name == "Builtin_LCASE" else "kg_ucase"
-            self.functions.add(fn)
-            return Ex("str", sql=f"{fn}({text})", lang=lang)
+            return self._case_mapped(e)
         if name == "Builtin_SUBSTR":
-            text, lang = self._string_arg(self.operand(_get(e, "arg")))
-            # the characters at positions start <= p < start + length (1-based); both
-            # engines' substr read from a position >= 1 alike (SQLite counts a negative
-            # one from the end)
-            start = self._integer(self.operand(_get(e, "start")))
-            first = self._greatest(start, "1")
-            length = _get(e, "length")
-            if length is None:
-                return Ex("str", sql=f"substr({text}, {first})", lang=lang)
-            size = self._integer(self.operand(length))
-            count = self._greatest(f"{start} + {size} - {first}", "0")
-            return Ex("str", sql=f"substr({text}, {first}, {count})", lang=lang)
+            return self._substr(e)
         if name == "Builtin_STRLEN":
-            text, _ = self._string_arg(self.operand(_get(e, "arg")))
-            return Ex("term", term=Term(INT, f"length({text})", nullable=True))
+            return self._strlen(e)
         if name in _DATE_PARTS:
-            x = self.operand(_get(e, "arg"))
-            if x.kind == "const":
-                c = x.const
-                part = date_part(str(c), str(c.datatype or ""), _DATE_PARTS[name]) \
-                    if isinstance(c, Literal) else None
-                return Ex("term", term=Term(INT, "NULL" if part is None else str(part),
-                                            nullable=part is None))
-            if x.term is None or x.term.cat != OBJ:
-                return Ex("term", term=Term(INT, "NULL", nullable=True))
-            t = x.term
-            value = f"CASE WHEN {t.k} = 'literal' THEN {t.v} END"
-            return Ex("term", term=Term(
-                INT, f"{self.call('kg_datepart')}({value}, {t.d}, {q(_DATE_PARTS[name])})",
-                nullable=True))
+            return self._date_part(e)
         if name in ("UnaryMinus", "UnaryPlus"):
-            x = self.operand(_get(e, "expr"))
-            if x.kind == "const" and isinstance(x.const, Literal) and \
-                    str(x.const.datatype or "") in NUMERIC_TYPES:
-                if name == "UnaryPlus":
-                    return x
-                text = str(x.const)
-                text = text[1:] if text.startswith("-") else "-" + text.lstrip("+")
-                return Ex("const", const=Literal(text, datatype=x.const.datatype))
-            raise UnsupportedQuery("a sign applied to a computed value")
+            return self._signed(e)
         if name == "Function" and str(_get(e, "iri")) in CASTS:
-            target = str(_get(e, "iri"))
-            args = _get(e, "expr") or []
-            if len(args) != 1:
-                raise UnsupportedQuery(f"a cast to <{target}> with {len(args)} arguments")
-            x = self.operand(args[0])
-            if target == XSD_STRING:
-                s = self._str(x)
-                return s if s.kind == "const" else Ex("term", term=Term(
-                    OBJ, s.sql, k="'literal'", d=q(XSD_STRING), nullable=True))
-            if x.kind == "const":
-                c = x.const
-                lexical = cast_value(str(c), str(c.datatype or ""), target) \
-                    if isinstance(c, Literal) else None
-                return Ex("const", const=None if lexical is None else
-                          Literal(lexical, datatype=URIRef(target), normalize=False))
-            v, d = self._literal_parts(x)
-            return Ex("term", term=Term(OBJ, f"{self.call('kg_cast')}({v}, {d}, {q(target)})",
-                                        k="'literal'", d=q(target), nullable=True))
+            return self._cast(e)
         return None
+
+    def _case_mapped(self, e: CompValue) -> Ex:
+        """LCASE or UCASE of a string (a constant folded here)."""
+        name = e.name
+        x = self.operand(_get(e, "arg"))
+        if x.kind == "const":
+            c = x.const
+            if not isinstance(c, Literal) or (c.datatype is not None and
+                                              str(c.datatype) != XSD_STRING):
+                return Ex("str", sql="NULL")
+            text = str(c).lower() if name == "Builtin_LCASE" else str(c).upper()
+            return Ex("const", const=Literal(text, lang=c.language))
+        text, lang = self._string_arg(x)
+        if self.pg:     # ICU's root locale maps case on all of Unicode, as Python does
+            fn = "lower" if name == "Builtin_LCASE" else "upper"
+            return Ex("str", sql=f'{fn}({text} COLLATE "und-x-icu")', lang=lang)
+        fn = "kg_lcase" if name == "Builtin_LCASE" else "kg_ucase"
+        self.functions.add(fn)
+        return Ex("str", sql=f"{fn}({text})", lang=lang)
+
+    def _substr(self, e: CompValue) -> Ex:
+        """SUBSTR(text, start[, length])."""
+        text, lang = self._string_arg(self.operand(_get(e, "arg")))
+        # the characters at positions start <= p < start + length (1-based); both
+        # engines' substr read from a position >= 1 alike (SQLite counts a negative
+        # one from the end)
+        start = self._integer(self.operand(_get(e, "start")))
+        first = self._greatest(start, "1")
+        length = _get(e, "length")
+        if length is None:
+            return Ex("str", sql=f"substr({text}, {first})", lang=lang)
+        size = self._integer(self.operand(length))
+        count = self._greatest(f"{start} + {size} - {first}", "0")
+        return Ex("str", sql=f"substr({text}, {first}, {count})", lang=lang)
+
+    def _strlen(self, e: CompValue) -> Ex:
+        """STRLEN(text): an integer."""
+        text, _ = self._string_arg(self.operand(_get(e, "arg")))
+        return Ex("term", term=Term(INT, f"length({text})", nullable=True))
+
+    def _date_part(self, e: CompValue) -> Ex:
+        """YEAR, MONTH, DAY, HOURS or MINUTES of a date: an integer (a constant folded
+        here)."""
+        name = e.name
+        x = self.operand(_get(e, "arg"))
+        if x.kind == "const":
+            c = x.const
+            part = date_part(str(c), str(c.datatype or ""), _DATE_PARTS[name]) \
+                if isinstance(c, Literal) else None
+            return Ex("term", term=Term(INT, "NULL" if part is None else str(part),
+                                        nullable=part is None))
+        if x.term is None or x.term.cat != OBJ:
+            return Ex("term", term=Term(INT, "NULL", nullable=True))
+        t = x.term
+        value = f"CASE WHEN {t.k} = 'literal' THEN {t.v} END"
+        return Ex("term", term=Term(
+            INT, f"{self.call('kg_datepart')}({value}, {t.d}, {q(_DATE_PARTS[name])})",
+            nullable=True))
+
+    def _signed(self, e: CompValue) -> Ex:
+        """A sign (unary + or -) applied to a numeric constant; UnsupportedQuery
+        for a computed operand."""
+        name = e.name
+        x = self.operand(_get(e, "expr"))
+        if x.kind == "const" and isinstance(x.const, Literal) and \
+                str(x.const.datatype or "") in NUMERIC_TYPES:
+            if name == "UnaryPlus":
+                return x
+            text = str(x.const)
+            text = text[1:] if text.startswith("-") else "-" + text.lstrip("+")
+            return Ex("const", const=Literal(text, datatype=x.const.datatype))
+        raise UnsupportedQuery("a sign applied to a computed value")
+
+    def _cast(self, e: CompValue) -> Ex:
+        """An xsd cast (``CASTS``) of one argument (a constant folded here)."""
+        target = str(_get(e, "iri"))
+        args = _get(e, "expr") or []
+        if len(args) != 1:
+            raise UnsupportedQuery(f"a cast to <{target}> with {len(args)} arguments")
+        x = self.operand(args[0])
+        if target == XSD_STRING:
+            s = self._str(x)
+            return s if s.kind == "const" else Ex("term", term=Term(
+                OBJ, s.sql, k="'literal'", d=q(XSD_STRING), nullable=True))
+        if x.kind == "const":
+            c = x.const
+            lexical = cast_value(str(c), str(c.datatype or ""), target) \
+                if isinstance(c, Literal) else None
+            return Ex("const", const=None if lexical is None else
+                      Literal(lexical, datatype=URIRef(target), normalize=False))
+        v, d = self._literal_parts(x)
+        return Ex("term", term=Term(OBJ, f"{self.call('kg_cast')}({v}, {d}, {q(target)})",
+                                    k="'literal'", d=q(target), nullable=True))
 
     def _integer(self, x: Ex) -> str:
         """SQL: the value of an xsd:integer operand (SUBSTR's positions); NULL for any

@@ -1,13 +1,13 @@
 """SPARQL algebra from tree-sitter's syntax tree, without rdflib's parser.
 
-``translate(parsed)`` turns a ``store.sparql_parse.ParsedQuery`` of a SELECT or ASK query
+``translate(parsed)`` turns a ``store.sparql.syntax.ParsedQuery`` of a SELECT or ASK query
 into the algebra rdflib's ``translateQuery`` would build (the same ``CompValue`` nodes:
 ``SelectQuery``/``AskQuery`` over ``Slice``, ``Distinct``, ``Project``, ``OrderBy``,
 ``Extend``, ``Filter``, ``AggregateJoin``/``Group``, ``LeftJoin``, ``Join``, ``Union``,
 ``Minus``, ``BGP``, ``ToMultiSet``/``values``, ``ServiceGraphPattern``, ``Graph``; rdflib
 terms, ``rdflib.paths`` paths, and expressions named as rdflib names them:
 ``RelationalExpression``, ``Builtin_LCASE``, ``Aggregate_Count``, ``Function``, ...), so
-that ``store.sparql_sql`` compiles either. It follows SPARQL 1.1's translation (§18.2) as
+that ``store.sparql.sql`` compiles either. It follows SPARQL 1.1's translation (§18.2) as
 rdflib does, with two differences: ``SELECT *`` projects the in-scope variables in the order
 they first appear in the query text (rdflib: a set's order), and Blazegraph query hints
 (``hint:``) are dropped.
@@ -26,10 +26,10 @@ from typing import Any, cast
 
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Path, SequencePath
-from store.sparql_nodes import CompValue
 
 from store.errors import UnsupportedQuery
-from store.sparql_parse import ParsedQuery
+from store.sparql.nodes import CompValue
+from store.sparql.syntax import ParsedQuery
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -62,6 +62,51 @@ def translate(parsed: ParsedQuery) -> CompValue:
     return CompValue(name, p=algebra, datasetClause=dataset or None, PV=pv)
 
 
+def _aggregate_join(group: CompValue, group_by: list[Any],
+                    projection: list[tuple[Variable, Any]], exprs: list[tuple[Variable, Any]],
+                    having: list[Any], order: list[CompValue]
+                    ) -> tuple[CompValue, list[tuple[Variable, Any]], list[Any],
+                               list[CompValue]]:
+    """An aggregated query's Group and AggregateJoin over ``group`` (§18.2.4.1), and its
+    SELECT expressions, HAVING and ORDER BY with their aggregates replaced by the
+    variables the AggregateJoin binds. A projected variable that is no expression becomes
+    a SAMPLE of itself."""
+    group = CompValue("Group", p=group, expr=group_by or None)
+    aggs: list[CompValue] = []
+    exprs = [(v, _collect_aggregates(e, aggs, sample=True)) for v, e in exprs]
+    # HAVING and ORDER BY are rewritten only when they aggregate (as rdflib does):
+    # otherwise they name the SELECT's variables
+    if any(_has_aggregate(h) for h in having):
+        having = [_collect_aggregates(h, aggs, sample=True) for h in having]
+    if any(_has_aggregate(c["expr"]) for c in order):
+        order = [CompValue("OrderCondition",
+                           expr=_collect_aggregates(c["expr"], aggs, sample=True),
+                           order=c["order"]) for c in order]
+    aliases = []
+    for var, e in projection:
+        if e is None:
+            res = Variable(f"__agg_{len(aggs) + 1}__")
+            aggs.append(CompValue("Aggregate_Sample", vars=var, res=res))
+            aliases.append((res, var))
+    group = CompValue("AggregateJoin", A=aggs, p=group)
+    for res, var in aliases:
+        group = CompValue("Extend", p=group, expr=res, var=var)
+    return group, exprs, having, order
+
+
+def _projected(group: CompValue, order: list[CompValue], pv: list[Variable],
+               distinct: str | None) -> CompValue:
+    """``group`` ordered, projected on ``pv``, and made DISTINCT or REDUCED."""
+    if order:
+        group = CompValue("OrderBy", p=group, expr=order)
+    group = CompValue("Project", p=group, PV=pv)
+    if distinct == "DISTINCT":
+        group = CompValue("Distinct", p=group)
+    elif distinct == "REDUCED":
+        group = CompValue("Reduced", p=group)
+    return group
+
+
 class _Translator:
     def __init__(self, parsed: ParsedQuery):
         self.parsed = parsed
@@ -70,6 +115,10 @@ class _Translator:
 
     # -- the query and its solution modifiers (§18.2.4) ------------------------------------
     def query(self, node: Any, values: Any = None) -> tuple[CompValue, list[Variable]]:
+        """A select_query, ask_query or sub_select → (algebra, projected variables), as
+        §18.2.4 builds it: pattern, grouping and aggregates, HAVING, VALUES, the SELECT
+        expressions, ORDER BY, projection, DISTINCT, the slice. The clauses are translated
+        in the order below, which numbers blank nodes and aggregates as before."""
         kids = node.named_children
         select = next((c for c in kids if c.type == "select_clause"), None)
         where = next((c for c in kids if c.type == "where_clause"), None)
@@ -79,78 +128,15 @@ class _Translator:
             values = next((c for c in kids if c.type == "values_clause"), None)
         mods = {c.type: c for c in modifier.named_children} if modifier is not None else {}
 
-        projection: list[tuple[Variable, Any]] = []    # (var, expression or None)
-        distinct = None
-        star = select is None
-        if select is not None:
-            for c in select.children:
-                if c.type in ("DISTINCT", "REDUCED"):
-                    distinct = c.type
-                elif c.type == "*":
-                    star = True
-            inside: list[Any] = []
-            depth = 0
-            for c in select.children:
-                if c.type == "(":
-                    depth, inside = depth + 1, []
-                elif c.type == ")":
-                    depth -= 1
-                    projection.append((self.var(inside[-1]), inside[0]))
-                elif depth:
-                    if c.is_named and c.type != "comment":
-                        inside.append(c)
-                elif c.type == "var":
-                    projection.append((self.var(c), None))
-
-        having = [self.expr(_unwrap(h.named_children[0]))
-                  for hc in [mods.get("having_clause")] if hc is not None
-                  for h in hc.named_children]
-        order = []
-        if "order_clause" in mods:
-            for cond in mods["order_clause"].named_children:
-                direction = next((k.type for k in cond.children if k.type in ("ASC", "DESC")),
-                                 None)
-                expr = self.expr(_unwrap(cond.named_children[0]))
-                order.append(CompValue("OrderCondition", expr=expr, order=direction))
-        group_by = []
-        if "group_clause" in mods:
-            for cond in mods["group_clause"].named_children:
-                parts = cond.named_children
-                if len(parts) == 2:                              # (expr AS ?v)
-                    var = self.var(parts[1])
-                    group = CompValue("Extend", p=group, expr=self.expr(_unwrap(parts[0])),
-                                      var=var)
-                    group_by.append(var)
-                else:
-                    target = _unwrap(parts[0])
-                    group_by.append(self.var(target) if target.type == "var"
-                                    else self.expr(target))
-
+        projection, distinct, star = self.select_clause(select)
+        having = self.having(mods.get("having_clause"))
+        order = self.order_by(mods.get("order_clause"))
+        group, group_by = self.group_by(mods.get("group_clause"), group)
         exprs = [(v, self.expr(_unwrap(e))) for v, e in projection if e is not None]
-        aggregated = bool(group_by) or any(
-            _has_aggregate(x) for x in [e for _, e in exprs] + having +
-            [c["expr"] for c in order])
-        if aggregated:
-            group = CompValue("Group", p=group, expr=group_by or None)
-            aggs: list[CompValue] = []
-            exprs = [(v, _collect_aggregates(e, aggs, sample=True)) for v, e in exprs]
-            # HAVING and ORDER BY are rewritten only when they aggregate (as rdflib does):
-            # otherwise they name the SELECT's variables
-            if any(_has_aggregate(h) for h in having):
-                having = [_collect_aggregates(h, aggs, sample=True) for h in having]
-            if any(_has_aggregate(c["expr"]) for c in order):
-                order = [CompValue("OrderCondition",
-                                   expr=_collect_aggregates(c["expr"], aggs, sample=True),
-                                   order=c["order"]) for c in order]
-            aliases = []
-            for var, e in projection:
-                if e is None:
-                    res = Variable(f"__agg_{len(aggs) + 1}__")
-                    aggs.append(CompValue("Aggregate_Sample", vars=var, res=res))
-                    aliases.append((res, var))
-            group = CompValue("AggregateJoin", A=aggs, p=group)
-            for res, var in aliases:
-                group = CompValue("Extend", p=group, expr=res, var=var)
+        if group_by or any(_has_aggregate(x) for x in [e for _, e in exprs] + having +
+                           [c["expr"] for c in order]):
+            group, exprs, having, order = _aggregate_join(group, group_by, projection,
+                                                          exprs, having, order)
         if having:
             group = CompValue("Filter", p=group, expr=_and(having))
         if values is not None:
@@ -158,30 +144,87 @@ class _Translator:
         if star:
             pv = self.in_scope(group)
         else:
-            pv = []
-            for var, _ in projection:
-                if var not in pv:
-                    pv.append(var)
+            pv = list(dict.fromkeys(var for var, _ in projection))
             for var, e in exprs:
                 group = CompValue("Extend", p=group, expr=e, var=var)
-        if order:
-            group = CompValue("OrderBy", p=group, expr=order)
-        group = CompValue("Project", p=group, PV=pv)
-        if distinct == "DISTINCT":
-            group = CompValue("Distinct", p=group)
-        elif distinct == "REDUCED":
-            group = CompValue("Reduced", p=group)
+        group = _projected(group, order, pv, distinct)
+        return self.slice(mods.get("limit_offset_clauses"), group), pv
+
+    def select_clause(self, select: Any) -> tuple[list[tuple[Variable, Any]], str | None,
+                                                  bool]:
+        """(projection: (variable, its expression's node or None), 'DISTINCT', 'REDUCED'
+        or None, whether it is ``SELECT *``) of a select_clause (None: an ASK query, which
+        projects everything in scope)."""
+        projection: list[tuple[Variable, Any]] = []
+        distinct = None
+        star = select is None
+        if select is None:
+            return projection, distinct, star
+        for c in select.children:
+            if c.type in ("DISTINCT", "REDUCED"):
+                distinct = c.type
+            elif c.type == "*":
+                star = True
+        inside: list[Any] = []
+        depth = 0
+        for c in select.children:
+            if c.type == "(":
+                depth, inside = depth + 1, []
+            elif c.type == ")":
+                depth -= 1
+                projection.append((self.var(inside[-1]), inside[0]))
+            elif depth:
+                if c.is_named and c.type != "comment":
+                    inside.append(c)
+            elif c.type == "var":
+                projection.append((self.var(c), None))
+        return projection, distinct, star
+
+    def having(self, clause: Any) -> list[Any]:
+        """The conditions of a having_clause (None: no HAVING), as expressions."""
+        if clause is None:
+            return []
+        return [self.expr(_unwrap(h.named_children[0])) for h in clause.named_children]
+
+    def order_by(self, clause: Any) -> list[CompValue]:
+        """The OrderConditions of an order_clause (None: no ORDER BY)."""
+        order = []
+        for cond in clause.named_children if clause is not None else ():
+            direction = next((k.type for k in cond.children if k.type in ("ASC", "DESC")),
+                             None)
+            expr = self.expr(_unwrap(cond.named_children[0]))
+            order.append(CompValue("OrderCondition", expr=expr, order=direction))
+        return order
+
+    def group_by(self, clause: Any, group: CompValue) -> tuple[CompValue, list[Any]]:
+        """``group`` extended by the ``(expr AS ?v)`` conditions of a group_clause (None:
+        no GROUP BY), and what it groups by (variables and expressions)."""
+        group_by: list[Any] = []
+        for cond in clause.named_children if clause is not None else ():
+            parts = cond.named_children
+            if len(parts) == 2:                              # (expr AS ?v)
+                var = self.var(parts[1])
+                group = CompValue("Extend", p=group, expr=self.expr(_unwrap(parts[0])),
+                                  var=var)
+                group_by.append(var)
+            else:
+                target = _unwrap(parts[0])
+                group_by.append(self.var(target) if target.type == "var"
+                                else self.expr(target))
+        return group, group_by
+
+    def slice(self, clause: Any, group: CompValue) -> CompValue:
+        """``group`` under the Slice of limit_offset_clauses (None, or neither: as is)."""
         limit = offset = None
-        if "limit_offset_clauses" in mods:
-            for c in mods["limit_offset_clauses"].named_children:
-                number = int(self.text_of(c.named_children[0]))
-                if c.type == "limit_clause":
-                    limit = number
-                else:
-                    offset = number
+        for c in clause.named_children if clause is not None else ():
+            number = int(self.text_of(c.named_children[0]))
+            if c.type == "limit_clause":
+                limit = number
+            else:
+                offset = number
         if limit is not None or offset is not None:
             group = CompValue("Slice", p=group, start=offset or 0, length=limit)
-        return group, pv
+        return group
 
     def in_scope(self, algebra: CompValue) -> list[Variable]:
         """SELECT *: the in-scope variables, in order of first appearance in the text."""
@@ -200,6 +243,21 @@ class _Translator:
         inner = [c for c in node.named_children if c.type != "comment"]
         if len(inner) == 1 and inner[0].type == "sub_select":
             return self.pattern(inner[0])
+        filters, parts = self.group_parts(inner)
+        g: CompValue = CompValue("BGP", triples=[])
+        for p in parts:
+            if isinstance(p, list):
+                g = _join(g, CompValue("BGP", triples=p))
+            else:
+                g = self.joined(g, p)
+        if filters:
+            g = CompValue("Filter", p=g, expr=_and(filters))
+        return g
+
+    def group_parts(self, inner: list[Any]) -> tuple[list[Any], list[Any]]:
+        """The FILTER expressions of a group's elements ``inner``, and its other parts in
+        order: runs of adjacent triples blocks as one list of triples, other patterns as
+        their syntax nodes."""
         filters = []
         parts: list[Any] = []
         for c in inner:
@@ -213,44 +271,41 @@ class _Translator:
                     parts.append(triples)
             else:
                 parts.append(c)
-        g: CompValue = CompValue("BGP", triples=[])
-        for p in parts:
-            if isinstance(p, list):
-                g = _join(g, CompValue("BGP", triples=p))
-            elif p.type == "optional_graph_pattern":
-                a = self.pattern(_child(p, "group_graph_pattern"))
-                if a.name == "Filter":
-                    g = CompValue("LeftJoin", p1=g, p2=a["p"], expr=a["expr"])
-                else:
-                    g = CompValue("LeftJoin", p1=g, p2=a, expr=_TRUE)
-            elif p.type == "minus_graph_pattern":
-                g = CompValue("Minus", p1=g, p2=self.pattern(_child(p, "group_graph_pattern")))
-            elif p.type == "group_or_union_graph_pattern":
-                branches = [self.pattern(b) for b in p.named_children
-                            if b.type == "group_graph_pattern"]
-                u = branches[0]
-                for b in branches[1:]:
-                    u = CompValue("Union", p1=u, p2=b)
-                g = _join(g, u)
-            elif p.type == "graph_graph_pattern":
-                term = self.term(p.named_children[0])
-                g = _join(g, CompValue("Graph", term=term,
-                                       p=self.pattern(_child(p, "group_graph_pattern"))))
-            elif p.type == "inline_data":
-                g = _join(g, self.values(p))
-            elif p.type == "service_graph_pattern":
-                g = _join(g, self.service(p))
-            elif p.type == "bind":
-                kids = p.named_children
-                g = CompValue("Extend", p=g, expr=self.expr(_unwrap(kids[0])),
-                              var=self.var(kids[1]))
-            elif p.type == "sub_select":
-                g = _join(g, self.pattern(p))
-            else:
-                raise UnsupportedQuery(f"the graph pattern {p.type}")
-        if filters:
-            g = CompValue("Filter", p=g, expr=_and(filters))
-        return g
+        return filters, parts
+
+    def joined(self, g: CompValue, p: Any) -> CompValue:
+        """The algebra ``g`` of a group so far, followed by its pattern ``p`` (a syntax
+        node other than triples and FILTER): OPTIONAL, MINUS, UNION, GRAPH, VALUES,
+        SERVICE, BIND or a sub-select."""
+        if p.type == "optional_graph_pattern":
+            a = self.pattern(_child(p, "group_graph_pattern"))
+            if a.name == "Filter":
+                return CompValue("LeftJoin", p1=g, p2=a["p"], expr=a["expr"])
+            return CompValue("LeftJoin", p1=g, p2=a, expr=_TRUE)
+        if p.type == "minus_graph_pattern":
+            return CompValue("Minus", p1=g, p2=self.pattern(_child(p, "group_graph_pattern")))
+        if p.type == "group_or_union_graph_pattern":
+            branches = [self.pattern(b) for b in p.named_children
+                        if b.type == "group_graph_pattern"]
+            u = branches[0]
+            for b in branches[1:]:
+                u = CompValue("Union", p1=u, p2=b)
+            return _join(g, u)
+        if p.type == "graph_graph_pattern":
+            term = self.term(p.named_children[0])
+            return _join(g, CompValue("Graph", term=term,
+                                      p=self.pattern(_child(p, "group_graph_pattern"))))
+        if p.type == "inline_data":
+            return _join(g, self.values(p))
+        if p.type == "service_graph_pattern":
+            return _join(g, self.service(p))
+        if p.type == "bind":
+            kids = p.named_children
+            return CompValue("Extend", p=g, expr=self.expr(_unwrap(kids[0])),
+                             var=self.var(kids[1]))
+        if p.type == "sub_select":
+            return _join(g, self.pattern(p))
+        raise UnsupportedQuery(f"the graph pattern {p.type}")
 
     def service(self, node: Any) -> CompValue:
         """SERVICE: the endpoint term and its body as rdflib's parser keeps it (the label

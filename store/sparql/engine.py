@@ -1,12 +1,13 @@
 """SPARQL over a mirror: the compiled SQL path first, rdflib's evaluator when it must.
 
-``run_sparql`` follows rdflib's ``Graph.query`` pattern: it parses the query
-(``kb.sparql_check.prepare``, which refuses updates and foreign SERVICEs and emulates
-Wikidata's label service), tries the store's native engine — ``store.sparql_sql`` compiles
+``run`` follows rdflib's ``Graph.query`` pattern: it parses the query
+(``store.sparql.prepared.prepare``, which refuses updates and foreign SERVICEs and emulates
+Wikidata's label service), tries the store's native engine — ``store.sparql.sql`` compiles
 the query into one SQL statement — and on ``UnsupportedQuery`` (a NotImplementedError) runs
 rdflib's generic evaluator over ``store.rdf_store.MirrorStore``. Both see the same triples.
 The result says which engine ran (``engine`` 'sql' or 'rdflib') and why (``explain``: the
-SQL, or what the compiler could not do).
+SQL, or what the compiler could not do). Over an rdflib ``Graph``, ``run`` is rdflib's
+evaluator alone. ``run`` is the engine's one entry point (``store.sparql.run``).
 
 Parsing (tree-sitter) and compiling cost tens of microseconds each; both are cached by
 query text. rdflib parses a query only when its evaluator runs it.
@@ -19,25 +20,25 @@ reads otherwise); the others go to rdflib, and ``explain`` says why.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, cast
 
 import rdflib
 
-from kb.sparql_check import PreparedQuery, prepare
-from kb.types import SparqlResult
 from store.errors import UnsupportedQuery
 from store.limits import QueryLimits, bounded, new_limits, stop_check
+from store.sparql.prepared import PreparedQuery, prepare
 
-if TYPE_CHECKING:
-    from kb.mirror import MirrorKB
+if TYPE_CHECKING:       # the SQL side (SQLAlchemy, the compiler) loads on a mirror's first query
     from store.mirror import Mirror
-from store.rdf_store import MirrorStore, to_term  # noqa: F401 - re-exported for callers
-from store.sparql_sql import SqlPlan, compile_query, pretty_sql
+    from store.sparql.sql import SqlPlan
 
 Engine = Literal["auto", "sql", "rdflib"]
 #: SQLite virtual-machine steps between two checks of a query's limits
 PROGRESS_STEPS = 10_000
+#: what ``Answer.explain`` says of a query over an rdflib Graph
+GRAPH_EXPLAIN = "rdflib's SPARQL evaluator"
 
 
 @functools.lru_cache(maxsize=2048)
@@ -50,6 +51,8 @@ def plan(query: str, dialect: str = "sqlite") -> tuple[PreparedQuery, SqlPlan | 
     if dialect not in ("sqlite", "postgresql"):
         return prepared, None, f"the SQL compiler writes SQLite's and PostgreSQL's SQL, " \
                                f"not {dialect}'s"
+    from store.sparql.sql import compile_query
+
     try:
         return prepared, compile_query(prepared.algebra, dialect), ""
     except UnsupportedQuery as exc:
@@ -61,21 +64,34 @@ def _with_notes(explain: str, notes: tuple[str, ...]) -> str:
 
 
 def explain_sql(sql_plan: SqlPlan) -> str:
+    """``Answer.explain`` of a query the SQL path answers: its SQL, laid out."""
+    from store.sparql.sql import pretty_sql
+
     return f"SQL over the mirror:\n{pretty_sql(sql_plan.sql)}"
 
 
 @dataclass
-class SparqlStream:
-    """A SELECT's solutions as they come (``rows`` is an iterator: memory stays bounded);
-    for ASK, CONSTRUCT and DESCRIBE, ``result`` holds the whole answer instead. The
-    query's deadline (``store.limits``) holds until the last row: past it, the next row
-    raises QueryTimeout, and the rows already taken stay taken."""
+class Answer:
+    """A query's answer (``run``). SELECT: ``vars`` and ``rows``, one dict per solution
+    (variable name → rdflib term; unbound variables absent), a tuple, or with ``run``'s
+    ``stream`` an iterator whose rows come as the engine makes them, under the query's
+    deadline: past it, the next row raises QueryTimeout, and the rows already taken stay
+    taken. ASK: ``boolean``; CONSTRUCT and DESCRIBE: ``graph`` (an rdflib Graph); both
+    with no vars and no rows. ``engine``: 'sql' or 'rdflib'; ``explain``: the SQL, or why
+    rdflib ran; ``notes``: what the query asks that a mirror holds no data for, each one
+    sentence."""
     vars: tuple[str, ...]
-    rows: Iterator[dict]
+    rows: Iterable[dict]
     engine: str
     explain: str
-    notes: tuple[str, ...]
-    result: SparqlResult | None = None
+    notes: tuple[str, ...] = ()
+    boolean: bool | None = None
+    graph: Any = None
+
+    @property
+    def whole(self) -> bool:
+        """Whether this is an ASK, CONSTRUCT or DESCRIBE answer (no rows to take)."""
+        return self.boolean is not None or self.graph is not None
 
 
 def bounded_rows(query_limits: QueryLimits, rows: Iterator[dict],
@@ -103,37 +119,34 @@ def bounded_rows(query_limits: QueryLimits, rows: Iterator[dict],
 _END = object()
 
 
-def rdflib_answer(graph: Any, prepared: PreparedQuery, *, source: str, explain: str,
-                  notes: tuple[str, ...] = ()) -> SparqlStream:
+def rdflib_answer(graph: Any, prepared: PreparedQuery, *, explain: str,
+                  notes: tuple[str, ...] = ()) -> Answer:
     """rdflib's evaluator on ``prepared`` over ``graph``: a SELECT's rows lazily, as the
     evaluator makes them (call under ``store.limits.bounded``, and take the rows under it
-    too: ``bounded_rows``); other forms whole, in ``result``. The query's rdflib copy is
-    dropped when the evaluation fails (``PreparedQuery.forget_evaluable``). rdflib's
-    aggregates are repaired first (``kb.rdflib_fixes``)."""
+    too: ``bounded_rows``); other forms whole. The query's rdflib copy is dropped when the
+    evaluation fails (``PreparedQuery.forget_evaluable``). rdflib's aggregates are
+    repaired first (``store.sparql.rdflib_fixes``)."""
     from rdflib.plugins.sparql.evaluate import evalQuery
 
-    from kb import rdflib_fixes  # noqa: F401 - installs its repairs on import
+    from store.sparql import rdflib_fixes  # noqa: F401 - installs its repairs on import
 
     query = prepared.evaluable()
     try:
         answer = evalQuery(graph, query, {})
         kind = answer.get("type_")
         if kind == "ASK":
-            return SparqlStream((), iter(()), "rdflib", explain, notes, SparqlResult(
-                boolean=bool(answer.get("askAnswer")), source=source, engine="rdflib",
-                explain=explain, notes=notes))
+            return Answer((), (), "rdflib", explain, notes,
+                          boolean=bool(answer.get("askAnswer")))
         if kind in ("CONSTRUCT", "DESCRIBE"):
-            return SparqlStream((), iter(()), "rdflib", explain, notes, SparqlResult(
-                graph=answer.get("graph"), source=source, engine="rdflib", explain=explain,
-                notes=notes))
+            return Answer((), (), "rdflib", explain, notes, graph=answer.get("graph"))
     except BaseException:
         prepared.forget_evaluable()
         raise
     theirs = [str(v) for v in answer.get("vars_") or ()]
     order = prepared.vars
     names = tuple(order) if order and set(order) <= set(theirs) else tuple(theirs)
-    return SparqlStream(names, _rdflib_rows(answer.get("bindings") or iter(()), names,
-                                            prepared), "rdflib", explain, notes)
+    return Answer(names, _rdflib_rows(answer.get("bindings") or iter(()), names, prepared),
+                  "rdflib", explain, notes)
 
 
 def _rdflib_rows(bindings: Iterator[Any], names: tuple[str, ...],
@@ -156,74 +169,40 @@ def _rdflib_rows(bindings: Iterator[Any], names: tuple[str, ...],
             prepared.forget_evaluable()
 
 
-@overload
-def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
-                 timeout: float | None = None, stream: Literal[False] = False
-                 ) -> SparqlResult: ...
+def run(target: Mirror | rdflib.Graph, query: str, *, timeout: float | None = None,
+        engine: Engine = "auto", stream: bool = False) -> Answer:
+    """Answer ``query`` over ``target``: a mirror (the SQL path, else rdflib's evaluator
+    over it) or an rdflib Graph (rdflib's evaluator). ``engine`` 'sql' raises
+    UnsupportedQuery instead of falling back (and always over a Graph); 'rdflib' skips the
+    compiler (benchmarks, differential tests). Without ``stream`` a SELECT's rows are all
+    taken before this returns; with it they come one by one (see ``Answer``): memory stays
+    bounded, and the deadline counts from this call to the last row.
 
-
-@overload
-def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
-                 timeout: float | None = None, stream: Literal[True]) -> SparqlStream: ...
-
-
-def graph_sparql(graph: Any, query: str, *, source: str, explain: str,
-                 timeout: float | None = None, stream: bool = False
-                 ) -> SparqlResult | SparqlStream:
-    """``query`` over an rdflib ``graph`` by rdflib's evaluator, bounded as every query is
-    (``store.limits``): the whole SparqlResult, or with ``stream`` a SparqlStream whose
-    rows come as the evaluator makes them, under the same deadline."""
-    query_limits = new_limits(timeout)
-    with bounded(query_limits):
-        answer = rdflib_answer(graph, prepare(query), source=source, explain=explain)
-        if answer.result is not None:
-            return answer if stream else answer.result
-        if not stream:
-            return SparqlResult(vars=answer.vars, rows=tuple(answer.rows), source=source,
-                                engine="rdflib", explain=explain)
-    answer.rows = bounded_rows(query_limits, answer.rows)
-    return answer
-
-
-def stream_sparql(kb: MirrorKB, query: str, *, timeout: float | None = None) -> SparqlStream:
-    """Like ``run_sparql``, but a SELECT's rows stream as the engine makes them (from
-    SQLite, or from rdflib's evaluator): memory stays bounded, and the deadline counts
-    from this call to the last row (see ``SparqlStream``). Other answers are whole."""
-    query_limits = new_limits(timeout)
-    with bounded(query_limits):
-        answer, cleanup = _answer(kb, query, "auto")
-    if answer.result is not None:
-        return answer
-    answer.rows = bounded_rows(query_limits, answer.rows, cleanup)
-    return answer
-
-
-def run_sparql(kb: MirrorKB, query: str, *, timeout: float | None = None,
-               engine: Engine = "auto") -> SparqlResult:
-    """Answer ``query`` over ``kb``'s mirror. ``engine`` 'sql' raises UnsupportedQuery
-    instead of falling back; 'rdflib' skips the compiler (benchmarks, differential tests).
-    Raises QueryTimeout when ``timeout`` seconds pass first (None: ``DEFAULT_TIMEOUT``),
+    Raises QuerySyntaxError / QueryRefused / QueryTooComplex for a query that must not
+    run, QueryTimeout when ``timeout`` seconds pass first (None: ``DEFAULT_TIMEOUT``),
     QueryTooLarge past the memory budget, and only kgground's typed errors
     (``store.limits``)."""
-    with bounded(new_limits(timeout)):
-        answer, cleanup = _answer(kb, query, engine)
-        try:
-            if answer.result is not None:
-                return answer.result
-            rows = tuple(answer.rows)
-        finally:
-            if cleanup is not None:
-                cleanup()
-        return SparqlResult(vars=answer.vars, rows=rows, source=kb.name, engine=answer.engine,
-                            explain=answer.explain, notes=answer.notes)
-    raise AssertionError("unreachable")  # pragma: no cover - bounded swallows no exception
+    query_limits = new_limits(timeout)
+    with bounded(query_limits):
+        if isinstance(target, rdflib.Graph):
+            answer, cleanup = _graph_answer(target, query, engine), None
+        else:
+            answer, cleanup = _answer(target, query, engine)
+        if answer.whole or not stream:
+            try:
+                answer.rows = tuple(answer.rows)
+            finally:
+                if cleanup is not None:
+                    cleanup()
+            return answer
+    answer.rows = bounded_rows(query_limits, iter(answer.rows), cleanup)
+    return answer
 
 
-def _answer(kb: MirrorKB, query: str, engine: Engine
-            ) -> tuple[SparqlStream, Callable[[], None] | None]:
-    """The answer of ``query`` over ``kb``'s mirror as a stream (run inside ``bounded``),
-    and what to call once its rows are taken (None: nothing)."""
-    mirror = kb.mirror
+def _answer(mirror: Mirror, query: str, engine: Engine
+            ) -> tuple[Answer, Callable[[], None] | None]:
+    """The answer of ``query`` over ``mirror`` with its rows still to take (run inside
+    ``bounded``), and what to call once they are taken (None: nothing)."""
     prepared, sql_plan, reason = plan(query, mirror.engine.dialect.name)
     unavailable = sql_plan.unavailable(mirror) if sql_plan is not None else ""
     if unavailable:
@@ -235,25 +214,33 @@ def _answer(kb: MirrorKB, query: str, engine: Engine
     if sql_plan is not None and engine != "rdflib":
         explain = _with_notes(explain_sql(sql_plan), notes)
         if sql_plan.ask:
-            return SparqlStream((), iter(()), "sql", explain, notes, SparqlResult(
-                boolean=bool(sql_plan.run(mirror)), source=kb.name, engine="sql", explain=explain,
-                notes=notes)), None
-        return SparqlStream(sql_plan.vars, sql_plan.stream(mirror), "sql", explain,
-                            notes), None
+            return Answer((), (), "sql", explain, notes,
+                          boolean=bool(sql_plan.run(mirror))), None
+        return Answer(sql_plan.vars, sql_plan.stream(mirror), "sql", explain, notes), None
     why = "rdflib was asked for" if engine == "rdflib" else f"not compiled to SQL: {reason}"
     explain = _with_notes(f"rdflib's evaluator over the mirror ({why})", notes)
+    from store.rdf_store import MirrorStore
+
     cleanup = _watch_sqlite(mirror)
     try:
         answer = rdflib_answer(rdflib.Graph(store=MirrorStore(mirror)), prepared,
-                               source=kb.name, explain=explain, notes=notes)
+                               explain=explain, notes=notes)
     except BaseException:
         if cleanup is not None:
             cleanup()
         raise
-    if answer.result is not None and cleanup is not None:
+    if answer.whole and cleanup is not None:
         cleanup()
         cleanup = None
     return answer, cleanup
+
+
+def _graph_answer(graph: rdflib.Graph, query: str, engine: Engine) -> Answer:
+    """The answer of ``query`` over an rdflib ``graph`` by rdflib's evaluator, its rows
+    still to take (run inside ``bounded``)."""
+    if engine == "sql":
+        raise UnsupportedQuery("the SQL compiler answers over a mirror, not an rdflib Graph")
+    return rdflib_answer(graph, prepare(query), explain=GRAPH_EXPLAIN)
 
 
 def _watch_sqlite(mirror: Mirror) -> Callable[[], None] | None:

@@ -1,6 +1,6 @@
 """Parsing SPARQL safely: every query a KB runs locally goes through ``prepare``.
 
-``prepare`` parses with tree-sitter (``store.sparql_parse``: microseconds, positioned
+``prepare`` parses with tree-sitter (``store.sparql.syntax``: microseconds, positioned
 errors, safe in any thread) and translates to algebra without rdflib; rdflib parses a query
 only when its evaluator must run it (``PreparedQuery.evaluable``), one parse at a time.
 
@@ -8,7 +8,7 @@ It refuses what a read-only grounding tool must never run: SPARQL Update (INSERT
 LOAD, CLEAR, ...) and SERVICE calls to endpoints not on the allow-list (rdflib's evaluator
 would otherwise fetch them over HTTP). Wikidata's label service
 (``SERVICE wikibase:label { … }``) is always allowed: ``prepare`` rewrites it into a local
-emulation (``store.label_service``), so it is never fetched either.
+emulation (``store.sparql.labels``), so it is never fetched either.
 """
 
 from __future__ import annotations
@@ -19,20 +19,20 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from store import label_service, query_shape
 from store.errors import QueryRefused, QuerySyntaxError, QueryTooComplex, UnsupportedQuery
 from store.regex import compile_regex, regex_replace, regex_search
-from store.sparql_algebra import translate
-from store.sparql_nodes import CompValue
-from store.sparql_parse import WIKIDATA_PREFIXES as _WDQS_PREFIXES
-from store.sparql_parse import ParsedQuery, parse
+from store.sparql import labels, shape
+from store.sparql.algebra import translate
+from store.sparql.nodes import CompValue
+from store.sparql.syntax import WIKIDATA_PREFIXES as _WDQS_PREFIXES
+from store.sparql.syntax import ParsedQuery, parse
 
 #: well-known prefixes of Wikidata's endpoint, so pasted WDQS queries parse as they do there
 WIKIDATA_PREFIXES = _WDQS_PREFIXES
 
 
 #: SERVICE endpoints always allowed: emulated locally, never contacted
-EMULATED_SERVICES = frozenset({label_service.LABEL_SERVICE})
+EMULATED_SERVICES = frozenset({labels.LABEL_SERVICE})
 
 
 #: rdflib's parser (pyparsing) picks how to call each parse action on first use, which is
@@ -63,13 +63,13 @@ def check_services(parsed: ParsedQuery, allowed_services: frozenset[str]) -> Non
 
 def parse_checked(query: str, allowed_services: frozenset[str] = frozenset(), *,
                   local: bool = True) -> ParsedQuery:
-    """``query`` parsed by ``store.sparql_parse`` (QuerySyntaxError with its position), and
+    """``query`` parsed by ``store.sparql.syntax`` (QuerySyntaxError with its position), and
     refused (QueryRefused) if it is an update or calls a SERVICE not allowed, or, for a
     query that kgground's own engines will run (``local``), when it passes a limit on its
-    shape (QueryTooComplex, ``store.query_shape``)."""
+    shape (QueryTooComplex, ``store.sparql.shape``)."""
     parsed = parse(query)
     if local:
-        query_shape.check(parsed)
+        shape.check(parsed)
     if parsed.form == "UPDATE":
         raise QueryRefused("SPARQL Update (INSERT, DELETE, LOAD, CLEAR, ...) is refused: "
                            "knowledge bases are read-only here",
@@ -82,7 +82,7 @@ def parse_checked(query: str, allowed_services: frozenset[str] = frozenset(), *,
 class PreparedQuery:
     """A query checked and translated once (``prepare``), shared by every thread.
 
-    ``algebra``: the SPARQL algebra built from tree-sitter's tree (``store.sparql_algebra``,
+    ``algebra``: the SPARQL algebra built from tree-sitter's tree (``store.sparql.algebra``,
     label service emulated), for the SQL compiler; None for CONSTRUCT and DESCRIBE, with
     ``why``. ``vars``: the projected variables in order (``SELECT *``: in order of first
     appearance). ``notes``: what the query asks that a mirror holds no data for (see
@@ -116,12 +116,12 @@ class PreparedQuery:
             except Exception as exc:  # noqa: BLE001 - rdflib raises bare Exceptions
                 raise QuerySyntaxError(f"the SPARQL query is not valid: {exc}",
                                        fix="check its terms") from None
-            from kb.rdflib_fixes import values_scope
+            from store.sparql.rdflib_fixes import values_scope
 
             _use_re2(found.algebra)
             _clamp_slices(found.algebra)
-            found.algebra = label_service.rewrite(found.algebra)
-            values_scope(found.algebra)     # an rdflib bug (kb.rdflib_fixes)
+            found.algebra = labels.rewrite(found.algebra)
+            values_scope(found.algebra)     # an rdflib bug (store.sparql.rdflib_fixes)
             cache[key] = found
             if len(cache) > 256:
                 cache.popitem(last=False)
@@ -150,7 +150,7 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Prepa
     line, column and excerpt) / QueryRefused. The label service is allowed and emulated
     (see the module docstring); other SERVICE endpoints must be in ``allowed_services``. A
     label service body it does not understand raises UnsupportedQuery. No rdflib parsing
-    happens here: tree-sitter parses, ``store.sparql_algebra`` translates."""
+    happens here: tree-sitter parses, ``store.sparql.algebra`` translates."""
     parsed = parse_checked(query, allowed_services)
     algebra, why = None, ""
     try:
@@ -160,7 +160,7 @@ def prepare(query: str, allowed_services: frozenset[str] = frozenset()) -> Prepa
     if algebra is not None:
         _check_regexes(algebra)
         _clamp_slices(algebra)
-        algebra = label_service.rewrite(algebra)
+        algebra = labels.rewrite(algebra)
         names = tuple(str(v) for v in algebra.get("PV") or [])
     else:
         names = ()
