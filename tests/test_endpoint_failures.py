@@ -375,7 +375,8 @@ def test_every_failure_is_an_endpoint_error_and_a_clear_cli_message(stub, tmp_pa
 def test_at_most_five_queries_in_flight_per_endpoint(stub, tmp_path):
     stub.delay = 0.2
     first = endpoint(stub, tmp_path, cache=False)
-    second = endpoint(stub, tmp_path, cache=False)      # same URL: shares the cap
+    second = endpoint(stub, tmp_path, cache=False,      # same URL and limits: one cap
+                      limits=first.client.limits)
     errors: list[BaseException] = []
 
     def ask(kb: SparqlEndpointKB, i: int) -> None:
