@@ -424,7 +424,8 @@ def test_waiting_too_long_for_a_slot_is_a_timeout(stub, tmp_path):
     assert wait_for(lambda: len(stub.requests) == 1), "the first query was never sent"
     started = time.monotonic()
     with pytest.raises(EndpointTimeout, match="no free query slot within 0.2 s"):
-        SparqlEndpointKB(stub.url, cache=False, timeout=0.2).sparql(Q + " LIMIT 1")
+        SparqlEndpointKB(stub.url, cache=False, timeout=0.2, max_concurrency=1,
+                         limits=kb.client.limits).sparql(Q + " LIMIT 1")
     assert 0.2 <= time.monotonic() - started < 1.0        # it waited for the slot, then gave up
     holder.join(10)
     assert len(stub.requests) == 1                          # the second query was never sent
