@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import kb  # noqa: E402
-from querygen.generator import linker_for  # noqa: E402
+from linking import EntityLinker  # noqa: E402
 from querygen.graphs import GraphRanker  # noqa: E402
 from querygen.languages import detect as detect_language  # noqa: E402
 from reasoning.eval import answers as A  # noqa: E402
@@ -185,7 +185,7 @@ def main() -> None:
     args = ap.parse_args()
 
     k = kb.open(args.db)
-    linker = linker_for(k)
+    linker = EntityLinker(k)
     ranker = GraphRanker(k, linker)
     ranker.rank("Where was Douglas Adams born?")          # warm-up: indexes, embedder
     rows_out = open(args.rows, "w", encoding="utf-8") if args.rows else None

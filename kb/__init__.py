@@ -13,12 +13,15 @@ adapters. ``kb.open(location)`` is the front door::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kb.base import KnowledgeBase
 from kb.errors import MirrorError
 from kb.types import (Candidate, Citation, Entity, PropertyInfo, Reference, Snak,
                       SparqlResult, Statement, Value)
+
+if TYPE_CHECKING:
+    from kb.sparql_http import EndpointLimits
 
 __all__ = ["ENDPOINT_ALIASES", "Candidate", "Citation", "Entity", "KnowledgeBase",
            "PropertyInfo", "Reference", "Snak", "SparqlResult", "Statement", "Value",
@@ -47,7 +50,7 @@ def _is_sqlite_file(path: Path) -> bool:
 
 
 def open(location: str | Path, *, live: Any = None, offline: bool = False,  # noqa: A001
-         **options: Any) -> KnowledgeBase:
+         limits: EndpointLimits | None = None, **options: Any) -> KnowledgeBase:
     """The right KnowledgeBase for ``location``:
 
     - a mirror file (SQLite) or a database URL (``postgresql://…``) → ``MirrorKB``;
@@ -59,6 +62,8 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
     ``live`` (an endpoint URL or alias, or a ``SparqlEndpointKB``) puts a live endpoint behind a
     mirror: the result is a ``FallbackKB``, which asks the endpoint on a miss and writes
     its answers back into the mirror; ``offline=True`` keeps the live side off.
+    ``limits`` (``kb.sparql_http.EndpointLimits``) caps the endpoint opened here, shared
+    with the other clients given it (without: a cap of its own).
     ``options`` go to the adapter of ``location``. Raises MirrorError when nothing usable
     is there.
     """
@@ -71,7 +76,7 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
         if live is not None:
             raise ValueError("live= puts an endpoint behind a mirror; the location is "
                              "already an endpoint")
-        return SparqlEndpointKB(text, **options)
+        return SparqlEndpointKB(text, limits=limits, **options)
     base = _open_local(text, **options)
     if live is None:
         return base
@@ -83,7 +88,7 @@ def open(location: str | Path, *, live: Any = None, offline: bool = False,  # no
                           fix=f"build a mirror from it (kgground mirror load {text} --db "
                               "MIRROR) and open that with live=")
     endpoint = live if isinstance(live, SparqlEndpointKB) else \
-        SparqlEndpointKB(endpoint_alias(str(live)) or str(live))
+        SparqlEndpointKB(endpoint_alias(str(live)) or str(live), limits=limits)
     return FallbackKB(base, endpoint, offline=offline)
 
 

@@ -37,8 +37,8 @@ from rdflib import BNode, Literal, URIRef
 
 from kb.base import check_triplet_query
 from kb.sparql_http import (DEFAULT_BACKOFF, DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRY_WAIT,
-                            DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, SparqlClient,
-                            iso_time)
+                            DEFAULT_RETRIES, DEFAULT_TIMEOUT, WIKIDATA_SPARQL, EndpointLimits,
+                            SparqlClient, iso_time)
 from kb.types import Candidate, Citation, Entity, PropertyInfo, SparqlResult, Statement, Value
 from store.answer_cache import DEFAULT_TTL, ResultCache
 from store.errors import EntityNotFound, InvalidId, PropertyNotFound, QueryRefused
@@ -208,8 +208,10 @@ class SparqlEndpointKB:
     ``graph`` is sent as ``default-graph-uri``. ``cache`` is a ``ResultCache``, a path for
     one, ``None`` for the default cache file, or ``False`` for none (``no_cache=True`` is
     the same). ``allowed_services``: SERVICE IRIs a query may name (default: Wikidata's
-    label and MediaWiki API services when ``url`` is query.wikidata.org, else none). The
-    other arguments are ``SparqlClient``'s.
+    label and MediaWiki API services when ``url`` is query.wikidata.org, else none).
+    ``limits``: the ``EndpointLimits`` whose cap for ``url`` (``max_concurrency``) this KB
+    shares (a ``reasoning.Session``'s); without one, the KB's cap is its own. The other
+    arguments are ``SparqlClient``'s.
     """
 
     def __init__(self, url: str = WIKIDATA_SPARQL, *, graph: str | None = None,
@@ -219,7 +221,8 @@ class SparqlEndpointKB:
                  max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
                  cache: ResultCache | str | Path | bool | None = None,
                  cache_ttl: float = DEFAULT_TTL, no_cache: bool = False,
-                 allowed_services: Iterable[str] | None = None):
+                 allowed_services: Iterable[str] | None = None,
+                 limits: EndpointLimits | None = None):
         if no_cache or cache is False:
             store = None
         elif isinstance(cache, ResultCache):
@@ -230,7 +233,8 @@ class SparqlEndpointKB:
         self.client = SparqlClient(url, graph=graph, user_agent=user_agent, contact=contact,
                                    timeout=timeout, max_concurrency=max_concurrency,
                                    retries=retries, backoff=backoff,
-                                   max_retry_wait=max_retry_wait, cache=store)
+                                   max_retry_wait=max_retry_wait, cache=store,
+                                   limits=limits)
         self.url, self.graph = url, graph
         self.name = f"sparql:{url}"
         if allowed_services is None:

@@ -17,8 +17,11 @@ Its contract:
   give the deadline itself (``deadline=``, a ``time.monotonic()`` value), so that several
   queries of one call share it.
 - **Concurrency**: at most ``max_concurrency`` (default 5) queries in flight per endpoint
-  URL in this process, shared by every client of that URL (the first client to use a URL
-  sets its cap). Waiting longer than ``timeout`` for a slot is an ``EndpointTimeout``.
+  URL, shared by the clients given the same ``EndpointLimits`` (``limits=``; a
+  ``reasoning.Session`` holds one for everything it opens); a client given none has a cap
+  of its own. A URL's cap is set once: a second client of the same ``EndpointLimits``
+  asking another size for it is a ``ValueError``. Waiting longer than ``timeout`` for a
+  slot is an ``EndpointTimeout``.
 - **Retries**: HTTP 429 and 503 are retried up to ``retries`` times (so at most
   ``retries + 1`` requests). The wait is the ``Retry-After`` header when the endpoint sends
   one (seconds or an HTTP date), else ``backoff * 2**attempt`` seconds (1, 2, 4 s by
@@ -78,20 +81,39 @@ _EXCERPT = 300
 #: what endpoints say in the body of a 500 when the query itself ran out of time
 _SERVER_TIMEOUT_MARKERS = ("TimeoutException", "S1T00", "Query timeout", "timed out")
 
-_slots: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
-_slots_lock = threading.Lock()
 _warned_contact = False
 
 
-def endpoint_slots(url: str, size: int = DEFAULT_CONCURRENCY
-                   ) -> tuple[threading.BoundedSemaphore, int]:
-    """The process-wide semaphore that caps concurrent queries to ``url``, and its size
-    (set by the first caller for that URL)."""
-    with _slots_lock:
-        found = _slots.get(url)
-        if found is None:
-            found = _slots[url] = (threading.BoundedSemaphore(size), size)
-        return found
+class EndpointLimits:
+    """The caps on queries in flight to each endpoint URL, for the clients that share this
+    object (see the module docstring). Thread-safe.
+
+    ``slots(url, size)`` is the semaphore capping ``url``, made with ``size`` slots by the
+    first ask; asking again with another size raises ``ValueError`` (a cap is set once,
+    never silently replaced by whichever caller came first). ``size(url)`` is the cap set
+    for ``url``, None before any."""
+
+    def __init__(self) -> None:
+        self._slots: dict[str, tuple[threading.BoundedSemaphore, int]] = {}
+        self._lock = threading.Lock()
+
+    def slots(self, url: str, size: int = DEFAULT_CONCURRENCY) -> threading.BoundedSemaphore:
+        if size < 1:
+            raise ValueError(f"an endpoint's cap must be at least 1, got {size}")
+        with self._lock:
+            found = self._slots.get(url)
+            if found is None:
+                found = self._slots[url] = (threading.BoundedSemaphore(size), size)
+            elif found[1] != size:
+                raise ValueError(f"{url} already has a cap of {found[1]} queries at once in "
+                                 f"these EndpointLimits; {size} was asked for (give the "
+                                 "client its own EndpointLimits, or the same size)")
+            return found[0]
+
+    def size(self, url: str) -> int | None:
+        with self._lock:
+            found = self._slots.get(url)
+        return found[1] if found is not None else None
 
 
 def default_user_agent(contact: str | None = None) -> str:
@@ -150,7 +172,7 @@ class SparqlClient:
                  max_concurrency: int = DEFAULT_CONCURRENCY, retries: int = DEFAULT_RETRIES,
                  backoff: float = DEFAULT_BACKOFF,
                  max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
-                 cache: ResultCache | None = None):
+                 cache: ResultCache | None = None, limits: EndpointLimits | None = None):
         if not re.match(r"https?://[^\s/]+", url or ""):
             raise ValueError(f"a SPARQL endpoint URL must start with http:// or https://, "
                              f"got {url!r}")
@@ -161,7 +183,9 @@ class SparqlClient:
         self.user_agent = user_agent or default_user_agent(contact)
         self.timeout, self.retries = float(timeout), int(retries)
         self.backoff, self.max_retry_wait = float(backoff), float(max_retry_wait)
-        self.slots, self.max_concurrency = endpoint_slots(url, max_concurrency)
+        self.limits = limits if limits is not None else EndpointLimits()
+        self.slots = self.limits.slots(url, max_concurrency)
+        self.max_concurrency = max_concurrency
         self.cache = cache
         self._warn_anonymous()
 

@@ -24,10 +24,8 @@ from __future__ import annotations
 import bisect
 import contextlib
 import dataclasses
-import gc
 import re
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -63,12 +61,6 @@ CONTEXT_CHARS = 300
 COHERENCE_MENTIONS = 8
 #: the name match of a surname taken from a longer mention of the text ("John Adams")
 COREFERENCE_MATCH = 0.97
-#: a text at least this long is linked with Python's cyclic garbage collector paused: the
-#: call keeps ~100k objects alive (candidates, features), so the collector would rescan
-#: the whole heap several times per call (a fifth of the CPU time of 100 KB); what linking
-#: allocates is freed by reference counting, and the collector resumes when the last such
-#: call ends
-GC_PAUSE_CHARS = 10_000
 #: the name match of a state an address part names ("Mass."), and of the place of a
 #: mention that carries its state ("Cambridge, Mass." → "Cambridge"), as a share of an
 #: exact match
@@ -202,7 +194,7 @@ class EntityLinker:
         even when nothing matches it."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a string, got {type(text).__name__}")
-        with self._batch(), _collector_paused(len(text) >= GC_PAUSE_CHARS):
+        with self._batch():
             return self._link(text, lang, top, spans, min_confidence, min_score)
 
     def _link(self, text: str, lang: str, top: int,
@@ -596,34 +588,6 @@ class EntityLinker:
     def close(self) -> None:
         if isinstance(self.source, Closable):
             self.source.close()
-
-
-_gc_lock = threading.Lock()
-_gc_pauses = 0
-_gc_was_enabled = False
-
-
-@contextlib.contextmanager
-def _collector_paused(pause: bool) -> Iterator[None]:
-    """Pause the cyclic garbage collector while the block runs (when ``pause``); calls
-    from several threads share one pause, and the collector's state from before the first
-    of them is restored when the last one ends."""
-    global _gc_pauses, _gc_was_enabled
-    if not pause:
-        yield
-        return
-    with _gc_lock:
-        if not _gc_pauses:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pauses -= 1
-            if not _gc_pauses and _gc_was_enabled:
-                gc.enable()
 
 
 def id_order(entity: str) -> tuple[str, int, str]:

@@ -107,7 +107,7 @@ class LabelQueryPipeline:
                  run_check: bool = True):
         self.kb = kb
         self.linker = linker
-        self.validator = validator if validator is not None else default_validator()
+        self.validator = validator if validator is not None else default_validator(linker)
         self.run_check = run_check
 
     def check(self, reply: str) -> _Attempt:
@@ -298,9 +298,9 @@ class ModelGenerator(LabelQueryPipeline):
 
 # -- shared ---------------------------------------------------------------------------------
 
-def default_validator() -> Callable[[str, Any], list[str]]:
-    """``querygen.validate`` (error messages) when this tree has it; else the SPARQL
-    parser's syntax and safety checks."""
+def default_validator(linker: Linker | None = None) -> Callable[[str, Any], list[str]]:
+    """``querygen.validate`` (error messages; ``linker`` suggests the closest names) when
+    this tree has it; else the SPARQL parser's syntax and safety checks."""
     try:
         from querygen.validate import validate
     except ImportError:
@@ -317,7 +317,8 @@ def default_validator() -> Callable[[str, Any], list[str]]:
     def full(query: str, kb: KnowledgeBase) -> list[str]:
         # "no statement matches" is left to the run check, which sends an empty result back
         # with its own message and keeps the query as a last resort
-        return [str(d) for d in validate(query, kb).errors if d.code != "no-match"]
+        return [str(d) for d in validate(query, kb, linker=linker).errors
+                if d.code != "no-match"]
     return full
 
 

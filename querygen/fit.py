@@ -43,6 +43,8 @@ RELATED_WEIGHT = 0.92
 FUZZY_TRUSTED = 0.75
 #: properties kept per phrase from the property linker (the rest fit by coverage alone)
 PHRASE_CANDIDATES = 400
+#: phrases whose candidates a RelationFit remembers
+PHRASES_KEPT = 4096
 #: weight of the share of the relation's content words a property's names cover
 COVERAGE = 0.5
 #: a property whose fit (name score + coverage) is below this does not name the relation
@@ -75,6 +77,8 @@ class RelationFit:
         # a property's name words and stems (asked thousands of times per question)
         self._words: dict[str, frozenset[str]] = {}
         self._stems: dict[str, frozenset[str]] = {}
+        # the property linker's candidates per phrase (phrasings recur across questions)
+        self._linked: dict[str, tuple[Candidate, ...]] = {}
 
     # -- phrasings ----------------------------------------------------------------------------
     def phrases(self, a: Analysis, own: Sequence[tuple[int, int]],
@@ -128,6 +132,18 @@ class RelationFit:
         return list(variants.items())
 
     # -- scores -------------------------------------------------------------------------------
+    def _link(self, phrase: str) -> tuple[Candidate, ...]:
+        """The property linker's candidates for ``phrase``, remembered for this fit's life
+        (at most ``PHRASES_KEPT`` phrases, forgotten together when full)."""
+        found = self._linked.get(phrase)
+        if found is None:
+            found = tuple(self.props.link(phrase, limit=PHRASE_CANDIDATES))
+            with self._lock:
+                if len(self._linked) >= PHRASES_KEPT:
+                    self._linked.clear()
+                self._linked[phrase] = found
+        return found
+
     def name_scores(self, phrases: list[tuple[str, float]]
                     ) -> dict[str, tuple[float, Candidate]]:
         """pid → (best weighted name score over the phrases, its candidate)."""
@@ -136,7 +152,7 @@ class RelationFit:
         if callable(prepare) and len(phrases) > 1:
             prepare([p for p, _ in phrases])       # one embedding pass for all of them
         for phrase, weight in phrases:
-            for c in _link_property(self.props, phrase):
+            for c in self._link(phrase):
                 name = c.features.get("name", 0.0)
                 if c.match == "fuzzy" and name < FUZZY_TRUSTED:
                     name *= 0.5            # "birthplace" is no misspelling of "deathplace"
@@ -311,13 +327,3 @@ def norm_words(text: str) -> list[str]:
     return _NORM_WORD.findall(text.lower())
 
 
-@functools.lru_cache(maxsize=4096)
-def _cached_link(props: Any, phrase: str) -> tuple[Candidate, ...]:
-    return tuple(props.link(phrase, limit=PHRASE_CANDIDATES))
-
-
-def _link_property(props: Any, phrase: str) -> tuple[Candidate, ...]:
-    try:
-        return _cached_link(props, phrase)
-    except TypeError:                  # an unhashable linker: no cache
-        return tuple(props.link(phrase, limit=PHRASE_CANDIDATES))

@@ -15,8 +15,10 @@ Strategies:
            SPARQL, grounded and validated like the LLM's; pass ``model=`` (a path or a
            loaded generator).
 
-The linker is built from ``kb`` on first use and kept for that KB (building it opens the
-linking sidecar: seconds on first use of a mirror); pass ``linker=`` to share one.
+Nothing is kept between calls: without ``linker=`` each call builds an ``EntityLinker``
+over ``kb`` for itself (opening a mirror's linking sidecar, seconds on a mirror's first
+use), so a caller asking more than one question passes the one it keeps — a
+``reasoning.Session``'s ``linker``.
 The result is best first; empty when nothing could be generated. Errors in what the
 caller passed (an unknown strategy, ``llm`` missing) raise ``QueryGenerationError`` saying
 how to fix the call.
@@ -24,8 +26,6 @@ how to fix the call.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any
 
 from kb.base import KnowledgeBase
@@ -37,9 +37,6 @@ STRATEGIES = ("rules", "llm", "model")
 #: longer inputs are not one question (and would cost time quadratic in their length)
 MAX_WORDS = 80
 
-_linkers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_rules: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
 
 
 class QueryGenerationError(KGGroundError):
@@ -66,12 +63,13 @@ def generate(question: str, kb: KnowledgeBase, *, strategy: str = "rules", llm: 
                                    expected=" | ".join(STRATEGIES), got=strategy,
                                    fix="pass strategy='rules' (offline), 'llm' with "
                                        "llm=..., or 'model' with model=PATH")
-    linker = linker if linker is not None else linker_for(kb)
+    linker = linker if linker is not None else _new_linker(kb)
     if strategy == "rules":
         if options:
             raise QueryGenerationError("the rules strategy takes no options",
                                        got=", ".join(sorted(options)))
-        return _rule_generator(kb, linker).generate(question, limit=limit)
+        from querygen.rules import RuleGenerator
+        return RuleGenerator(kb, linker).generate(question, limit=limit)
     if strategy == "llm":
         if llm is None:
             raise QueryGenerationError("strategy='llm' needs an LLM",
@@ -88,61 +86,15 @@ def generate(question: str, kb: KnowledgeBase, *, strategy: str = "rules", llm: 
     return ModelGenerator(kb, linker, model, **options).generate(question, limit=limit)
 
 
-def linker_for(kb: KnowledgeBase) -> Linker:
-    """The EntityLinker kept for ``kb`` (built on first use)."""
-    with _lock:
-        try:
-            found = _linkers.get(kb)
-        except TypeError:              # a KB that cannot be weakly referenced
-            found = None
-    if found is not None:
-        return found
-    from linking import EntityLinker
-    linker = EntityLinker(kb)
-    with _lock:
-        try:
-            _linkers[kb] = linker
-        except TypeError:
-            pass
-    return linker
-
-
-def _rule_generator(kb: KnowledgeBase, linker: Linker) -> Any:
-    from querygen.rules import RuleGenerator
-
-    with _lock:
-        try:
-            gen = _rules.get(linker)
-        except TypeError:
-            gen = None
-        if gen is None or gen.kb is not kb:
-            gen = RuleGenerator(kb, linker)
-            try:
-                _rules[linker] = gen
-            except TypeError:
-                pass
-    return gen
-
-
-_rankers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def graph_ranker(kb: KnowledgeBase, linker: Linker | None = None) -> Any:
-    """The ``querygen.graphs.GraphRanker`` kept for ``kb`` and its linker (built on first
-    use; it remembers what it learns of the KB's types and properties)."""
+    """A ``querygen.graphs.GraphRanker`` for ``kb`` and ``linker`` (one built over ``kb``
+    when None). It remembers what it learns of the KB's types and properties for its
+    life: keep it for more than one question."""
     from querygen.graphs import GraphRanker
 
-    linker = linker if linker is not None else linker_for(kb)
-    with _lock:
-        try:
-            ranker = _rankers.get(linker)
-        except TypeError:
-            ranker = None
-    if ranker is None or ranker.kb is not kb:
-        ranker = GraphRanker(kb, linker, rules=_rule_generator(kb, linker))
-        with _lock:
-            try:
-                _rankers[linker] = ranker
-            except TypeError:
-                pass
-    return ranker
+    return GraphRanker(kb, linker if linker is not None else _new_linker(kb))
+
+
+def _new_linker(kb: KnowledgeBase) -> Linker:
+    from linking import EntityLinker
+    return EntityLinker(kb)

@@ -234,10 +234,9 @@ class GraphRanker:
 
     def __init__(self, kb: KnowledgeBase, linker: Linker, *, model: GraphModel | None = None,
                  rules: RuleGenerator | None = None):
-        from querygen.generator import _rule_generator
         self.kb = kb
         self.linker = linker
-        self.rules = rules or _rule_generator(kb, linker)
+        self.rules = rules or RuleGenerator(kb, linker)
         self.oracle = self.rules.types      # one cache of the KB's types for both
         self.model = model or default_model()
 
@@ -742,7 +741,7 @@ class GraphRanker:
         if graph.query.kind == "triplet":
             return graph
         from querygen.validate import validate
-        found = validate(graph.query.text, self.kb)
+        found = validate(graph.query.text, self.kb, linker=self.linker)
         return replace(graph, diagnostics={"errors": [str(d) for d in found.errors],
                                            "warnings": [str(d) for d in found.warnings]})
 

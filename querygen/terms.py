@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from kb.base import KnowledgeBase, mirror_of
+from kb.contracts import Linker
 from store.sparql import WIKIDATA_PREFIXES
 from store.normalize import normalize
 from store.vocab import ENTITY_ID, ITEM_ID, LEXEME_ID, PROPERTY_ID
@@ -171,11 +172,12 @@ def resolve(kb: KnowledgeBase, label: str, kind: str, *, lang: str = "en",
 
 
 def closest_labels(kb: KnowledgeBase, label: str, kind: str, *, lang: str = "en",
-                   limit: int = 5) -> list[tuple[str, str]]:
+                   limit: int = 5, linker: Linker | None = None) -> list[tuple[str, str]]:
     """(ID, label) of the ``kind`` nearest to ``label`` in spelling, best first, for
-    suggestions. A mirror's fuzzy index when the KB has one (``linking``), else the KB's
-    search on the label's words, ranked by similarity."""
-    found = _closest_from_linker(kb, label, kind, lang, limit)
+    suggestions. A mirror's fuzzy index when the KB has one (through ``linker``, an
+    ``EntityLinker`` over ``kb``; one is built for this call when none is given), else the
+    KB's search on the label's words, ranked by similarity."""
+    found = _closest_from_linker(kb, label, kind, lang, limit, linker)
     if found is not None:
         return found
     from rapidfuzz import fuzz
@@ -192,13 +194,14 @@ def closest_labels(kb: KnowledgeBase, label: str, kind: str, *, lang: str = "en"
 
 
 def _closest_from_linker(kb: KnowledgeBase, label: str, kind: str, lang: str,
-                         limit: int) -> list[tuple[str, str]] | None:
+                         limit: int, linker: Linker | None) -> list[tuple[str, str]] | None:
     """The linker's closest names, for a KB with a mirror (its linking index); None
-    for another KB. The linker is the one querygen keeps for ``kb`` (``linker_for``)."""
+    for another KB."""
     if mirror_of(kb) is None:
         return None
-    from querygen.generator import linker_for
-    linker = linker_for(kb)
+    if linker is None:
+        from linking import EntityLinker
+        linker = EntityLinker(kb)
     if kind == "property":
         return linker.properties.closest(label, lang=lang, limit=limit)
     return linker.closest(label, lang=lang, limit=limit)

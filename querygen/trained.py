@@ -55,7 +55,8 @@ class TrainedGenerator:
         self.linker = linker
         self.constrain = constrain
         self._pieces: list[bytes | None] | None = None
-        self._properties: dict[int, tuple[Any, LabelTrie]] = {}
+        # the property labels of the last linker constrained with, as a trie
+        self._properties: tuple[Any, LabelTrie] | None = None
         self._lock = threading.Lock()
         self._newline_ids = {i for tok, i in self.tokenizer.get_vocab().items()
                              if "\n" in self.tokenizer.decode([i])}
@@ -137,10 +138,10 @@ class TrainedGenerator:
             self._pieces = token_bytes(self.tokenizer)
         properties = None
         if linker is not None and hasattr(linker, "properties"):
-            kept = self._properties.get(id(linker))
+            kept = self._properties
             if kept is None or kept[0] is not linker:
-                kept = (linker, LabelTrie(linker.properties.labels().values()))
-                self._properties = {id(linker): kept}
+                kept = self._properties = (linker,
+                                           LabelTrie(linker.properties.labels().values()))
             properties = kept[1]
         ents = LabelTrie(entities) if entities else None
         return LogitsProcessorList([SlotConstraint(self._pieces, start, entities=ents,

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal as TypingLiteral, Sequence
 
 from kb.base import KnowledgeBase
+from kb.contracts import Linker
 from querygen.terms import (ENTITY_PREFIXES, PROPERTY_PREFIXES, Token, closest_labels,
                             known_prefixes, lex, resolve, well_formed, wikidata_id)
 from store.errors import (EntityNotFound, InvalidId, KGGroundError, PropertyNotFound,
@@ -150,10 +151,12 @@ class Diagnostics:
 
 
 def validate(query: str, kb: KnowledgeBase | None = None, *, allowed_services: Iterable[str] = (),
-             lang: str = "en") -> Diagnostics:
+             lang: str = "en", linker: Linker | None = None) -> Diagnostics:
     """Check ``query`` (ID-level or label-level SPARQL) against ``kb`` (any
-    ``KnowledgeBase``, or None); see the module docstring for what is checked."""
-    return _Validator(query, kb, frozenset(allowed_services), lang).run()
+    ``KnowledgeBase``, or None); see the module docstring for what is checked. ``linker``
+    (an ``EntityLinker`` over ``kb``) finds the closest names for suggestions over a
+    mirror; without one, a linker is built for the suggestions of this call."""
+    return _Validator(query, kb, frozenset(allowed_services), lang, linker).run()
 
 
 # -- the checks ------------------------------------------------------------------------------
@@ -166,8 +169,10 @@ class _Slot:
 
 
 class _Validator:
-    def __init__(self, query: str, kb: KnowledgeBase | None, allowed: frozenset[str], lang: str):
+    def __init__(self, query: str, kb: KnowledgeBase | None, allowed: frozenset[str], lang: str,
+                 linker: Linker | None):
         self.query, self.kb, self.allowed, self.lang = query, kb, allowed, lang
+        self.linker = linker
         self.found: list[tuple[int, Diagnostic]] = []     # (offset, diagnostic)
         self.slots: dict[str, _Slot] = {}                  # stand-in IRI → slot
         self._entities: dict[str, bool] = {}
@@ -291,7 +296,8 @@ class _Validator:
             return stand_in
         slot.ids = resolve(self.kb, tok.label, kind, lang=self.lang)
         if not slot.ids:
-            near = closest_labels(self.kb, tok.label, kind, lang=self.lang)
+            near = closest_labels(self.kb, tok.label, kind, lang=self.lang,
+                                  linker=self.linker)
             names = ", ".join(f"{label!r} ({id})" for id, label in near)
             self.add(tok.start, "error", "placeholder",
                      f"no {kind} is labelled {tok.label!r} in {self.kb.name}",
@@ -419,7 +425,8 @@ class _Validator:
                     fix = f"write {tok.prefix}:{ids[0]} ({label}), or {tok.prefix}:/{label}/"
                     suggestions += [f"{tok.prefix}:{i}" for i in ids[:3]]
                 else:
-                    near = closest_labels(self.kb, label, kind, lang=self.lang, limit=3)
+                    near = closest_labels(self.kb, label, kind, lang=self.lang, limit=3,
+                                          linker=self.linker)
                     if near:
                         fix = "did you mean " + ", ".join(f"{tok.prefix}:{i} ({n})"
                                                           for i, n in near) + "?"

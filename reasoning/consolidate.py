@@ -59,7 +59,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chains
 from chains import Chain, EvidenceGraph
@@ -75,6 +75,9 @@ from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number
 from reasoning.prompt_engine import fill_in
 from store.errors import (EndpointError, KGGroundError, LLMError, MirrorError, MissingExtra,
                           ServerBusy)
+
+if TYPE_CHECKING:
+    from querygen.graphs import GraphRanker
 
 STRATEGIES = ("auto", "rules", "llm")
 #: generated queries tried per question, best first, until one answers
@@ -108,12 +111,14 @@ class Consolidator:
     """Gathers numbered evidence for questions from one KB (see the module docstring).
 
     ``linker`` is linking's ``EntityLinker`` for the KB (shared by query generation and
-    the chainer, so it is built once); ``strategy`` and ``llm`` choose the query
+    the chainer, so it is built once); ``ranker`` the ``querygen.graphs.GraphRanker`` over
+    ``kb`` and ``linker`` that the caller keeps across questions (it learns the KB's
+    types; None builds one for this consolidator); ``strategy`` and ``llm`` choose the query
     generator; ``hops``/``top``/``limits`` bound the chainer; ``chains=False`` skips it
     when a query answered; ``lang`` is the language of questions and labels."""
 
-    def __init__(self, kb: KnowledgeBase, linker: Linker, *, strategy: str = "auto",
-                 llm: LLM | None = None,
+    def __init__(self, kb: KnowledgeBase, linker: Linker, *, ranker: GraphRanker | None = None,
+                 strategy: str = "auto", llm: LLM | None = None,
                  hops: int = 2, top: int = 5, lang: str = "en",
                  limits: Limits = DEFAULT_LIMITS, chains: bool = True, full: bool = False):
         if strategy not in STRATEGIES:
@@ -122,6 +127,10 @@ class Consolidator:
         if strategy == "llm" and llm is None:
             raise ValueError("strategy 'llm' needs an LLM (llm=...)")
         self.kb, self.linker, self.strategy, self.llm = kb, linker, strategy, llm
+        if ranker is None:
+            from querygen.graphs import GraphRanker
+            ranker = GraphRanker(kb, linker)
+        self.ranker = ranker
         self.hops, self.top, self.lang, self.limits = hops, top, lang, limits
         self.use_chains, self.full = chains, full
 
@@ -226,10 +235,9 @@ class Consolidator:
     def _rank(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
               sub_question: int | None) -> Any:
         """The question's ranked query graphs; one record per graph scored."""
-        from querygen import graph_ranker
         start = time.perf_counter()
         try:
-            ranking = graph_ranker(self.kb, self.linker).rank(question, lang=self.lang)
+            ranking = self.ranker.rank(question, lang=self.lang)
         except KGGroundError as exc:
             _reraise_failures(exc)
             evidence.warnings.append(f"query graphs: {exc.what}")
@@ -344,7 +352,7 @@ class Consolidator:
         if query.strategy == "rules" and query.kind == "triplet":
             return None
         from querygen.validate import validate
-        diagnostics = validate(query.text, self.kb, lang=self.lang)
+        diagnostics = validate(query.text, self.kb, lang=self.lang, linker=self.linker)
         return [str(d) for d in diagnostics.errors], [str(d) for d in diagnostics.warnings]
 
     def _answer_chains(self, graph: EvidenceGraph, asked: Asked) -> list[Chain]:

@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chains.search import DEFAULT_LIMITS, Limits
 from kb.base import KnowledgeBase
@@ -57,6 +57,9 @@ from reasoning.settle import settle
 from reasoning.utility import abstains, assess
 from store.errors import KGGroundError, LLMConfigError
 from store.vocab import ITEM_ID
+
+if TYPE_CHECKING:
+    from querygen.graphs import GraphRanker
 
 #: longer input is not one question
 MAX_QUESTION_CHARS = 1000
@@ -130,6 +133,7 @@ class Grounder:
         self.chains = (llm is not None) if isinstance(chains, str) else chains
         self.decompose, self.lang = decompose, check_language(lang)
         self._linker = linker
+        self._ranker: GraphRanker | None = None
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -160,6 +164,18 @@ class Grounder:
                 from chains.evidence import default_linker
                 self._linker, _ = default_linker(self.kb)
             return self._linker
+
+    @property
+    def ranker(self) -> GraphRanker:
+        """The query-graph ranker over this Grounder's KB (counted in its traces) and its
+        linker, built on first use and kept for the Grounder's life: it learns the KB's
+        types and properties as questions come."""
+        linker = self.linker
+        with self._lock:
+            if self._ranker is None:
+                from querygen.graphs import GraphRanker
+                self._ranker = GraphRanker(self.metered, linker)
+            return self._ranker
 
     def language_of(self, question: str) -> str:
         """The language ``question`` is read in: the one given, else the detected one."""
@@ -231,7 +247,8 @@ class Grounder:
 
     def _retrieve(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
         llm = rec.traced(self.llm) if self.llm is not None else None
-        consolidator = Consolidator(kb, self.linker, strategy=self.strategy, llm=llm,
+        consolidator = Consolidator(kb, self.linker, ranker=self.ranker,
+                                    strategy=self.strategy, llm=llm,
                                     hops=self.hops, top=self.top, lang=m.lang,
                                     limits=self.limits, chains=self.chains,
                                     full=self.llm is not None)

@@ -117,6 +117,10 @@ class LinkIndex:
         # the property lists read with those shares, unsplit, for ``facts`` to take up
         # (candidates are profiled right after their names were looked up); None: no row
         self._raw: dict[str, tuple[float, str, str] | None] = {}
+        # one frozenset per distinct property list: many entities share theirs ("P31"),
+        # and fewer live containers make fewer and cheaper cyclic-GC passes while a long
+        # text is linked
+        self._property_sets: dict[str, frozenset[str]] = {}
         self._words = RememberedKeys("name_words", "word", CACHE_SIZE)    # has_words answers
         meta = dict(self._conn().execute("SELECT key, value FROM meta"))
         self.max_langs = max(1, int(meta.get("max_langs", 1)))
@@ -179,21 +183,30 @@ class LinkIndex:
         if missing:
             if len(cache) > CACHE_SIZE:
                 cache.clear()
+                self._property_sets.clear()
             raw = self._raw
+            sets = self._property_sets
+
+            def properties(listed: str) -> frozenset[str]:
+                found = sets.get(listed)
+                if found is None:
+                    found = sets[listed] = frozenset(listed.split())
+                return found
+
             ask = []
             for e in missing:
                 if e not in raw:
                     ask.append(e)
                 elif (row := raw[e]) is not None:
-                    out[e] = Facts(row[0], frozenset(row[1].split()), frozenset(row[2].split()))
+                    out[e] = Facts(row[0], properties(row[1]), properties(row[2]))
             conn = self._conn()
             for start in range(0, len(ask), 500):
                 chunk = ask[start:start + 500]
                 for entity, n, as_subject, as_value in conn.execute(
                         f"SELECT entity, langs, subject_of, value_of FROM entity_facts "
                         f"WHERE entity IN ({','.join('?' * len(chunk))})", chunk):
-                    out[entity] = Facts(n / self.max_langs, frozenset(as_subject.split()),
-                                        frozenset(as_value.split()))
+                    out[entity] = Facts(n / self.max_langs, properties(as_subject),
+                                        properties(as_value))
             for e in missing:
                 cache[e] = out.setdefault(e, _NO_FACTS)
         return out

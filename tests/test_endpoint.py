@@ -205,7 +205,8 @@ def test_unusable_cache_file_does_not_break_queries(endpoint, tmp_path):
 # -- concurrency and kb.open --------------------------------------------------------------------
 
 def test_parallel_queries_share_one_cap(endpoint, tmp_path):
-    other = SparqlEndpointKB(endpoint.url, graph=endpoint.graph, no_cache=True)
+    other = SparqlEndpointKB(endpoint.url, graph=endpoint.graph, no_cache=True,
+                             limits=endpoint.client.limits)
     assert other.client.slots is endpoint.client.slots
     assert endpoint.client.max_concurrency == 5
     results: list[int] = []

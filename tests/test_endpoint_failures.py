@@ -375,7 +375,8 @@ def test_every_failure_is_an_endpoint_error_and_a_clear_cli_message(stub, tmp_pa
 def test_at_most_five_queries_in_flight_per_endpoint(stub, tmp_path):
     stub.delay = 0.2
     first = endpoint(stub, tmp_path, cache=False)
-    second = endpoint(stub, tmp_path, cache=False)      # same URL: shares the cap
+    second = endpoint(stub, tmp_path, cache=False,      # same URL and limits: one cap
+                      limits=first.client.limits)
     errors: list[BaseException] = []
 
     def ask(kb: SparqlEndpointKB, i: int) -> None:
@@ -423,7 +424,8 @@ def test_waiting_too_long_for_a_slot_is_a_timeout(stub, tmp_path):
     assert wait_for(lambda: len(stub.requests) == 1), "the first query was never sent"
     started = time.monotonic()
     with pytest.raises(EndpointTimeout, match="no free query slot within 0.2 s"):
-        SparqlEndpointKB(stub.url, cache=False, timeout=0.2).sparql(Q + " LIMIT 1")
+        SparqlEndpointKB(stub.url, cache=False, timeout=0.2, max_concurrency=1,
+                         limits=kb.client.limits).sparql(Q + " LIMIT 1")
     assert 0.2 <= time.monotonic() - started < 1.0        # it waited for the slot, then gave up
     holder.join(10)
     assert len(stub.requests) == 1                          # the second query was never sent

@@ -147,8 +147,7 @@ def test_a_name_in_chinese_or_japanese_script_is_found_not_transliterated(demo):
 
 
 def gloss_mentions(grounder, question):
-    from querygen.generator import linker_for
-    return [m.best for m in linker_for(grounder.kb).link(question, lang="zh").mentions
+    return [m.best for m in grounder.linker.link(question, lang="zh").mentions
             if m.best is not None]
 
 

@@ -317,17 +317,19 @@ def test_language_tags_survive_the_label_level_rewrite(demo):
     assert "syntax" not in codes(validate(gold, demo))
 
 
-def test_suggestions_use_the_one_linker_querygen_keeps_for_the_kb(demo, monkeypatch):
-    """closest_labels asks the linker ``linker_for`` keeps for the KB — no second linker
-    (and linking index) of its own per mirror."""
+def test_suggestions_use_the_linker_given(demo, monkeypatch):
+    """closest_labels asks the linker it is given (a Session's) — no second linker (and
+    linking index) of its own; without one it builds one for the call."""
     import linking
-    from querygen.generator import linker_for
     from querygen.terms import closest_labels
-    kept = linker_for(demo)
+    kept = linking.EntityLinker(demo)
     built = []
     real = linking.EntityLinker
     monkeypatch.setattr(linking, "EntityLinker",
                         lambda *a, **k: built.append(a) or real(*a, **k))
-    near = closest_labels(demo, "Marie Curi", "entity")
+    near = closest_labels(demo, "Marie Curi", "entity", linker=kept)
     assert near and near[0][1] == "Marie Curie"
-    assert built == [] and linker_for(demo) is kept
+    assert built == []
+    assert closest_labels(demo, "Marie Curi", "entity") == near and len(built) == 1
+    checked = validate("SELECT ?x WHERE { wd:/Marie Curi/ wdt:P19 ?x }", demo, linker=kept)
+    assert "Marie Curie" in checked.report() and len(built) == 1

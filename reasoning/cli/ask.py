@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
-                                  json_option, kb_options, llm_options, not_empty, open_kb,
-                                  open_llms, simulated_catalog)
+                                  json_option, kb_options, llm_options, not_empty, open_llms,
+                                  open_session, simulated_catalog)
 from reasoning.gates import GATE_CHOICES
 
 
@@ -79,16 +79,14 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
          checker: str, hops: int, top: int, rounds: int, lang: str, html_file: str | None,
          open_page: bool, db: str | None, endpoint: str | None, offline: bool,
          no_cache: bool, as_json: bool) -> None:
-    from reasoning.grounder import Grounder
-
     catalog = simulated_catalog(catalog, llm_spec, verifier_spec, db=db, endpoint=endpoint)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
-    kb = open_kb(db, endpoint, offline, no_cache)
+    session = open_session(db, endpoint, offline, no_cache, llm=llm, verifier=verifier)
     # the page shows the chainer's evidence too, so it runs even where a query answered
-    grounder = Grounder(kb, llm, gate=gate_name, verifier=verifier, checker=checker,
-                        hops=hops, top=top, max_rounds=rounds, lang=lang,
-                        chains=True if (html_file or open_page) else "auto")
+    grounder = session.grounder(gate=gate_name, checker=checker, hops=hops, top=top,
+                                max_rounds=rounds, lang=lang,
+                                chains=True if (html_file or open_page) else "auto")
     answer = grounder.ask(question)
     written = _page(answer, html_file, open_page)
     if as_json:

@@ -35,7 +35,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 import platformdirs
@@ -44,6 +44,10 @@ from kb import ENDPOINT_ALIASES, endpoint_alias
 from kb.base import KnowledgeBase
 from kb.contracts import LLM
 from kb.errors import KGGroundError
+
+if TYPE_CHECKING:
+    from kb.sparql_http import EndpointLimits
+    from reasoning.session import Session
 
 DEFAULT_DB = Path(platformdirs.user_cache_dir("kgground")) / "mirror.sqlite"
 
@@ -135,18 +139,19 @@ def endpoint_url(endpoint: str) -> str:
 
 
 def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
-            no_cache: bool = False) -> KnowledgeBase:
+            no_cache: bool = False, *, limits: EndpointLimits | None = None) -> KnowledgeBase:
     """The KB that --db/--endpoint/--offline/--no-cache describe (see the module docstring).
 
     ``endpoint`` is what the user gave (``--endpoint`` or ``$KGGROUND_ENDPOINT``, which
-    click fills in); None reads the mirror alone."""
+    click fills in); None reads the mirror alone. ``limits`` caps the endpoint's queries
+    in flight (a Session's; without, the endpoint's own)."""
     import kb
 
     if not endpoint:
         return kb.open(resolve_db(db))
     from kb.endpoint import SparqlEndpointKB
 
-    live = SparqlEndpointKB(endpoint_url(endpoint), no_cache=no_cache)
+    live = SparqlEndpointKB(endpoint_url(endpoint), no_cache=no_cache, limits=limits)
     mirror = chosen_db(db)
     if not mirror:
         if offline:
@@ -154,6 +159,21 @@ def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
                                    "to answer: pass --db PATH (or drop --offline)")
         return live
     return kb.open(mirror, live=live, offline=offline)
+
+
+def open_session(db: str | None, endpoint: str | None = None, offline: bool = False,
+                 no_cache: bool = False, *, llm: LLM | None = None, verifier: LLM | None = None,
+                 **linking: Any) -> Session:
+    """The command's one ``reasoning.Session``: the KB the options describe (``open_kb``)
+    with the session's endpoint limits, the models, and the linker it builds on first use
+    with ``linking`` (``EntityLinker``'s options). A command that links, generates
+    queries or asks a model makes one and takes every part from it."""
+    from kb.sparql_http import EndpointLimits
+    from reasoning.session import Session
+
+    limits = EndpointLimits()
+    return Session(open_kb(db, endpoint, offline, no_cache, limits=limits), llm=llm,
+                   verifier=verifier, limits=limits, **linking)
 
 
 def fail_clearly(fn: Callable) -> Callable:

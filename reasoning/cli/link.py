@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from reasoning.cli.common import (check_lang, check_text, db_option, emit_json,
-                                  fail_clearly, finite, json_option, open_kb)
+                                  fail_clearly, finite, json_option, open_session)
 
 
 @click.command("link")
@@ -48,11 +48,10 @@ def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool | 
 
 def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool | None,
           min_confidence: float, as_json: bool) -> None:
-    from linking import EntityLinker
     from linking.grounding import ground, is_label_query
 
     # a first use builds the linking index: the command line says so (``console``)
-    linker = EntityLinker(open_kb(db), embeddings=embeddings)
+    linker = open_session(db, embeddings=embeddings).linker
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
         if as_json:

@@ -10,7 +10,7 @@ from kb.contracts import LLM
 from querygen.generator import STRATEGIES
 from reasoning.cli.common import (catalog_option, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, llm_cache_option, llm_option,
-                                  not_empty, open_kb, open_llms, replay_option)
+                                  not_empty, open_llms, open_session, replay_option)
 
 
 @click.command("query")
@@ -91,19 +91,20 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
     if strategy == "model" and not model_dir:
         raise click.UsageError("--strategy model needs --model DIR (a generator written by "
                                "kgground querygen train)")
-    base = open_kb(db, endpoint, offline, no_cache)
+    session = open_session(db, endpoint, offline, no_cache, llm=llm)
+    base = session.kb
     ranking = None
     if strategy == "rules":
         # the rules' readings as query graphs, ranked by the calibrated model: the same
         # path as `kgground ask` without an LLM
         from querygen import graph_ranker
-        ranking = graph_ranker(base).rank(question)
+        ranking = graph_ranker(base, session.linker).rank(question)
         queries = [g.query for g in ranking.graphs][:limit]
         best = ranking.best
         result = best.result if run_it and best is not None else None
     else:
-        queries = generate(question, base, strategy=strategy, llm=llm, model=model_dir,
-                           limit=limit)
+        queries = generate(question, base, strategy=strategy, llm=session.llm,
+                           linker=session.linker, model=model_dir, limit=limit)
         result = run(queries[0], base) if run_it and queries else None
     if as_json:
         emit_json({"question": question, "strategy": strategy,

@@ -13,7 +13,7 @@ import sys
 import click
 
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite,
-                                  json_option, kb_options, not_empty, open_kb)
+                                  json_option, kb_options, not_empty, open_session)
 from reasoning.cli.console import interrupted
 
 
@@ -58,11 +58,9 @@ def _dataset(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offli
 
     from querygen.dataset import BuildReport, build_examples, read_pairs, write_examples
 
-    kb = open_kb(db, endpoint, offline, no_cache)
-    linker = None
-    if not no_entities:
-        from linking import EntityLinker
-        linker = EntityLinker(kb)
+    session = open_session(db, endpoint, offline, no_cache)
+    kb = session.kb
+    linker = None if no_entities else session.linker
     report = BuildReport()
     try:
         items = [p for path in pairs for p in itertools.islice(read_pairs(path), limit)]
@@ -190,8 +188,7 @@ def _generate(question: str, model_path: str, n: int, free: bool, db: str | None
     gen = TrainedGenerator(model_path, constrain=not free)
     linker = None
     if gen.uses_entities or chosen_db(db) or endpoint:
-        from linking import EntityLinker
-        linker = EntityLinker(open_kb(db, endpoint, offline, no_cache))
+        linker = open_session(db, endpoint, offline, no_cache).linker
     queries = gen.generate(question, n=n, linker=linker)
     if as_json:
         emit_json({"question": question, "queries": queries})

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from reasoning.cli.common import (check_iris, chosen_db, emit_json, json_option,
-                                  live_options, not_empty, open_kb)
+                                  live_options, not_empty, open_session)
 
 EXIT_VALID, EXIT_ERRORS, EXIT_FAILED = 0, 1, 2
 
@@ -49,15 +49,19 @@ def validate_cmd(source: str, db: str | None, endpoint: str | None, offline: boo
       kgground validate query.rq --db slice.sqlite
       echo 'SELECT ?x WHERE { wd:/Douglas Adams/ wdt:/employer/ ?x }' | kgground validate - --json
     """
+    from kb.base import mirror_of
     from kb.errors import KGGroundError
     from querygen.validate import validate
 
     try:
         query = _read(source)
-        kb = None
+        kb, linker = None, None
         if not no_kb and (chosen_db(db) or endpoint):
-            kb = open_kb(db, endpoint, offline, no_cache)
-        result = validate(query, kb, allowed_services=allowed)
+            session = open_session(db, endpoint, offline, no_cache)
+            kb = session.kb
+            # suggestions come from a mirror's linking index
+            linker = session.linker if mirror_of(kb) is not None else None
+        result = validate(query, kb, allowed_services=allowed, linker=linker)
     except (KGGroundError, OSError, UnicodeDecodeError, click.BadParameter) as exc:
         click.echo(f"Error: could not validate: {exc}", err=True)
         sys.exit(EXIT_FAILED)
