@@ -379,10 +379,12 @@ class GraphRanker:
                        if v]
             if not answers:
                 continue
-            # "countries" said by answers that are countries asks for no hop more
+            # "countries" said by answers that are countries asks for no hop more, nor
+            # does the name of an entity the reading leaves out ("members of NATO")
             values = [Value("entity", v) for v in answers]
             words = [w for w in words
-                     if not self._answers_are(w.low, values, _last_property(plan))]
+                     if not self._answers_are(w.low, values, _last_property(plan))
+                     and not any(m.start <= w.start < m.end for m in ctx.mentions)]
             if not words:
                 continue
             texts = [w.low for w in words]
