@@ -439,7 +439,9 @@ class GraphRanker:
         question's other relation words: the hop that ``word`` stands for. In "Within which
         region is the birthplace of X?" the place of birth is named by "birthplace", so
         "within" asks for one more hop."""
-        others = [w.low for w in words if w.low not in CONTAINMENT_WORDS and content([w])]
+        # a kind of place ("what continent") names the answer, not the thing located
+        others = [w.low for w in words if w.low not in CONTAINMENT_WORDS
+                  and w.low not in PLACE_NOUNS and content([w])]
         for pid in _plan_pids(plan):
             stems = self.rules.fit.name_stems(pid)
             if not (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)):
