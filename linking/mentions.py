@@ -44,6 +44,7 @@ from typing import Any
 from kb.linking import Capitalized, Concepts, LinkingKB
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
+from linking.lexicon import en as _en
 from linking.types import Mention
 from store.normalize import normalize
 
@@ -58,8 +59,7 @@ _JOINERS = " -\u2013'\u2019.&,\u00b7\u30fb()"
 #: in text without capitals a title may begin with an article ("a fall from grace") and
 #: end with a stopword ("the evil within", "garrett list"), unless it is one of these
 ARTICLES = frozenset({"the", "a", "an"})
-GLUE_WORDS = frozenset("""the a an of and or to in on at for by with from as is was are
-were be been that this it its who whom whose what which when where why how""".split())
+GLUE_WORDS = _en.GLUE_WORDS                # (``linking.lexicon.en``)
 #: a Chinese or Japanese character (a script without spaces or capitals)
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 

@@ -79,6 +79,7 @@ from kb.linking import LinkingKB, PropertyNames
 from kb.types import Candidate
 from linking.calibration import Calibration
 from linking.lexicon import STOPWORDS
+from linking.lexicon import en as _en
 from linking.morphology import related as _related
 from linking.morphology import readings, word_form
 from store.normalize import normalize
@@ -110,13 +111,9 @@ SEMANTIC_CANDIDATES = 60
 LABEL, ALIAS = 0, 2
 MODEL_PATH = Path(__file__).with_name("property_model.json")
 
-#: answer types asked for by a question word alone
-PLACE_WORDS = frozenset("""place location city town village country state region province
-county district municipality settlement capital island continent territory area commune
-borough prefecture nation land city municipality""".split())
-AGENT_WORDS = frozenset("""human person people man woman organization organisation company
-business enterprise corporation firm party band group team club university institution
-agency label publisher network broadcaster developer manufacturer""".split())
+#: answer types asked for by a question word alone (``linking.lexicon.en``)
+PLACE_WORDS = _en.PLACE_TYPE_WORDS
+AGENT_WORDS = _en.AGENT_TYPE_WORDS
 TIME_DATATYPES = frozenset({"time"})
 QUANTITY_DATATYPES = frozenset({"quantity"})
 #: words after "which"/"what" that ask for a kind rather than name it ("what kind of")
@@ -124,25 +121,16 @@ KIND_WORDS = frozenset({"kind", "sort", "type", "types", "kinds", "sorts"})
 _WH = re.compile(r"\b(which|what|whose|who|whom|where|when|how)\b")
 
 
-#: words that never carry a relation: articles, question words, auxiliaries, pronouns
-#: (unlike ``lexicon.STOPWORDS``, prepositions and verbs stay: "named after", "part of")
-FUNCTION_WORDS = frozenset("""a an the who whom whose what which when where why how is was
-are were be been being am do does did doing done has have had having it its this that
-these those he she they them his her their him i you we us our your my me there here
-any some one s t d ll m re ve nt can could would should will shall may might must also
-just very much many more most""".split())
+#: words that never carry a relation (``linking.lexicon.en.FUNCTION_WORDS``)
+FUNCTION_WORDS = _en.FUNCTION_WORDS
 
 
-#: words that shape a relation ("part of", "born in") but never name one on their own
-PREPOSITIONS = frozenset("""in of at on by for from to with after before into as about under
-over between against during through within without near since off out up down per via
-upon onto toward towards across along among around behind beyond inside outside""".split())
+#: words that shape a relation but never name one (``linking.lexicon.en``)
+PREPOSITIONS = _en.PREPOSITIONS
 
 
-def content_words(norm: str) -> list[str]:
-    """The words of a normalized text without function words and numbers."""
-    return [w for w in norm.split()
-            if w not in FUNCTION_WORDS and not w.isdigit() and len(w) > 1]
+#: the words of a normalized text without function words, numbers and one-letter words
+content_words = _en.relation_content_words
 
 
 def content_forms(norm: str) -> list[str]:
@@ -850,9 +838,9 @@ def _as_question(name: str) -> str:
     return f"What is the {name} of?"
 
 
-#: words a property name may end in that take its value as their object ("part of",
-#: "named after", "owned by"): such a name reads as a predicate, not as a noun
-NAME_PREPOSITIONS = frozenset("of in by after from for on at with to as into".split())
+#: words a property name may end in that take its value as their object
+#: (``linking.lexicon.en``)
+NAME_PREPOSITIONS = _en.NAME_PREPOSITIONS
 
 
 def question_forms(name: str) -> list[str]:

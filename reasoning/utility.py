@@ -38,18 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linking.lexicon import STOPWORDS
+from linking.lexicon import en as _en
 from reasoning import prompts
 from reasoning.answer import AnswerValue
 from reasoning.evidence import Evidence, EvidenceNode
 
-#: words that carry no claim (besides linking's stopwords)
-FUNCTION_WORDS = frozenset("""
-a an the of in on at to for from by with and or but as is are was were be been being has
-have had do does did it its it's this that these those there their they he she his her him
-them who whom whose which what when where why how answer final also both either neither
-yes no not than then so such very about around approximately roughly only just based
-according evidence statement statements cite cited source sources known called named
-""".split())
+#: words that carry no claim, besides linking's stopwords (``linking.lexicon.en``)
+FUNCTION_WORDS = _en.CLAIMLESS_WORDS
 #: an answer that is nothing but a declining form ("Unknown.", "Not known — no record")
 _BARE = (r"(?:unknown|not\s+known|unclear|uncertain|unsure|not\s+sure|no\s+idea|n/a|"
          r"no\s+(?:answer|information|data|record)|none\s+known|"
@@ -91,8 +86,7 @@ def abstains(answer: str) -> bool:
 #: an answer of at most this many words is all claim (a sentence's lowercase words are not)
 SHORT = 4
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
-MONTHS = ("january february march april may june july august september october november "
-          "december").split()
+MONTHS = _en.MONTHS
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linking.mentions import CJK
+from linking.lexicon import en as _en
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
 #: languages with a lexicon module here
@@ -167,15 +168,11 @@ def _is_english(word: str) -> bool:
     return word in _ENGLISH_WORDS or bool(getAllLemmas(word))
 
 
-#: words an English question opens with
-ENGLISH_OPENERS = frozenset("""
-who whom whose what which where when how why is are was were did does do has have had
-can could name list tell give show
-""".split())
+#: words an English question opens with (``linking.lexicon.en``)
+ENGLISH_OPENERS = _en.QUESTION_OPENERS
 #: English question machinery and common relation verbs: an English question's share of
 #: them is compared with another language's lexicon's
-_ENGLISH_WORDS = FRAME_WORDS | AUXILIARIES | VERB_FORMS | frozenset(
-    "of in on at by for from to with and or not".split())
+_ENGLISH_WORDS = FRAME_WORDS | AUXILIARIES | VERB_FORMS | _en.CONNECTIVES
 #: the detector's probability from which its choice stands without a lexicon's support
 #: (for a language with a lexicon), and from which it stands for any language
 SURE, NOT_ENGLISH = 0.5, 0.9
