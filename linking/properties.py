@@ -285,6 +285,35 @@ def default_models() -> dict[str, Calibration]:
     return {"lexical": plain, "semantic": plain}
 
 
+class _Evidence:
+    """The name evidence ``PropertyLinker.evidence`` gathers for one phrase: each
+    property's raw features, and (how, name, language) of its best name match."""
+
+    __slots__ = ("feats", "matched")
+
+    def __init__(self) -> None:
+        self.feats: dict[str, dict[str, float]] = {}
+        self.matched: dict[str, tuple[str, str, str]] = {}
+
+    def row(self, pid: str) -> dict[str, float]:
+        """The features of ``pid``, made empty on first use."""
+        r = self.feats.get(pid)
+        if r is None:
+            r = self.feats[pid] = {}
+        return r
+
+    def offer(self, pid: str, key: str, score: float, how: str, name: str,
+              tlang: str) -> None:
+        """Keep ``score`` as feature ``key`` of ``pid`` if it beats the one there, and as
+        its ``name`` score, with the match that made it, if it beats its best so far."""
+        r = self.row(pid)
+        if score > r.get(key, 0.0):
+            r[key] = score
+        if score > r.get("name", 0.0):
+            r["name"] = score
+            self.matched[pid] = (how, name, tlang)
+
+
 class PropertyLinker:
     """Links relation phrases to the properties one KB defines or uses (its
     ``kb.linking.LinkingKB``).
@@ -516,66 +545,74 @@ class PropertyLinker:
         model's inputs), and (how, name, language) of its best name match."""
         props = self._load()
         norm = normalize(phrase)
-        feats: dict[str, dict[str, float]] = {}
-        matched: dict[str, tuple[str, str, str]] = {}
+        found = _Evidence()
         if not norm:
-            return feats, matched
-
-        def row(pid: str) -> dict[str, float]:
-            r = feats.get(pid)
-            if r is None:
-                r = feats[pid] = {}
-            return r
-
-        def offer(pid: str, key: str, score: float, how: str, name: str, tlang: str) -> None:
-            r = row(pid)
-            if score > r.get(key, 0.0):
-                r[key] = score
-            if score > r.get("name", 0.0):
-                r["name"] = score
-                matched[pid] = (how, name, tlang)
-
-        for pid, tlang, kind in self._exact.get(norm, ()):
-            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
-            offer(pid, "exact", base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE),
-                  "exact", norm, tlang)
-        for query, choices in ((norm, self._name_norms),
-                               (" ".join(sorted(norm.split())), self._name_sorted)):
-            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
-                                             score_cutoff=FUZZY_CUTOFF, limit=60):
-                name, pid, tlang, _kind = self._names[i]
-                row(pid)["fuzzy"] = max(row(pid).get("fuzzy", 0.0), sim / 100.0)
-                offer(pid, "fuzzy_score", FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
-        words = list(dict.fromkeys(content_forms(norm)))
-        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
-        total = sum(weights.values())
-        if total:
-            cover: dict[str, float] = {}
-            names_cover: dict[str, float] = {}
-            hits: dict[str, set[str]] = {}
-            for w in words:
-                for pid, hit in self._word_matches(w).items():
-                    cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
-                    if hit == 1.0:
-                        names_cover[pid] = names_cover.get(pid, 0.0) + weights[w]
-                    hits.setdefault(pid, set()).add(w)
-            for pid, c in cover.items():
-                if hits[pid] <= PREPOSITIONS:
-                    continue                  # "in" alone names no relation
-                best, name = self._best_name(pid, words, weights)
-                r = row(pid)
-                r["cover"] = c / total
-                r["cover_names"] = names_cover.get(pid, 0.0) / total
-                r["best_name"] = best
-                offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
-                                                 + (1 - COVER_SHARE) * best),
-                      "words", name, lang)
+            return found.feats, found.matched
+        self._name_evidence(norm, lang, found)
+        self._word_evidence(norm, lang, found)
+        feats = found.feats
         for r in feats.values():
             r.pop("fuzzy_score", None)
             r.pop("words", None)
         sem = self._semantic(norm, phrase)
         for pid, values in sem.items():
-            row(pid).update(values)
+            found.row(pid).update(values)
+        self._answer_features(norm, feats, bool(sem), props)
+        return feats, found.matched
+
+    def _name_evidence(self, norm: str, lang: str, found: _Evidence) -> None:
+        """The properties a name of which is ``norm`` (``exact``) or is spelt like it, as
+        written or with its words sorted (``fuzzy``)."""
+        for pid, tlang, kind in self._exact.get(norm, ()):
+            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
+            found.offer(pid, "exact",
+                        base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE),
+                        "exact", norm, tlang)
+        for query, choices in ((norm, self._name_norms),
+                               (" ".join(sorted(norm.split())), self._name_sorted)):
+            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
+                                             score_cutoff=FUZZY_CUTOFF, limit=60):
+                name, pid, tlang, _kind = self._names[i]
+                found.row(pid)["fuzzy"] = max(found.row(pid).get("fuzzy", 0.0), sim / 100.0)
+                found.offer(pid, "fuzzy_score", FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
+
+    def _word_evidence(self, norm: str, lang: str, found: _Evidence) -> None:
+        """The properties whose names share content words with ``norm``: the share of the
+        words (idf-weighted) they cover (``cover``; ``cover_names`` by whole words), and
+        how well their best name fits (``best_name``). Prepositions alone are no
+        evidence."""
+        words = list(dict.fromkeys(content_forms(norm)))
+        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
+        total = sum(weights.values())
+        if not total:
+            return
+        cover: dict[str, float] = {}
+        names_cover: dict[str, float] = {}
+        hits: dict[str, set[str]] = {}
+        for w in words:
+            for pid, hit in self._word_matches(w).items():
+                cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
+                if hit == 1.0:
+                    names_cover[pid] = names_cover.get(pid, 0.0) + weights[w]
+                hits.setdefault(pid, set()).add(w)
+        for pid, c in cover.items():
+            if hits[pid] <= PREPOSITIONS:
+                continue                  # "in" alone names no relation
+            best, name = self._best_name(pid, words, weights)
+            r = found.row(pid)
+            r["cover"] = c / total
+            r["cover_names"] = names_cover.get(pid, 0.0) / total
+            r["best_name"] = best
+            found.offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
+                                                   + (1 - COVER_SHARE) * best),
+                        "words", name, lang)
+
+    def _answer_features(self, norm: str, feats: dict[str, dict[str, float]], sem: bool,
+                         props: dict[str, PropertyNames]) -> None:
+        """Add to each property's features those that weigh its name evidence against the
+        question: the answer type's fit and clash, prior, usage, the gaps to the best
+        property (with ``sem``, also the semantic ones), the direction cue, and the
+        ``heuristic`` and ``words_fit`` scores."""
         asked, wh = answer_words(norm)
         wanted = asked_kind(asked, wh)
         cue = direction_cue(norm) if self._pairs else 0
@@ -616,7 +653,6 @@ class PropertyLinker:
                 r["sem_name_gap"] = best_sname - r.get("sem_name", 0.0)
                 r["sem_q_gap"] = best_q - r.get("sem_q", 0.0)
                 r["sem_frame_gap"] = best_frame - r.get("sem_frame", 0.0)
-        return feats, matched
 
     def _semantic(self, norm: str, phrase: str) -> dict[str, dict[str, float]]:
         """pid → sem_doc, sem_name, sem_desc, soft for the ``SEMANTIC_CANDIDATES``
