@@ -285,6 +285,55 @@ def default_models() -> dict[str, Calibration]:
     return {"lexical": plain, "semantic": plain}
 
 
+def _semantic_texts(props: dict[str, PropertyNames], pids: list[str]
+                    ) -> tuple[list[str], dict[str, Any], dict[str, str]]:
+    """The texts to embed for the properties ``pids`` (``PropertyLinker._semantic_index``)
+    and where each property's are among them: pid → (whole description, [names], its
+    description or -1, its content words, [names as questions], [question forms]); and
+    every content word of the names → its compared form (``word_form``), in the order
+    first met."""
+    texts: list[str] = []
+    where: dict[str, Any] = {}
+
+    def add(text: str) -> int:
+        texts.append(text)
+        return len(texts) - 1
+
+    word_forms: dict[str, str] = {}
+    for pid in pids:
+        p = props[pid]
+        names = [p.label("en"), *p.aliases.get("en", ())]
+        description = p.description("en") or ""
+        own_words = sorted({w for n in names for w in content_words(normalize(n))})
+        for w in own_words:
+            if w not in word_forms:
+                word_forms[w] = word_form(w)
+        where[pid] = (add(_describe(p)), [add(n) for n in names],
+                      add(description) if description else -1, own_words,
+                      [add(_as_question(n)) for n in names],
+                      [add(f) for n in names for f in question_forms(n)])
+    return texts, where, word_forms
+
+
+def _semantic_table(pids: list[str], where: dict[str, Any], vecs: Any, base: int,
+                    word_list: list[str], word_forms: dict[str, str]) -> dict[str, Any]:
+    """The semantic index of ``PropertyLinker._semantic_index``: the embeddings ``vecs``
+    (the texts of ``_semantic_texts``, then from row ``base`` the sorted ``word_list``)
+    and, per property in ``pids`` order, the rows of its texts and words."""
+    word_index = {w: base + i for i, w in enumerate(word_list)}
+    return {
+        "pids": pids, "vecs": vecs,
+        "doc": np.array([where[p][0] for p in pids], dtype=int),
+        "names": [where[p][1] for p in pids],
+        "desc": [where[p][2] for p in pids],
+        "questions": [where[p][4] for p in pids],
+        "frames": [where[p][5] for p in pids],
+        "words": [[word_index[w] for w in where[p][3]] for p in pids],
+        "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
+        "word_forms": [word_forms[w] for w in word_list],
+    }
+
+
 class _Evidence:
     """The name evidence ``PropertyLinker.evidence`` gathers for one phrase: each
     property's raw features, and (how, name, language) of its best name match."""
@@ -439,44 +488,12 @@ class PropertyLinker:
                 return self._sem
             pids = sorted(p for p, prop in props.items() if prop.labels and (
                 prop.usage or not self._any_usage))
-            texts: list[str] = []
-            where: dict[str, Any] = {}
-
-            def add(text: str) -> int:
-                texts.append(text)
-                return len(texts) - 1
-
-            words: dict[str, int] = {}
-            word_forms: dict[str, str] = {}
-            for pid in pids:
-                p = props[pid]
-                names = [p.label("en"), *p.aliases.get("en", ())]
-                description = p.description("en") or ""
-                own_words = sorted({w for n in names for w in content_words(normalize(n))})
-                for w in own_words:
-                    if w not in words:
-                        words[w] = -1
-                        word_forms[w] = word_form(w)
-                where[pid] = (add(_describe(p)), [add(n) for n in names],
-                              add(description) if description else -1, own_words,
-                              [add(_as_question(n)) for n in names],
-                              [add(f) for n in names for f in question_forms(n)])
-            word_list = sorted(words)
+            texts, where, word_forms = _semantic_texts(props, pids)
+            word_list = sorted(word_forms)
             base = len(texts)
             texts.extend(word_list)
             vecs = self.embedder.encode_stored(texts) if texts else np.zeros((0, 384))
-            word_index = {w: base + i for i, w in enumerate(word_list)}
-            self._sem = {
-                "pids": pids, "vecs": vecs,
-                "doc": np.array([where[p][0] for p in pids], dtype=int),
-                "names": [where[p][1] for p in pids],
-                "desc": [where[p][2] for p in pids],
-                "questions": [where[p][4] for p in pids],
-                "frames": [where[p][5] for p in pids],
-                "words": [[word_index[w] for w in where[p][3]] for p in pids],
-                "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
-                "word_forms": [word_forms[w] for w in word_list],
-            }
+            self._sem = _semantic_table(pids, where, vecs, base, word_list, word_forms)
             return self._sem
 
     def prior(self, pid: str) -> float:
@@ -719,26 +736,12 @@ class PropertyLinker:
             return []
         feats, matched = self.evidence(phrase, lang=lang)
         semantic = bool(feats) and any("sem_doc" in r for r in feats.values())
-        model = self.models["semantic" if semantic else "lexical"]
-        totals = {pid: model.probability(r) for pid, r in feats.items()}
-        for pid, r in feats.items():
-            if r.get("clash"):
-                totals[pid] *= CLASH_FACTOR
-            if r.get("exact", 0.0) > 0.0:
-                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
-
+        totals = self._model_totals(feats, semantic)
         has: dict[str, str] = {}
         restricted = 0.0
         anchor = subject if subject is not None else value
         if anchor is not None:
-            out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
-            if subject is None:              # only the value is known: it is the value of…
-                out_props, in_props = in_props, frozenset()
-            elif value is not None:
-                out_props = out_props & self._linking(subject, value)
-            has = {p: "subject" for p in out_props}
-            for p in in_props:
-                has.setdefault(p, "inverse")     # the subject is the value: an inverse use
+            has = self._anchor_properties(anchor, subject, value)
             # by each property's own fit (the model's scores compete: for a vague phrase
             # such as "place" every one of them is low)
             fits = {pid: feats[pid]["heuristic"] for pid in totals}
@@ -771,6 +774,35 @@ class PropertyLinker:
                                  prop.description(lang), out_feats))
         out.sort(key=lambda c: (-c.score, c.id))
         return out[:limit]
+
+    def _model_totals(self, feats: dict[str, dict[str, float]], semantic: bool
+                      ) -> dict[str, float]:
+        """Each property's probability by the model (the semantic one when meaning was
+        compared), cut for an answer-type clash and raised to ``EXACT_FLOOR`` or more for
+        an exact name."""
+        model = self.models["semantic" if semantic else "lexical"]
+        totals = {pid: model.probability(r) for pid, r in feats.items()}
+        for pid, r in feats.items():
+            if r.get("clash"):
+                totals[pid] *= CLASH_FACTOR
+            if r.get("exact", 0.0) > 0.0:
+                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
+        return totals
+
+    def _anchor_properties(self, anchor: str, subject: str | None, value: str | None
+                           ) -> dict[str, str]:
+        """The properties that may link ``subject`` (and ``value``): property → "subject"
+        (the subject has it) or "inverse" (the subject is its value). With only ``value``
+        (the ``anchor``), the properties it is the value of."""
+        out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
+        if subject is None:              # only the value is known: it is the value of…
+            out_props, in_props = in_props, frozenset()
+        elif value is not None:
+            out_props = out_props & self._linking(subject, value)
+        has = {p: "subject" for p in out_props}
+        for p in in_props:
+            has.setdefault(p, "inverse")     # the subject is the value: an inverse use
+        return has
 
     def feature_rows(self, phrase: str, *, lang: str = "en"
                      ) -> list[tuple[str, dict[str, float]]]:
