@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import linking.lexicon
-from linking.lexicon import LEXICONS, Lexicon
+from linking.lexicon import LEXICONS, LanguageLexicon
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ["store", "kb", "linking", "querygen", "chains", "reasoning"]
@@ -104,11 +104,11 @@ F = ("A B C D E F G H I J K".split())
 
 
 def test_the_english_lexicon_fills_the_interface():
-    english: Lexicon = LEXICONS["en"]
+    english: LanguageLexicon = LEXICONS["en"]
     assert "the" in english.STOPWORDS and "who" in english.QUESTION_WORDS
     assert english.stem("speaks") == "speak"
     assert english.content_words("who wrote the hobbit in 1937") == ["wrote", "hobbit"]
-    for name in Lexicon.__annotations__:
+    for name in LanguageLexicon.__annotations__:
         assert getattr(english, name), name
     # the names the package has always offered are the English lexicon's
     assert linking.lexicon.STOPWORDS is english.STOPWORDS

@@ -2,7 +2,7 @@
 
 ``linking`` is the lowest layer that reads words, so the lexicons live here and
 ``querygen``, ``chains`` and ``reasoning`` import them from here. Each language is a module
-(``en`` for English, today the only one) that fills the interface ``Lexicon`` describes —
+(``en`` for English, today the only one) that fills the interface ``LanguageLexicon`` describes —
 the lists any reader of that language needs — and may hold more lists beside it for single
 readers (``en`` does: see its module docstring). ``tests/test_lexicon.py`` fails on a word
 list of English words defined outside this package (the word lists of other languages,
@@ -23,13 +23,14 @@ from linking.lexicon.en import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, D
                                 US_STATES, content_words, stem)
 
 __all__ = ["ABBREVIATIONS", "COMMON_WORDS", "DEMONYMS", "DEMONYM_SUFFIXES", "LEXICONS",
-           "Lexicon", "PLACE_QUALIFIERS", "QUESTION_WORDS", "ROMAN", "STOPWORDS", "TITLES",
+           "LanguageLexicon", "PLACE_QUALIFIERS", "QUESTION_WORDS", "ROMAN", "STOPWORDS", "TITLES",
            "US_STATES", "content_words", "en", "stem"]
 
 
-class Lexicon(Protocol):
+class LanguageLexicon(Protocol):
     """What a language's lexicon module offers. All words are in normalized form (lower
-    case, no accents: ``store.normalize.normalize``).
+    case, no accents: ``store.normalize.normalize``). (Not ``querygen.languages.Lexicon``,
+    which reads another language's question words into English.)
 
     A new language is a module beside ``en`` defining these names, added to ``LEXICONS``.
     """
@@ -57,4 +58,4 @@ class Lexicon(Protocol):
 
 
 #: the lexicon of each language that has one, by language code
-LEXICONS: Mapping[str, Lexicon] = {"en": en}
+LEXICONS: Mapping[str, LanguageLexicon] = {"en": en}

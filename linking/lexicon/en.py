@@ -2,7 +2,7 @@
 
 The one source of English words for ``linking``, ``querygen``, ``chains`` and ``reasoning``
 (``tests/test_lexicon.py`` fails on an English word list defined anywhere else). It fills
-the interface ``linking.lexicon.Lexicon`` describes (stopwords, function words, question
+the interface ``linking.lexicon.LanguageLexicon`` describes (stopwords, function words, question
 words, place words, ``stem``) and holds beside it the lists only some readers need.
 
 Everything here is in normalized form (``store.normalize.normalize``: lower case, no
