@@ -285,15 +285,7 @@ def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
             break
         reads += len(frontiers[side])
         seen = sides[side]
-        new: _Parents = {}
-        for node in frontiers[side]:
-            for statement, forward in nb.around(node):
-                _, other = _walk(statement, forward)
-                if other == node or (forward and not is_walkable(statement.value)):
-                    continue
-                if other in seen and other not in new:
-                    continue
-                new.setdefault(other, []).append((node, statement, forward))
+        new = _step_out(nb, frontiers[side], seen)
         for node, parents in new.items():
             seen[node] = parents
         frontiers = (list(new), frontiers[1]) if side == 0 else (frontiers[0], list(new))
@@ -301,6 +293,30 @@ def connect(nb: Neighbourhood, source: str, target: str, *, hops: int,
         meeting = set(sides[0]) & set(sides[1])
         if meeting:
             break
+    return _joined_walks(sides, meeting, source, target)
+
+
+def _step_out(nb: Neighbourhood, frontier: list[str], seen: _Parents) -> _Parents:
+    """One breadth-first step of a side of ``connect``: the nodes one statement away from
+    ``frontier`` that the side has not reached (walking forward only to values that can
+    be walked on), each with all the ways it was reached in this step."""
+    new: _Parents = {}
+    for node in frontier:
+        for statement, forward in nb.around(node):
+            _, other = _walk(statement, forward)
+            if other == node or (forward and not is_walkable(statement.value)):
+                continue
+            if other in seen and other not in new:
+                continue
+            new.setdefault(other, []).append((node, statement, forward))
+    return new
+
+
+def _joined_walks(sides: tuple[_Parents, _Parents], meeting: set[str], source: str,
+                  target: str) -> list[list[tuple[Statement, bool]]]:
+    """The walks from ``source`` to ``target`` through the nodes where the two sides met,
+    joined from each side's way back; none that passes a node twice; at most
+    ``MAX_PATHS``."""
     paths: list[list[tuple[Statement, bool]]] = []
     for middle in sorted(meeting):
         for left in _back(sides[0], middle, source):

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kb.contracts import Linker
+from kb.contracts import Linker, PropertyLinking
 from kb.types import Candidate
 from linking.errors import UnknownEntityLabel, UnknownPropertyLabel
 from linking.types import AMBIGUITY_MARGIN
@@ -182,19 +182,43 @@ def _fixed_id(tok: _Token | None) -> str | None:
 def ground(linker: Linker, query: str, *, lang: str = "en", top: int = 5) -> GroundedQuery:
     """Ground every slot of the label-level ``query`` (see the module docstring)."""
     tokens = _tokens(query)
-    kb = linker.name
+    entity_cands = _entity_candidates(linker, tokens, lang, top)
+    triples = _triples(tokens)
+    _prefer_fitting_entities(linker.properties, tokens, triples, entity_cands, lang)
+    prop_cands = _property_candidates(linker, tokens, triples, entity_cands, lang, top)
+    slots = []
+    for i, tok in enumerate(tokens):
+        if i in entity_cands:
+            slots.append(Slot("entity", tok.prefix, tok.label, tok.start, tok.end,
+                              tuple(entity_cands[i][:top])))
+        elif i in prop_cands:
+            slots.append(Slot("property", tok.prefix, tok.label, tok.start, tok.end,
+                              tuple(prop_cands[i][:top])))
+    grounded = GroundedQuery(query, query, tuple(slots))
+    return replace(grounded, query=grounded._render(tuple(s.chosen for s in slots)))
+
+
+def _entity_candidates(linker: Linker, tokens: list[_Token], lang: str, top: int
+                       ) -> dict[int, list[Candidate]]:
+    """Token index → the candidates of each entity slot, best first; a label that matches
+    no entity well enough raises ``UnknownEntityLabel`` with the closest names."""
     entity_cands: dict[int, list[Candidate]] = {}
     for i, tok in enumerate(tokens):
         if tok.kind == "slot" and tok.prefix in ENTITY_PREFIXES:
             cands = linker.candidates(tok.label, lang=lang, limit=max(top, ENTITY_CANDIDATES))
             if not cands or cands[0].features.get("match", 0.0) < MIN_ENTITY_MATCH:
-                raise UnknownEntityLabel(tok.label, kb=kb,
+                raise UnknownEntityLabel(tok.label, kb=linker.name,
                                          closest=linker.closest(tok.label, lang=lang))
             entity_cands[i] = cands
-    triples = _triples(tokens)
-    props = linker.properties
+    return entity_cands
 
-    # entity candidates that have the property of their triple move up
+
+def _prefer_fitting_entities(props: PropertyLinking, tokens: list[_Token],
+                             triples: list[tuple[int | None, int, int | None]],
+                             entity_cands: dict[int, list[Candidate]], lang: str) -> None:
+    """Entity candidates that have the property of their triple (as subject, or as its
+    value) move up: ``PROPERTY_FIT`` is added to their score, and the first
+    ``ENTITY_CANDIDATES`` of each slot are ranked again."""
     for subject, p, obj in triples:
         for pos, role in ((subject, "subject"), (obj, "value")):
             if pos not in entity_cands:
@@ -211,6 +235,16 @@ def ground(linker: Linker, query: str, *, lang: str = "en", top: int = 5) -> Gro
             rescored.sort(key=lambda c: (-c.score, c.id))
             entity_cands[pos] = rescored + entity_cands[pos][ENTITY_CANDIDATES:]
 
+
+def _property_candidates(linker: Linker, tokens: list[_Token],
+                         triples: list[tuple[int | None, int, int | None]],
+                         entity_cands: dict[int, list[Candidate]], lang: str, top: int
+                         ) -> dict[int, list[Candidate]]:
+    """Token index → the candidates of each property slot, best first: in a triple,
+    preferring the properties that link its chosen subject and value; a label that names
+    no property well enough raises ``UnknownPropertyLabel`` with the closest names."""
+    props = linker.properties
+
     def chosen_id(pos: int | None) -> str | None:
         if pos is None:
             return None
@@ -218,29 +252,18 @@ def ground(linker: Linker, query: str, *, lang: str = "en", top: int = 5) -> Gro
             return entity_cands[pos][0].id
         return _fixed_id(tokens[pos])
 
+    def linked(label: str, **kw: Any) -> list[Candidate]:
+        cands = props.link(label, lang=lang, limit=top, **kw)
+        if not cands or cands[0].features.get("name", 0.0) < MIN_PROPERTY_MATCH:
+            raise UnknownPropertyLabel(label, kb=linker.name,
+                                       closest=props.closest(label, lang=lang))
+        return cands
+
     prop_cands: dict[int, list[Candidate]] = {}
     for subject, p, obj in triples:
-        cands = props.link(tokens[p].label, subject=chosen_id(subject), value=chosen_id(obj),
-                           lang=lang, limit=top)
-        if not cands or cands[0].features.get("name", 0.0) < MIN_PROPERTY_MATCH:
-            raise UnknownPropertyLabel(tokens[p].label, kb=kb,
-                                       closest=props.closest(tokens[p].label, lang=lang))
-        prop_cands[p] = cands
+        prop_cands[p] = linked(tokens[p].label, subject=chosen_id(subject),
+                               value=chosen_id(obj))
     for i, tok in enumerate(tokens):        # property slots outside any triple
         if tok.kind == "slot" and tok.prefix in PROPERTY_PREFIXES and i not in prop_cands:
-            cands = props.link(tok.label, lang=lang, limit=top)
-            if not cands or cands[0].features.get("name", 0.0) < MIN_PROPERTY_MATCH:
-                raise UnknownPropertyLabel(tok.label, kb=kb,
-                                           closest=props.closest(tok.label, lang=lang))
-            prop_cands[i] = cands
-
-    slots = []
-    for i, tok in enumerate(tokens):
-        if i in entity_cands:
-            slots.append(Slot("entity", tok.prefix, tok.label, tok.start, tok.end,
-                              tuple(entity_cands[i][:top])))
-        elif i in prop_cands:
-            slots.append(Slot("property", tok.prefix, tok.label, tok.start, tok.end,
-                              tuple(prop_cands[i][:top])))
-    grounded = GroundedQuery(query, query, tuple(slots))
-    return replace(grounded, query=grounded._render(tuple(s.chosen for s in slots)))
+            prop_cands[i] = linked(tok.label)
+    return prop_cands

@@ -24,14 +24,15 @@ from __future__ import annotations
 import bisect
 import contextlib
 import dataclasses
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from kb.base import Closable, KnowledgeBase, Searchable, mirror_of
-from kb.linking import (Batched, HasKB, Indexed, LinkingKB, Nearest, Related,
+from kb.linking import (Batched, HasKB, Indexed, LinkingKB, Name, Nearest, Related,
                         linking_view)
 from kb.types import Candidate
 from linking import news
@@ -318,12 +319,40 @@ class EntityLinker:
         ``CONTEXT_CHARS`` of it and the ``COHERENCE_MENTIONS`` mentions on either side;
         a name met twice is looked up once."""
         everyone = [*given, *extra]
+        pools, names = self._pools(everyone, len(given), lang)
+        _corefer(everyone, pools, len(given), self._prescored)
+        cues = [_NewsCues.read(text, m) for m in given]
+        self._address_candidates(given, pools, cues, lang, names)
+        if not any(pools[:len(given)]):
+            return [[] for _ in given]
+        profiles = self.context.profiles(
+            {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
+        injected = self._team_candidates(text, given, pools, cues, profiles, lang)
+        order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
+        shared = _TextEvidence(
+            profiles=profiles, injected=injected,
+            places=self._containment(cues, pools, profiles, lang),
+            longer=self._longer_names(given, pools), adjacent=_adjacency(profiles),
+            shares=[{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
+                    if pool and pool[0][0] > 0 else {} for pool in pools],
+            order=order, place={k: n for n, k in enumerate(order)}, windows=_Windows(text),
+            semantic=self._semantic(text, pools[:len(given)], profiles),
+            cased=_is_cased(text), country=functools.cache(self._country))
+        return [self._mention_features(text, i, mention, pools[i], cues[i], shared)
+                for i, mention in enumerate(given)]
+
+    def _pools(self, everyone: list[Mention], given: int, lang: str
+               ) -> tuple[list[list[tuple[float, Match]]], Any]:
+        """Each mention's candidates as (prescore, match), best first: up to ``POOL`` for
+        the first ``given`` mentions (looked up fuzzily and by parts too), up to
+        ``CONTEXT_CANDIDATES`` for the others (context only). Returns them with the
+        prefetched names of all the mentions (None for a single mention)."""
         pools: list[list[tuple[float, Match]]] = []
         looked_up: dict[tuple[str, bool], list[tuple[float, Match]]] = {}
         names = (self.generator.prefetch(list({m.text for m in everyone}))
                  if len(everyone) > 1 else None)
         for i, mention in enumerate(everyone):
-            is_given = i < len(given)
+            is_given = i < given
             pool = looked_up.get((mention.text, is_given))
             if pool is None:
                 matches = self.generator.generate(mention.text, lang=lang, fuzzy=is_given,
@@ -333,67 +362,53 @@ class EntityLinker:
                 pool = looked_up[(mention.text, is_given)] = pool[
                     :POOL if is_given else CONTEXT_CANDIDATES]
             pools.append(list(pool))
-        _corefer(everyone, pools, len(given), self._prescored)
-        cues = [_NewsCues.read(text, m) for m in given]
-        self._address_candidates(given, pools, cues, lang, names)
-        if not any(pools[:len(given)]):
-            return [[] for _ in given]
-        profiles = self.context.profiles(
-            {m.entity for pool in pools for _, m in pool[:PROFILED]}, lang=lang)
-        injected = self._team_candidates(text, given, pools, cues, profiles, lang)
-        places = self._containment(cues, pools, profiles, lang)
-        longer = self._longer_names(given, pools)
-        adjacent = _adjacency(profiles)
-        shares = [{m.entity: s / pool[0][0] for s, m in pool[:PROFILED]}
-                  if pool and pool[0][0] > 0 else {} for pool in pools]
-        order = sorted(range(len(everyone)), key=lambda k: everyone[k].start)
-        place = {k: n for n, k in enumerate(order)}
-        windows = _Windows(text)
-        semantic = self._semantic(text, pools[:len(given)], profiles)
-        cased_text = _is_cased(text)
-        country: frozenset[str] | None = None
-        out = []
-        for i, mention in enumerate(given):
-            own = name_words(mention.text)
-            context = windows.words(mention.start - CONTEXT_CHARS,
-                                    mention.end + CONTEXT_CHARS) - own
-            roles = self.properties.cue_properties(context)
-            n = place[i]
-            near = order[max(0, n - COHERENCE_MENTIONS):n + COHERENCE_MENTIONS + 1]
-            others = [shares[j] for j in near if j != i and shares[j]]
-            adjectival = _before_noun(text, mention)
-            lowered = cased_text and mention.text == mention.text.lower()
-            cue = cues[i]
-            states = self._named(cue.state) if cue.state else frozenset()
-            if states and country is None:
-                country = self._country()
-            feats = []
-            for rank, (_, m) in enumerate(pools[i]):
-                raw = _base_features(m, mention.text)
-                p = profiles.get(m.entity, _NO_PROFILE)
-                if rank < PROFILED or m.entity in injected[i]:
-                    raw.update(role=_role(p, roles), words=_words(p, m, own, context),
-                               coherence=_coherence(m.entity, others, adjacent))
-                if adjectival and m.how == "variant:demonym":
-                    raw["adjectival"] = 1.0
-                if m.entity in states:
-                    assert country is not None      # looked up above when there are states
-                    raw["address"] = 1.0 if _a_state(p, country) else 0.5
-                if m.entity in places[i]:
-                    raw["located"] = places[i][m.entity]
-                if cue.dateline and news.is_settlement(p.type_labels, p.subject_of):
-                    raw["dateline"] = 1.0
-                if m.entity in injected[i]:
-                    raw["metonymy"] = injected[i][m.entity]
-                if m.entity in longer[i]:
-                    raw["longer_name"] = 1.0
-                if lowered and not m.lower:
-                    raw["case_clash"] = 1.0
-                if semantic is not None:
-                    raw["semantic"] = semantic.get(m.entity, 0.0)
-                feats.append((m, raw))
-            out.append(feats)
-        return out
+        return pools, names
+
+    def _mention_features(self, text: str, i: int, mention: Mention,
+                          pool: list[tuple[float, Match]], cue: _NewsCues,
+                          shared: _TextEvidence) -> list[tuple[Match, dict[str, float]]]:
+        """The raw features of the candidates in ``pool``, those of given mention ``i``:
+        the base features of every candidate, the context features (role, words,
+        coherence) of the ``PROFILED`` best and the injected teams, and the features of
+        the news conventions, case and meaning where they apply."""
+        own = name_words(mention.text)
+        context = shared.windows.words(mention.start - CONTEXT_CHARS,
+                                       mention.end + CONTEXT_CHARS) - own
+        roles = self.properties.cue_properties(context)
+        n = shared.place[i]
+        near = shared.order[max(0, n - COHERENCE_MENTIONS):n + COHERENCE_MENTIONS + 1]
+        others = [shared.shares[j] for j in near if j != i and shared.shares[j]]
+        adjectival = _before_noun(text, mention)
+        lowered = shared.cased and mention.text == mention.text.lower()
+        states = self._named(cue.state) if cue.state else frozenset()
+        country = shared.country() if states else frozenset()
+        profiles, adjacent, semantic = shared.profiles, shared.adjacent, shared.semantic
+        injected, places, longer = shared.injected[i], shared.places[i], shared.longer[i]
+        feats = []
+        for rank, (_, m) in enumerate(pool):
+            raw = _base_features(m, mention.text)
+            p = profiles.get(m.entity, _NO_PROFILE)
+            if rank < PROFILED or m.entity in injected:
+                raw.update(role=_role(p, roles), words=_words(p, m, own, context),
+                           coherence=_coherence(m.entity, others, adjacent))
+            if adjectival and m.how == "variant:demonym":
+                raw["adjectival"] = 1.0
+            if m.entity in states:
+                raw["address"] = 1.0 if _a_state(p, country) else 0.5
+            if m.entity in places:
+                raw["located"] = places[m.entity]
+            if cue.dateline and news.is_settlement(p.type_labels, p.subject_of):
+                raw["dateline"] = 1.0
+            if m.entity in injected:
+                raw["metonymy"] = injected[m.entity]
+            if m.entity in longer:
+                raw["longer_name"] = 1.0
+            if lowered and not m.lower:
+                raw["case_clash"] = 1.0
+            if semantic is not None:
+                raw["semantic"] = semantic.get(m.entity, 0.0)
+            feats.append((m, raw))
+        return feats
 
     def _named(self, norm: str) -> frozenset[str]:
         """The entities with ``norm`` as a normalized label or alias."""
@@ -481,32 +496,11 @@ class EntityLinker:
         Returns, per mention, team → its ``metonymy`` evidence (``news.sport_fit``); the
         teams' profiles are added to ``profiles``."""
         out: list[dict[str, float]] = [{} for _ in given]
-        cities: dict[int, list[Match]] = {}
-        for i, cue in enumerate(cues):
-            if not cue.team_place:
-                continue
-            found = [m for _, m in pools[i][:PROFILED] if m.score >= STRONG_NAME and
-                     news.is_settlement(*_kinds(profiles.get(m.entity, Profile())))]
-            if found and news.sports_context(text, given[i].start, given[i].end):
-                cities[i] = found
+        cities = _cities_in_sports(text, given, pools, cues, profiles)
         if not cities:
             return out
-        related = self._related
-        by_city: dict[str, set[str]] = {}
-        ids = list({m.entity for ms in cities.values() for m in ms})
-        if related is not None:
-            for place, rows in related(ids, news.TEAM_PLACE_PROPERTIES).items():
-                by_city.setdefault(place, set()).update(s for s, _ in rows)
-            venues = {s: place for place, rows in related(ids, ("P131",)).items()
-                      for s, _ in rows}
-            for venue, rows in related(list(venues), (news.HOME_VENUE,)).items():
-                by_city.setdefault(venues[venue], set()).update(s for s, _ in rows)
-        named: dict[int, set[str]] = {}
-        for i in cities:
-            norm = normalize(news.place_part(given[i].text))
-            longer = [n for n, _ in self.source.similar(norm, "words", limit=200)
-                      if n.startswith(norm + " ")]
-            named[i] = {n.entity for n in self.source.names(longer)} if longer else set()
+        by_city = self._teams_of_cities(list({m.entity for ms in cities.values() for m in ms}))
+        named = {i: self._named_after(given[i].text) for i in cities}
         teams = {t for i in cities for m in cities[i] for t in by_city.get(m.entity, ())}
         teams |= {t for found in named.values() for t in found}
         fresh = self.context.profiles(teams - set(profiles), lang=lang) if teams else {}
@@ -524,13 +518,32 @@ class EntityLinker:
                     continue
                 out[i][team] = news.sport_fit(sports, news.type_words(p.type_labels))
                 label = labels.get(team, (team, None))[0]
-                name = popular.get(team)
-                _merge(pools, i, [Match(team, city.score * METONYMY_MATCH,
-                                        "variant:metonymy", label, city.term_lang, True,
-                                        name.prior if name else 0.0, False, False,
-                                        name.langs if name else 0.0)],
+                _merge(pools, i, [_team_match(team, city, label, popular.get(team))],
                        self._prescored, given[i].text)
         return out
+
+    def _teams_of_cities(self, cities: list[str]) -> dict[str, set[str]]:
+        """city → the entities the KB relates to it by ``news.TEAM_PLACE_PROPERTIES`` or
+        whose home venue (``news.HOME_VENUE``) lies in it (empty where the source cannot
+        say which entities relate to which: no ``Related``)."""
+        related = self._related
+        by_city: dict[str, set[str]] = {}
+        if related is not None:
+            for place, rows in related(cities, news.TEAM_PLACE_PROPERTIES).items():
+                by_city.setdefault(place, set()).update(s for s, _ in rows)
+            venues = {s: place for place, rows in related(cities, ("P131",)).items()
+                      for s, _ in rows}
+            for venue, rows in related(list(venues), (news.HOME_VENUE,)).items():
+                by_city.setdefault(venues[venue], set()).update(s for s, _ in rows)
+        return by_city
+
+    def _named_after(self, mention: str) -> set[str]:
+        """The entities with a name that begins with the place part of ``mention`` and goes
+        on ("Boston" → "Boston Red Sox", "Boston Celtics")."""
+        norm = normalize(news.place_part(mention))
+        longer = [n for n, _ in self.source.similar(norm, "words", limit=200)
+                  if n.startswith(norm + " ")]
+        return {n.entity for n in self.source.names(longer)} if longer else set()
 
     def _longer_names(self, given: list[Mention], pools: list) -> list[set[str]]:
         """For a person's name of two or more capitalized words ("John Adams"), the
@@ -614,6 +627,29 @@ def _base_features(m: Match, surface: str) -> dict[str, float]:
     cased = m.cased and surface != surface.lower()
     return {"match": m.score, "prior": m.prior, "langs": m.langs,
             "cased": 1.0 if cased else 0.0}
+
+
+@dataclass(slots=True)
+class _TextEvidence:
+    """What ``EntityLinker._features`` gathers once per text for every mention's
+    candidates: their profiles, the teams injected into pools (``_team_candidates``), the
+    containment and longer-name evidence per mention, the graph's adjacency among
+    candidates, each mention's candidates' share of its best prescore, the mentions'
+    text order (``order``: mention indexes by start; ``place``: index → position there),
+    the text's word windows, the semantic similarities (None without embeddings), whether
+    the text is cased, and the country of news addresses (looked up on first use)."""
+    profiles: dict[str, Profile]
+    injected: list[dict[str, float]]
+    places: list[dict[str, float]]
+    longer: list[set[str]]
+    adjacent: dict[str, set[str]]
+    shares: list[dict[str, float]]
+    order: list[int]
+    place: dict[int, int]
+    windows: _Windows
+    semantic: dict[str, float] | None
+    cased: bool
+    country: Callable[[], frozenset[str]]
 
 
 class _Windows:
@@ -709,6 +745,29 @@ class _NewsCues:
         dateline = news.is_dateline(text, s, e)
         return cls(state, place_state, dateline,
                    not (state or place_state or dateline) and mention.text[:1].isupper())
+
+
+def _cities_in_sports(text: str, given: list[Mention], pools: list, cues: list[_NewsCues],
+                      profiles: dict[str, Profile]) -> dict[int, list[Match]]:
+    """mention index → its profiled candidates that are settlements named strongly
+    (``STRONG_NAME``), for the mentions whose cue says a team may be meant by its place
+    and that stand among words of a sports report."""
+    cities: dict[int, list[Match]] = {}
+    for i, cue in enumerate(cues):
+        if not cue.team_place:
+            continue
+        found = [m for _, m in pools[i][:PROFILED] if m.score >= STRONG_NAME and
+                 news.is_settlement(*_kinds(profiles.get(m.entity, Profile())))]
+        if found and news.sports_context(text, given[i].start, given[i].end):
+            cities[i] = found
+    return cities
+
+
+def _team_match(team: str, city: Match, label: str, name: Name | None) -> Match:
+    """The candidate match of ``team`` met through its ``city``'s mention (metonymy),
+    scored from the city's match; ``name`` is the team's popular name (or None)."""
+    return Match(team, city.score * METONYMY_MATCH, "variant:metonymy", label, city.term_lang,
+                 True, name.prior if name else 0.0, False, False, name.langs if name else 0.0)
 
 
 def _a_state(p: Profile, country: frozenset[str]) -> bool:

@@ -44,6 +44,7 @@ from typing import Any
 from kb.linking import Capitalized, Concepts, LinkingKB
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
+from linking.lexicon import en as _en
 from linking.types import Mention
 from store.normalize import normalize
 
@@ -58,8 +59,7 @@ _JOINERS = " -\u2013'\u2019.&,\u00b7\u30fb()"
 #: in text without capitals a title may begin with an article ("a fall from grace") and
 #: end with a stopword ("the evil within", "garrett list"), unless it is one of these
 ARTICLES = frozenset({"the", "a", "an"})
-GLUE_WORDS = frozenset("""the a an of and or to in on at for by with from as is was are
-were be been that this it its who whom whose what which when where why how""".split())
+GLUE_WORDS = _en.GLUE_WORDS                # (``linking.lexicon.en``)
 #: a Chinese or Japanese character (a script without spaces or capitals)
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
@@ -154,63 +154,30 @@ class MentionDetector:
             return []
         cased = any(c.isupper() for c in text) and any(c.islower() for c in text)
         blocked = _blocked(ws, exclude)
-        spans: dict[tuple[int, int], list[str]] = {}
-        lowered: set[tuple[int, int]] = set()     # lower-case spans of cased text
-        for i in range(len(ws)):
-            if blocked[i]:
-                continue
-            if ws[i].stop and not ws[i].soft and ws[i].norm != "the" and (
-                    cased or ws[i].norm not in ARTICLES):
-                continue
-            limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
-            key, named, capital = "", False, False   # of the span ws[i..j], kept as j grows
-            for j in range(i, min(len(ws), i + limit)):
-                if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
-                    break        # a span does not cross slashes, quotes, sentence ends
-                if blocked[j]:
-                    break
-                last = ws[j]
-                key = f"{key} {last.norm}" if j > i else last.norm
-                named = named or (last.capital and not last.stop)
-                capital = capital or last.capital
-                if (last.stop and not (last.soft and j > i) and not (
-                        not cased and j > i and last.norm not in GLUE_WORDS)) or (
-                        j > i and last.cjk != ws[i].cjk):
-                    continue
-                if cased and not named:
-                    if capital or (
-                            j == i and (ws[i].norm in COMMON_WORDS or len(ws[i].norm) < 4)):
-                        continue
-                    lowered.add((i, j))
-                spans[(i, j)] = _keys(key, last, j == i)
+        spans, lowered = _spans(text, ws, blocked, cased)
         if not spans:
             return []
+        hits = self._known_spans(text, ws, spans, lowered, cased)
+        chosen, owner = _longest_first(ws, hits)
+        if cased:
+            chosen = [ij for n, ij in enumerate(chosen)
+                      if not _inside_longer_name(text, ws, ij, n, owner)]
+            chosen = _address_parts(text, ws, chosen, blocked, self._labels)
+            chosen += self._unmatched_names(text, ws, chosen, blocked)
+        return _mentions(text, ws, chosen)
+
+    def _known_spans(self, text: str, ws: list[_Word], spans: dict[tuple[int, int], list[str]],
+                     lowered: set[tuple[int, int]], cased: bool) -> set[tuple[int, int]]:
+        """The ``spans`` whose lookup keys name something in the KB, less the lower-case
+        ones that are concepts rather than names (see ``_drop_concepts`` and
+        ``_keep_concepts``)."""
         known = self.source.known(sorted({k for keys in spans.values() for k in keys}))
         hits = {ij for ij, keys in spans.items() if any(k in known for k in keys)}
         if not cased:
             hits = self._drop_concepts(text, ws, hits)
         elif lowered & hits:
             hits = self._keep_concepts(ws, hits, lowered & hits)
-        owner = [-1] * len(ws)           # word → the chosen span covering it
-        chosen: list[tuple[int, int]] = []
-        for i, j in sorted(hits, key=lambda ij: (ij[0] - ij[1], ij[0])):
-            if all(owner[k] < 0 for k in range(i, j + 1)):
-                for k in range(i, j + 1):
-                    owner[k] = len(chosen)
-                chosen.append((i, j))
-        if cased:
-            chosen = [ij for n, ij in enumerate(chosen)
-                      if not _inside_longer_name(text, ws, ij, n, owner)]
-            chosen = _address_parts(text, ws, chosen, blocked, self._labels)
-            chosen += self._unmatched_names(text, ws, chosen, blocked)
-        out = []
-        for i, j in sorted(chosen):
-            start, end = ws[i].start, ws[j].end
-            if text[end:end + 1] == ")" and text.count("(", start, end) > text.count(
-                    ")", start, end):
-                end += 1                    # "Ken Ford (violinist)"
-            out.append(Mention(text[start:end], start, end))
-        return out
+        return hits
 
     def _labels(self, norms: list[str]) -> set[str]:
         """The ``norms`` that are some entity's label (not only an alias)."""
@@ -275,6 +242,80 @@ class MentionDetector:
             named = {n.norm for n in self.source.names(asked) if n.text != n.text.lower()}
         keep = {ij for ij, fs in forms.items() if any(f in named for f in fs)}
         return (hits - set(norms)) | keep
+
+
+def _spans(text: str, ws: list[_Word], blocked: list[bool], cased: bool
+           ) -> tuple[dict[tuple[int, int], list[str]], set[tuple[int, int]]]:
+    """The spans ws[i..j] that may be a mention, each with its lookup keys (``_keys``), and
+    those of them written in lower case in cased text (kept only if the KB knows them as
+    concepts). A span starts at a word that is no stopword (an article may start one in
+    text without capitals), does not cross a blocked word or what may not join a name, and
+    ends at a word that may end one."""
+    spans: dict[tuple[int, int], list[str]] = {}
+    lowered: set[tuple[int, int]] = set()     # lower-case spans of cased text
+    for i in range(len(ws)):
+        if blocked[i]:
+            continue
+        if ws[i].stop and not ws[i].soft and ws[i].norm != "the" and (
+                cased or ws[i].norm not in ARTICLES):
+            continue
+        _spans_from(text, ws, i, blocked, cased, spans, lowered)
+    return spans, lowered
+
+
+def _spans_from(text: str, ws: list[_Word], i: int, blocked: list[bool], cased: bool,
+                spans: dict[tuple[int, int], list[str]], lowered: set[tuple[int, int]]) -> None:
+    """Add to ``spans`` (and ``lowered``) the spans that start at word ``i`` (see
+    ``_spans``), growing one word at a time up to ``MAX_WORDS`` (two more in Chinese or
+    Japanese)."""
+    limit = MAX_WORDS + 2 if ws[i].cjk else MAX_WORDS
+    key, named, capital = "", False, False   # of the span ws[i..j], kept as j grows
+    for j in range(i, min(len(ws), i + limit)):
+        if j > i and text[ws[j - 1].end:ws[j].start].strip(_JOINERS):
+            break        # a span does not cross slashes, quotes, sentence ends
+        if blocked[j]:
+            break
+        last = ws[j]
+        key = f"{key} {last.norm}" if j > i else last.norm
+        named = named or (last.capital and not last.stop)
+        capital = capital or last.capital
+        if (last.stop and not (last.soft and j > i) and not (
+                not cased and j > i and last.norm not in GLUE_WORDS)) or (
+                j > i and last.cjk != ws[i].cjk):
+            continue
+        if cased and not named:
+            if capital or (
+                    j == i and (ws[i].norm in COMMON_WORDS or len(ws[i].norm) < 4)):
+                continue
+            lowered.add((i, j))
+        spans[(i, j)] = _keys(key, last, j == i)
+
+
+def _longest_first(ws: list[_Word], hits: set[tuple[int, int]]
+                   ) -> tuple[list[tuple[int, int]], list[int]]:
+    """The ``hits`` that do not overlap, the longest taken first (then the earliest), and
+    for each word the index in that list of the span covering it (-1 for none)."""
+    owner = [-1] * len(ws)           # word → the chosen span covering it
+    chosen: list[tuple[int, int]] = []
+    for i, j in sorted(hits, key=lambda ij: (ij[0] - ij[1], ij[0])):
+        if all(owner[k] < 0 for k in range(i, j + 1)):
+            for k in range(i, j + 1):
+                owner[k] = len(chosen)
+            chosen.append((i, j))
+    return chosen, owner
+
+
+def _mentions(text: str, ws: list[_Word], chosen: list[tuple[int, int]]) -> list[Mention]:
+    """The ``chosen`` spans as mentions in text order; a span that opens a parenthesis
+    takes its closing one ("Ken Ford (violinist)")."""
+    out = []
+    for i, j in sorted(chosen):
+        start, end = ws[i].start, ws[j].end
+        if text[end:end + 1] == ")" and text.count("(", start, end) > text.count(
+                ")", start, end):
+            end += 1                    # "Ken Ford (violinist)"
+        out.append(Mention(text[start:end], start, end))
+    return out
 
 
 def _address_parts(text: str, ws: list[_Word], chosen: list[tuple[int, int]],

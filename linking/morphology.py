@@ -21,18 +21,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from linking.lexicon import en as _en
 from linking.lexicon import stem
 
-#: derivations no ending rule reaches (after lemmatizing: "died" → "die" → "death")
-SUPPLETIVE = {"born": "birth", "birthplace": "birth", "die": "death", "dead": "death",
-              "deathplace": "death"}
+#: derivations no ending rule reaches (``linking.lexicon.en``)
+SUPPLETIVE = _en.SUPPLETIVE
 
 #: lemma readings tried in this order (the verb first: "spoke" is "speak", not a wheel's)
 _READINGS = ("VERB", "NOUN", "ADJ", "ADV", "PROPN")
 
-#: endings that derive one English word from another ("own" → "owner", "form" → "formation")
-DERIVING = ("er", "ers", "or", "ors", "ed", "ing", "ion", "ation", "ations", "ment", "ship",
-            "al", "ity", "ive", "ance", "ence", "ant", "ent", "y", "ial", "ist", "ism", "ly")
+#: endings that derive one English word from another (``linking.lexicon.en``)
+DERIVING = _en.DERIVING_ENDINGS
 
 
 @functools.lru_cache(maxsize=1)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from linking.lexicon import US_STATES
+from linking.lexicon import en as _en
 from store.normalize import normalize
 
 #: the Associated Press's state abbreviations, normalized ("N.Y." → "ny"), → the state's
@@ -44,9 +45,8 @@ STATE_NAMES = frozenset(US_STATES.values())
 #: the names of the states' country (normalized)
 US_NAMES = ("united states", "united states of america", "usa")
 
-#: words of a type's label that make an entity a settlement (a dateline's city)
-SETTLEMENT_WORDS = frozenset("""city town village capital municipality settlement borough
-metropolis commune township hamlet""".split())
+#: words of a type's label that make an entity a settlement (``linking.lexicon.en``)
+SETTLEMENT_WORDS = _en.SETTLEMENT_WORDS
 #: words of a type's label that make an entity a sports team
 TEAM_WORDS = frozenset({"team", "club", "franchise"})
 #: properties that relate a team to its city: headquarters location, located in, location
@@ -55,17 +55,9 @@ TEAM_PLACE_PROPERTIES = ("P159", "P131", "P276")
 HOME_VENUE = "P115"
 #: membership of a sports team: an entity that is some player's P54 value is a team
 MEMBER_OF_TEAM = "P54"
-#: words of a sports report (results, positions, scoring): a city mention among them may
-#: name its team
-SPORTS_WORDS = frozenset("""
-beat beats beaten defeated defeat defeats swept sweep rout routed edged won win wins
-victory victories lost loses losing game games match matches season seasons playoff
-playoffs postseason championship title league division conference standings score scored
-scores scoring goal goals touchdown touchdowns inning innings homer homers run runs
-pitcher pitchers pitched quarterback striker goalkeeper coach coaches manager roster
-traded trade draft drafted signed star stars rookie doubleheader overtime halftime
-stadium ballpark series tournament cup fans teammate teammates
-""".split())
+#: words of a sports report: a city mention among them may name its team
+#: (``linking.lexicon.en``)
+SPORTS_WORDS = _en.SPORTS_WORDS
 #: how far either side of a mention sports words are looked for (characters)
 SPORTS_WINDOW = 120
 #: a city after one of these words is a place ("in Boston"), not its team

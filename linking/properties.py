@@ -79,6 +79,7 @@ from kb.linking import LinkingKB, PropertyNames
 from kb.types import Candidate
 from linking.calibration import Calibration
 from linking.lexicon import STOPWORDS
+from linking.lexicon import en as _en
 from linking.morphology import related as _related
 from linking.morphology import readings, word_form
 from store.normalize import normalize
@@ -110,13 +111,9 @@ SEMANTIC_CANDIDATES = 60
 LABEL, ALIAS = 0, 2
 MODEL_PATH = Path(__file__).with_name("property_model.json")
 
-#: answer types asked for by a question word alone
-PLACE_WORDS = frozenset("""place location city town village country state region province
-county district municipality settlement capital island continent territory area commune
-borough prefecture nation land city municipality""".split())
-AGENT_WORDS = frozenset("""human person people man woman organization organisation company
-business enterprise corporation firm party band group team club university institution
-agency label publisher network broadcaster developer manufacturer""".split())
+#: answer types asked for by a question word alone (``linking.lexicon.en``)
+PLACE_WORDS = _en.PLACE_TYPE_WORDS
+AGENT_WORDS = _en.AGENT_TYPE_WORDS
 TIME_DATATYPES = frozenset({"time"})
 QUANTITY_DATATYPES = frozenset({"quantity"})
 #: words after "which"/"what" that ask for a kind rather than name it ("what kind of")
@@ -124,25 +121,16 @@ KIND_WORDS = frozenset({"kind", "sort", "type", "types", "kinds", "sorts"})
 _WH = re.compile(r"\b(which|what|whose|who|whom|where|when|how)\b")
 
 
-#: words that never carry a relation: articles, question words, auxiliaries, pronouns
-#: (unlike ``lexicon.STOPWORDS``, prepositions and verbs stay: "named after", "part of")
-FUNCTION_WORDS = frozenset("""a an the who whom whose what which when where why how is was
-are were be been being am do does did doing done has have had having it its this that
-these those he she they them his her their him i you we us our your my me there here
-any some one s t d ll m re ve nt can could would should will shall may might must also
-just very much many more most""".split())
+#: words that never carry a relation (``linking.lexicon.en.FUNCTION_WORDS``)
+FUNCTION_WORDS = _en.FUNCTION_WORDS
 
 
-#: words that shape a relation ("part of", "born in") but never name one on their own
-PREPOSITIONS = frozenset("""in of at on by for from to with after before into as about under
-over between against during through within without near since off out up down per via
-upon onto toward towards across along among around behind beyond inside outside""".split())
+#: words that shape a relation but never name one (``linking.lexicon.en``)
+PREPOSITIONS = _en.PREPOSITIONS
 
 
-def content_words(norm: str) -> list[str]:
-    """The words of a normalized text without function words and numbers."""
-    return [w for w in norm.split()
-            if w not in FUNCTION_WORDS and not w.isdigit() and len(w) > 1]
+#: the words of a normalized text without function words, numbers and one-letter words
+content_words = _en.relation_content_words
 
 
 def content_forms(norm: str) -> list[str]:
@@ -297,6 +285,84 @@ def default_models() -> dict[str, Calibration]:
     return {"lexical": plain, "semantic": plain}
 
 
+def _semantic_texts(props: dict[str, PropertyNames], pids: list[str]
+                    ) -> tuple[list[str], dict[str, Any], dict[str, str]]:
+    """The texts to embed for the properties ``pids`` (``PropertyLinker._semantic_index``)
+    and where each property's are among them: pid → (whole description, [names], its
+    description or -1, its content words, [names as questions], [question forms]); and
+    every content word of the names → its compared form (``word_form``), in the order
+    first met."""
+    texts: list[str] = []
+    where: dict[str, Any] = {}
+
+    def add(text: str) -> int:
+        texts.append(text)
+        return len(texts) - 1
+
+    word_forms: dict[str, str] = {}
+    for pid in pids:
+        p = props[pid]
+        names = [p.label("en"), *p.aliases.get("en", ())]
+        description = p.description("en") or ""
+        own_words = sorted({w for n in names for w in content_words(normalize(n))})
+        for w in own_words:
+            if w not in word_forms:
+                word_forms[w] = word_form(w)
+        where[pid] = (add(_describe(p)), [add(n) for n in names],
+                      add(description) if description else -1, own_words,
+                      [add(_as_question(n)) for n in names],
+                      [add(f) for n in names for f in question_forms(n)])
+    return texts, where, word_forms
+
+
+def _semantic_table(pids: list[str], where: dict[str, Any], vecs: Any, base: int,
+                    word_list: list[str], word_forms: dict[str, str]) -> dict[str, Any]:
+    """The semantic index of ``PropertyLinker._semantic_index``: the embeddings ``vecs``
+    (the texts of ``_semantic_texts``, then from row ``base`` the sorted ``word_list``)
+    and, per property in ``pids`` order, the rows of its texts and words."""
+    word_index = {w: base + i for i, w in enumerate(word_list)}
+    return {
+        "pids": pids, "vecs": vecs,
+        "doc": np.array([where[p][0] for p in pids], dtype=int),
+        "names": [where[p][1] for p in pids],
+        "desc": [where[p][2] for p in pids],
+        "questions": [where[p][4] for p in pids],
+        "frames": [where[p][5] for p in pids],
+        "words": [[word_index[w] for w in where[p][3]] for p in pids],
+        "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
+        "word_forms": [word_forms[w] for w in word_list],
+    }
+
+
+class _Evidence:
+    """The name evidence ``PropertyLinker.evidence`` gathers for one phrase: each
+    property's raw features, and (how, name, language) of its best name match."""
+
+    __slots__ = ("feats", "matched")
+
+    def __init__(self) -> None:
+        self.feats: dict[str, dict[str, float]] = {}
+        self.matched: dict[str, tuple[str, str, str]] = {}
+
+    def row(self, pid: str) -> dict[str, float]:
+        """The features of ``pid``, made empty on first use."""
+        r = self.feats.get(pid)
+        if r is None:
+            r = self.feats[pid] = {}
+        return r
+
+    def offer(self, pid: str, key: str, score: float, how: str, name: str,
+              tlang: str) -> None:
+        """Keep ``score`` as feature ``key`` of ``pid`` if it beats the one there, and as
+        its ``name`` score, with the match that made it, if it beats its best so far."""
+        r = self.row(pid)
+        if score > r.get(key, 0.0):
+            r[key] = score
+        if score > r.get("name", 0.0):
+            r["name"] = score
+            self.matched[pid] = (how, name, tlang)
+
+
 class PropertyLinker:
     """Links relation phrases to the properties one KB defines or uses (its
     ``kb.linking.LinkingKB``).
@@ -422,44 +488,12 @@ class PropertyLinker:
                 return self._sem
             pids = sorted(p for p, prop in props.items() if prop.labels and (
                 prop.usage or not self._any_usage))
-            texts: list[str] = []
-            where: dict[str, Any] = {}
-
-            def add(text: str) -> int:
-                texts.append(text)
-                return len(texts) - 1
-
-            words: dict[str, int] = {}
-            word_forms: dict[str, str] = {}
-            for pid in pids:
-                p = props[pid]
-                names = [p.label("en"), *p.aliases.get("en", ())]
-                description = p.description("en") or ""
-                own_words = sorted({w for n in names for w in content_words(normalize(n))})
-                for w in own_words:
-                    if w not in words:
-                        words[w] = -1
-                        word_forms[w] = word_form(w)
-                where[pid] = (add(_describe(p)), [add(n) for n in names],
-                              add(description) if description else -1, own_words,
-                              [add(_as_question(n)) for n in names],
-                              [add(f) for n in names for f in question_forms(n)])
-            word_list = sorted(words)
+            texts, where, word_forms = _semantic_texts(props, pids)
+            word_list = sorted(word_forms)
             base = len(texts)
             texts.extend(word_list)
             vecs = self.embedder.encode_stored(texts) if texts else np.zeros((0, 384))
-            word_index = {w: base + i for i, w in enumerate(word_list)}
-            self._sem = {
-                "pids": pids, "vecs": vecs,
-                "doc": np.array([where[p][0] for p in pids], dtype=int),
-                "names": [where[p][1] for p in pids],
-                "desc": [where[p][2] for p in pids],
-                "questions": [where[p][4] for p in pids],
-                "frames": [where[p][5] for p in pids],
-                "words": [[word_index[w] for w in where[p][3]] for p in pids],
-                "word_rows": vecs[base:] if word_list else np.zeros((0, vecs.shape[1])),
-                "word_forms": [word_forms[w] for w in word_list],
-            }
+            self._sem = _semantic_table(pids, where, vecs, base, word_list, word_forms)
             return self._sem
 
     def prior(self, pid: str) -> float:
@@ -528,66 +562,74 @@ class PropertyLinker:
         model's inputs), and (how, name, language) of its best name match."""
         props = self._load()
         norm = normalize(phrase)
-        feats: dict[str, dict[str, float]] = {}
-        matched: dict[str, tuple[str, str, str]] = {}
+        found = _Evidence()
         if not norm:
-            return feats, matched
-
-        def row(pid: str) -> dict[str, float]:
-            r = feats.get(pid)
-            if r is None:
-                r = feats[pid] = {}
-            return r
-
-        def offer(pid: str, key: str, score: float, how: str, name: str, tlang: str) -> None:
-            r = row(pid)
-            if score > r.get(key, 0.0):
-                r[key] = score
-            if score > r.get("name", 0.0):
-                r["name"] = score
-                matched[pid] = (how, name, tlang)
-
-        for pid, tlang, kind in self._exact.get(norm, ()):
-            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
-            offer(pid, "exact", base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE),
-                  "exact", norm, tlang)
-        for query, choices in ((norm, self._name_norms),
-                               (" ".join(sorted(norm.split())), self._name_sorted)):
-            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
-                                             score_cutoff=FUZZY_CUTOFF, limit=60):
-                name, pid, tlang, _kind = self._names[i]
-                row(pid)["fuzzy"] = max(row(pid).get("fuzzy", 0.0), sim / 100.0)
-                offer(pid, "fuzzy_score", FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
-        words = list(dict.fromkeys(content_forms(norm)))
-        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
-        total = sum(weights.values())
-        if total:
-            cover: dict[str, float] = {}
-            names_cover: dict[str, float] = {}
-            hits: dict[str, set[str]] = {}
-            for w in words:
-                for pid, hit in self._word_matches(w).items():
-                    cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
-                    if hit == 1.0:
-                        names_cover[pid] = names_cover.get(pid, 0.0) + weights[w]
-                    hits.setdefault(pid, set()).add(w)
-            for pid, c in cover.items():
-                if hits[pid] <= PREPOSITIONS:
-                    continue                  # "in" alone names no relation
-                best, name = self._best_name(pid, words, weights)
-                r = row(pid)
-                r["cover"] = c / total
-                r["cover_names"] = names_cover.get(pid, 0.0) / total
-                r["best_name"] = best
-                offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
-                                                 + (1 - COVER_SHARE) * best),
-                      "words", name, lang)
+            return found.feats, found.matched
+        self._name_evidence(norm, lang, found)
+        self._word_evidence(norm, lang, found)
+        feats = found.feats
         for r in feats.values():
             r.pop("fuzzy_score", None)
             r.pop("words", None)
         sem = self._semantic(norm, phrase)
         for pid, values in sem.items():
-            row(pid).update(values)
+            found.row(pid).update(values)
+        self._answer_features(norm, feats, bool(sem), props)
+        return feats, found.matched
+
+    def _name_evidence(self, norm: str, lang: str, found: _Evidence) -> None:
+        """The properties a name of which is ``norm`` (``exact``) or is spelt like it, as
+        written or with its words sorted (``fuzzy``)."""
+        for pid, tlang, kind in self._exact.get(norm, ()):
+            base = EXACT_LABEL if kind == LABEL else EXACT_ALIAS
+            found.offer(pid, "exact",
+                        base * (1.0 if tlang in (lang, "en", "") else OTHER_LANGUAGE),
+                        "exact", norm, tlang)
+        for query, choices in ((norm, self._name_norms),
+                               (" ".join(sorted(norm.split())), self._name_sorted)):
+            for _, sim, i in process.extract(query, choices, scorer=fuzz.ratio,
+                                             score_cutoff=FUZZY_CUTOFF, limit=60):
+                name, pid, tlang, _kind = self._names[i]
+                found.row(pid)["fuzzy"] = max(found.row(pid).get("fuzzy", 0.0), sim / 100.0)
+                found.offer(pid, "fuzzy_score", FUZZY_MAX * sim / 100.0, "fuzzy", name, tlang)
+
+    def _word_evidence(self, norm: str, lang: str, found: _Evidence) -> None:
+        """The properties whose names share content words with ``norm``: the share of the
+        words (idf-weighted) they cover (``cover``; ``cover_names`` by whole words), and
+        how well their best name fits (``best_name``). Prepositions alone are no
+        evidence."""
+        words = list(dict.fromkeys(content_forms(norm)))
+        weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
+        total = sum(weights.values())
+        if not total:
+            return
+        cover: dict[str, float] = {}
+        names_cover: dict[str, float] = {}
+        hits: dict[str, set[str]] = {}
+        for w in words:
+            for pid, hit in self._word_matches(w).items():
+                cover[pid] = cover.get(pid, 0.0) + hit * weights[w]
+                if hit == 1.0:
+                    names_cover[pid] = names_cover.get(pid, 0.0) + weights[w]
+                hits.setdefault(pid, set()).add(w)
+        for pid, c in cover.items():
+            if hits[pid] <= PREPOSITIONS:
+                continue                  # "in" alone names no relation
+            best, name = self._best_name(pid, words, weights)
+            r = found.row(pid)
+            r["cover"] = c / total
+            r["cover_names"] = names_cover.get(pid, 0.0) / total
+            r["best_name"] = best
+            found.offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
+                                                   + (1 - COVER_SHARE) * best),
+                        "words", name, lang)
+
+    def _answer_features(self, norm: str, feats: dict[str, dict[str, float]], sem: bool,
+                         props: dict[str, PropertyNames]) -> None:
+        """Add to each property's features those that weigh its name evidence against the
+        question: the answer type's fit and clash, prior, usage, the gaps to the best
+        property (with ``sem``, also the semantic ones), the direction cue, and the
+        ``heuristic`` and ``words_fit`` scores."""
         asked, wh = answer_words(norm)
         wanted = asked_kind(asked, wh)
         cue = direction_cue(norm) if self._pairs else 0
@@ -628,7 +670,6 @@ class PropertyLinker:
                 r["sem_name_gap"] = best_sname - r.get("sem_name", 0.0)
                 r["sem_q_gap"] = best_q - r.get("sem_q", 0.0)
                 r["sem_frame_gap"] = best_frame - r.get("sem_frame", 0.0)
-        return feats, matched
 
     def _semantic(self, norm: str, phrase: str) -> dict[str, dict[str, float]]:
         """pid → sem_doc, sem_name, sem_desc, soft for the ``SEMANTIC_CANDIDATES``
@@ -695,26 +736,12 @@ class PropertyLinker:
             return []
         feats, matched = self.evidence(phrase, lang=lang)
         semantic = bool(feats) and any("sem_doc" in r for r in feats.values())
-        model = self.models["semantic" if semantic else "lexical"]
-        totals = {pid: model.probability(r) for pid, r in feats.items()}
-        for pid, r in feats.items():
-            if r.get("clash"):
-                totals[pid] *= CLASH_FACTOR
-            if r.get("exact", 0.0) > 0.0:
-                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
-
+        totals = self._model_totals(feats, semantic)
         has: dict[str, str] = {}
         restricted = 0.0
         anchor = subject if subject is not None else value
         if anchor is not None:
-            out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
-            if subject is None:              # only the value is known: it is the value of…
-                out_props, in_props = in_props, frozenset()
-            elif value is not None:
-                out_props = out_props & self._linking(subject, value)
-            has = {p: "subject" for p in out_props}
-            for p in in_props:
-                has.setdefault(p, "inverse")     # the subject is the value: an inverse use
+            has = self._anchor_properties(anchor, subject, value)
             # by each property's own fit (the model's scores compete: for a vague phrase
             # such as "place" every one of them is low)
             fits = {pid: feats[pid]["heuristic"] for pid in totals}
@@ -747,6 +774,35 @@ class PropertyLinker:
                                  prop.description(lang), out_feats))
         out.sort(key=lambda c: (-c.score, c.id))
         return out[:limit]
+
+    def _model_totals(self, feats: dict[str, dict[str, float]], semantic: bool
+                      ) -> dict[str, float]:
+        """Each property's probability by the model (the semantic one when meaning was
+        compared), cut for an answer-type clash and raised to ``EXACT_FLOOR`` or more for
+        an exact name."""
+        model = self.models["semantic" if semantic else "lexical"]
+        totals = {pid: model.probability(r) for pid, r in feats.items()}
+        for pid, r in feats.items():
+            if r.get("clash"):
+                totals[pid] *= CLASH_FACTOR
+            if r.get("exact", 0.0) > 0.0:
+                totals[pid] = EXACT_FLOOR + (1.0 - EXACT_FLOOR) * totals[pid]
+        return totals
+
+    def _anchor_properties(self, anchor: str, subject: str | None, value: str | None
+                           ) -> dict[str, str]:
+        """The properties that may link ``subject`` (and ``value``): property → "subject"
+        (the subject has it) or "inverse" (the subject is its value). With only ``value``
+        (the ``anchor``), the properties it is the value of."""
+        out_props, in_props = self.roles([anchor]).get(anchor, (frozenset(), frozenset()))
+        if subject is None:              # only the value is known: it is the value of…
+            out_props, in_props = in_props, frozenset()
+        elif value is not None:
+            out_props = out_props & self._linking(subject, value)
+        has = {p: "subject" for p in out_props}
+        for p in in_props:
+            has.setdefault(p, "inverse")     # the subject is the value: an inverse use
+        return has
 
     def feature_rows(self, phrase: str, *, lang: str = "en"
                      ) -> list[tuple[str, dict[str, float]]]:
@@ -850,9 +906,9 @@ def _as_question(name: str) -> str:
     return f"What is the {name} of?"
 
 
-#: words a property name may end in that take its value as their object ("part of",
-#: "named after", "owned by"): such a name reads as a predicate, not as a noun
-NAME_PREPOSITIONS = frozenset("of in by after from for on at with to as into".split())
+#: words a property name may end in that take its value as their object
+#: (``linking.lexicon.en``)
+NAME_PREPOSITIONS = _en.NAME_PREPOSITIONS
 
 
 def question_forms(name: str) -> list[str]:

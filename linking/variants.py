@@ -14,6 +14,7 @@ variant. Input and output are normalized (``store.normalize.normalize``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
@@ -93,6 +94,13 @@ def _demonym_forms(norm: str) -> list[str]:
     return found
 
 
+#: adds a form (how it was made, its factor) unless it is the mention or a better entry
+#: for it is there
+_Add = Callable[[str, str, float], None]
+#: a mention's words and the factor forms made from them are taken at
+_Base = tuple[list[str], float]
+
+
 def variants(norm: str, raw: str | None = None) -> list[Variant]:
     """Alternative normalized forms of the normalized mention ``norm`` (itself excluded),
     best first; at most one entry per form (the one with the highest factor). ``raw``, the
@@ -107,13 +115,32 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
         if form and form != norm and factor > found.get(form, Variant("", "", 0.0)).factor:
             found[form] = Variant(form, how, factor)
 
+    bases = _article_forms(tokens, norm, add)
+    possessive = raw is not None and raw.rstrip().endswith(_POSSESSIVE_ENDINGS)
+    _ending_forms(bases, possessive, add)
+    for toks, f in bases:
+        _qualified_forms(toks, f, add)
+        _name_forms(toks, f, add)
+    _part_forms(tokens, add)
+    return sorted(found.values(), key=lambda v: -v.factor)
+
+
+def _article_forms(tokens: list[str], norm: str, add: _Add) -> list[_Base]:
+    """The mention without its leading "the" or, for a short one, with it; returns the
+    bases later steps make forms from: the mention, and without "the" where it had one."""
     bases = [(tokens, 1.0)]
     if len(tokens) > 1 and tokens[0] == "the":
         add(" ".join(tokens[1:]), "article", 0.97)
         bases.append((tokens[1:], 0.97))
     elif len(tokens) <= 3:
         add("the " + norm, "article", 0.96)
-    possessive = raw is not None and raw.rstrip().endswith(_POSSESSIVE_ENDINGS)
+    return bases
+
+
+def _ending_forms(bases: list[_Base], possessive: bool, add: _Add) -> None:
+    """Forms of each base with its last word's ending changed: the possessive cut ("def
+    leppard's" → "def leppard"; such a form joins ``bases``), the plural's stems and a
+    plural added ("great lake" → "great lakes")."""
     for toks, f in list(bases):
         if len(toks) > 1 and toks[-1] == "s":          # "def leppard's" → "def leppard s"
             add(" ".join(toks[:-1]), "possessive", 0.97 * f)
@@ -125,26 +152,40 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
             add(" ".join([*toks[:-1], stem]), "plural", 0.9 * f)
         if len(toks[-1]) > 2 and not toks[-1].endswith("s") and toks[-1].isalpha():
             add(" ".join([*toks[:-1], toks[-1] + "s"]), "plural", 0.9 * f)  # "great lake"
-    for toks, f in bases:
-        for cut in (1, 2):                     # "hilo hawaii" → "hilo"
-            head = " ".join(toks[:-cut])
-            if (len(toks) > cut and " ".join(toks[-cut:]) in PLACE_QUALIFIERS
-                    and len(head) > 3 and head not in COMMON_WORDS):
-                add(head, "qualifier", 0.85 * f)
-        if len(toks) > 1 and toks[0] in TITLES and toks[1] not in STOPWORDS:
-            add(" ".join(toks[1:]), "title", 0.9 * f)      # "king solomon" → "solomon"
-        for form, factor in _abbreviation_forms(toks):
-            add(form, "abbreviation", factor * f)
-        joined = " ".join(toks)
-        for place in _demonym_forms(joined):
-            add(place, "demonym", (0.85 if joined in DEMONYMS else 0.75) * f)
-        for stem in _plural_stems(joined) if len(toks) == 1 else ():
-            for place in _demonym_forms(stem):
-                add(place, "demonym", 0.75 * f)
-        if len(toks) > 1 and toks[0] in DEMONYMS:    # "canadian prime minister"
-            place, rest = DEMONYMS[toks[0]], " ".join(toks[1:])
-            for form in (f"{place} {rest}", f"{rest} of {place}", f"{rest} of the {place}"):
-                add(form, "demonym", 0.85 * f)
+
+
+def _qualified_forms(toks: list[str], f: float, add: _Add) -> None:
+    """A base without a trailing place that qualifies it ("hilo hawaii" → "hilo") or a
+    leading title ("king solomon" → "solomon")."""
+    for cut in (1, 2):                     # "hilo hawaii" → "hilo"
+        head = " ".join(toks[:-cut])
+        if (len(toks) > cut and " ".join(toks[-cut:]) in PLACE_QUALIFIERS
+                and len(head) > 3 and head not in COMMON_WORDS):
+            add(head, "qualifier", 0.85 * f)
+    if len(toks) > 1 and toks[0] in TITLES and toks[1] not in STOPWORDS:
+        add(" ".join(toks[1:]), "title", 0.9 * f)      # "king solomon" → "solomon"
+
+
+def _name_forms(toks: list[str], f: float, add: _Add) -> None:
+    """A base's abbreviations expanded or made, and the places its demonyms name ("french"
+    → "france", "canadian prime minister" → "prime minister of canada")."""
+    for form, factor in _abbreviation_forms(toks):
+        add(form, "abbreviation", factor * f)
+    joined = " ".join(toks)
+    for place in _demonym_forms(joined):
+        add(place, "demonym", (0.85 if joined in DEMONYMS else 0.75) * f)
+    for stem in _plural_stems(joined) if len(toks) == 1 else ():
+        for place in _demonym_forms(stem):
+            add(place, "demonym", 0.75 * f)
+    if len(toks) > 1 and toks[0] in DEMONYMS:    # "canadian prime minister"
+        place, rest = DEMONYMS[toks[0]], " ".join(toks[1:])
+        for form in (f"{place} {rest}", f"{rest} of {place}", f"{rest} of the {place}"):
+            add(form, "demonym", 0.85 * f)
+
+
+def _part_forms(tokens: list[str], add: _Add) -> None:
+    """Runs of one or two words fewer of a mention of two to five words, not starting or
+    ending with a stopword ("Caldecott Medal Awards" → "caldecott medal")."""
     if 2 <= len(tokens) <= 5:                  # "Caldecott Medal Awards" → "caldecott medal"
         for size in range(len(tokens) - 1, max(0, len(tokens) - 3), -1):
             for start in range(len(tokens) - size + 1):
@@ -152,4 +193,3 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
                 if sub[0] in STOPWORDS or sub[-1] in STOPWORDS or len(" ".join(sub)) < 4:
                     continue
                 add(" ".join(sub), "part", 0.8 * size / len(tokens) + 0.1)
-    return sorted(found.values(), key=lambda v: -v.factor)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kb.base import KnowledgeBase
-from kb.types import Citation, Statement, Value
+from kb.types import Citation, SparqlResult, Statement, Value
 from querygen.plan import entity_term, property_term, with_prefixes
 from querygen.types import GeneratedQuery
 from querygen.solve import Unsolvable, solve, truthy
@@ -115,6 +115,15 @@ def run(query: GeneratedQuery, kb: KnowledgeBase, *, limit: int = 100, lang: str
             return replace(_from_solutions(query, kb, solutions, limit, lang, cite),
                            elapsed=time.perf_counter() - t0)
     result = kb.sparql(query.text, timeout=timeout)
+    return _from_sparql(query, kb, result, limit, lang, cite, t0)
+
+
+def _from_sparql(query: GeneratedQuery, kb: KnowledgeBase, result: SparqlResult, limit: int,
+                 lang: str, cite: bool, t0: float) -> QueryResult:
+    """The result of ``query`` from its SPARQL ``result``, by its form: yes/no (with the
+    statements that witness a yes), a count (with the counted values witnessed, at most
+    ``limit``), or the answer variable's distinct values (at most ``limit``, the first
+    ``CITE_LIMIT`` cited). ``t0``: when the run started."""
     if query.form == "ask":
         support = _witness_citations(query, kb, None) if cite and result.boolean else {}
         return QueryResult(query, boolean=bool(result.boolean), source=result.source,

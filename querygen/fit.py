@@ -33,6 +33,7 @@ from typing import Any
 from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
+from linking.lexicon import en as _en
 from querygen.analysis import Analysis, Word
 from querygen.lexicon import FRAME_WORDS, RELATED
 
@@ -55,11 +56,8 @@ TYPE_PROPERTY, DEFAULT_TYPE_FIT = "P31", 0.6
 #: answer-type fit: a date property for "when", a place property for "where"
 TYPE_FIT, TYPE_CLASH = 0.25, 0.5
 
-#: words of place-like property names ("place of birth", "headquarters location")
-PLACE_WORDS = frozenset("""
-place location located country city continent headquarters capital territory jurisdiction
-border administrative seat residence formation origin venue
-""".split())
+#: words of place-like property names (``linking.lexicon.en``)
+PLACE_WORDS = _en.PLACE_PROPERTY_WORDS
 #: prepositions that end a relation phrase without being part of a property's name
 TRAILING = frozenset("of with to in at on for from".split())
 #: words that join the pieces of a chained relation ("capital *of* the country *where* …")

@@ -52,7 +52,7 @@ from typing import Any, cast
 
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
-from kb.types import Value, ValueKind
+from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from querygen.analysis import Analysis, Word, expand_contractions
@@ -366,7 +366,6 @@ class GraphRanker:
         leaves unexplained name ("Priit Tomson birth country": place of birth explains
         "birth", the birthplace's country "country"; "Who owns the network that aired X?":
         X's original network, then its owner)."""
-        fit = self.rules.fit
         out = []
         for plan in plans:
             if plan.form != "select" or plan.order or plan.answer != "x" or \
@@ -388,22 +387,7 @@ class GraphRanker:
             if not words:
                 continue
             texts = [w.low for w in words]
-            scores = fit.name_scores(fit.chunk_phrases(words))
-            roles = self.rules.props.roles(answers)
-            # "located", "within" alone: any property that says where the answers are
-            where = all(t in CONTAINMENT_WORDS for t in texts)
-            options: dict[str, tuple[float, Any]] = {}
-            for subject_of, _ in roles.values():
-                for pid in subject_of - options.keys():
-                    found = fit.fit(ctx.analysis, pid, scores, [texts])
-                    if found is not None and found[0] >= EXTEND_FIT:
-                        options[pid] = found
-                    elif where and self._says_where(pid):
-                        options[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))
-            # ties go to the older property (country before continent), for a stable order
-            best = sorted(options.items(),
-                          key=lambda kv: (-kv[1][0], id_order(kv[0])))[:EXTEND_PROPERTIES]
-            for _pid, (score, cand) in best:
+            for score, cand in self._extension_options(ctx, words, answers):
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)
                 moved = _rename(plan, "x", via)
@@ -413,6 +397,27 @@ class GraphRanker:
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
         return out
+
+    def _extension_options(self, ctx: _Context, words: Sequence[Word],
+                           answers: Sequence[str]) -> list[tuple[float, Candidate]]:
+        """(fit, property) for the best ``EXTEND_PROPERTIES`` properties of ``answers``
+        that ``words`` name; "located" or "within" alone is named by any property that
+        says where its subject is."""
+        fit = self.rules.fit
+        texts = [w.low for w in words]
+        scores = fit.name_scores(fit.chunk_phrases(words))
+        where = all(t in CONTAINMENT_WORDS for t in texts)
+        options: dict[str, tuple[float, Candidate]] = {}
+        for subject_of, _ in self.rules.props.roles(answers).values():
+            for pid in subject_of - options.keys():
+                found = fit.fit(ctx.analysis, pid, scores, [texts])
+                if found is not None and found[0] >= EXTEND_FIT:
+                    options[pid] = found
+                elif where and self._says_where(pid):
+                    options[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))
+        # ties go to the older property (country before continent), for a stable order
+        best = sorted(options.items(), key=lambda kv: (-kv[1][0], id_order(kv[0])))
+        return [found for _, found in best[:EXTEND_PROPERTIES]]
 
     def _unexplained_words(self, ctx: _Context, plan: QueryPlan) -> list[Word]:
         """The relation words (mentions of the plan and the question's frame left out)

@@ -1,5 +1,6 @@
-"""Word lists for reading English questions: question machinery, answer-type nouns,
-superlatives, and the related word forms that let a verb meet a property's noun.
+"""What query generation reads English questions with: superlatives and the related
+word forms that let a verb meet a property's noun, beside the word lists (question
+machinery, answer-type nouns, verb forms) it re-exports from ``linking.lexicon.en``.
 
 General English, written for this module — not collected from any benchmark's wording.
 Everything is lower case.
@@ -9,47 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-AUXILIARIES = frozenset("""
-is are was were be been being am do does did has have had can could will would shall
-should may might must
-""".split())
+# the English word lists live in the one English lexicon, ``linking.lexicon.en``; they are
+# re-exported here for the modules of query generation that read them from this module
+from linking.lexicon.en import (AUXILIARIES, CLASS_WORDS, CONTAINMENT_WORDS, FRAME_WORDS,
+                                GENERIC_RELATION_WORDS, IMPERATIVES, PERSON_NOUNS, PLACE_NOUNS,
+                                TIME_NOUNS, VERB_FORMS)
 
-#: words that ask rather than name: dropped from the relation phrase
-FRAME_WORDS = frozenset("""
-what which who whom whose where when how why
-is are was were be been being am do does did has have had
-the a an
-please me us tell name list give show find identify enumerate
-can could would you i
-""".split()) | {"?"}
-
-#: first words of imperative questions ("Name the capital of …")
-IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
-
-PERSON_NOUNS = frozenset("""
-person people man woman men women human humans actor actress author writer politician
-player players scientist artist musician singer king queen president founder leader
-""".split())
-
-PLACE_NOUNS = frozenset("""
-place places city cities town towns village country countries nation nations state states
-region regions province county district continent location locations area island
-municipality capital
-""".split())
-
-TIME_NOUNS = frozenset("year years date dates day century decade time month".split())
-
-#: common irregular verb forms of questions: a "which N" noun phrase stops at them
-VERB_FORMS = frozenset("""
-won win wins born died die dies made make makes wrote write writes played play plays
-went go goes came come comes gave give gives took take takes became become becomes
-founded found built build builds ran run runs sang sing sings lived live lives held
-hold holds led lead leads taught teach teaches studied study studies worked work works
-married marry invented invent discovered discover owns own owned has have had
-""".split())
-
-#: generic class words ("what kind of thing") that say nothing about the relation
-CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
+__all__ = ["AUXILIARIES", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
+           "GENERIC_RELATION_WORDS", "IMPERATIVES", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
+           "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,18 +153,3 @@ RELATED: dict[str, tuple[str, ...]] = {
     "competed": ("participating teams",), "participated": ("participating teams",),
     "teams": ("participating teams",),
 }
-
-#: words that say where something is without naming the relation ("located in", "lies
-#: on", "part of", "belongs to", "found in", "within"): a property whose values are places
-#: and which no other word of the question names explains them ("Which continent is
-#: Germany located in?" is Germany's continent)
-CONTAINMENT_WORDS = frozenset("""
-located locate lie lies lying situated sits sit part belong belongs belonging found
-within inside
-""".split())
-
-#: words that ask how two things are related without naming the relation
-GENERIC_RELATION_WORDS = frozenset("""
-related relation relations relationship relationships connection connections connected
-connect connects link links linked relate relates tie ties between
-""".split())

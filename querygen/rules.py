@@ -279,31 +279,8 @@ class RuleGenerator:
                         directions = (asked == FORWARD,)
                     else:           # the words do not say: the KB's statements decide
                         directions = tuple(sorted(held, reverse=True))
-                    for forward in directions:
-                        total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
-                        if forward not in held:
-                            total -= ABSENT_PENALTY
-                        if of_mention:        # "the R of X": X is R's subject, unless
-                            # the property is itself named "R of" ("a member of X")
-                            inverse_named = (fit[1].matched or "").lower().endswith(" of")
-                            total += DIRECTION_FIT if forward != inverse_named \
-                                else -DIRECTION_FIT
-                        entity = _entity(mention, cand)
-                        prop = _property(fit[1])
-                        x = Var("x")
-                        edge = Edge(entity, prop, x) if forward else Edge(x, prop, entity)
-                        note = f"one hop, {'forward' if forward else 'inverse'}"
-                        if asked is not None:
-                            note += ", as asked"
-                        if forward not in held:
-                            note += ", no statement in the KB"
-                            if not held:
-                                note += NOT_HELD
-                        named_here = fit[0] >= NAMED_FIT or (
-                            asked is not None and fit[0] >= ASKED_FIT)
-                        notes = (note, NAMES_RELATION) if named_here else (note,)
-                        plans.append(QueryPlan((edge,), score=total, fit=fit[0],
-                                               notes=notes))
+                    plans += [_one_hop_plan(mention, cand, fit, forward, held, asked,
+                                            of_mention) for forward in directions]
         return plans
 
     def _symmetric(self, pid: str) -> bool:
@@ -772,6 +749,39 @@ def held_one_hop(plans: list[QueryPlan]) -> float:
     return max((p.fit for p in plans if p.fit is not None and p.form != "ask"
                 and p.notes[:1] and p.notes[0].startswith("one hop")
                 and not p.notes[0].endswith(NOT_HELD)), default=float("-inf"))
+
+
+def _one_hop_plan(mention: Mention, cand: Candidate, fit: tuple[float, Candidate], forward: bool,
+                  held: set[bool], asked: str | None, of_mention: bool) -> QueryPlan:
+    """The one-hop plan of ``RuleGenerator._one_hop`` for candidate ``cand`` of
+    ``mention``, property ``fit`` = (its fit, its property match), one direction: scored
+    by the candidate and the fit, less a penalty for the inverse and for a direction the
+    KB holds no statement in (``held``: the directions it does), and for "the R of X"
+    (``of_mention``) by whether the direction agrees; its notes say how it was read
+    (``asked``: the direction the question's words ask, or None)."""
+    total = cand.score + fit[0] - (0.0 if forward else INVERSE_PENALTY)
+    if forward not in held:
+        total -= ABSENT_PENALTY
+    if of_mention:        # "the R of X": X is R's subject, unless
+        # the property is itself named "R of" ("a member of X")
+        inverse_named = (fit[1].matched or "").lower().endswith(" of")
+        total += DIRECTION_FIT if forward != inverse_named \
+            else -DIRECTION_FIT
+    entity = _entity(mention, cand)
+    prop = _property(fit[1])
+    x = Var("x")
+    edge = Edge(entity, prop, x) if forward else Edge(x, prop, entity)
+    note = f"one hop, {'forward' if forward else 'inverse'}"
+    if asked is not None:
+        note += ", as asked"
+    if forward not in held:
+        note += ", no statement in the KB"
+        if not held:
+            note += NOT_HELD
+    named_here = fit[0] >= NAMED_FIT or (
+        asked is not None and fit[0] >= ASKED_FIT)
+    notes = (note, NAMES_RELATION) if named_here else (note,)
+    return QueryPlan((edge,), score=total, fit=fit[0], notes=notes)
 
 
 def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:

@@ -272,21 +272,17 @@ def batch_loss(model: Any, tokenizer: Any, examples: Sequence[Example], seq2seq:
 
 # -- the loop ------------------------------------------------------------------------------
 
-def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Path | None = None,
-          from_scratch: bool = False, options: TrainOptions | None = None,
-          resume: bool = False, progress: bool = False) -> TrainResult:
-    """Train on ``examples`` and write the model to ``out`` (see the module docstring)."""
-    torch = require("torch", "transformers", "training the query generator")
-    opts = options or TrainOptions()
-    out = Path(out)
-    examples = list(examples)
+def _check_request(examples: list[Example], out: Path, model_path: str | Path | None,
+                   from_scratch: bool, resume: bool) -> bool:
+    """Refuse a training run that cannot be right (no examples, not exactly one of a
+    checkpoint and ``from_scratch``, an ``out`` folder in use without ``resume``, examples
+    built two ways); returns whether the examples list the question's entities."""
     if not examples:
         raise TrainingError("there are no training examples",
                             fix="build them with: kgground querygen dataset PAIRS --db KB")
     if (model_path is None) == (not from_scratch):
         raise TrainingError("say which model to train: a checkpoint (--model PATH) or "
                             "--from-scratch, not both and not neither")
-    meta_path, state_path = out / META, out / STATE
     if out.exists() and any(out.iterdir()) and not resume:
         raise TrainingError(f"{out} is not empty", fix="pass --resume to continue the run "
                             "saved there, or choose another --out")
@@ -295,13 +291,20 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         raise TrainingError("some examples list the question's entities and some do not",
                             fix="build every example the same way (kgground querygen "
                                 "dataset, with or without --no-entities)")
-    with_entities = linked == {True}
-    if opts.threads:
-        torch.set_num_threads(opts.threads)
-    torch.manual_seed(opts.seed)
+    return linked == {True}
 
+
+def _starting_point(torch: Any, examples: list[Example], out: Path,
+                    model_path: str | Path | None, opts: TrainOptions, *, resume: bool,
+                    with_entities: bool) -> tuple[Any, Any, bool, str, dict[str, Any]]:
+    """The model training starts from, as (model, tokenizer, seq2seq, base, saved state):
+    the run saved in ``out`` when resuming one (its examples must be built the same way),
+    a new model with a tokenizer built on the examples' text from scratch, else the
+    checkpoint at ``model_path``. ``base`` names where the weights came from; the state
+    (optimizer, step, losses) is empty for a new run."""
+    meta_path, state_path = out / META, out / STATE
     state: dict[str, Any] = {}
-    # ``model_path`` is None exactly when ``from_scratch`` (checked above)
+    # ``model_path`` is None exactly when from scratch (``_check_request``)
     base = "from scratch" if model_path is None else str(Path(model_path).expanduser())
     if resume and meta_path.is_file():
         saved_meta = json.loads(meta_path.read_text("utf-8"))
@@ -316,13 +319,29 @@ def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Pat
         model, tokenizer, seq2seq = load_model(out)
         if state_path.is_file():
             state = torch.load(state_path, weights_only=False)
-    elif from_scratch:
+    elif model_path is None:                        # from scratch
         texts = [t for e in examples for t, _ in segments(e)]
         tokenizer = build_tokenizer(texts, opts.vocab_size)
         model, seq2seq = scratch_model(tokenizer, opts.size, opts.max_length), False
     else:
-        assert model_path is not None               # not from scratch: checked above
         model, tokenizer, seq2seq = load_model(model_path)
+    return model, tokenizer, seq2seq, base, state
+
+
+def train(examples: Sequence[Example], out: str | Path, *, model_path: str | Path | None = None,
+          from_scratch: bool = False, options: TrainOptions | None = None,
+          resume: bool = False, progress: bool = False) -> TrainResult:
+    """Train on ``examples`` and write the model to ``out`` (see the module docstring)."""
+    torch = require("torch", "transformers", "training the query generator")
+    opts = options or TrainOptions()
+    out = Path(out)
+    examples = list(examples)
+    with_entities = _check_request(examples, out, model_path, from_scratch, resume)
+    if opts.threads:
+        torch.set_num_threads(opts.threads)
+    torch.manual_seed(opts.seed)
+    model, tokenizer, seq2seq, base, state = _starting_point(
+        torch, examples, out, model_path, opts, resume=resume, with_entities=with_entities)
     model.train()
     if opts.learning_rate is None:       # saved in querygen.json as used
         opts = replace(opts, learning_rate=SCRATCH_LR if base == "from scratch"

@@ -616,33 +616,13 @@ class _Validator:
                      "use it in a triple pattern (or BIND it), or drop it from SELECT")
 
     def check_shape(self, algebra: Any, required: list, aggregated: bool) -> None:
+        """Warn about a query's shape: required patterns in separate groups that share no
+        variable (a cartesian product), and a pattern that binds no entity with neither a
+        LIMIT nor an aggregate nor VALUES (every match in the KB)."""
         from rdflib import Variable
 
         with_vars = [t for t in required if any(isinstance(x, Variable) for x in t)]
-        parent: dict[Any, Any] = {}
-
-        def find(x: Any) -> Any:
-            while parent.setdefault(x, x) != x:
-                x = parent[x]
-            return x
-
-        for t in with_vars:
-            vs = [x for x in t if isinstance(x, Variable)]
-            for v in vs[1:]:
-                parent[find(v)] = find(vs[0])
-            find(vs[0])
-        for node in self.nodes(algebra):       # FILTER and BIND expressions join their variables
-            if getattr(node, "name", None) in ("Filter", "Extend"):
-                vs = [v for v in _walk(node.get("expr")) if isinstance(v, Variable)]
-                if node.name == "Extend":
-                    vs.append(node["var"])
-                vs = [v for v in vs if v in parent]
-                for v in vs[1:]:
-                    parent[find(v)] = find(vs[0])
-        groups: dict[Any, list] = {}
-        for t in with_vars:
-            v = next(x for x in t if isinstance(x, Variable))
-            groups.setdefault(find(v), []).append(t)
+        groups = self._variable_groups(algebra, with_vars)
         if len(groups) > 1:
             second = sorted(groups.values(), key=lambda g: self.offset_of(g[0][0]))[1][0]
             self.add(self.offset_of(next(x for x in second if isinstance(x, Variable))),
@@ -650,6 +630,39 @@ class _Validator:
                      f"this pattern shares no variable with the rest ({len(groups)} separate "
                      "groups): every combination of their matches is returned",
                      "join the patterns through a shared variable, or split the query")
+        self._check_bounded(algebra, required, aggregated)
+
+    def _variable_groups(self, algebra: Any, with_vars: list) -> dict[Any, list]:
+        """The patterns ``with_vars`` grouped by the variables that join them: patterns
+        sharing a variable are one group, and so are the variables a FILTER or BIND
+        expression uses together. Group representative → its patterns."""
+        from rdflib import Variable
+
+        parent: dict[Any, Any] = {}
+        for t in with_vars:
+            vs = [x for x in t if isinstance(x, Variable)]
+            for v in vs[1:]:
+                parent[_find(parent, v)] = _find(parent, vs[0])
+            _find(parent, vs[0])
+        for node in self.nodes(algebra):       # FILTER and BIND expressions join their variables
+            if getattr(node, "name", None) in ("Filter", "Extend"):
+                vs = [v for v in _walk(node.get("expr")) if isinstance(v, Variable)]
+                if node.name == "Extend":
+                    vs.append(node["var"])
+                vs = [v for v in vs if v in parent]
+                for v in vs[1:]:
+                    parent[_find(parent, v)] = _find(parent, vs[0])
+        groups: dict[Any, list] = {}
+        for t in with_vars:
+            v = next(x for x in t if isinstance(x, Variable))
+            groups.setdefault(_find(parent, v), []).append(t)
+        return groups
+
+    def _check_bounded(self, algebra: Any, required: list, aggregated: bool) -> None:
+        """Warn when the required patterns bind no entity and nothing bounds the answer
+        (no LIMIT, aggregate or VALUES)."""
+        from rdflib import Variable
+
         has_limit = any(getattr(n, "name", None) == "Slice" for n in self.nodes(algebra))
         bound_entity = any(not isinstance(x, Variable) for t in required for x in (t[0], t[2]))
         values = any(getattr(n, "name", None) in ("ToMultiSet", "values")
@@ -658,6 +671,14 @@ class _Validator:
             self.add(self.offset_of(required[0][0]), "warning", "no-limit",
                      "no entity is bound in this pattern and there is no LIMIT: it returns "
                      "every match in the KB", "add LIMIT 100 (or bind an entity)")
+
+
+def _find(parent: dict[Any, Any], x: Any) -> Any:
+    """Union-find: the representative of ``x``'s group in ``parent`` (x joins as its own
+    group when new)."""
+    while parent.setdefault(x, x) != x:
+        x = parent[x]
+    return x
 
 
 def _name(pred: Any, pids: list[str], v: _Validator) -> str:

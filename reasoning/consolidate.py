@@ -141,20 +141,12 @@ class Consolidator:
         evidence = Evidence(question)
         started = time.perf_counter()
         records: list[dict[str, Any]] = []
-        asked = [self._ask(question, records, evidence)]
+        asked = self._ask_all(question, sub_questions, records, evidence)
         if asked[0].ranking is not None and asked[0].ranking.reading:
             log["read_as"] = asked[0].ranking.reading   # a question in another language
-        subs = [s for s in sub_questions if s.strip() and s != question]
-        answers: dict[int, str] = {}
-        for i, sub in enumerate(subs, 1):
-            filled = fill_in(sub, answers)
-            a = self._ask(filled, records, evidence, sub_question=i)
-            asked.append(a)
-            if a.result is not None and a.result.answers:
-                answers[i] = a.result.answers[0].label
         queried = time.perf_counter()
         log["queries"] = records
-        if subs:
+        if len(asked) > 1:
             log["sub_questions"] = list(sub_questions)
         answered = [a for a in asked if a.result is not None]
 
@@ -164,31 +156,8 @@ class Consolidator:
         chained = time.perf_counter()
         if graph is None:
             graph = EvidenceGraph(question=question, lang=self.lang, kb_name=self.kb.name)
-        found = list(graph.chains)
-        for a in answered:
-            a.chains = tuple(self._answer_chains(graph, a))
-        query_chains = [c for a in answered for c in a.chains]
-        shortlist = query_chains + [c for c in found
-                                    if not any(same_path(c, q) for q in query_chains)]
-        evidence.graph = graph
-        evidence.statements = number(graph, shortlist, self.kb)
-        numbered = {id(c): n for c, n in zip(shortlist, graph.chains)}
-        evidence.nodes = index_nodes(graph, evidence.statements)
-        evidence.seeds = tuple(s.id for s in graph.seeds) or _query_entities(answered)
-        main = asked[0]
-        best = main if main.result is not None else None
-        ranking = main.ranking
-        if ranking is not None:
-            evidence.ranking = ranking
-            evidence.kb_confidence = ranking.confidence
-            evidence.kb_missing, evidence.kb_reason = ranking.missing, ranking.reason
-        if best is not None and best.graph is not None:
-            evidence.kb_answer = query_answer(best, numbered)
-            evidence.kb_graph = best.graph
-        else:
-            evidence.kb_answer = ()
-            if ranking is not None and ranking.missing:
-                evidence.warnings.append(f"the KB has no answer: {ranking.reason}")
+        numbered = self._number(graph, answered, evidence)
+        best = _take_kb_answer(evidence, asked[0], numbered)
         log.update(seeds=[s.as_dict() for s in graph.seeds],
                    chains=[c.text for c in graph.chains],
                    statements=len(evidence.statements),
@@ -203,6 +172,40 @@ class Consolidator:
         if evidence.warnings:
             log["warnings"] = list(evidence.warnings)
         return evidence
+
+    def _ask_all(self, question: str, sub_questions: Sequence[str],
+                 records: list[dict[str, Any]], evidence: Evidence) -> list[Asked]:
+        """``question`` asked, then each sub-question (blank ones and the question itself
+        left out) with the earlier sub-questions' first answers filled in (``fill_in``)."""
+        asked = [self._ask(question, records, evidence)]
+        subs = [s for s in sub_questions if s.strip() and s != question]
+        answers: dict[int, str] = {}
+        for i, sub in enumerate(subs, 1):
+            filled = fill_in(sub, answers)
+            a = self._ask(filled, records, evidence, sub_question=i)
+            asked.append(a)
+            if a.result is not None and a.result.answers:
+                answers[i] = a.result.answers[0].label
+        return asked
+
+    def _number(self, graph: EvidenceGraph, answered: list[Asked],
+                evidence: Evidence) -> dict[int, Chain]:
+        """Number the evidence: the chains that carry the answered queries' answers first,
+        then the graph's other chains (a path already there once left out). Sets
+        ``evidence``'s graph, statements, nodes and seeds; returns id(shortlisted chain) →
+        its numbered chain."""
+        found = list(graph.chains)
+        for a in answered:
+            a.chains = tuple(self._answer_chains(graph, a))
+        query_chains = [c for a in answered for c in a.chains]
+        shortlist = query_chains + [c for c in found
+                                    if not any(same_path(c, q) for q in query_chains)]
+        evidence.graph = graph
+        evidence.statements = number(graph, shortlist, self.kb)
+        numbered = {id(c): n for c, n in zip(shortlist, graph.chains)}
+        evidence.nodes = index_nodes(graph, evidence.statements)
+        evidence.seeds = tuple(s.id for s in graph.seeds) or _query_entities(answered)
+        return numbered
 
     # -- queries ------------------------------------------------------------------------------
     def _ask(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
@@ -400,6 +403,26 @@ def _reraise_failures(exc: KGGroundError) -> None:
     if isinstance(exc, FAILURES):
         raise exc
 
+
+def _take_kb_answer(evidence: Evidence, main: Asked, numbered: dict[int, Chain]
+                    ) -> Asked | None:
+    """Put the KB's own answer to the question (``main``, asked first) on ``evidence``:
+    its ranking and confidence, what it lacks, and the answer of its query graph (a
+    warning when the KB has none). Returns ``main`` when it has a result, else None."""
+    best = main if main.result is not None else None
+    ranking = main.ranking
+    if ranking is not None:
+        evidence.ranking = ranking
+        evidence.kb_confidence = ranking.confidence
+        evidence.kb_missing, evidence.kb_reason = ranking.missing, ranking.reason
+    if best is not None and best.graph is not None:
+        evidence.kb_answer = query_answer(best, numbered)
+        evidence.kb_graph = best.graph
+    else:
+        evidence.kb_answer = ()
+        if ranking is not None and ranking.missing:
+            evidence.warnings.append(f"the KB has no answer: {ranking.reason}")
+    return best
 
 def _query_entities(answered: Sequence[Asked]) -> tuple[str, ...]:
     ids = [d.id for a in answered for d in a.query.decisions if d.kind == "entity"]

@@ -23,18 +23,14 @@ from __future__ import annotations
 
 import re
 
-from linking.lexicon import STOPWORDS
+from linking.lexicon import en as _en
 from reasoning import prompts
 
 #: words that only word the relation or hedge, never an answer on their own
-FILLER = frozenset("""
-located situated found lies lie lying based known famous well called named considered
-officially primarily mainly mostly largely generally widely part member home country
-city capital continent language languages nation state region place answer question
-correct likely probably believe think sure here following
-""".split()) | STOPWORDS
-#: small words that may stand inside a name ("Bank of America", "Trinidad and Tobago")
-INSIDE = frozenset("of and de la del der van von the da di du y".split())
+#: (``linking.lexicon.en``; STOPWORDS among them)
+FILLER = _en.FILLER_WORDS
+#: small words that may stand inside a name (``linking.lexicon.en``)
+INSIDE = _en.NAME_PARTICLES
 _SENTENCE = re.compile(r"^(.+?[\w)\]”\"'][.!?])(?:\s|$)", re.DOTALL)
 _WORD = re.compile(r"[^\W_][\w'’.-]*[\w]|[^\W_]", re.UNICODE)
 #: a run of 1–8 characters repeated at least REPEATS times in a row

@@ -38,18 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linking.lexicon import STOPWORDS
+from linking.lexicon import en as _en
 from reasoning import prompts
 from reasoning.answer import AnswerValue
 from reasoning.evidence import Evidence, EvidenceNode
 
-#: words that carry no claim (besides linking's stopwords)
-FUNCTION_WORDS = frozenset("""
-a an the of in on at to for from by with and or but as is are was were be been being has
-have had do does did it its it's this that these those there their they he she his her him
-them who whom whose which what when where why how answer final also both either neither
-yes no not than then so such very about around approximately roughly only just based
-according evidence statement statements cite cited source sources known called named
-""".split())
+#: words that carry no claim, besides linking's stopwords (``linking.lexicon.en``)
+FUNCTION_WORDS = _en.CLAIMLESS_WORDS
 #: an answer that is nothing but a declining form ("Unknown.", "Not known — no record")
 _BARE = (r"(?:unknown|not\s+known|unclear|uncertain|unsure|not\s+sure|no\s+idea|n/a|"
          r"no\s+(?:answer|information|data|record)|none\s+known|"
@@ -91,8 +86,7 @@ def abstains(answer: str) -> bool:
 #: an answer of at most this many words is all claim (a sentence's lowercase words are not)
 SHORT = 4
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
-MONTHS = ("january february march april may june july august september october november "
-          "december").split()
+MONTHS = _en.MONTHS
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
@@ -153,8 +147,49 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
     abstained = bool(ABSTAIN.search(text)) or not norm
     naming = _naming_words(text)
 
-    names = _names(evidence)
-    matched, rest = _match(norm, names)
+    matched, chunks = _named_in(norm, evidence, question, naming, aliases)
+    seeds = set(evidence.seeds)
+    values = [m for m in matched if m[0] not in seeds]
+    only_seeds = not values and bool(matched)
+    cited_set = set(cited) - set(invalid)
+    claims, answer_values = _value_claims(values, evidence, cited_set)
+    claims += [Claim(chunk, None) for chunk in chunks]
+    if abstained:
+        claims = [c for c in claims if c.supported]
+
+    kf1 = knowledge_f1(text, _cited_text(evidence, cited_set))
+    passed, score = _verdict(claims, kf1, abstained=abstained,
+                             flawed=bool(chunks) or bool(invalid) or only_seeds)
+    utility = Utility(passed, score, kf1, answer, tuple(claims), cited, invalid, abstained,
+                      only_seeds, values=tuple(dict.fromkeys(answer_values)))
+    if not passed:
+        utility = _with_feedback(utility, evidence)
+    return utility
+
+
+def _verdict(claims: list[Claim], kf1: float, *, abstained: bool, flawed: bool
+             ) -> tuple[bool, float]:
+    """Whether an answer with these ``claims`` passes, and its score: 0.6 × the share of
+    supported claims + 0.2 × the share of those cited + 0.2 × ``kf1`` (0 for an
+    abstention). It passes when it claims some value, every claim is cited, and it neither
+    abstained nor is ``flawed`` (unsupported words, invalid citations, only the question's
+    own entities)."""
+    n_values = sum(c.supported for c in claims)
+    supported_share = n_values / len(claims) if claims else 0.0
+    cited_share = sum(c.cited for c in claims if c.supported) / n_values if n_values else 0.0
+    passed = (n_values > 0 and not flawed and not abstained
+              and all(c.cited for c in claims))
+    score = 0.0 if abstained else 0.6 * supported_share + 0.2 * cited_share + 0.2 * kf1
+    return passed, score
+
+
+def _named_in(norm: str, evidence: Evidence, question: str, naming: set[str] | None,
+              aliases: Callable[[str], Iterable[str]] | None
+              ) -> tuple[list[tuple[str, str]], list[str]]:
+    """What the normalized answer ``norm`` names: the evidence nodes it names as (node,
+    the words naming it) — by their names, then, for what is left, by ``aliases`` — and
+    the chunks of words left that claim something no evidence names."""
+    matched, rest = _match(norm, _names(evidence))
     allowed = _allowed_words(evidence, question)
     chunks = _leftovers(rest, allowed, naming)
     if chunks and aliases is not None:
@@ -165,11 +200,14 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
             matched += found
             still += _leftovers(left, allowed, naming)
         chunks = still
+    return matched, chunks
 
-    seeds = set(evidence.seeds)
-    values = [m for m in matched if m[0] not in seeds]
-    only_seeds = not values and bool(matched)
-    cited_set = set(cited) - set(invalid)
+
+def _value_claims(values: list[tuple[str, str]], evidence: Evidence, cited_set: set[int]
+                  ) -> tuple[list[Claim], list[AnswerValue]]:
+    """For each (node, words) the answer names: its claim (cited when a cited statement
+    holds the node) and its answer value (with the numbers of the cited statements that
+    hold it, else of all that do)."""
     claims = []
     answer_values = []
     for node, written in values:
@@ -182,22 +220,7 @@ def assess(reply: str, evidence: Evidence, question: str = "", *,
         answer_values.append(AnswerValue(ev_node.entity_id if ev_node else None, label,
                                          tuple(n for n in held if n in cited_set) or
                                          tuple(held)))
-    claims += [Claim(chunk, None) for chunk in chunks]
-    if abstained:
-        claims = [c for c in claims if c.supported]
-
-    kf1 = knowledge_f1(text, _cited_text(evidence, cited_set))
-    n_values = sum(c.supported for c in claims)
-    supported_share = n_values / len(claims) if claims else 0.0
-    cited_share = sum(c.cited for c in claims if c.supported) / n_values if n_values else 0.0
-    passed = (n_values > 0 and not chunks and not invalid and not abstained
-              and not only_seeds and all(c.cited for c in claims))
-    score = 0.0 if abstained else 0.6 * supported_share + 0.2 * cited_share + 0.2 * kf1
-    utility = Utility(passed, score, kf1, answer, tuple(claims), cited, invalid, abstained,
-                      only_seeds, values=tuple(dict.fromkeys(answer_values)))
-    if not passed:
-        utility = _with_feedback(utility, evidence)
-    return utility
+    return claims, answer_values
 
 
 # -- matching -----------------------------------------------------------------------------------

@@ -222,11 +222,7 @@ class _Builder:
         datatype, or a statement. This is the loader's hot loop: keep it lean."""
         b, f = self.batch, self.filters
         if self._subject[0] != s:   # dumps are grouped by subject: convert once per run
-            if not (s.startswith("_:") or is_absolute(s)):
-                raise ValueError(f"subject: IRI <{s[:80]}> is not absolute (no scheme)")
-            sid = self.node(s)
-            keep = f.entities is None or sid in f.entities or entity_kind(sid) == "property"
-            self._subject = (s, sid, keep)
+            self._enter_subject(s)
         _, subject, keep = self._subject
         if not keep:
             b.filtered += 1
@@ -253,33 +249,11 @@ class _Builder:
         else:
             prop = self._predicates.get(p)
             if prop is None:
-                if not is_absolute(p):
-                    raise ValueError(f"predicate: IRI <{p[:80]}> is not absolute (no scheme)")
-                prop = self._predicates[p] = property_from_iri(p)
+                prop = self._new_predicate(p)
             if f.properties is not None and prop not in f.properties:
                 b.filtered += 1
                 return
-            if lexical is not None:
-                if datatype is not None:
-                    if datatype not in self._datatypes:
-                        if not is_absolute(datatype):
-                            raise ValueError(f"datatype: IRI <{datatype[:80]}> is not "
-                                             "absolute")
-                        self._datatypes.add(datatype)
-                    if datatype.startswith(XSD) and literal_problem(lexical, datatype):
-                        b.invalid.add(datatype, lexical, self.place())
-                row = (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
-            else:
-                assert iri is not None          # not a literal: an IRI or a blank node
-                if iri.startswith("_:"):
-                    row = (subject, prop, "bnode", self.node(iri), "", "", self.src)
-                else:
-                    value = iri_to_id(iri)
-                    if value == iri and not is_absolute(iri):
-                        raise ValueError(f"object: IRI <{iri[:80]}> is not absolute "
-                                         "(no scheme)")
-                    row = (subject, prop, "entity" if value != iri else "iri", value, "", "",
-                           self.src)
+            row = self._statement_row(subject, prop, iri, lexical, lang, datatype)
             if self.job.bulk:
                 key = hash(row)
                 if key in self._seen:
@@ -287,6 +261,52 @@ class _Builder:
                 self._seen.add(key)
             b.triples.append(row)
         b.subjects.add(subject)
+
+    def _statement_row(self, subject: str, prop: str, iri: str | None, lexical: str | None,
+                       lang: str | None, datatype: str | None) -> tuple[str | int, ...]:
+        """The ``triples`` row of a statement: a literal (its datatype checked on first
+        sight, an invalid XSD value noted), a blank node (scoped to the source), an entity
+        or another IRI (which must be absolute)."""
+        if lexical is not None:
+            if datatype is not None:
+                if datatype not in self._datatypes:
+                    self._new_datatype(datatype)
+                if datatype.startswith(XSD) and literal_problem(lexical, datatype):
+                    self.batch.invalid.add(datatype, lexical, self.place())
+            return (subject, prop, "literal", lexical, lang or "", datatype or "", self.src)
+        assert iri is not None          # not a literal: an IRI or a blank node
+        if iri.startswith("_:"):
+            return (subject, prop, "bnode", self.node(iri), "", "", self.src)
+        value = iri_to_id(iri)
+        if value == iri and not is_absolute(iri):
+            raise ValueError(f"object: IRI <{iri[:80]}> is not absolute "
+                             "(no scheme)")
+        return (subject, prop, "entity" if value != iri else "iri", value, "", "", self.src)
+
+    def _enter_subject(self, s: str) -> None:
+        """Make ``s`` the subject of the triples that follow: checked, converted to its ID,
+        and whether the entity filter keeps it (properties are always kept)."""
+        if not (s.startswith("_:") or is_absolute(s)):
+            raise ValueError(f"subject: IRI <{s[:80]}> is not absolute (no scheme)")
+        sid = self.node(s)
+        f = self.filters
+        keep = f.entities is None or sid in f.entities or entity_kind(sid) == "property"
+        self._subject = (s, sid, keep)
+
+    def _new_predicate(self, p: str) -> str:
+        """The property ID of predicate IRI ``p``, met for the first time (checked, then
+        remembered)."""
+        if not is_absolute(p):
+            raise ValueError(f"predicate: IRI <{p[:80]}> is not absolute (no scheme)")
+        prop = self._predicates[p] = property_from_iri(p)
+        return prop
+
+    def _new_datatype(self, datatype: str) -> None:
+        """Check a literal datatype IRI met for the first time, and remember it."""
+        if not is_absolute(datatype):
+            raise ValueError(f"datatype: IRI <{datatype[:80]}> is not "
+                             "absolute")
+        self._datatypes.add(datatype)
 
     def place(self) -> str | None:
         """The line being read, for reports ('line 12'); None for RDF read by rdflib,

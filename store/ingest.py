@@ -194,26 +194,10 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
     fmt = detect_format(path)
     report = LoadReport(path=str(path), format=fmt)
     started = time.perf_counter()
-    fp = fingerprint(path)
-    previous = mirror.query("SELECT id, status, position FROM sources WHERE fingerprint = ? "
-                            "ORDER BY id DESC LIMIT 1", (fp,))
-    if previous and previous[0][1] == "complete" and not force:
-        report.status = "already loaded"
+    source = _source_row(mirror, path, report, force=force, dump_date=dump_date)
+    if source is None:
         return report
-    if previous and previous[0][1] == "loading":
-        source_id, skip = previous[0][0], (previous[0][2] if fmt != "rdf" else 0)
-        report.status = "resumed"
-        if skip:                # the counts of the part committed before: the whole file's
-            _restore_counts(report, mirror, source_id)
-        else:                   # read again from the start: counted again from 0
-            executemany(mirror, "UPDATE sources SET counts = NULL WHERE id = ?", [(source_id,)])
-            mirror.raw.commit()
-    else:
-        executemany(mirror, "INSERT INTO sources (location, format, fingerprint, dump_date, "
-                            "loaded_at, status, position) VALUES (?, ?, ?, ?, ?, 'loading', 0)",
-                    [(str(path.resolve()), fmt, fp, dump_date or _dump_date(path), _now())])
-        mirror.raw.commit()
-        source_id, skip = mirror.query("SELECT MAX(id) FROM sources")[0][0], 0
+    source_id, skip = source
 
     bulk = mirror.get_meta("indexed") == "0" or not mirror.query(
         "SELECT 1 FROM statements UNION ALL SELECT 1 FROM terms LIMIT 1")
@@ -241,17 +225,7 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
             checkpointer.start()
             if batch.added is None:         # not written by a worker process
                 _write(mirror, batch, job)
-                assert batch.added is not None      # _write sets it
-            for key, n in batch.added.items():
-                setattr(report, key, getattr(report, key) + n)
-            report.records += batch.parsed + batch.errors
-            parsed += batch.parsed
-            report.filtered += batch.filtered
-            report.errors += batch.errors
-            report.invalid_literals += batch.invalid.total
-            invalid.merge(batch.invalid)
-            room = MAX_ERROR_SAMPLES - len(report.error_samples)
-            report.error_samples.extend(batch.error_samples[:max(room, 0)])
+            parsed += _count_batch(report, batch, invalid)
             if bar is not None and batch.raw_offset:
                 bar.update(batch.raw_offset - bar.n)
             if batch.error is not None:
@@ -270,44 +244,110 @@ def _load(mirror: Mirror, path: Path, *, filters: Filters | None, strict: bool, 
         batches.close()          # ends the parser processes now, even after an error
         if bar is not None:
             bar.close()
-        try:
-            if bulk:
-                end_bulk(mirror)     # also after an error: the mirror stays queryable
-            finish(mirror)
-        finally:
-            if collecting:
-                gc.enable()
-            if mirror.is_sqlite:
-                mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
-            checkpointer.close()     # the last checkpoint: all of the load is in the file
+        _wind_down(mirror, bulk=bulk, collecting=collecting, checkpointer=checkpointer)
 
     if not parsed and not skip:
-        executemany(mirror, "DELETE FROM sources WHERE id = ?", [(source_id,)])
-        mirror.raw.commit()
-        whole = f"{path}:0: "                # the parser refused the whole file
-        if report.errors == 1 and report.error_samples[0].startswith(whole):
-            what, _, fix = report.error_samples[0][len(whole):].partition(". Fix: ")
-            raise LoadError(what, path=str(path), fix=fix or None)
-        what = (f"{report.errors:,} malformed record{'s' * (report.errors != 1)} and no valid "
-                "one" if report.errors else "no record")
-        samples = "; ".join(report.error_samples[:3])
-        raise LoadError(f"the file holds {what}" + (f" ({samples})" if samples else ""),
-                        path=str(path),
-                        expected=f"{fmt} records" + (" (the format was told by the file's "
-                                                     "name)" if base_suffix(path) else ""),
-                        fix="check that this is the file you meant, that it is not damaged, "
-                            "and that its extension names its format")
+        _refuse_empty(mirror, source_id, report, path)
     if invalid.total:
         if fmt == "rdf":            # rdflib gives no lines: find them in the file
             invalid.locate(path)
         report.warnings = invalid.summary()
     report.seconds = round(time.perf_counter() - started, 3)
+    _complete_source(mirror, source_id, report)
+    return report
+
+
+def _wind_down(mirror: Mirror, *, bulk: bool, collecting: bool,
+               checkpointer: Checkpointer) -> None:
+    """After a load, also one that failed: the mirror's indexes and statistics restored
+    (``end_bulk`` after a bulk load, ``finish``), then — whatever they raise — the cyclic
+    collector back on if it was, the file mapped again, and the last checkpoint taken."""
+    try:
+        if bulk:
+            end_bulk(mirror)     # also after an error: the mirror stays queryable
+        finish(mirror)
+    finally:
+        if collecting:
+            gc.enable()
+        if mirror.is_sqlite:
+            mirror.query(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        checkpointer.close()     # the last checkpoint: all of the load is in the file
+
+
+def _complete_source(mirror: Mirror, source_id: int, report: LoadReport) -> None:
+    """Mark the load's ``sources`` row complete, with its counts."""
     counts = {k: v for k, v in report.as_dict().items() if k in COUNTED}
     executemany(mirror, "UPDATE sources SET status = 'complete', finished_at = ?, counts = ? "
                         "WHERE id = ?", [(_now(), orjson.dumps(counts).decode(), source_id)])
     mirror.raw.commit()
-    return report
 
+
+def _source_row(mirror: Mirror, path: Path, report: LoadReport, *, force: bool,
+                dump_date: str | None) -> tuple[int, int] | None:
+    """The ``sources`` row this load of ``path`` writes under, as (its id, the records to
+    skip): a load of the same file left unfinished is resumed where its last checkpoint
+    was (from the start for RDF, whose parser cannot skip), its counts restored; else a
+    new row is added. None (``report.status`` saying so) when the file is loaded already
+    and ``force`` is not set."""
+    fmt = report.format
+    fp = fingerprint(path)
+    previous = mirror.query("SELECT id, status, position FROM sources WHERE fingerprint = ? "
+                            "ORDER BY id DESC LIMIT 1", (fp,))
+    if previous and previous[0][1] == "complete" and not force:
+        report.status = "already loaded"
+        return None
+    if previous and previous[0][1] == "loading":
+        source_id, skip = previous[0][0], (previous[0][2] if fmt != "rdf" else 0)
+        report.status = "resumed"
+        if skip:                # the counts of the part committed before: the whole file's
+            _restore_counts(report, mirror, source_id)
+        else:                   # read again from the start: counted again from 0
+            executemany(mirror, "UPDATE sources SET counts = NULL WHERE id = ?", [(source_id,)])
+            mirror.raw.commit()
+    else:
+        executemany(mirror, "INSERT INTO sources (location, format, fingerprint, dump_date, "
+                            "loaded_at, status, position) VALUES (?, ?, ?, ?, ?, 'loading', 0)",
+                    [(str(path.resolve()), fmt, fp, dump_date or _dump_date(path), _now())])
+        mirror.raw.commit()
+        source_id, skip = mirror.query("SELECT MAX(id) FROM sources")[0][0], 0
+    return source_id, skip
+
+
+def _count_batch(report: LoadReport, batch: Batch, invalid: InvalidLiterals) -> int:
+    """Add a written batch's counts, invalid literals and first error samples (up to
+    ``MAX_ERROR_SAMPLES`` in all) to the load's; returns the records it read whole."""
+    assert batch.added is not None      # written: by a worker process or by ``_write``
+    for key, n in batch.added.items():
+        setattr(report, key, getattr(report, key) + n)
+    report.records += batch.parsed + batch.errors
+    report.filtered += batch.filtered
+    report.errors += batch.errors
+    report.invalid_literals += batch.invalid.total
+    invalid.merge(batch.invalid)
+    room = MAX_ERROR_SAMPLES - len(report.error_samples)
+    report.error_samples.extend(batch.error_samples[:max(room, 0)])
+    return batch.parsed
+
+
+def _refuse_empty(mirror: Mirror, source_id: int, report: LoadReport, path: Path) -> None:
+    """A file with no valid record is no source: drop its row and raise the LoadError
+    that says why (the parser's own message when it refused the whole file)."""
+    fmt = report.format
+    executemany(mirror, "DELETE FROM sources WHERE id = ?", [(source_id,)])
+    mirror.raw.commit()
+    whole = f"{path}:0: "                # the parser refused the whole file
+    if report.errors == 1 and report.error_samples[0].startswith(whole):
+        what, _, fix = report.error_samples[0][len(whole):].partition(". Fix: ")
+        raise LoadError(what, path=str(path), fix=fix or None)
+    what = (f"{report.errors:,} malformed record{'s' * (report.errors != 1)} and no valid "
+            "one" if report.errors else "no record")
+    samples = "; ".join(report.error_samples[:3])
+    raise LoadError(f"the file holds {what}" + (f" ({samples})" if samples else ""),
+                    path=str(path),
+                    expected=f"{fmt} records" + (" (the format was told by the file's "
+                                                 "name)" if base_suffix(path) else ""),
+                    fix="check that this is the file you meant, that it is not damaged, "
+                        "and that its extension names its format")
 
 #: the counts of a load, kept in its ``sources`` row (also while it runs: see
 #: ``store.writer.write_batch``), so that a resumed load reports the whole file's

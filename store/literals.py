@@ -76,20 +76,32 @@ def literal_problem(lexical: str, datatype: str | None) -> str | None:
     local = datatype[len(XSD):]
     text = lexical.strip(" \t\n\r")
     if local in _INTEGER_RANGES:
-        if _INTEGER.match(text) is None:
-            return "not an integer"
-        low, high = _INTEGER_RANGES[local]
-        if (low is not None or high is not None) and len(text) < 40:
-            value = int(text)
-            if (low is not None and value < low) or (high is not None and value > high):
-                return f"out of the range of xsd:{local}"
-        return None
+        return _integer_problem(local, text)
     if local == "decimal":
         return None if _DECIMAL.match(text) else "not a decimal number"
     if local in ("double", "float"):
         return None if _DOUBLE.match(text) else "not a floating-point number"
     if local == "boolean":
         return None if text in _BOOLEAN else "not true, false, 1 or 0"
+    return _temporal_problem(local, text)
+
+
+def _integer_problem(local: str, text: str) -> str | None:
+    """Why ``text`` is not a value of the integer datatype xsd:``local`` (not an integer,
+    or out of its range), or None."""
+    if _INTEGER.match(text) is None:
+        return "not an integer"
+    low, high = _INTEGER_RANGES[local]
+    if (low is not None or high is not None) and len(text) < 40:
+        value = int(text)
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"out of the range of xsd:{local}"
+    return None
+
+
+def _temporal_problem(local: str, text: str) -> str | None:
+    """Why ``text`` is not a value of xsd:``local`` when that is a date, time or year
+    datatype, or None (also for a datatype this does not check)."""
     if local == "date":
         m = _DATE.match(text)
         return _day_problem(*m.groups()) if m else "not a date (YYYY-MM-DD)"

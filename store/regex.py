@@ -124,41 +124,57 @@ def postgres_regex(pattern: str, flags: str = "") -> tuple[str | None, str]:
         return "".join("\\" + c if c in _META else c for c in pattern), ""
     out, i, n = [], 0, len(pattern)
     while i < n:
-        c = pattern[i]
-        if c == "\\":
-            nxt = pattern[i + 1:i + 2]
-            if nxt in _META and nxt:
-                out.append("\\" + nxt)
-            elif nxt in ("n", "t", "r"):
-                out.append("\\" + nxt)
-            else:
-                return None, f"with the escape \\{nxt} (PostgreSQL reads it by its locale)"
-            i += 2
-        elif c == ".":
-            out.append("." if "s" in flags else "[^\\n]")
-            i += 1
-        elif c == "[":
-            end = pattern.find("]", i + 1)
-            body = pattern[i + 1:end] if end > 0 else ""
-            inner = body[1:] if body.startswith("^") else body
-            if end < 0 or not inner or any(ch in "\\[" for ch in body):
-                return None, "with a character class PostgreSQL may read otherwise"
-            out.append(pattern[i:end + 1])
-            i = end + 1
-        elif c == "{":
-            m = _QUANTIFIER.match(pattern, i)
-            if m is None or max(int(m[1]), int(m[3] or 0)) > 255:
-                return None, "with a count PostgreSQL does not take"
-            out.append(m.group())
-            i = m.end()
-        elif c == "(":
-            if pattern[i + 1:i + 2] == "?":
-                return None, "with a (? group"
-            out.append(c)
-            i += 1
-        elif c in "]}":
-            return None, f"with an unmatched {c!r}"
-        else:
-            out.append(c)
-            i += 1
+        piece, i, why = _translate_piece(pattern, i, flags)
+        if piece is None:
+            return None, why
+        out.append(piece)
     return "".join(out), ""
+
+
+#: (the translated piece or None, where the next piece starts, why not when None)
+_Piece = tuple[str | None, int, str]
+
+
+def _translate_piece(pattern: str, i: int, flags: str) -> _Piece:
+    """The translation of the piece of ``pattern`` that starts at ``i``: an escape, ``.``,
+    a character class, a count, a group's opening, or one literal character (see
+    ``postgres_regex``)."""
+    c = pattern[i]
+    if c == "\\":
+        return _translate_escape(pattern, i)
+    if c == ".":
+        return ("." if "s" in flags else "[^\\n]"), i + 1, ""
+    if c == "[":
+        return _translate_class(pattern, i)
+    if c == "{":
+        m = _QUANTIFIER.match(pattern, i)
+        if m is None or max(int(m[1]), int(m[3] or 0)) > 255:
+            return None, i, "with a count PostgreSQL does not take"
+        return m.group(), m.end(), ""
+    if c == "(":
+        if pattern[i + 1:i + 2] == "?":
+            return None, i, "with a (? group"
+        return c, i + 1, ""
+    if c in "]}":
+        return None, i, f"with an unmatched {c!r}"
+    return c, i + 1, ""
+
+
+def _translate_escape(pattern: str, i: int) -> _Piece:
+    """An escaped metacharacter, newline, tab or return; no class escape (``\\d``…)."""
+    nxt = pattern[i + 1:i + 2]
+    if nxt in _META and nxt:
+        return "\\" + nxt, i + 2, ""
+    if nxt in ("n", "t", "r"):
+        return "\\" + nxt, i + 2, ""
+    return None, i, f"with the escape \\{nxt} (PostgreSQL reads it by its locale)"
+
+
+def _translate_class(pattern: str, i: int) -> _Piece:
+    """A character class of literal characters and ranges, as it is."""
+    end = pattern.find("]", i + 1)
+    body = pattern[i + 1:end] if end > 0 else ""
+    inner = body[1:] if body.startswith("^") else body
+    if end < 0 or not inner or any(ch in "\\[" for ch in body):
+        return None, i, "with a character class PostgreSQL may read otherwise"
+    return pattern[i:end + 1], end + 1, ""

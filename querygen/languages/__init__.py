@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linking.mentions import CJK
+from linking.lexicon import en as _en
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
 #: languages with a lexicon module here
@@ -167,15 +168,11 @@ def _is_english(word: str) -> bool:
     return word in _ENGLISH_WORDS or bool(getAllLemmas(word))
 
 
-#: words an English question opens with
-ENGLISH_OPENERS = frozenset("""
-who whom whose what which where when how why is are was were did does do has have had
-can could name list tell give show
-""".split())
+#: words an English question opens with (``linking.lexicon.en``)
+ENGLISH_OPENERS = _en.QUESTION_OPENERS
 #: English question machinery and common relation verbs: an English question's share of
 #: them is compared with another language's lexicon's
-_ENGLISH_WORDS = FRAME_WORDS | AUXILIARIES | VERB_FORMS | frozenset(
-    "of in on at by for from to with and or not".split())
+_ENGLISH_WORDS = FRAME_WORDS | AUXILIARIES | VERB_FORMS | _en.CONNECTIVES
 #: the detector's probability from which its choice stands without a lexicon's support
 #: (for a language with a lexicon), and from which it stands for any language
 SURE, NOT_ENGLISH = 0.5, 0.9
@@ -263,16 +260,10 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             word = question[tokens[i][0]:tokens[i][1]]
-            # a run of Chinese or Japanese is no word (no spaces): never transliterated as
-            # one; the linker finds the names inside it
-            if known is not None and not _LATIN.search(word) and not CJK.search(word) and \
-                    (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
-                # the lemma is the nominative a label is written in ("Клегга" → Клегг)
-                latin = _transliterated(lemmas[i] if lemmas[i] != lows[i] else word)
-                if word[:1].isupper():
-                    latin = latin[:1].upper() + latin[1:]
-                if latin and latin != word:
-                    replacements.append((tokens[i][0], tokens[i][1], latin))
+            latin = _transliteration(word, lemmas[i], lows[i], cased) \
+                if known is not None else None
+            if latin is not None:
+                replacements.append((tokens[i][0], tokens[i][1], latin))
             i += 1
             continue
         length, english = hit
@@ -281,12 +272,35 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             end, english = end + 1, english + " "
         replacements.append((start, end, english))
         i += length
+    return Glossed(question, code, _replaced(question, replacements))
+
+
+def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | None:
+    """A word no lexicon reads, written in Latin letters when it is in another script and
+    may be a name (capitalized, or the question has no capitals): its lemma's (the
+    nominative a label is written in: "Клегга" → Клегг) transliteration, capitalized as
+    the word is; None when there is nothing to replace."""
+    # a run of Chinese or Japanese is no word (no spaces): never transliterated as
+    # one; the linker finds the names inside it
+    if not _LATIN.search(word) and not CJK.search(word) and \
+            (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
+        # the lemma is the nominative a label is written in ("Клегга" → Клегг)
+        latin = _transliterated(lemma_ if lemma_ != low else word)
+        if word[:1].isupper():
+            latin = latin[:1].upper() + latin[1:]
+        if latin and latin != word:
+            return latin
+    return None
+
+
+def _replaced(question: str, replacements: list[tuple[int, int, str]]) -> str:
+    """``question`` with each (start, end, English) span replaced, then spaces tidied
+    (no ¿ ¡, no double spaces, none before punctuation)."""
     text = question
     for start, end, english in reversed(replacements):
         text = text[:start] + english + text[end:]
     text = re.sub(r"\s{2,}", " ", re.sub(r"[¿¡]", "", text))
-    text = re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
-    return Glossed(question, code, text)
+    return re.sub(r"\s+([?!.,;:])", r"\1", text).strip()
 
 
 def _cased(question: str, tokens: list[tuple[int, int]]) -> bool:
@@ -439,18 +453,7 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
-            if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
-                continue
-            if cased and lex is not None and any(
-                    not w[:1].isupper() and lex.word(low, lm) is not None
-                    for w, low, lm in ((words[0], lows[i], lemmas[i]),
-                                       (words[-1], lows[i + n - 1], lemmas[i + n - 1]))):
-                continue        # "o Canadá" is not the anthem O Canada, nor "Praga é" a name
-            if lex is not None and (
-                    all(lex.word(w, lm) is not None
-                        for w, lm in zip(lows[i:i + n], lemmas[i:i + n])) or
-                    lex.phrase(" ".join(lows[i:i + n]), " ".join(lemmas[i:i + n]))
-                    is not None):
+            if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased):
                 continue
             key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
@@ -460,6 +463,24 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
         i, n = runs[key]
         out.update(range(i, i + n))
     return out
+
+
+def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexicon | None,
+                cased: bool) -> bool:
+    """Whether a run of ``words`` (with their lower-case forms and lemmas) cannot be a
+    name, whatever the KB knows (see ``_names``): in a question that capitalizes its
+    names, a run without a capital or digit, or one that begins or ends with a lower-case
+    lexicon word; and a run of lexicon words or a lexicon phrase."""
+    if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
+        return True
+    if cased and lex is not None and any(
+            not w[:1].isupper() and lex.word(low, lm) is not None
+            for w, low, lm in ((words[0], lows[0], lemmas[0]),
+                               (words[-1], lows[-1], lemmas[-1]))):
+        return True     # "o Canadá" is not the anthem O Canada, nor "Praga é" a name
+    return lex is not None and (
+        all(lex.word(w, lm) is not None for w, lm in zip(lows, lemmas)) or
+        lex.phrase(" ".join(lows), " ".join(lemmas)) is not None)
 
 
 def _fold(text: str) -> str:

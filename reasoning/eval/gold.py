@@ -28,7 +28,7 @@ the mirror for the answerer being timed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,13 +168,7 @@ def _reach_coverage(kb: KnowledgeBase, item: EvalItem, hops: int) -> tuple[bool 
         return False, "the gold answer is empty"
     if all(g.kind == "literal" and g.value in ("true", "false") for g in gold):
         return None, "a yes/no answer: reachability says nothing"
-    known = []
-    for e in item.entities:
-        try:
-            kb.entity(e)
-            known.append(e)
-        except KGGroundError:
-            continue
+    known = _known_entities(kb, item.entities)
     if not known:
         return False, "no question entity is in this KB"
     entities = {g.value for g in gold if g.kind == "entity"}
@@ -184,25 +178,58 @@ def _reach_coverage(kb: KnowledgeBase, item: EvalItem, hops: int) -> tuple[bool 
     for e in known:
         paths = _paths(kb, e, hops)
         if literals and not entities:
-            if any(all(any(A.matches(v, g) for v in ends) for g in literals)
-                   for ends in paths.values()):
-                return True, f"every gold value is at the end of one path from {e}"
-            number = _number(literals)
-            if number is not None and any(len(ends) == number for path, ends in
-                                          paths.items() if len(path) == 1):
-                return True, f"a relation of {e} has {number} values (the count)"
-            continue
-        for path, ends in paths.items():
-            ids = {v.value for v in ends if v.kind == "entity"}
-            if entities <= ids and all(any(A.matches(v, g) for v in ends) for g in literals):
-                steps = " / ".join(("^" if not fwd else "") + p for p, fwd in path)
-                if item.type in ORDERED_TYPES and not _orderable(kb, entities):
-                    return False, (f"every gold answer is at the end of {steps} from {e}, "
-                                   f"but a {item.type} question orders by a date or a "
-                                   "number, and the gold answers have none in this KB")
-                return True, f"every gold answer is at the end of {steps} from {e}"
+            found = _literals_reached(e, paths, literals)
+        else:
+            found = _answers_reached(kb, item, e, paths, entities, literals)
+        if found is not None:
+            return found
     return False, (f"no relation path of at most {hops} statements leads from a question "
                    "entity to every gold answer")
+
+
+def _known_entities(kb: KnowledgeBase, ids: Sequence[str]) -> list[str]:
+    """The question entities ``kb`` has, in the question's order."""
+    known = []
+    for e in ids:
+        try:
+            kb.entity(e)
+            known.append(e)
+        except KGGroundError:
+            continue
+    return known
+
+
+def _literals_reached(e: str, paths: dict[tuple, list[AnswerItem]],
+                      literals: list[AnswerItem]) -> tuple[bool, str] | None:
+    """For gold answers that are all literals: covered when one path from ``e`` ends at
+    every gold value, or (a count) when a relation of ``e`` has that many values; None
+    when neither."""
+    if any(all(any(A.matches(v, g) for v in ends) for g in literals)
+           for ends in paths.values()):
+        return True, f"every gold value is at the end of one path from {e}"
+    number = _number(literals)
+    if number is not None and any(len(ends) == number for path, ends in
+                                  paths.items() if len(path) == 1):
+        return True, f"a relation of {e} has {number} values (the count)"
+    return None
+
+
+def _answers_reached(kb: KnowledgeBase, item: EvalItem, e: str,
+                     paths: dict[tuple, list[AnswerItem]], entities: set[str],
+                     literals: list[AnswerItem]) -> tuple[bool, str] | None:
+    """For gold answers with entities among them: the verdict of the first path from
+    ``e`` that ends at every gold answer — not covered after all when the question orders
+    its answers and they have nothing to order by — or None when no path does."""
+    for path, ends in paths.items():
+        ids = {v.value for v in ends if v.kind == "entity"}
+        if entities <= ids and all(any(A.matches(v, g) for v in ends) for g in literals):
+            steps = " / ".join(("^" if not fwd else "") + p for p, fwd in path)
+            if item.type in ORDERED_TYPES and not _orderable(kb, entities):
+                return False, (f"every gold answer is at the end of {steps} from {e}, "
+                               f"but a {item.type} question orders by a date or a "
+                               "number, and the gold answers have none in this KB")
+            return True, f"every gold answer is at the end of {steps} from {e}"
+    return None
 
 
 #: question types answered by ordering candidates (by a date or a number)

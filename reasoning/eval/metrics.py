@@ -169,38 +169,68 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     scored = [r for r in records if r.get("score") is not None]
     out: dict[str, Any] = {"questions": len(records), "scored": len(scored),
                            "errors": sum(1 for r in records if r.get("error"))}
-    ps = [r["score"]["precision"] for r in scored]
-    rs = [r["score"]["recall"] for r in scored]
-    fs = [r["score"]["f1"] for r in scored]
-    mp, mr = _mean(ps), _mean(rs)
-    out.update(macro_f1=_mean(fs), qald_macro_f1=(2 * mp * mr / (mp + mr) if mp + mr else 0.0),
-               macro_precision=mp, macro_recall=mr,
-               exact_match=_mean([float(r["score"]["exact"]) for r in scored]))
-    known = [r for r in scored if r.get("covered") is not None]
-    covered = [r for r in known if r["covered"]]
-    out["coverage"] = len(covered) / len(known) if known else None
-    out["coverage_known"] = len(known)
-    out["covered_f1"] = _mean([r["score"]["f1"] for r in covered]) if covered else None
-    out["uncovered_f1"] = _mean([r["score"]["f1"] for r in known if not r["covered"]]) \
-        if len(covered) < len(known) else None
-    out["retrieval_ratio"] = _mean([float(bool(r.get("consulted"))) for r in records])
-    out["llm_calls"] = _mean([r.get("llm_calls", 0) for r in records])
-    out["kb_calls"] = _mean([r.get("kb_calls", 0) for r in records])
-    out["latency_ms"] = {k: round(v * 1000, 3) for k, v in
-                         percentiles([r.get("seconds", 0.0) for r in records]).items()}
-    with_score = [r for r in scored if r.get("gate_score") is not None
-                  and r.get("draft_correct") is not None]
-    out["auroc"] = auroc([r["gate_score"] for r in with_score],
-                         [r["draft_correct"] for r in with_score]) if with_score else None
-    drafts = [r for r in scored if r.get("draft_correct") is not None]
-    out["draft_accuracy"] = _mean([float(r["draft_correct"]) for r in drafts]) \
-        if drafts else None
+    out.update(_answer_scores(scored))
+    out.update(_coverage(scored))
+    out.update(_costs(records))
+    out.update(_gate_quality(scored))
     out.update(risk_coverage(scored))
     sources: dict[str, int] = defaultdict(int)
     for r in records:
         sources[r.get("gold_source") or "none"] += 1
     out["gold_sources"] = dict(sorted(sources.items()))
     return out
+
+
+def _answer_scores(scored: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """``macro_f1``, ``qald_macro_f1`` (F1 of the macro precision and recall),
+    ``macro_precision``, ``macro_recall`` and ``exact_match`` of scored records."""
+    ps = [r["score"]["precision"] for r in scored]
+    rs = [r["score"]["recall"] for r in scored]
+    fs = [r["score"]["f1"] for r in scored]
+    mp, mr = _mean(ps), _mean(rs)
+    return dict(macro_f1=_mean(fs), qald_macro_f1=(2 * mp * mr / (mp + mr) if mp + mr else 0.0),
+                macro_precision=mp, macro_recall=mr,
+                exact_match=_mean([float(r["score"]["exact"]) for r in scored]))
+
+
+def _coverage(scored: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """``coverage`` (the share of scored records whose gold the KB covers, of those where
+    that is known), ``coverage_known``, and the mean F1 of the covered and the uncovered
+    (None where there are none)."""
+    known = [r for r in scored if r.get("covered") is not None]
+    covered = [r for r in known if r["covered"]]
+    out: dict[str, Any] = {}
+    out["coverage"] = len(covered) / len(known) if known else None
+    out["coverage_known"] = len(known)
+    out["covered_f1"] = _mean([r["score"]["f1"] for r in covered]) if covered else None
+    out["uncovered_f1"] = _mean([r["score"]["f1"] for r in known if not r["covered"]]) \
+        if len(covered) < len(known) else None
+    return out
+
+
+def _costs(records: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """``retrieval_ratio`` (the share that consulted the KB), the mean ``llm_calls`` and
+    ``kb_calls``, and the percentiles of ``latency_ms``, over all records."""
+    return {
+        "retrieval_ratio": _mean([float(bool(r.get("consulted"))) for r in records]),
+        "llm_calls": _mean([r.get("llm_calls", 0) for r in records]),
+        "kb_calls": _mean([r.get("kb_calls", 0) for r in records]),
+        "latency_ms": {k: round(v * 1000, 3) for k, v in
+                       percentiles([r.get("seconds", 0.0) for r in records]).items()},
+    }
+
+
+def _gate_quality(scored: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """``auroc`` of the gate's score against the draft being correct, and
+    ``draft_accuracy`` (None where no record says)."""
+    with_score = [r for r in scored if r.get("gate_score") is not None
+                  and r.get("draft_correct") is not None]
+    auroc_ = auroc([r["gate_score"] for r in with_score],
+                   [r["draft_correct"] for r in with_score]) if with_score else None
+    drafts = [r for r in scored if r.get("draft_correct") is not None]
+    return {"auroc": auroc_,
+            "draft_accuracy": _mean([float(r["draft_correct"]) for r in drafts])
+            if drafts else None}
 
 
 #: an answer with F1 below this is wrong

@@ -213,6 +213,37 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: KnowledgeBase, *
     done = {k for k in log.records if k in keys}
     todo = [item for item in items if item.key not in done]
     labels = LabelBook(kb)
+    _warm_up(answerer, todo)
+    gold_of = gold_of or GoldResolver(kb, timeout=gold_timeout)
+
+    def one(item: EvalItem) -> dict[str, Any]:
+        return _answer_one(item, answerer, gold_of, labels,
+                           traces_dir if traces else None, report_path)
+
+    bar = _progress(len(items), len(done), progress)
+    answered, interrupted, fatal = _answer_all(todo, one, workers, log, keys, bar,
+                                               on_record)
+    if interrupted:
+        log.reload()
+    records = [log.records[item.key] for item in items if item.key in log.records]
+    rep = build_report(records, config=config, records_path=records_path,
+                       traces_dir=traces_dir if traces else None,
+                       complete=len(records) == len(items), total=len(items),
+                       labels=property_labels(kb, {r["relation"] for r in records
+                                                   if r.get("relation")}))
+    write_json(report_path, rep)
+    run = Run(records, rep, report_path, records_path, traces_dir, len(done), answered,
+              interrupted)
+    if fatal is not None:
+        raise fatal
+    if interrupted:
+        raise KeyboardInterrupt
+    return run
+
+
+def _warm_up(answerer: Answerer, todo: Sequence[EvalItem]) -> None:
+    """Let ``answerer`` warm up (its ``warm_up``, where it has one) on the first question
+    to answer in each language."""
     warm = getattr(answerer, "warm_up", None)
     if warm is not None and todo:
         firsts: dict[str, str] = {}
@@ -221,29 +252,42 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: KnowledgeBase, *
         for lang, question in firsts.items():
             warm(lang, question)
 
-    gold_of = gold_of or GoldResolver(kb, timeout=gold_timeout)
 
-    def one(item: EvalItem) -> dict[str, Any]:
-        start = time.perf_counter()
-        error = None
-        try:
-            prediction = answerer.answer(item.question, item.lang)
-        except FATAL:
-            raise
-        except KGGroundError as exc:
-            prediction, error = Prediction(mode="error"), f"{type(exc).__name__}: {exc}"
-        seconds = time.perf_counter() - start
-        gold = gold_of(item)          # after answering: its lookups warm no cache before
-        record = build_record(item, gold, prediction, seconds, error, labels)
-        if traces and prediction.trace is not None:
-            path = traces_dir / trace_name(item.key)
-            _write_atomic(path, json.dumps(prediction.trace, ensure_ascii=False,
-                                           default=str))
-            record["trace"] = str(path.relative_to(report_path.parent)) \
-                if path.is_relative_to(report_path.parent) else str(path)
-        return record
+def _answer_one(item: EvalItem, answerer: Answerer, gold_of: Callable[[EvalItem], GoldInfo],
+                labels: LabelBook, traces_dir: Path | None, report_path: Path
+                ) -> dict[str, Any]:
+    """The record of one question: answered (a KB failure recorded as the error, a fatal
+    one raised), timed, then scored against its gold; its trace written to
+    ``traces_dir`` (none when None) and named relative to the report's folder."""
+    start = time.perf_counter()
+    error = None
+    try:
+        prediction = answerer.answer(item.question, item.lang)
+    except FATAL:
+        raise
+    except KGGroundError as exc:
+        prediction, error = Prediction(mode="error"), f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    gold = gold_of(item)          # after answering: its lookups warm no cache before
+    record = build_record(item, gold, prediction, seconds, error, labels)
+    if traces_dir is not None and prediction.trace is not None:
+        path = traces_dir / trace_name(item.key)
+        _write_atomic(path, json.dumps(prediction.trace, ensure_ascii=False,
+                                       default=str))
+        record["trace"] = str(path.relative_to(report_path.parent)) \
+            if path.is_relative_to(report_path.parent) else str(path)
+    return record
 
-    bar = _progress(len(items), len(done), progress)
+
+def _answer_all(todo: Sequence[EvalItem], one: Callable[[EvalItem], dict[str, Any]],
+                workers: int, log: RecordLog, keys: set[str], bar: tqdm | None,
+                on_record: Callable[[dict[str, Any]], None] | None
+                ) -> tuple[int, bool, BaseException | None]:
+    """Answer ``todo`` with ``one`` on ``workers`` threads (at most twice as many questions
+    in flight), appending the records to ``log`` in question order as they finish. Stops
+    taking questions at the first fatal error, and at Ctrl-C cancels what waits. Closes
+    ``bar`` and ``log``. Returns (records appended, interrupted, the fatal error or None).
+    """
     interrupted = False
     fatal: BaseException | None = None
     answered = 0
@@ -288,22 +332,7 @@ def evaluate(items: Sequence[EvalItem], answerer: Answerer, kb: KnowledgeBase, *
         if bar is not None:
             bar.close()
         log.close()
-    if interrupted:
-        log.reload()
-    records = [log.records[item.key] for item in items if item.key in log.records]
-    rep = build_report(records, config=config, records_path=records_path,
-                       traces_dir=traces_dir if traces else None,
-                       complete=len(records) == len(items), total=len(items),
-                       labels=property_labels(kb, {r["relation"] for r in records
-                                                   if r.get("relation")}))
-    write_json(report_path, rep)
-    run = Run(records, rep, report_path, records_path, traces_dir, len(done), answered,
-              interrupted)
-    if fatal is not None:
-        raise fatal
-    if interrupted:
-        raise KeyboardInterrupt
-    return run
+    return answered, interrupted, fatal
 
 
 def property_labels(kb: KnowledgeBase, pids: Any) -> dict[str, str]:

@@ -188,6 +188,22 @@ def keep_paraphrase(paraphrase: str, question: str) -> str:
         else question
 
 
+def _check_groups(paraphrases: list[str], answers: list[str],
+                  translated: list[tuple[str, str]], verified: list[str], k: int, *,
+                  use_cl: bool, use_cm: bool) -> list[tuple[str, list[tuple[QA, QA]]]]:
+    """The pairs of answers Rowen checks for agreement, by stage: each of the ``k``
+    paraphrases' answer against the answer to its translation (``check-cl``, with
+    ``use_cl``) and against the verifier's answer (``check-cm``, with ``use_cm``)."""
+    groups = []
+    if use_cl:
+        groups.append(("check-cl", [(QA(paraphrases[i], answers[i]), QA(*translated[i]))
+                                    for i in range(k)]))
+    if use_cm:
+        groups.append(("check-cm", [(QA(paraphrases[i], answers[i]),
+                                     QA(paraphrases[i], verified[i])) for i in range(k)]))
+    return groups
+
+
 class RowenGate:
     """Rowen's consistency gate: mode 'cl', 'cm' or 'hybrid' (see the module docstring)."""
 
@@ -271,33 +287,17 @@ class RowenGate:
         translated = results[k:2 * k] if use_cl else []
         verified = results[-k:] if use_cm else []
 
-        groups = []
-        if use_cl:
-            groups.append(("check-cl", [(QA(paraphrases[i], answers[i]), QA(*translated[i]))
-                                        for i in range(k)]))
-        if use_cm:
-            groups.append(("check-cm", [(QA(paraphrases[i], answers[i]),
-                                         QA(paraphrases[i], verified[i])) for i in range(k)]))
+        groups = _check_groups(paraphrases, answers, translated, verified, k,
+                               use_cl=use_cl, use_cm=use_cm)
         with trace.stage("check"):
             verdicts = self._check(groups, trace, checker)
         cl_checks = verdicts[:k] if use_cl else []
         cm_checks = verdicts[-k:] if use_cm else []
 
-        scores: dict[str, float] = {}
-        if use_cl:
-            scores["z_cl"] = sum(c.equivalent for c in cl_checks) / k
-        if use_cm:
-            scores["z_cm"] = sum(c.equivalent for c in cm_checks) / k
-        if self.mode == "hybrid":
-            scores["z_hybrid"] = scores["z_cl"] + self.alpha * scores["z_cm"]
+        scores = self._scores(cl_checks, cm_checks)
         score = scores[{"cl": "z_cl", "cm": "z_cm", "hybrid": "z_hybrid"}[self.mode]]
         consult = score < self.threshold
-        label = {"cl": "Z_CL", "cm": "Z_CM", "hybrid": "Z_hybrid"}[self.mode]
-        reason = (f"{label} = {score:.3g} {'<' if consult else '>='} threshold "
-                  f"{self.threshold:.3g}: " +
-                  ("answers disagree across " + {"cl": "languages", "cm": "models",
-                                                 "hybrid": "languages and models"}[self.mode]
-                   if consult else "answers are consistent"))
+        reason = self._reason(score, consult)
         details = {"paraphrases": paraphrases, "answers": answers,
                    "translations": [t for t, _ in translated],
                    "translated_answers": [a for _, a in translated],
@@ -307,6 +307,30 @@ class RowenGate:
                    "unparsed_checks": sum(not c.parsed for c in verdicts)}
         return Decision(self.name, consult, reason, score, self.threshold, scores, None,
                         details, trace.calls, trace.finish())
+
+    def _scores(self, cl_checks: list, cm_checks: list) -> dict[str, float]:
+        """Z_CL and Z_CM, the share of the k paraphrases whose answers agree across
+        languages and across models (for the checks the mode runs), and Z_hybrid =
+        Z_CL + alpha × Z_CM in hybrid mode."""
+        k = self.k
+        scores: dict[str, float] = {}
+        if self.mode in ("cl", "hybrid"):
+            scores["z_cl"] = sum(c.equivalent for c in cl_checks) / k
+        if self.mode in ("cm", "hybrid"):
+            scores["z_cm"] = sum(c.equivalent for c in cm_checks) / k
+        if self.mode == "hybrid":
+            scores["z_hybrid"] = scores["z_cl"] + self.alpha * scores["z_cm"]
+        return scores
+
+    def _reason(self, score: float, consult: bool) -> str:
+        """The decision in words: the mode's score against the threshold, and what it
+        means."""
+        label = {"cl": "Z_CL", "cm": "Z_CM", "hybrid": "Z_hybrid"}[self.mode]
+        return (f"{label} = {score:.3g} {'<' if consult else '>='} threshold "
+                f"{self.threshold:.3g}: " +
+                ("answers disagree across " + {"cl": "languages", "cm": "models",
+                                               "hybrid": "languages and models"}[self.mode]
+                 if consult else "answers are consistent"))
 
     def _check(self, groups: list[tuple[str, list[tuple[QA, QA]]]], trace: Trace,
                checker: Checker) -> list:

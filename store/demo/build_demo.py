@@ -1347,15 +1347,27 @@ class Builder:
 
 
 def build() -> str:
+    """The demo dump's text: every property, then every entity (so that every key is
+    known), then the statements, table by table, in a fixed order."""
     b = Builder()
-    # loop variables the tables share, some with a None where others have none
-    labels: Sequence[str | None]
-    _labels: Sequence[str | None]
-    part: str | None
     for pid, datatype, labels, description, aliases in PROPERTIES:
         b.prop(pid, datatype, labels, description, aliases)
+    _add_items(b)
+    _link_classes(b)
+    _link_countries(b)
+    _link_cities(b)
+    _link_organisations(b)
+    _link_awards(b)
+    for p in PEOPLE:
+        _link_person(b, p)
+    _link_relatives(b)
+    return b.render()
 
-    # Entities first (so that every key is known), statements second.
+
+def _add_items(b: Builder) -> None:
+    """Every entity of the tables, with its labels, description, aliases and sitelink."""
+    # loop variables the tables share, some with a None where others have none
+    labels: Sequence[str | None]
     for key, qid, labels, desc, _claims, enwiki in CLASSES:
         b.item(key, qid, labels, desc, enwiki=enwiki)
     for key, qid, labels, desc, _sub, enwiki in OCCUPATIONS:
@@ -1367,26 +1379,7 @@ def build() -> str:
     for key, qid, labels, _country, desc, enwiki in CITIES:
         b.item(key, qid, labels, desc, enwiki=enwiki)
     for key, qid, labels, cls, country, city, _year, enwiki in ORGS:
-        where = ", ".join(
-            x
-            for x in (
-                next((c[2][0] for c in CITIES if c[0] == city), None),
-                next((c[2][0] for c in COUNTRIES if c[0] == country), None),
-            )
-            if x
-        )
-        kind = {
-            "university": "university",
-            "cam_college": "college of the University of Cambridge",
-            "research_institute": "research institute",
-            "organization": "organization",
-            "intl_org": "international research organization",
-            "business": "company",
-        }[cls]
-        desc = f"{kind} in {where}" if where else kind
-        if key == "cern":
-            desc = "European research organization operating the largest particle physics laboratory"
-        b.item(key, qid, labels, desc, enwiki=enwiki)
+        b.item(key, qid, labels, _org_description(key, cls, country, city), enwiki=enwiki)
     for key, qid, labels, desc, _cls, _by, _part, _named, enwiki in AWARDS:
         b.item(
             key, qid, labels, desc, aliases=AWARD_ALIASES.get(key, ()), enwiki=enwiki
@@ -1401,6 +1394,33 @@ def build() -> str:
             enwiki=p["enwiki"],
         )
 
+
+def _org_description(key: str, cls: str, country: str | None, city: str | None) -> str:
+    """An organisation's English description: its kind, and its city and country."""
+    where = ", ".join(
+        x
+        for x in (
+            next((c[2][0] for c in CITIES if c[0] == city), None),
+            next((c[2][0] for c in COUNTRIES if c[0] == country), None),
+        )
+        if x
+    )
+    kind = {
+        "university": "university",
+        "cam_college": "college of the University of Cambridge",
+        "research_institute": "research institute",
+        "organization": "organization",
+        "intl_org": "international research organization",
+        "business": "company",
+    }[cls]
+    desc = f"{kind} in {where}" if where else kind
+    if key == "cern":
+        desc = "European research organization operating the largest particle physics laboratory"
+    return desc
+
+
+def _link_classes(b: Builder) -> None:
+    """The statements of classes, occupations and fields."""
     # Classes, occupations, fields.
     for key, _qid, _labels, _desc, claims, _wiki in CLASSES + FIELDS:
         for pid, obj in claims:
@@ -1410,6 +1430,9 @@ def build() -> str:
         if sub:
             b.link(key, "P279", sub)
 
+
+def _link_countries(b: Builder) -> None:
+    """The statements of countries (Germany's capitals with their dates)."""
     # Countries.
     for key, _qid, _labels, _desc, capital, names, _wiki in COUNTRIES:
         b.link(key, "P31", "country")
@@ -1424,6 +1447,9 @@ def build() -> str:
         for text, lang in names:
             b.add(key, "P1448", b.monolingual_value(text, lang))
 
+
+def _link_cities(b: Builder) -> None:
+    """The statements of cities."""
     # Cities.
     for key, _qid, _labels, country, _desc, _wiki in CITIES:
         b.link(key, "P31", "city")
@@ -1433,6 +1459,9 @@ def build() -> str:
             b.link(key, "P17", country)
     b.link("brooklyn", "P131", "new_york")
 
+
+def _link_organisations(b: Builder) -> None:
+    """The statements of organisations, their parts and websites."""
     # Organisations.
     for key, _qid, _labels, cls, country, city, year, _wiki in ORGS:
         b.link(key, "P31", cls)
@@ -1447,6 +1476,9 @@ def build() -> str:
     for key, url in WEBSITES:
         b.add(key, "P856", b.string_value(url))
 
+
+def _link_awards(b: Builder) -> None:
+    """The statements of awards."""
     # Awards.
     for key, _qid, _labels, _desc, classes, by, part, named, _wiki in AWARDS:
         for cls in classes:
@@ -1458,47 +1490,52 @@ def build() -> str:
         if named:
             b.link(key, "P138", named)
 
-    # People.
-    for p in PEOPLE:
-        k = p["key"]
-        b.link(k, "P31", "human")
-        b.link(k, "P21", p["sex"])
-        for c in p["cit"]:
-            b.link(k, "P27", c)
-        if p["born"]:
-            date, place = p["born"]
-            b.add(k, "P569", b.time_value(date))
-            if place:
-                b.link(k, "P19", place)
-        if p["died"]:
-            date, place = p["died"]
-            b.add(k, "P570", b.time_value(date))
-            if place:
-                b.link(k, "P20", place)
-        for org in p["edu"]:
-            b.link(k, "P69", org)
-        for org in p["emp"]:
-            b.link(k, "P108", org)
-        for award, year in p["awards"]:
-            refs: tuple[list[tuple[str, dict]], ...] = ()
-            if award in NOBEL_URL_CATEGORY:
-                url = f"https://www.nobelprize.org/prizes/{NOBEL_URL_CATEGORY[award]}/{year}/summary/"
-                refs = ([("P854", b.string_value(url))],)
-            b.link(
-                k,
-                "P166",
-                award,
-                qualifiers=[("P585", b.time_value(year))],
-                references=refs,
-            )
-        for f in p["fields"]:
-            b.link(k, "P101", f)
-        for o in p["occ"]:
-            b.link(k, "P106", o)
-        for text, lang in p["native"]:
-            b.add(k, "P1559", b.monolingual_value(text, lang))
-        for org in p["member"]:
-            b.link(k, "P463", org)
+
+def _link_person(b: Builder, p: dict[str, Any]) -> None:
+    """The statements of one person (``PEOPLE``)."""
+    k = p["key"]
+    b.link(k, "P31", "human")
+    b.link(k, "P21", p["sex"])
+    for c in p["cit"]:
+        b.link(k, "P27", c)
+    if p["born"]:
+        date, place = p["born"]
+        b.add(k, "P569", b.time_value(date))
+        if place:
+            b.link(k, "P19", place)
+    if p["died"]:
+        date, place = p["died"]
+        b.add(k, "P570", b.time_value(date))
+        if place:
+            b.link(k, "P20", place)
+    for org in p["edu"]:
+        b.link(k, "P69", org)
+    for org in p["emp"]:
+        b.link(k, "P108", org)
+    for award, year in p["awards"]:
+        refs: tuple[list[tuple[str, dict]], ...] = ()
+        if award in NOBEL_URL_CATEGORY:
+            url = f"https://www.nobelprize.org/prizes/{NOBEL_URL_CATEGORY[award]}/{year}/summary/"
+            refs = ([("P854", b.string_value(url))],)
+        b.link(
+            k,
+            "P166",
+            award,
+            qualifiers=[("P585", b.time_value(year))],
+            references=refs,
+        )
+    for f in p["fields"]:
+        b.link(k, "P101", f)
+    for o in p["occ"]:
+        b.link(k, "P106", o)
+    for text, lang in p["native"]:
+        b.add(k, "P1559", b.monolingual_value(text, lang))
+    for org in p["member"]:
+        b.link(k, "P463", org)
+
+
+def _link_relatives(b: Builder) -> None:
+    """Advisors, spouses, parents and children, both ways."""
     for student, advisor in ADVISORS:
         b.link(student, "P184", advisor)
         b.link(advisor, "P185", student)
@@ -1512,8 +1549,6 @@ def build() -> str:
                 b.link(parent, "P40", child)
     for k, n in NUMBER_OF_CHILDREN.items():
         b.add(k, "P1971", b.quantity_value(n))
-
-    return b.render()
 
 
 def main(argv: list[str] | None = None) -> int:

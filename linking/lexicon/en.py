@@ -1,9 +1,18 @@
-"""Small word lists the linker relies on: stopwords, abbreviations, demonyms.
+"""English: the word lists every layer reads questions, texts and answers with.
+
+The one source of English words for ``linking``, ``querygen``, ``chains`` and ``reasoning``
+(``tests/test_lexicon.py`` fails on an English word list defined anywhere else). It fills
+the interface ``linking.lexicon.LanguageLexicon`` describes (stopwords, function words, question
+words, place words, ``stem``) and holds beside it the lists only some readers need.
 
 Everything here is in normalized form (``store.normalize.normalize``: lower case, no
 accents, punctuation turned into spaces), so lookups compare like with like. The lists are
 deliberately short and general — words of English questions and common written
 abbreviations — not tuned to any benchmark.
+
+Some lists overlap (three kinds of place words, three of function words): each is tuned
+to the one question its reader asks, so they are kept apart under names that say which,
+never merged — merging would change what the readers decide.
 """
 
 from __future__ import annotations
@@ -53,6 +62,71 @@ water fire air sea river lake mountain island north south east west
 QUESTION_WORDS = frozenset("""
 who whom whose what which when where why how many much
 """.split())
+
+# -- function words ---------------------------------------------------------------------
+# Three lists of words that carry no content, each for its own reader (``STOPWORDS`` above
+# is the widest: mentions and context):
+
+#: words that never carry a relation: articles, question words, auxiliaries, pronouns
+#: (unlike ``STOPWORDS``, prepositions and verbs stay: "named after", "part of").
+#: ``linking.properties`` (relation phrases)
+FUNCTION_WORDS = frozenset("""a an the who whom whose what which when where why how is was
+are were be been being am do does did doing done has have had having it its this that
+these those he she they them his her their him i you we us our your my me there here
+any some one s t d ll m re ve nt can could would should will shall may might must also
+just very much many more most""".split())
+
+#: words that carry no claim in a model's answer (used together with ``STOPWORDS``; keeps
+#: "it's", "yes", "no", "evidence", "source" …). ``reasoning.utility``
+CLAIMLESS_WORDS = frozenset("""
+a an the of in on at to for from by with and or but as is are was were be been being has
+have had do does did it its it's this that these those there their they he she his her him
+them who whom whose which what when where why how answer final also both either neither
+yes no not than then so such very about around approximately roughly only just based
+according evidence statement statements cite cited source sources known called named
+""".split())
+
+#: in text without capitals a title may end with a stopword ("the evil within", "garrett
+#: list"), unless it is one of these. ``linking.mentions``
+GLUE_WORDS = frozenset("""the a an of and or to in on at for by with from as is was are
+were be been that this it its who whom whose what which when where why how""".split())
+
+#: words that shape a relation ("part of", "born in") but never name one on their own.
+#: ``linking.properties``
+PREPOSITIONS = frozenset("""in of at on by for from to with after before into as about under
+over between against during through within without near since off out up down per via
+upon onto toward towards across along among around behind beyond inside outside""".split())
+
+#: words a property name may end in that take its value as their object ("part of",
+#: "named after", "owned by"): such a name reads as a predicate, not as a noun.
+#: ``linking.properties``
+NAME_PREPOSITIONS = frozenset("of in by after from for on at with to as into".split())
+
+#: small words that may stand inside a name ("Bank of America", "Trinidad and Tobago"),
+#: English and the particles of other languages' names met in English text.
+#: ``reasoning.replies``
+NAME_PARTICLES = frozenset("of and de la del der van von the da di du y".split())
+
+#: words that only word the relation or hedge, never an answer on their own (with all of
+#: ``STOPWORDS``). ``reasoning.replies``
+FILLER_WORDS = frozenset("""
+located situated found lies lie lying based known famous well called named considered
+officially primarily mainly mostly largely generally widely part member home country
+city capital continent language languages nation state region place answer question
+correct likely probably believe think sure here following
+""".split()) | STOPWORDS
+
+# -- question words -----------------------------------------------------------------------
+
+#: words an English question opens with. ``querygen.languages`` (language detection)
+QUESTION_OPENERS = frozenset("""
+who whom whose what which where when how why is are was were did does do has have had
+can could name list tell give show
+""".split())
+
+#: small joining words of English questions, counted with the question machinery below
+#: when telling English from another language. ``querygen.languages``
+CONNECTIVES = frozenset("of in on at by for from to with and or not".split())
 
 #: common written abbreviations → their expansions (both directions are tried)
 ABBREVIATIONS: dict[str, tuple[str, ...]] = {
@@ -175,3 +249,129 @@ def stem(word: str) -> str:
 def content_words(norm: str) -> list[str]:
     """The words of a normalized text that are neither stopwords nor numbers."""
     return [w for w in norm.split() if w not in STOPWORDS and not w.isdigit()]
+
+
+def relation_content_words(norm: str) -> list[str]:
+    """The words of a normalized text without ``FUNCTION_WORDS``, numbers and one-letter
+    words: the words that may name a relation (``linking.properties``)."""
+    return [w for w in norm.split()
+            if w not in FUNCTION_WORDS and not w.isdigit() and len(w) > 1]
+
+
+# -- place, agent and type words ------------------------------------------------------------
+# Three lists of place words, each for its own reader: the answer type a question word
+# asks for, the words of place-like property names, and the nouns that end a "which N"
+# phrase. They differ on purpose ("located" names a property, "town" an answer type).
+
+#: answer types asked for by a question word alone ("where" → a place).
+#: ``linking.properties``
+PLACE_TYPE_WORDS = frozenset("""place location city town village country state region province
+county district municipality settlement capital island continent territory area commune
+borough prefecture nation land city municipality""".split())
+
+#: answer types asked for by "who" (a person or an organization). ``linking.properties``
+AGENT_TYPE_WORDS = frozenset("""human person people man woman organization organisation company
+business enterprise corporation firm party band group team club university institution
+agency label publisher network broadcaster developer manufacturer""".split())
+
+#: words of place-like property names ("place of birth", "headquarters location").
+#: ``querygen.fit``
+PLACE_PROPERTY_WORDS = frozenset("""
+place location located country city continent headquarters capital territory jurisdiction
+border administrative seat residence formation origin venue
+""".split())
+
+#: words of a type's label that make an entity a settlement (a dateline's city).
+#: ``linking.news``
+SETTLEMENT_WORDS = frozenset("""city town village capital municipality settlement borough
+metropolis commune township hamlet""".split())
+
+#: words of a sports report (results, positions, scoring): a city mention among them may
+#: name its team. ``linking.news``
+SPORTS_WORDS = frozenset("""
+beat beats beaten defeated defeat defeats swept sweep rout routed edged won win wins
+victory victories lost loses losing game games match matches season seasons playoff
+playoffs postseason championship title league division conference standings score scored
+scores scoring goal goals touchdown touchdowns inning innings homer homers run runs
+pitcher pitchers pitched quarterback striker goalkeeper coach coaches manager roster
+traded trade draft drafted signed star stars rookie doubleheader overtime halftime
+stadium ballpark series tournament cup fans teammate teammates
+""".split())
+
+#: month names, January first (a date's month number - 1 indexes it). ``reasoning.utility``
+MONTHS = ("january february march april may june july august september october november "
+          "december").split()
+
+# -- word formation ---------------------------------------------------------------------------
+
+#: derivations no ending rule reaches (after lemmatizing: "died" → "die" → "death").
+#: ``linking.morphology``
+SUPPLETIVE = {"born": "birth", "birthplace": "birth", "die": "death", "dead": "death",
+              "deathplace": "death"}
+
+#: endings that derive one English word from another ("own" → "owner", "form" →
+#: "formation"). ``linking.morphology``
+DERIVING_ENDINGS = ("er", "ers", "or", "ors", "ed", "ing", "ion", "ation", "ations", "ment",
+                    "ship", "al", "ity", "ive", "ance", "ence", "ant", "ent", "y", "ial", "ist",
+                    "ism", "ly")
+
+# -- reading questions (``querygen``) ------------------------------------------------------
+# Question machinery, answer-type nouns and verb forms; ``querygen.lexicon`` re-exports
+# them beside what only query generation needs (superlatives, related word forms).
+
+AUXILIARIES = frozenset("""
+is are was were be been being am do does did has have had can could will would shall
+should may might must
+""".split())
+
+#: words that ask rather than name: dropped from the relation phrase
+FRAME_WORDS = frozenset("""
+what which who whom whose where when how why
+is are was were be been being am do does did has have had
+the a an
+please me us tell name list give show find identify enumerate
+can could would you i
+""".split()) | {"?"}
+
+#: first words of imperative questions ("Name the capital of …")
+IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
+
+PERSON_NOUNS = frozenset("""
+person people man woman men women human humans actor actress author writer politician
+player players scientist artist musician singer king queen president founder leader
+""".split())
+
+PLACE_NOUNS = frozenset("""
+place places city cities town towns village country countries nation nations state states
+region regions province county district continent location locations area island
+municipality capital
+""".split())
+
+TIME_NOUNS = frozenset("year years date dates day century decade time month".split())
+
+#: common irregular verb forms of questions: a "which N" noun phrase stops at them
+VERB_FORMS = frozenset("""
+won win wins born died die dies made make makes wrote write writes played play plays
+went go goes came come comes gave give gives took take takes became become becomes
+founded found built build builds ran run runs sang sing sings lived live lives held
+hold holds led lead leads taught teach teaches studied study studies worked work works
+married marry invented invent discovered discover owns own owned has have had
+""".split())
+
+#: generic class words ("what kind of thing") that say nothing about the relation
+CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
+
+#: words that say where something is without naming the relation ("located in", "lies
+#: on", "part of", "belongs to", "found in", "within"): a property whose values are places
+#: and which no other word of the question names explains them ("Which continent is
+#: Germany located in?" is Germany's continent)
+CONTAINMENT_WORDS = frozenset("""
+located locate lie lies lying situated sits sit part belong belongs belonging found
+within inside
+""".split())
+
+#: words that ask how two things are related without naming the relation
+GENERIC_RELATION_WORDS = frozenset("""
+related relation relations relationship relationships connection connections connected
+connect connects link links linked relate relates tie ties between
+""".split())
