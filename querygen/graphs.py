@@ -59,7 +59,7 @@ from querygen.analysis import Analysis, Word, expand_contractions
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
-from querygen.fit import content, root
+from querygen.fit import TYPE_PROPERTY, content, root
 from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
@@ -379,11 +379,13 @@ class GraphRanker:
             if not answers:
                 continue
             # "countries" said by answers that are countries asks for no hop more, nor
-            # does the name of an entity the reading leaves out ("members of NATO")
+            # does the name of an entity the reading leaves out ("members of NATO"; a
+            # concept's name, "network", may well name the hop)
             values = [Value("entity", v) for v in answers]
+            names = [m for m in ctx.mentions if m.text != m.text.lower()]
             words = [w for w in words
                      if not self._answers_are(w.low, values, _last_property(plan))
-                     and not any(m.start <= w.start < m.end for m in ctx.mentions)]
+                     and not any(m.start <= w.start < m.end for m in names)]
             if not words:
                 continue
             texts = [w.low for w in words]
@@ -409,7 +411,8 @@ class GraphRanker:
         where = all(t in CONTAINMENT_WORDS for t in texts)
         options: dict[str, tuple[float, Candidate]] = {}
         for subject_of, _ in self.rules.props.roles(answers).values():
-            for pid in subject_of - options.keys():
+            # what kind of thing an answer is, the type check asks; it is no hop on
+            for pid in subject_of - options.keys() - {TYPE_PROPERTY}:
                 found = fit.fit(ctx.analysis, pid, scores, [texts])
                 if found is not None and found[0] >= EXTEND_FIT:
                     options[pid] = found
