@@ -120,7 +120,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "broadcast": ("original network",), "aired": ("original network",),
     "air": ("original network",), "shown": ("original network",),
     "channel": ("original network",), "network": ("original network",),
-    "belong": ("member of", "part of"), "belongs": ("member of", "part of"),
+    "belong": ("part of",), "belongs": ("part of",),
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
     "parts": ("has part",), "component": ("has part",),
