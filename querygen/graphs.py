@@ -841,9 +841,9 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
 
 #: a preposition that asks where ("Is Paris in Germany?", "Is Lyon on the Rhône?")
 _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
-#: the stems of property names that say where something is
 #: a property label with one of these words says where its subject is
 _LOCATION_LABEL_WORDS = frozenset("location located situated".split())
+#: the stems of property names that say where something is
 _WHERE_STEMS = frozenset(root(w) for w in
                          "located location part country continent territory".split())
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
