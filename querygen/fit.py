@@ -298,7 +298,10 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     for b in segmentations(before):
         for af in segmentations(after):
             ordered = list(reversed(b))
-            out.append(af + ordered if relative_before_mention else ordered + af)
+            # what a relative word or a possessive introduces after the mention is its
+            # own relation: "born in X's capital" is X's capital, then born there
+            own_first = relative_before_mention or (possessive and bool(b) and bool(af))
+            out.append(af + ordered if own_first else ordered + af)
             if possessive and af and len(af[0]) > 1 and not relative_before_mention:
                 first = af[0]
                 out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]

@@ -39,9 +39,11 @@ from kb.types import Candidate
 from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
-from querygen.fit import MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content
+from querygen.fit import (MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content, norm_words,
+                          root)
 from querygen.languages import Glossed, base_language, gloss
-from querygen.lexicon import GENERIC_RELATION_WORDS
+from linking.lexicon import STOPWORDS
+from querygen.lexicon import GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
@@ -93,6 +95,8 @@ CHAIN_PENALTY = 0.15
 CHAIN_FANOUT = 25
 #: plans kept per reading before the next step (chains, constraints) builds on them
 BEAM = 8
+#: entities of a chain's node whose classes are read to tell what the node is
+CLASS_SAMPLE = 5
 #: readings a type constraint is tried on
 CONSTRAINED = 2
 #: the property of the class hierarchy (``?x wdt:P31/wdt:P279* C``)
@@ -167,7 +171,7 @@ class RuleGenerator:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
             plans += self.plans(a, more)
             mentions = mentions + [m for m in more if m.span not in {x.span for x in mentions}]
-        plans = _named_relation_only(plans)
+        plans = _named_relation_only(plans, a)
         plans.sort(key=lambda p: -p.score)
         if a.answer_type == "place" and a.form == "select":
             plans = self._place_check(plans)
@@ -351,6 +355,8 @@ class RuleGenerator:
             last = depth == len(piece_scores) - 1
             grown = []
             for edges, fit_so_far, reached in frontier:
+                if edges and self._names_class_of(words, reached):
+                    continue
                 roles = self.props.roles(reached)
                 options: dict[tuple[str, bool], float] = {}
                 for node in reached:
@@ -375,6 +381,14 @@ class RuleGenerator:
         return [QueryPlan(edges, score=cand.score + fit / hops - CHAIN_PENALTY * (hops - 1),
                           fit=fit / hops, notes=(f"chain of {hops}",))
                 for edges, fit, _ in frontier]
+
+    def _names_class_of(self, words: Sequence[str], reached: Sequence[str]) -> bool:
+        """Whether ``words`` only name a kind of place or person that the entities a
+        chain has reached are: "the town where X was born" describes the birthplace,
+        it asks for no hop along "twin town" from it."""
+        nouns = [w.lower() for w in words]
+        return bool(nouns) and all(n in PLACE_NOUNS or n in PERSON_NOUNS for n in nouns) \
+            and all(self.types.is_a(reached[:CLASS_SAMPLE], n) for n in nouns)
 
     def _values(self, subjects: Sequence[str], pid: str, forward: bool) -> list[str]:
         """Entities one hop away from ``subjects`` over ``pid`` (at most CHAIN_FANOUT)."""
@@ -718,7 +732,7 @@ class RuleGenerator:
 
 # -- helpers -----------------------------------------------------------------------------------
 
-def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
+def _named_relation_only(plans: list[QueryPlan], a: Analysis) -> list[QueryPlan]:
     """When a reading's property names the question's relation outright (fit ≥
     NAMED_FIT), the readings whose relation fit is FIT_GAP lower: they answer another
     question, and must not answer this one when the named reading finds nothing."""
@@ -735,9 +749,12 @@ def _named_relation_only(plans: list[QueryPlan]) -> list[QueryPlan]:
         if best < NAMED_FIT:
             return plans
     # a one hop that names every relation word outright: chains would split its name
-    # ("doctoral | advisor" of X's doctoral students)
+    # ("doctoral | advisor" of X's doctoral students); a name of one word cannot be
+    # split ("headquartered in the capital of X" is two relations, though "capital" is
+    # also called "administrative headquarters")
+    question = {root(w) for w in norm_words(a.question)}
     one_hop = max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
-                   and p.fit >= NAMED_FIT), default=None)
+                   and p.fit >= NAMED_FIT and _splittable_name(p, question)), default=None)
     return [p for p in plans if p.fit is None or p.form == "ask" or
             (p.fit >= best - FIT_GAP and not (
                 one_hop is not None and p.fit <= one_hop and p.notes[:1]
@@ -749,6 +766,15 @@ def held_one_hop(plans: list[QueryPlan]) -> float:
     return max((p.fit for p in plans if p.fit is not None and p.form != "ask"
                 and p.notes[:1] and p.notes[0].startswith("one hop")
                 and not p.notes[0].endswith(NOT_HELD)), default=float("-inf"))
+
+
+def _splittable_name(plan: QueryPlan, question: set[str]) -> bool:
+    """Whether the property name a one-hop reading matched has several content words,
+    all of them in the question (by root): a chain could read them as two relations."""
+    names = [c.matched or c.label for d in plan.decisions if d.kind == "property"
+             for c in d.candidates[:1]]
+    words = [root(w) for name in names for w in norm_words(name) if w not in STOPWORDS]
+    return len(words) >= 2 and set(words) <= question
 
 
 def _one_hop_plan(mention: Mention, cand: Candidate, fit: tuple[float, Candidate], forward: bool,
