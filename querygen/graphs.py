@@ -333,7 +333,7 @@ class GraphRanker:
         out = []
         for plan in plans:
             if plan.form != "select" or plan.order or plan.answer != "x" or \
-                    len(_relation_edges(plan)) >= MAX_HOPS:
+                    len(_relation_edges(plan)) >= MAX_HOPS or _unnamed_members(plan):
                 continue
             answers = [v for v in (self.rules._answers(plan, limit=EXTEND_SAMPLE) or [])
                        if v]
@@ -509,6 +509,11 @@ class GraphRanker:
         out: dict[tuple[str, ...], float] = {}
         for pid in sorted(firsts)[:EXTEND_FIRST]:
             middle = self.rules._values(entities, pid, True)[:EXTEND_SAMPLE]
+            if middle and self.oracle.is_a(middle, noun):
+                # one step reaches Ns: no second from them to other Ns ("a company
+                # headquartered in which city" is its headquarters, not their twin towns)
+                out[(pid,)] = max(out.get((pid,), 0.0), NOUN_FIT)
+                continue
             for (second,), score in self._noun_steps(noun, middle):
                 if second != pid:
                     out[(pid, second)] = max(out.get((pid, second), 0.0), score)
@@ -931,6 +936,13 @@ def _last_property(plan: QueryPlan) -> str | None:
                 e.object == Var(plan.answer) or e.subject == Var(plan.answer)):
             return e.predicate.id
     return None
+
+
+def _unnamed_members(plan: QueryPlan) -> bool:
+    """Whether ``plan`` reads the question as the members of an entity over a property
+    no word names: those members answer "which countries are in NATO?" or not at all;
+    their continents do not answer "Seychelles: which continent?"."""
+    return bool(plan.notes) and plan.notes[0].startswith("members of") and not plan.fit
 
 
 def _fresh_names(plan: QueryPlan, n: int) -> list[str]:
