@@ -212,8 +212,11 @@ def analyze(question: str) -> Analysis:
             mark(i)
             noun = _noun_after(lows, i + 1, texts)
             head = _head_before(lows, i)
-            if noun is not None and (head is None or not texts[i + 1][:1].isupper()):
-                head = None             # "a city in which country", "which Indian state"
+            if noun is not None and (head is None or not texts[i + 1][:1].isupper()
+                                     or noun == len(lows) - 1):
+                # "a city in which country", "which Indian state", "a city in which
+                # Australian state?" (a noun phrase that ends the question is no clause)
+                head = None
             if head is not None:        # "the city in which Einstein was born": a city
                 type_noun = lows[head]
                 answer_type = _type_of(type_noun) or answer_type
@@ -299,6 +302,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
                       (w.endswith("ed") and len(w) > 4) or _only_verb(w)):
             break
+        if j == i and _only_verb(w):
+            break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
         end = j
@@ -332,6 +337,8 @@ def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
     if after in _PREPOSITIONS and \
             end + 2 < len(lows) and lows[end + 2] in ("which", "whom"):
         return (i + 1, end), end + 2
+    if cased[end + 1][:1].isupper():      # a clause without "that": "the continent
+        return (i + 1, end), end          # Oman lies on", "the films Kubrick directed"
     return None, -1
 
 
