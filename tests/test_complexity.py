@@ -20,8 +20,6 @@ ALLOWED = {
     "querygen/answer_types.py::TypeOracle._noun_agreement": _LEAD,
     "querygen/answer_types.py::TypeOracle.type_labels": _LEAD,
     "querygen/answer_types.py::TypeOracle.check": _LEAD,
-    "querygen/direction.py::_noun_direction": _LEAD,
-    "querygen/direction.py::_verb_direction": _LEAD,
     "querygen/graphs.py::GraphRanker._graph": _LEAD,
     "querygen/analysis.py::analyze": _LEAD,
 }
