@@ -150,109 +150,161 @@ def analyze(question: str) -> Analysis:
     """The analysis of ``question`` (see the module docstring). Offsets index ``question``
     as given, so mentions found by the linker in the same text line up."""
     ws = words_of(question)
-    lows = [w.low for w in ws]
-    texts = [w.text for w in ws]
-    frame: set[int] = set()
-    form, wh, answer_type, type_noun = "select", "", None, None
+    r = _Reading(ws, [w.low for w in ws], [w.text for w in ws])
+    first = _first_content(r.lows)
+    if first is not None and _opens_yes_no(r.lows, first):  # "Is Paris …", "Did Curie …"
+        r.form, r.wh = "ask", "yes/no"
+        r.mark(first)
+    _read_question_word(r, first)
+    superlative = _read_superlative(r)
+    return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
+                    frozenset(r.frame), _negated(ws))
 
-    def mark(*idx: int) -> None:
-        frame.update(ws[i].start for i in idx if 0 <= i < len(ws))
 
-    first = _first_content(lows)
-    # a polite request around a wh-question ("Could you tell me who …") asks no yes/no
-    polite = first is not None and first + 1 < len(lows) and lows[first + 1] == "you" \
+@dataclass
+class _Reading:
+    """An analysis being read: the question's words (lower-cased, as written) and what
+    the steps of ``analyze`` have found so far."""
+    ws: tuple[Word, ...]
+    lows: list[str]
+    texts: list[str]
+    #: offsets of the words of the question's frame (``Analysis.frame``)
+    frame: set[int] = field(default_factory=set)
+    form: str = "select"
+    wh: str = ""
+    answer_type: str | None = None
+    type_noun: str | None = None
+
+    def mark(self, *idx: int) -> None:
+        """Puts the words at ``idx`` (those that exist) into the frame."""
+        self.frame.update(self.ws[i].start for i in idx if 0 <= i < len(self.ws))
+
+
+def _opens_yes_no(lows: Sequence[str], first: int) -> bool:
+    """Whether the question is a yes/no one: its first content word (at ``first``) is an
+    auxiliary, no question word is near the start, and it is no polite request around a
+    wh-question ("Could you tell me who …")."""
+    polite = first + 1 < len(lows) and lows[first + 1] == "you" \
         and any(w in _WH_WORDS for w in lows[first + 2:])
-    # yes/no: the question opens with an auxiliary ("Is Paris …", "Did Marie Curie …")
-    if first is not None and lows[first] in AUXILIARIES and not _has_wh(lows) \
-            and not polite:
-        form, wh = "ask", "yes/no"
-        mark(first)
-    counting = any((w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"))
-                   or (w == "number" and i + 1 < len(lows) and lows[i + 1] == "of")
-                   for i, w in enumerate(lows))
-    for i, w in enumerate(lows):
+    return lows[first] in AUXILIARIES and not _has_wh(lows) and not polite
+
+
+def _read_question_word(r: _Reading, first: int | None) -> None:
+    """Reads the question word into ``r`` (with the answer type and class noun it says):
+    the first word that is one, skipping the words a counting phrase ("how many", "the
+    number of") makes no question word of."""
+    counting = any((w == "how" and i + 1 < len(r.lows) and r.lows[i + 1] in ("many", "much"))
+                   or (w == "number" and i + 1 < len(r.lows) and r.lows[i + 1] == "of")
+                   for i, w in enumerate(r.lows))
+    for i, w in enumerate(r.lows):
         if counting and w in ("what", "which", "is", "the", "tell", "me", "give"):
             continue
-        if w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"):
-            form = "count" if form != "ask" else form
-            wh = f"how {lows[i + 1]}"
-            answer_type = "number"
-            mark(i, i + 1)
-            noun = _noun_after(lows, i + 2, texts)
-            if noun:
-                type_noun = _noun_phrase(lows, i + 2, noun)
-                mark(*range(i + 2, noun + 1))
+        if _read_word(r, i, first):
             break
-        if w == "number" and i + 1 < len(lows) and lows[i + 1] == "of" and (
-                i == 0 or lows[i - 1] in ("the", "what", "a")):
-            form, wh, answer_type = "count", "how many", "number"
-            mark(i, i + 1)
-            noun = _noun_after(lows, i + 2, texts)
-            if noun:
-                type_noun = _noun_phrase(lows, i + 2, noun)
-                mark(*range(i + 2, noun + 1))
-            break
-        if w in ("who", "whom", "whose") and _relative_before_wh(lows, i):
-            continue
-        if w in ("who", "whom", "whose"):
-            wh = wh or w
-            answer_type = answer_type or "person"
-            mark(i)
-            break
-        if w == "where":
-            wh, answer_type = wh or w, answer_type or "place"
-            mark(i)
-            break
-        if w == "when":
-            wh, answer_type = wh or w, answer_type or "time"
-            mark(i)
-            break
-        if w in ("which", "what"):
-            wh = wh or w
-            mark(i)
-            noun = _noun_after(lows, i + 1, texts)
-            head = _head_before(lows, i)
-            if noun is not None and (head is None or not texts[i + 1][:1].isupper()
-                                     or noun == len(lows) - 1):
-                # "a city in which country", "which Indian state", "a city in which
-                # Australian state?" (a noun phrase that ends the question is no clause)
-                head = None
-            if head is not None:        # "the city in which Einstein was born": a city
-                type_noun = lows[head]
-                answer_type = _type_of(type_noun) or answer_type
-                mark(head - 1, head, i - 1)
-                break
-            if noun is not None and lows[i + 1] not in AUXILIARIES:
-                type_noun = _noun_phrase(lows, i + 1, noun)
-                answer_type = _type_of(type_noun) or answer_type
-                mark(*range(i + 1, noun + 1))
-            break
-        if i == first and w in IMPERATIVES:
-            wh = wh or "imperative"
-            mark(i)
-            if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
-                mark(i + 1)
-            after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
-            nouns, relative = _noun_before_relative(lows, after, texts)
-            if nouns is not None:    # "Name the country whose capital is …": a country
-                type_noun = _noun_phrase(lows, nouns[0], nouns[1])
-                answer_type = _type_of(type_noun)
-                mark(*range(nouns[0] - 1, relative + 1))
-                break
-            continue
-    superlative = None
+
+
+def _read_word(r: _Reading, i: int, first: int | None) -> bool:
+    """Reads the word at ``i`` into ``r`` if it is the question word; whether it was (the
+    reading stops there). An imperative that opens the question is read (and marked) but
+    ends the reading only with "the N whose …" after it."""
+    lows, w = r.lows, r.lows[i]
+    if w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"):
+        _read_count(r, i, "count" if r.form != "ask" else r.form, f"how {lows[i + 1]}")
+        return True
+    if w == "number" and i + 1 < len(lows) and lows[i + 1] == "of" and (
+            i == 0 or lows[i - 1] in ("the", "what", "a")):
+        _read_count(r, i, "count", "how many")
+        return True
+    if w in ("who", "whom", "whose"):
+        if _relative_before_wh(lows, i):
+            return False
+        r.wh = r.wh or w
+        r.answer_type = r.answer_type or "person"
+        r.mark(i)
+        return True
+    if w in ("where", "when"):
+        r.wh, r.answer_type = r.wh or w, r.answer_type or ("place" if w == "where" else "time")
+        r.mark(i)
+        return True
+    if w in ("which", "what"):
+        _read_which(r, i)
+        return True
+    return i == first and w in IMPERATIVES and _read_imperative(r, i)
+
+
+def _read_count(r: _Reading, i: int, form: str, wh: str) -> None:
+    """"how many N", "the number of N" at ``i``: the question counts (as ``form`` and
+    ``wh``), its answer is a number, and the N after the phrase is the class counted."""
+    r.form, r.wh, r.answer_type = form, wh, "number"
+    r.mark(i, i + 1)
+    noun = _noun_after(r.lows, i + 2, r.texts)
+    if noun:
+        r.type_noun = _noun_phrase(r.lows, i + 2, noun)
+        r.mark(*range(i + 2, noun + 1))
+
+
+def _read_which(r: _Reading, i: int) -> None:
+    """"which"/"what" at ``i``: the class noun is the head a relative "in which" attaches
+    to ("the city in which Einstein was born"), else the noun right after ("which
+    country", not "which is"), and says the answer type when it is a person, place or
+    time noun."""
+    lows, texts = r.lows, r.texts
+    r.wh = r.wh or lows[i]
+    r.mark(i)
+    noun = _noun_after(lows, i + 1, texts)
+    head = _head_before(lows, i)
+    if noun is not None and (head is None or not texts[i + 1][:1].isupper()
+                             or noun == len(lows) - 1):
+        # "a city in which country", "which Indian state", "a city in which Australian
+        # state?" (a noun phrase that ends the question is no clause)
+        head = None
+    if head is not None:        # "the city in which Einstein was born": a city
+        r.type_noun = lows[head]
+        r.answer_type = _type_of(r.type_noun) or r.answer_type
+        r.mark(head - 1, head, i - 1)
+    elif noun is not None and lows[i + 1] not in AUXILIARIES:
+        r.type_noun = _noun_phrase(lows, i + 1, noun)
+        r.answer_type = _type_of(r.type_noun) or r.answer_type
+        r.mark(*range(i + 1, noun + 1))
+
+
+def _read_imperative(r: _Reading, i: int) -> bool:
+    """An imperative at ``i`` ("Name …", "Tell me …"), read into ``r``; whether "the N
+    whose/where/in which …" follows it, making N the class asked for ("Name the country
+    whose capital is …": a country)."""
+    lows = r.lows
+    r.wh = r.wh or "imperative"
+    r.mark(i)
+    if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
+        r.mark(i + 1)
+    after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
+    nouns, relative = _noun_before_relative(lows, after, r.texts)
+    if nouns is None:
+        return False
+    r.type_noun = _noun_phrase(lows, nouns[0], nouns[1])
+    r.answer_type = _type_of(r.type_noun)
+    r.mark(*range(nouns[0] - 1, relative + 1))
+    return True
+
+
+def _read_superlative(r: _Reading) -> Superlative | None:
+    """The first superlative of the question ("oldest", "the most recent": a two-word one
+    before its first word alone), its words marked in ``r``'s frame; None if none."""
+    lows = r.lows
     for i, w in enumerate(lows):
         nxt = lows[i + 1] if i + 1 < len(lows) else ""
         key = f"{w} {nxt}" if f"{w} {nxt}" in SUPERLATIVES else w
         if key in SUPERLATIVES:
-            superlative = SUPERLATIVES[key]
-            mark(i, *((i + 1,) if key != w else ()))
-            break
-    # a capitalized "Never" inside the question is part of a name ("Never Let Me Go")
-    negated = any(w.low in NEGATIONS and not (i > 0 and w.text[:1].isupper())
-                  for i, w in enumerate(ws))
-    return Analysis(question, form, wh, answer_type, type_noun, superlative, ws,
-                    frozenset(frame), negated)
+            r.mark(i, *((i + 1,) if key != w else ()))
+            return SUPERLATIVES[key]
+    return None
+
+
+def _negated(ws: Sequence[Word]) -> bool:
+    """Whether the question asks what does not hold: a negation word, not a capitalized
+    one inside the question, which is part of a name ("Never Let Me Go")."""
+    return any(w.low in NEGATIONS and not (i > 0 and w.text[:1].isupper())
+               for i, w in enumerate(ws))
 
 
 def _first_content(lows: Sequence[str]) -> int | None:

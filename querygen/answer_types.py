@@ -293,32 +293,43 @@ class TypeOracle:
         SUPERCLASS_DEPTH levels)."""
         missing = [i for i in dict.fromkeys(ids) if i not in self._types]
         if missing:
-            profiles = self.source.profiles(missing)
-            own = {i: set(profiles[i].types) if i in profiles else set() for i in missing}
-            roles = {i: (profiles[i].subject_of, profiles[i].value_of) for i in missing
-                     if i in profiles}
-            closure = {i: set(ts) for i, ts in own.items()}
-            frontier = {t for ts in own.values() for t in ts}
-            seen: set[str] = set()
-            for _ in range(SUPERCLASS_DEPTH):
-                frontier -= seen
-                if not frontier:
-                    break
-                seen |= frontier
-                sup = self.source.profiles(sorted(frontier))
-                parents = {t: set(sup[t].types) if t in sup else set() for t in frontier}
-                for i in missing:
-                    for t in list(closure[i]):
-                        closure[i] |= parents.get(t, set())
-                frontier = {p for ps in parents.values() for p in ps}
-            all_types = sorted({t for ts in closure.values() for t in ts})
-            names = self.source.labels(all_types) if all_types else {}
-            with self._lock:
-                for i in missing:
-                    self._types[i] = frozenset(lab for t in closure[i]
-                                               for lab in split_label(names.get(t, (t, None))[0]))
-                    self._roles[i] = roles.get(i, (frozenset(), frozenset()))
+            self._load_types(missing)
         return {i: self._types.get(i, frozenset()) for i in ids}
+
+    def _load_types(self, missing: list[str]) -> None:
+        """Reads the type labels (superclasses' included) and the roles of the entities
+        ``missing`` (distinct, not cached yet) from the KB into the caches."""
+        profiles = self.source.profiles(missing)
+        own = {i: set(profiles[i].types) if i in profiles else set() for i in missing}
+        roles = {i: (profiles[i].subject_of, profiles[i].value_of) for i in missing
+                 if i in profiles}
+        closure = self._superclass_closure(own)
+        all_types = sorted({t for ts in closure.values() for t in ts})
+        names = self.source.labels(all_types) if all_types else {}
+        with self._lock:
+            for i in missing:
+                self._types[i] = frozenset(lab for t in closure[i]
+                                           for lab in split_label(names.get(t, (t, None))[0]))
+                self._roles[i] = roles.get(i, (frozenset(), frozenset()))
+
+    def _superclass_closure(self, own: dict[str, set[str]]) -> dict[str, set[str]]:
+        """entity → its ``own`` types and their superclasses up to SUPERCLASS_DEPTH levels
+        up, read from the KB a level at a time."""
+        closure = {i: set(ts) for i, ts in own.items()}
+        frontier = {t for ts in own.values() for t in ts}
+        seen: set[str] = set()
+        for _ in range(SUPERCLASS_DEPTH):
+            frontier -= seen
+            if not frontier:
+                break
+            seen |= frontier
+            sup = self.source.profiles(sorted(frontier))
+            parents = {t: set(sup[t].types) if t in sup else set() for t in frontier}
+            for types in closure.values():
+                for t in list(types):
+                    types |= parents.get(t, set())
+            frontier = {p for ps in parents.values() for p in ps}
+        return closure
 
     def kinds(self, ids: Sequence[str]) -> dict[str, str | None]:
         """entity → its kind (AGENT, PLACE, THING) or None when the KB does not say."""
@@ -433,15 +444,7 @@ class TypeOracle:
         if not values or (not exp.kinds and not exp.clash and not exp.noun):
             return TypeCheck()
         ids = [v.value for v in values if v.kind in ("entity", "iri")]
-        kinds = self.kinds(ids) if ids else {}
-        if ids and via is not None and self.untyped(via, ids):
-            # a KB without types here (a custom KB in its own vocabulary): an entity is
-            # any entity kind the question asks for, never a date or a number
-            wanted = sorted(exp.kinds - LITERAL_KINDS) or [THING]
-            kinds = dict.fromkeys(ids, wanted[0])
-        seen: list[str | None] = []
-        for v in values:
-            seen.append(literal_kind(v) or kinds.get(v.value))
+        seen = self._value_kinds(exp, values, ids, via)
         fits = sum(1 for k in seen if k in exp.kinds)
         clashes = sum(1 for k in seen if k in exp.clash) + \
             0.5 * sum(1 for k in seen if k in exp.unlikely)
@@ -450,14 +453,21 @@ class TypeOracle:
         score = (fits - clashes) / len(seen)
         noun = self._noun_agreement(exp.noun, ids, values, via, via_names) \
             if exp.noun else None
-        known = [k for k in seen if k]
-        note = ""
-        if clashes >= 1:
-            note = (f"{round(clashes)} of {len(seen)} answers are of a kind a "
-                    f"{exp.wh!r} question cannot have ({', '.join(sorted(set(known)))})")
-        elif noun is not None and noun < 0:
-            note = f"the answers are not {exp.noun}"
-        return TypeCheck(score, noun, tuple(sorted(set(known))), note)
+        known = tuple(sorted({k for k in seen if k}))
+        return TypeCheck(score, noun, known, _check_note(exp, len(seen), clashes, noun, known))
+
+    def _value_kinds(self, exp: Expected, values: Sequence[Value], ids: list[str],
+                     via: str | None) -> list[str | None]:
+        """The kind of each of ``values`` (None where unknown); on a KB that types none of
+        the entities ``ids`` nor ``via``'s values, an entity is the first entity kind
+        ``exp`` asks for."""
+        kinds = self.kinds(ids) if ids else {}
+        if ids and via is not None and self.untyped(via, ids):
+            # a KB without types here (a custom KB in its own vocabulary): an entity is
+            # any entity kind the question asks for, never a date or a number
+            wanted = sorted(exp.kinds - LITERAL_KINDS) or [THING]
+            kinds = dict.fromkeys(ids, wanted[0])
+        return [literal_kind(v) or kinds.get(v.value) for v in values]
 
     def _noun_agreement(self, noun: str, ids: Sequence[str], values: Sequence[Value],
                         via: str | None, via_names: Iterable[str]) -> float:
@@ -468,20 +478,40 @@ class TypeOracle:
             return -1.0 if ids == [] else 0.0
         labels = self.type_labels(ids)
         typed = [i for i in ids if labels[i]]
-        if typed:
-            close = self._similar_labels(noun, {lab for i in typed for lab in labels[i]})
-            hits = sum(1 for i in typed if any(names_noun(lab, forms) or lab in close
-                                               for lab in labels[i]))
-            if hits:
-                return hits / len(typed)
+        members = self._member_share(noun, forms, typed, labels) if typed else 0.0
+        if members:
+            return members
         if via is not None:
-            if any(names_noun(normalize(n), forms) for n in via_names):
-                return 1.0
-            share = self.range_share(via, noun)
-            if share >= 0.5:
-                return share
+            by_property = self._property_agreement(noun, forms, via, via_names)
+            if by_property is not None:
+                return by_property
         if not typed:
             return 0.0
+        return self._types_distance(noun, typed, labels)
+
+    def _member_share(self, noun: str, forms: frozenset[str], typed: list[str],
+                      labels: dict[str, frozenset[str]]) -> float:
+        """The share of the ``typed`` answers a type of which names ``noun`` (one of its
+        ``forms``, or a label close in meaning); 0 when none does."""
+        close = self._similar_labels(noun, {lab for i in typed for lab in labels[i]})
+        hits = sum(1 for i in typed if any(names_noun(lab, forms) or lab in close
+                                           for lab in labels[i]))
+        return hits / len(typed) if hits else 0.0
+
+    def _property_agreement(self, noun: str, forms: frozenset[str], via: str,
+                            via_names: Iterable[str]) -> float | None:
+        """1 when a name of the property ``via`` names ``noun``, the share of its typed
+        values in the KB that are ``noun`` when at least half are, else None."""
+        if any(names_noun(normalize(n), forms) for n in via_names):
+            return 1.0
+        share = self.range_share(via, noun)
+        return share if share >= 0.5 else None
+
+    def _types_distance(self, noun: str, typed: list[str],
+                        labels: dict[str, frozenset[str]]) -> float:
+        """For ``typed`` answers none of whose types names ``noun``: -1 when their types
+        are places of other levels only, or of another kind than the noun; 0.5 when one
+        is a place of the noun's level; else 0."""
         # typed, and no type names the noun: how far apart are they? A place of another
         # level (a city for "which country") is not one; a place of the same level (a
         # capital for "which city") may be, the KB's class tree being partial
@@ -536,6 +566,18 @@ class TypeOracle:
             with self._lock:
                 self._similar[key] = found
         return found
+
+
+def _check_note(exp: Expected, n: int, clashes: float, noun: float | None,
+                known: tuple[str, ...]) -> str:
+    """Why a check failed, for the trace: the answers (``n``, of the ``known`` kinds) that
+    clash with the question word, else a noun the answers are not; "" when neither."""
+    if clashes >= 1:
+        return (f"{round(clashes)} of {n} answers are of a kind a "
+                f"{exp.wh!r} question cannot have ({', '.join(known)})")
+    if noun is not None and noun < 0:
+        return f"the answers are not {exp.noun}"
+    return ""
 
 
 def names_noun(label: str, forms: frozenset[str]) -> bool:

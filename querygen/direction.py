@@ -122,25 +122,50 @@ def _plurals(noun: str) -> tuple[str, ...]:
 
 def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
                     head: str) -> str | None:
+    """The direction a noun construction asks: the property's name ``name_words`` is
+    used through its noun ``head`` (see the module docstring); None when it does not say."""
     ends_of = name_words[-1] == "of" and len(name_words) > 1
     middle_of = "of" in name_words and not ends_of      # "place of birth"
-    before = [w.low for w in a.words if w.end <= span[0]]
-    after = [w.low for w in a.words if w.start >= span[1]]
-    mention_text = a.question[span[0]:span[1]]
-    possessive = bool(re.search(r"['\u2019]s?$", mention_text)) or \
-        bool(re.match(r"['\u2019]s?\b", a.question[span[1]:]))
+    before, after = _around(a, span)
     content_before = [w for w in before if w not in _ARTICLES]
-    if possessive:                                       # "X's R"
+    if _possessive(a, span):                             # "X's R"
         return FORWARD
     if content_before and content_before[-1] == "of":   # "the R of X"
         return INVERSE if ends_of else FORWARD
-    lows = [w.low for w in a.words]
     if "whose" in before and not ends_of and content_before and \
             content_before[-1] in _BE:                   # "whose R is X" (not "Whose
         return INVERSE                                   # citizenship did X have?")
-    # "X is the R of whom", "Of whom was X the R", "Who is X the R of?": X is an R (R
-    # written after X, before that "of"; in "X was a politician of which party" the R
-    # "party" follows "of" and says nothing of the kind)
+    if _mention_is_the_noun(a, span, before, after, head):  # "X is the R of whom"
+        if ends_of:
+            return FORWARD
+        return None if middle_of else INVERSE
+    # "Who had X as (their) R?"
+    if "as" in after and before and before[-1] in ("had", "has", "have") and not ends_of:
+        return INVERSE
+    if not ends_of and _which_noun_of_subject(a, name_words, head, content_before):
+        return FORWARD
+    return None
+
+
+def _around(a: Analysis, span: tuple[int, int]) -> tuple[list[str], list[str]]:
+    """The question's lowercased words before the mention ``span`` and after it."""
+    return ([w.low for w in a.words if w.end <= span[0]],
+            [w.low for w in a.words if w.start >= span[1]])
+
+
+def _possessive(a: Analysis, span: tuple[int, int]) -> bool:
+    """Whether the mention is possessive: it ends in "'s" or "'", or one follows it."""
+    return bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]])) or \
+        bool(re.match(r"['\u2019]s?\b", a.question[span[1]:]))
+
+
+def _mention_is_the_noun(a: Analysis, span: tuple[int, int], before: list[str],
+                         after: list[str], head: str) -> bool:
+    """"X is the R of whom", "Of whom was X the R", "Who is X the R of?": a copula joins
+    the mention to the noun ``head`` written after it, before a dangling "of" or an "of"
+    and a question word (in "X was a politician of which party" the R "party" follows
+    "of" and says nothing of the kind)."""
+    lows = [w.low for w in a.words]
     dangling_of = bool(after) and after[-1] == "of"
     of_wh = next((i for i, w in enumerate(lows)
                   if w == "of" and i + 1 < len(lows) and lows[i + 1] in _WH), None)
@@ -153,45 +178,55 @@ def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
     else:
         between = []
     copula = bool(between and between[0] in _BE) or bool(before and before[-1] in _BE)
-    if copula and any(form in between for form in _plurals(head)):
-        if ends_of:
-            return FORWARD
-        return None if middle_of else INVERSE
-    # "Who had X as (their) R?"
-    if "as" in after and before and before[-1] in ("had", "has", "have") and not ends_of:
-        return INVERSE
-    # "Which students did X supervise?", "Which country is X in?": the R of "which R"
-    # is X's, X being the clause's subject
+    return copula and any(form in between for form in _plurals(head))
+
+
+def _which_noun_of_subject(a: Analysis, name_words: list[str], head: str,
+                           content_before: list[str]) -> bool:
+    """"Which students did X supervise?", "Which country is X in?": the noun of "which R"
+    is the property's and the mention, right after "do" or "be", is the clause's subject
+    (so the R is X's)."""
+    if not a.type_noun or not content_before or content_before[-1] not in _DO | _BE:
+        return False
     real = _head(name_words) or head
-    if a.type_noun and set(_plurals(real)) & set(a.type_noun.split()) and content_before and \
-            content_before[-1] in _DO | _BE and not ends_of:
-        return FORWARD
-    return None
+    return bool(set(_plurals(real)) & set(a.type_noun.split()))
 
 
 def _verb_direction(a: Analysis, span: tuple[int, int],
                     names: list[list[str]]) -> str | None:
+    """The direction a verb construction asks for a property named by one of ``names``
+    (see the module docstring); None when the words do not say."""
     agentive = any(_agent_verb_used(a, n) for n in names)
-    before = [w.low for w in a.words if w.end <= span[0]]
-    after = [w.low for w in a.words if w.start >= span[1]]
+    before, after = _around(a, span)
     # the clause's auxiliary right before the mention: "did X …", "was X …"
     aux = next((w for w in reversed(before) if w not in _ARTICLES), "")
-    passive_after = any(_participle(w) for w in after)
     if aux in _DO:                                   # "Whom did X employ?": X the agent
         return INVERSE if agentive else None
-    if aux in _BE and passive_after:                 # "Who was X employed by?", "Where
-        return FORWARD                               # was X born?": X the patient
+    if aux in _BE and any(_participle(w) for w in after):   # "Who was X employed by?",
+        return FORWARD                               # "Where was X born?": X the patient
     prep = before[-1] if before else ""
     if prep == "by" and any(_participle(w) for w in before):        # "employed by X"
         return INVERSE if agentive else None
-    if prep in _PREPOSITIONS and prep != "of" and any(
-            _participle(w) for w in before) and any(w in _BE for w in before):
-        return INVERSE                               # "Who was born in X?"
-    # "Who employed X?": a question word is the subject of the verb before X
-    first = before[0] if before else ""
-    if agentive and first in _WH and not any(w in _DO or w in _BE for w in before[1:]):
+    if _after_passive_preposition(before):           # "Who was born in X?"
+        return INVERSE
+    if agentive and _wh_subject(before):             # "Who employed X?"
         return FORWARD
     return None
+
+
+def _after_passive_preposition(before: list[str]) -> bool:
+    """"Who was born in X?": the mention follows a preposition (not "of") of a passive,
+    a form of "be" and a participle before it."""
+    prep = before[-1] if before else ""
+    return prep in _PREPOSITIONS and prep != "of" and any(
+        _participle(w) for w in before) and any(w in _BE for w in before)
+
+
+def _wh_subject(before: list[str]) -> bool:
+    """"Who employed X?": a question word opens the question and is the subject of the
+    verb before the mention (no "do" or "be" after it)."""
+    first = before[0] if before else ""
+    return first in _WH and not any(w in _DO or w in _BE for w in before[1:])
 
 
 def _agent_verb_used(a: Analysis, name_words: list[str]) -> bool:

@@ -522,39 +522,20 @@ class GraphRanker:
     # -- scoring ----------------------------------------------------------------------------
     def _graph(self, ctx: _Context, plan: QueryPlan, rank: int, plans: Sequence[QueryPlan],
                question: str, lang: str) -> QueryGraph:
+        """``plan`` as a query graph: its query run on the KB, its answers checked against
+        the expected type, its features and the model's probability."""
         query = plan.generated(question)
-        try:
-            result = run(query, self.kb, limit=ANSWER_LIMIT, lang=lang)
-        except KGGroundError as exc:
-            if _is_failure(exc):
-                raise
-            result = None
-        narrowed_by, narrowed_of = None, 0
+        result = self._run(query, lang)
+        narrowed_by: list[str] | None = None
+        narrowed_of = 0
         if result is not None and query.form == "select":
-            numbers = numbers_unused(question, query.label_level)
-            found = narrowed(self.kb, result, numbers) if numbers else None
-            if found is not None:       # "in 1903": the statements whose qualifiers say so
-                narrowed_of = len(result.answers)
-                result, narrowed_by = found[0], numbers
-        own = {d.id for d in plan.decisions if d.kind == "entity"}
-        if result is not None and query.form == "select" and not plan.choices and \
-                result.answers and all(a.value.value in own for a in result.answers):
+            result, narrowed_by, narrowed_of = self._narrowed_by_numbers(question, query,
+                                                                         result)
+        if _answers_own_entities(plan, query, result):
             result = None       # a path back to the question's own entity answers nothing
-            # (a choice, "X or Y?", is answered by one of them)
-        values: list[Value] = []
-        if result is not None:
-            if query.form == "count":
-                # "quantity": a count's kind, outside ValueKind, that answer_types knows
-                values = [Value(cast(ValueKind, "quantity"), str(result.count or 0))] \
-                    if result.count else []
-            elif query.form == "select":
-                values = [a.value for a in result.answers]
+        values = _answer_values(query, result)
         via = _last_property(plan)
-        # the name the question matched ("plays") and the property's own label
-        # ("instrument"): either may name the class asked for
-        names = [d.label for d in plan.decisions if d.kind == "property" and d.id == via]
-        own_label = self.rules.props.label(via) if via is not None else None
-        names += [own_label] if own_label and own_label not in names else []
+        names = self._property_names(plan, via)
         check = self.oracle.check(ctx.expected, values, via, names) \
             if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
@@ -564,6 +545,35 @@ class GraphRanker:
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of)
+
+    def _run(self, query: GeneratedQuery, lang: str) -> QueryResult | None:
+        """``query``'s result on the KB; None on an error of the query's own (the KB
+        failing, an endpoint's or the mirror's error, is raised)."""
+        try:
+            return run(query, self.kb, limit=ANSWER_LIMIT, lang=lang)
+        except KGGroundError as exc:
+            if _is_failure(exc):
+                raise
+            return None
+
+    def _narrowed_by_numbers(self, question: str, query: GeneratedQuery, result: QueryResult
+                             ) -> tuple[QueryResult, list[str] | None, int]:
+        """"in 1903": ``result`` kept to the answers whose statements have a qualifier
+        with a number of the question the query does not use, those numbers, and how
+        many answers there were; ``result``, None and 0 when no such qualifier narrows it."""
+        numbers = numbers_unused(question, query.label_level)
+        found = narrowed(self.kb, result, numbers) if numbers else None
+        if found is None:
+            return result, None, 0
+        return found[0], numbers, len(result.answers)
+
+    def _property_names(self, plan: QueryPlan, via: str | None) -> list[str]:
+        """The names of the property ``via``: the one the question matched ("plays") and
+        the property's own label ("instrument"); either may name the class asked for."""
+        names = [d.label for d in plan.decisions if d.kind == "property" and d.id == via]
+        own_label = self.rules.props.label(via) if via is not None else None
+        names += [own_label] if own_label and own_label not in names else []
+        return names
 
     def _named_by_noun(self, ctx: _Context, plan: QueryPlan, check: TypeCheck,
                        feats: Mapping[str, float]) -> bool:
@@ -927,6 +937,31 @@ def _repeats(plan: QueryPlan) -> bool:
     pids = [e.predicate.id for e in _relation_edges(plan)
             if isinstance(e.predicate, LinkingDecision)]
     return len(pids) != len(set(pids))
+
+
+def _answers_own_entities(plan: QueryPlan, query: GeneratedQuery,
+                          result: QueryResult | None) -> bool:
+    """Whether every answer of the select ``result`` is one of the question's own
+    entities, ``plan`` offering no choice (a choice, "X or Y?", is answered by one of
+    them)."""
+    if result is None or query.form != "select" or plan.choices or not result.answers:
+        return False
+    own = {d.id for d in plan.decisions if d.kind == "entity"}
+    return all(a.value.value in own for a in result.answers)
+
+
+def _answer_values(query: GeneratedQuery, result: QueryResult | None) -> list[Value]:
+    """The values a graph answers: a select's answers, a count's number (none for a
+    count of 0), none for a yes/no question or no result."""
+    if result is None:
+        return []
+    if query.form == "count":
+        # "quantity": a count's kind, outside ValueKind, that answer_types knows
+        return [Value(cast(ValueKind, "quantity"), str(result.count or 0))] \
+            if result.count else []
+    if query.form == "select":
+        return [a.value for a in result.answers]
+    return []
 
 
 def _last_property(plan: QueryPlan) -> str | None:

@@ -14,17 +14,8 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ["store", "kb", "linking", "querygen", "chains", "reasoning"]
 MAX_COMPLEXITY = 25
 
-_LEAD = "the lead is changing this module (issue 31): split it when it is free"
 #: "path::function" or "path::Class.method" → why it is still above the limit
-ALLOWED = {
-    "querygen/answer_types.py::TypeOracle._noun_agreement": _LEAD,
-    "querygen/answer_types.py::TypeOracle.type_labels": _LEAD,
-    "querygen/answer_types.py::TypeOracle.check": _LEAD,
-    "querygen/direction.py::_noun_direction": _LEAD,
-    "querygen/direction.py::_verb_direction": _LEAD,
-    "querygen/graphs.py::GraphRanker._graph": _LEAD,
-    "querygen/analysis.py::analyze": _LEAD,
-}
+ALLOWED: dict[str, str] = {}
 
 
 def complexities() -> dict[str, int]:
