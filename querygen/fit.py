@@ -244,24 +244,22 @@ class RelationFit:
                          description=getattr(info, "description", None))
 
 
-def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
-    """The relation words around the mention ``span``, split where a chained relation
-    joins ("of", "where", "whose", …, and an article after a verb: "employed | the
-    doctoral advisor of X"), innermost first. The question's frame (its question word,
-    the noun of "which N", a superlative) is no piece: "which country" asks for the
-    answer's class, which a type constraint checks.
+def _segmentations(side: list[tuple[list[Word], str]]) -> list[list[list[Word]]]:
+    """The pieces of one side of a mention (each with the join word before it) with
+    content words: every split, then each with two pieces joined by "of" merged."""
+    pieces = [(ws, join) for ws, join in side if content(ws)]
+    out = [[ws for ws, _ in pieces]]
+    for k in range(1, len(pieces)):
+        if pieces[k][1] == "of":       # merge piece k into piece k-1
+            merged = [ws for ws, _ in pieces[:k - 1]] + [pieces[k - 1][0] + pieces[k][0]]
+            out.append(merged + [ws for ws, _ in pieces[k + 1:]])
+    return out
 
-    Order: a piece after the mention that a relative word introduces ("… where X was
-    born") is X's own relation; then the pieces before the mention, nearest first; a
-    piece after the mention that no relative word introduces ("Where was the wife of X
-    born?") is the main verb, outermost. Only pieces with content words are kept.
 
-    Returns the possible segmentations, first the one with every split. "of" may also
-    belong to a property's name ("the capital of the country *of* citizenship of X"), so
-    each segmentation with two pieces joined by "of" merged is offered too; after a
-    possessive ("X's spouse born") each split of the words that follow is offered (where
-    the possessed noun ends is not written). The KB keeps the segmentations it holds."""
-    # pieces as (words, the join word before them)
+def _sides(a: Analysis, span: tuple[int, int]
+           ) -> tuple[list[tuple[list[Word], str]], list[tuple[list[Word], str]], bool]:
+    """The relation words before and after the mention ``span`` as pieces (words, the
+    join word before them), and whether the mention is a possessive ("Curie's")."""
     before: list[tuple[list[Word], str]] = [([], "")]
     after: list[tuple[list[Word], str]] = [([], "")]
     possessive = bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]]))
@@ -280,23 +278,35 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
         if w.low in FRAME_WORDS:
             continue
         side[-1][0].append(w)
+    return before, after, possessive
+
+
+def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
+    """The relation words around the mention ``span``, split where a chained relation
+    joins ("of", "where", "whose", …, and an article after a verb: "employed | the
+    doctoral advisor of X"), innermost first. The question's frame (its question word,
+    the noun of "which N", a superlative) is no piece: "which country" asks for the
+    answer's class, which a type constraint checks.
+
+    Order: a piece after the mention that a relative word introduces ("… where X was
+    born") is X's own relation; then the pieces before the mention, nearest first; a
+    piece after the mention that no relative word introduces ("Where was the wife of X
+    born?") is the main verb, outermost. Only pieces with content words are kept.
+
+    Returns the possible segmentations, first the one with every split. "of" may also
+    belong to a property's name ("the capital of the country *of* citizenship of X"), so
+    each segmentation with two pieces joined by "of" merged is offered too; after a
+    possessive ("X's spouse born") each split of the words that follow is offered (where
+    the possessed noun ends is not written). The KB keeps the segmentations it holds."""
+    before, after, possessive = _sides(a, span)
     lows = [w.low for w in a.words if w.end <= span[0]]
     tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
     relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
                                                           "who", "whom", "when")
 
-    def segmentations(side: list[tuple[list[Word], str]]) -> list[list[list[Word]]]:
-        pieces = [(ws, join) for ws, join in side if content(ws)]
-        out = [[ws for ws, _ in pieces]]
-        for k in range(1, len(pieces)):
-            if pieces[k][1] == "of":       # merge piece k into piece k-1
-                merged = [ws for ws, _ in pieces[:k - 1]] + [pieces[k - 1][0] + pieces[k][0]]
-                out.append(merged + [ws for ws, _ in pieces[k + 1:]])
-        return out
-
     out = []
-    for b in segmentations(before):
-        for af in segmentations(after):
+    for b in _segmentations(before):
+        for af in _segmentations(after):
             ordered = list(reversed(b))
             # what a relative word or a possessive introduces after the mention is its
             # own relation: "born in X's capital" is X's capital, then born there

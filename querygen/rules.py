@@ -752,9 +752,7 @@ def _named_relation_only(plans: list[QueryPlan], a: Analysis) -> list[QueryPlan]
     # ("doctoral | advisor" of X's doctoral students); a name of one word cannot be
     # split ("headquartered in the capital of X" is two relations, though "capital" is
     # also called "administrative headquarters")
-    question = {root(w) for w in norm_words(a.question)}
-    one_hop = max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
-                   and p.fit >= NAMED_FIT and _splittable_name(p, question)), default=None)
+    one_hop = _whole_name_fit(plans, a)
     return [p for p in plans if p.fit is None or p.form == "ask" or
             (p.fit >= best - FIT_GAP and not (
                 one_hop is not None and p.fit <= one_hop and p.notes[:1]
@@ -766,6 +764,14 @@ def held_one_hop(plans: list[QueryPlan]) -> float:
     return max((p.fit for p in plans if p.fit is not None and p.form != "ask"
                 and p.notes[:1] and p.notes[0].startswith("one hop")
                 and not p.notes[0].endswith(NOT_HELD)), default=float("-inf"))
+
+
+def _whole_name_fit(plans: list[QueryPlan], a: Analysis) -> float | None:
+    """The best fit of a one-hop reading whose property name, of several words all in
+    the question, names the relation outright; None if there is none."""
+    question = {root(w) for w in norm_words(a.question)}
+    return max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
+                and p.fit >= NAMED_FIT and _splittable_name(p, question)), default=None)
 
 
 def _splittable_name(plan: QueryPlan, question: set[str]) -> bool:
