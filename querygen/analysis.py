@@ -23,6 +23,7 @@ relation. Nothing here consults a KB: entity mentions come from the linker
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -150,7 +151,7 @@ def analyze(question: str) -> Analysis:
     """The analysis of ``question`` (see the module docstring). Offsets index ``question``
     as given, so mentions found by the linker in the same text line up."""
     ws = words_of(question)
-    r = _Reading(ws, [w.low for w in ws], [w.text for w in ws])
+    r = _Reading(ws, _spelled(ws), [w.text for w in ws])
     first = _first_content(r.lows)
     if first is not None and _opens_yes_no(r.lows, first):  # "Is Paris …", "Did Curie …"
         r.form, r.wh = "ask", "yes/no"
@@ -159,6 +160,35 @@ def analyze(question: str) -> Analysis:
     superlative = _read_superlative(r)
     return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
                     frozenset(r.frame), _negated(ws))
+
+
+#: the words a misspelling is read as: question words and the class nouns of answer types
+_SPELLED = sorted({"who", "whom", "whose", "what", "which", "where", "when"}
+                  | PLACE_NOUNS | PERSON_NOUNS | TIME_NOUNS)
+
+
+def _spelled(ws: Sequence[Word]) -> list[str]:
+    """The lower-cased words, a misspelled question word or class noun read as the word
+    meant ("wich contry" → "which country"): a word written in lower case (or first),
+    that English does not know, closest to one word of ``_SPELLED`` (difflib ratio ≥
+    0.85). Names and known words stay as written."""
+    out = []
+    for i, w in enumerate(ws):
+        low = w.low
+        if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
+                and low not in _SPELLED and not _known_word(low):
+            close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
+            if len(close) == 1:
+                low = close[0]
+        out.append(low)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _known_word(word: str) -> bool:
+    """Whether English (lemminflect's lexicon) knows ``word`` in any form."""
+    from lemminflect import getAllLemmas
+    return bool(getAllLemmas(word))
 
 
 @dataclass

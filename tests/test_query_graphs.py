@@ -425,3 +425,15 @@ def test_a_one_word_property_name_does_not_hide_a_chain(slice_mirror_path):
 
 def test_got_is_a_verb_not_the_class_asked_for():
     assert analyze("What got founded in Latvia's capital?").type_noun is None
+
+
+@pytest.mark.parametrize("question, wh, noun", [
+    ("What contry was Povel Ramel born in?", "what", "country"),
+    ("arnab basu was educated in wich country", "which", "country"),
+    # a name, or a word English knows, is read as written
+    ("In which county is Chico?", "which", "county"),
+    ("Which Stat is Texas in?", "which", "stat"),
+])
+def test_a_misspelled_question_word_or_class_noun_is_read_as_meant(question, wh, noun):
+    a = analyze(question)
+    assert (a.wh, a.type_noun) == (wh, noun)
