@@ -41,7 +41,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from kb.types import Citation
 from reasoning.gates.base import CallRecord, Decision, plain
@@ -97,16 +97,30 @@ class AnswerValue:
         return {"id": self.id, "label": self.label, "citations": list(self.numbers)}
 
 
+class StageDetails(Protocol):
+    """What a stage produced, as a typed record (``reasoning.records``: ``DraftRecord``,
+    ``RetrievalRecord``, …) whose ``as_dict()`` is the stage's details in the trace."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class StageRecord:
-    """One stage of an ask: what it did (``details``: prompts, replies, scores, queries),
-    the LLM calls it made, the KB calls (per method: calls, seconds) and its wall time."""
+    """One stage of an ask: what it produced (``record``, a ``reasoning.records`` record;
+    ``details``, its JSON form: prompts, replies, scores, queries), the LLM calls it made,
+    the KB calls (per method: calls, seconds) and its wall time."""
 
     name: str
     seconds: float
-    details: Mapping[str, Any] = field(default_factory=dict)
+    record: StageDetails | None = None
     llm_calls: tuple[CallRecord, ...] = ()
     kb_calls: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The record as JSON-ready data ({} for a stage that recorded none: one that
+        failed)."""
+        return self.record.as_dict() if self.record is not None else {}
 
     @property
     def n_kb_calls(self) -> int:
