@@ -21,11 +21,13 @@ def __getattr__(name: str) -> Any:
         from reasoning import session
         return session.Session
     if name in ("Answer", "AnswerValue", "AnswerTrace", "CitedStatement", "StageRecord",
-                "ANSWER_SCHEMA_PATH", "load_answer_schema"):
+                "ANSWER_SCHEMA_PATH", "TRACE_SCHEMA_PATH", "load_answer_schema",
+                "load_trace_schema", "schemas_by_id"):
         from reasoning import answer
         return getattr(answer, name)
     raise AttributeError(f"module 'reasoning' has no attribute {name!r}")
 
 
 __all__ = ["ANSWER_SCHEMA_PATH", "Answer", "AnswerTrace", "AnswerValue", "CitedStatement",
-           "Grounder", "Session", "StageRecord", "abstains", "load_answer_schema"]
+           "Grounder", "Session", "StageRecord", "TRACE_SCHEMA_PATH", "abstains",
+           "load_answer_schema", "load_trace_schema", "schemas_by_id"]

@@ -30,8 +30,11 @@ in the order it first does.
 
 ``as_dict()`` (what ``kgground ask --json`` prints) is described by the JSON Schema at
 ``ANSWER_SCHEMA_PATH`` (``load_answer_schema()``), shipped beside the evidence graph's
-(``chains.SCHEMA_PATH``), whose $id it refers to for ``graph`` and the citations. A change
-that removes or renames a field raises its version; new optional fields do not.
+(``chains.SCHEMA_PATH``), whose $id it refers to for ``graph`` and the citations, and the
+trace's (``TRACE_SCHEMA_PATH``, ``load_trace_schema()``: ``AnswerTrace.as_dict()``, each
+stage's details the JSON of its ``reasoning.records`` record), whose $id it refers to for
+``trace``. ``schemas_by_id()`` gives all three, for a validator's registry. A change that
+removes or renames a field raises its schema's version; new optional fields do not.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from kb.types import Citation
 from reasoning.gates.base import CallRecord, Decision, plain
@@ -57,13 +60,37 @@ def _schema_folder() -> Path:
 
 
 ANSWER_SCHEMA_PATH = _schema_folder() / "answer-v1.schema.json"
+TRACE_SCHEMA_PATH = _schema_folder() / "trace-v1.schema.json"
+_EVIDENCE_GRAPH_SCHEMA_PATH = _schema_folder() / "evidence-graph-v1.schema.json"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
 
 
 def load_answer_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of ``Answer.as_dict()``. Its ``graph`` and citations
-    refer to the evidence graph's schema by its $id (``chains.load_schema()``): a validator
-    needs both (e.g. a ``referencing.Registry`` holding the evidence graph's)."""
-    return json.loads(ANSWER_SCHEMA_PATH.read_text(encoding="utf-8"))
+    refer to the evidence graph's schema by its $id (``chains.load_schema()``), its
+    ``trace`` (and values, decision, utility, missing) to the trace's
+    (``load_trace_schema()``): a validator needs all three (e.g. a ``referencing.Registry``
+    holding ``schemas_by_id()``)."""
+    return _load(ANSWER_SCHEMA_PATH)
+
+
+def load_trace_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``AnswerTrace.as_dict()``, the answer's
+    ``trace``: each known stage's details are its record's (``reasoning.records``). Its
+    retrieve stage's seeds refer to the evidence graph's schema by its $id."""
+    return _load(TRACE_SCHEMA_PATH)
+
+
+def schemas_by_id() -> dict[str, dict[str, Any]]:
+    """The answer's, the trace's and the evidence graph's schemas by their $id: what a
+    validator of either document resolves references in, e.g.
+    ``referencing.Registry().with_contents(schemas_by_id().items())``."""
+    schemas = (load_answer_schema(), load_trace_schema(), _load(_EVIDENCE_GRAPH_SCHEMA_PATH))
+    return {s["$id"]: s for s in schemas}
 
 
 @dataclass(frozen=True)
@@ -97,16 +124,30 @@ class AnswerValue:
         return {"id": self.id, "label": self.label, "citations": list(self.numbers)}
 
 
+class StageDetails(Protocol):
+    """What a stage produced, as a typed record (``reasoning.records``: ``DraftRecord``,
+    ``RetrievalRecord``, …) whose ``as_dict()`` is the stage's details in the trace."""
+
+    def as_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class StageRecord:
-    """One stage of an ask: what it did (``details``: prompts, replies, scores, queries),
-    the LLM calls it made, the KB calls (per method: calls, seconds) and its wall time."""
+    """One stage of an ask: what it produced (``record``, a ``reasoning.records`` record;
+    ``details``, its JSON form: prompts, replies, scores, queries), the LLM calls it made,
+    the KB calls (per method: calls, seconds) and its wall time."""
 
     name: str
     seconds: float
-    details: Mapping[str, Any] = field(default_factory=dict)
+    record: StageDetails | None = None
     llm_calls: tuple[CallRecord, ...] = ()
     kb_calls: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The record as JSON-ready data ({} for a stage that recorded none: one that
+        failed)."""
+        return self.record.as_dict() if self.record is not None else {}
 
     @property
     def n_kb_calls(self) -> int:
@@ -121,7 +162,8 @@ class StageRecord:
 
 @dataclass(frozen=True)
 class AnswerTrace:
-    """Every stage of one ask, in order, and the totals."""
+    """Every stage of one ask, in order, and the totals. ``as_dict()`` follows the JSON
+    Schema at ``TRACE_SCHEMA_PATH``."""
 
     stages: tuple[StageRecord, ...] = ()
     seconds: float = 0.0

@@ -3,11 +3,13 @@ validation → the KB → evidence chaining, for one question and its sub-questi
 numbered ``Evidence``.
 
     consolidator = Consolidator(kb, linker)
-    evidence = consolidator.gather("Where was Marie Curie born?", log=details)
+    evidence, record = consolidator.consolidate("Where was Marie Curie born?")
     evidence.statements[0].text        # 'Marie Curie — place of birth → Warsaw'
     evidence.kb_answer[0].label        # 'Warsaw'
+    record.answered_by, record.queries[0]   # 'query graph', GraphQueryRecord(...)
 
-Steps, each written into ``log`` (a dict the caller keeps as the stage's trace details):
+Steps, each recorded in a ``reasoning.records.Consolidation`` (the retrieve stage's trace
+keeps it):
 
 1. **queries**: ``querygen.generate`` writes queries for the question (``strategy``:
    ``rules``; ``llm`` few-shot with ``llm=``; ``auto``: rules, then the LLM's few-shot
@@ -50,7 +52,8 @@ fails) become warnings in the evidence; failures of the KB, a model or the insta
 
 Which KB served each result is on its citation (``source``: ``mirror:…`` or
 ``sparql:…``, with ``live`` and the retrieval time) and on each query's record
-(``source``, ``engine``); ``log["sources"]`` counts the statements per source.
+(``run``: ``source``, ``engine``); the record's ``sources`` counts the statements per
+source.
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
                                 statement_from_citation)
 from reasoning.prompt_engine import fill_in
+from reasoning.records import (AnsweredBy, Consolidation, GeneratedQueryRecord,
+                               GraphQueryRecord, Narrowed, QueryOutcome, QueryRecord, QueryRun)
 from store.errors import (EndpointError, KGGroundError, LLMError, MirrorError, MissingExtra,
                           ServerBusy)
 
@@ -134,20 +139,19 @@ class Consolidator:
         self.hops, self.top, self.lang, self.limits = hops, top, lang, limits
         self.use_chains, self.full = chains, full
 
-    def gather(self, question: str, sub_questions: Sequence[str] = (),
-               log: dict[str, Any] | None = None) -> Evidence:
+    def gather(self, question: str, sub_questions: Sequence[str] = ()) -> Evidence:
         """Numbered evidence for ``question`` (see the module docstring)."""
-        log = log if log is not None else {}
+        return self.consolidate(question, sub_questions)[0]
+
+    def consolidate(self, question: str, sub_questions: Sequence[str] = ()
+                    ) -> tuple[Evidence, Consolidation]:
+        """Numbered evidence for ``question`` and the record of how it was gathered (see
+        the module docstring)."""
         evidence = Evidence(question)
         started = time.perf_counter()
-        records: list[dict[str, Any]] = []
+        records: list[QueryRecord] = []
         asked = self._ask_all(question, sub_questions, records, evidence)
-        if asked[0].ranking is not None and asked[0].ranking.reading:
-            log["read_as"] = asked[0].ranking.reading   # a question in another language
         queried = time.perf_counter()
-        log["queries"] = records
-        if len(asked) > 1:
-            log["sub_questions"] = list(sub_questions)
         answered = [a for a in asked if a.result is not None]
 
         graph = None
@@ -158,23 +162,26 @@ class Consolidator:
             graph = EvidenceGraph(question=question, lang=self.lang, kb_name=self.kb.name)
         numbered = self._number(graph, answered, evidence)
         best = _take_kb_answer(evidence, asked[0], numbered)
-        log.update(seeds=[s.as_dict() for s in graph.seeds],
-                   chains=[c.text for c in graph.chains],
-                   statements=len(evidence.statements),
-                   sources=dict(Counter(s.citation.source for s in evidence.statements)),
-                   kb_answer=[v.as_dict() for v in evidence.kb_answer],
-                   kb_confidence=round(evidence.kb_confidence, 4),
-                   kb_missing=evidence.kb_missing,
-                   answered_by="query graph" if evidence.kb_graph is not None else
-                   "query" if best is not None else "none",
-                   queries_ms=_ms(started, queried), chains_ms=_ms(queried, chained),
-                   number_ms=_ms(chained, time.perf_counter()))
-        if evidence.warnings:
-            log["warnings"] = list(evidence.warnings)
-        return evidence
+        answered_by: AnsweredBy = "query graph" if evidence.kb_graph is not None else \
+            "query" if best is not None else "none"
+        ranking = asked[0].ranking
+        record = Consolidation(
+            queries=tuple(records), seeds=tuple(graph.seeds),
+            chains=tuple(c.text for c in graph.chains),
+            statements=len(evidence.statements),
+            sources=dict(Counter(s.citation.source for s in evidence.statements)),
+            kb_answer=tuple(evidence.kb_answer), kb_confidence=evidence.kb_confidence,
+            kb_missing=evidence.kb_missing, answered_by=answered_by,
+            queries_ms=_ms(started, queried), chains_ms=_ms(queried, chained),
+            number_ms=_ms(chained, time.perf_counter()),
+            # a question in another language: how it was read
+            read_as=ranking.reading if ranking is not None and ranking.reading else None,
+            sub_questions=tuple(sub_questions) if len(asked) > 1 else None,
+            warnings=tuple(evidence.warnings))
+        return evidence, record
 
     def _ask_all(self, question: str, sub_questions: Sequence[str],
-                 records: list[dict[str, Any]], evidence: Evidence) -> list[Asked]:
+                 records: list[QueryRecord], evidence: Evidence) -> list[Asked]:
         """``question`` asked, then each sub-question (blank ones and the question itself
         left out) with the earlier sub-questions' first answers filled in (``fill_in``)."""
         asked = [self._ask(question, records, evidence)]
@@ -208,7 +215,7 @@ class Consolidator:
         return numbered
 
     # -- queries ------------------------------------------------------------------------------
-    def _ask(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
+    def _ask(self, question: str, records: list[QueryRecord], evidence: Evidence,
              sub_question: int | None = None) -> Asked:
         """The answer to ``question``: its best query graph when confident enough (the
         rules' readings, ranked by ``querygen.graphs``); else, under 'auto' or 'llm' with
@@ -223,8 +230,8 @@ class Consolidator:
                 g = ranking.best
                 asked = Asked(question, g.query, g.result, entities=tuple(entities),
                               ranking=ranking, graph=g)
-                chosen = next((r for r in records if r.get("chosen")
-                               and r["question"] == question), {})
+                chosen = next((r for r in records if isinstance(r, GraphQueryRecord)
+                               and r.chosen and r.question == question), None)
                 return self._supported(asked, chosen)
         if self.strategy in ("auto", "llm") and self.llm is not None:
             found = self._try(question, "llm", records, evidence, sub_question)
@@ -235,7 +242,7 @@ class Consolidator:
                 return found
         return Asked(question, entities=tuple(dict.fromkeys(entities)), ranking=ranking)
 
-    def _rank(self, question: str, records: list[dict[str, Any]], evidence: Evidence,
+    def _rank(self, question: str, records: list[QueryRecord], evidence: Evidence,
               sub_question: int | None) -> Any:
         """The question's ranked query graphs; one record per graph scored."""
         start = time.perf_counter()
@@ -250,27 +257,18 @@ class Consolidator:
                                 reason=exc.what)
         ms = _ms(start, time.perf_counter())
         for rank, g in enumerate(ranking.graphs, 1):
-            record: dict[str, Any] = {
-                "question": question, "strategy": "rules", "rank": rank,
-                "label_level": g.query.label_level, "grounded": g.query.grounded,
-                "kind": g.query.kind, "form": g.query.form,
-                "score": round(g.confidence, 6), "confidence": round(g.confidence, 6),
-                "chosen": g is ranking.best, "type_check": g.check.as_dict(),
-                "linking": [d.as_dict(alternatives=1) for d in g.query.decisions],
-                "answers": len(g.result.answers) if g.result else 0,
-                "count": g.result.count if g.result else None,
-                "boolean": g.result.boolean if g.result else None, "rank_ms": ms}
-            if g.result is not None:
-                record.update(source=g.result.source, engine=g.result.engine,
-                              run_ms=round(g.result.elapsed * 1000, 3))
-            if g.diagnostics:
-                record["diagnostics"] = dict(g.diagnostics)
-            if sub_question is not None:
-                record["sub_question"] = sub_question
-            records.append(record)
+            r = g.result
+            records.append(GraphQueryRecord(
+                question=question, rank=rank, label_level=g.query.label_level,
+                grounded=g.query.grounded, kind=g.query.kind, form=g.query.form,
+                confidence=g.confidence, chosen=g is ranking.best, type_check=g.check,
+                linking=tuple(g.query.decisions), answers=len(r.answers) if r else 0,
+                count=r.count if r else None, boolean=r.boolean if r else None, rank_ms=ms,
+                run=_run(r) if r is not None else None,
+                diagnostics=g.diagnostics or None, sub_question=sub_question))
         return ranking
 
-    def _try(self, question: str, strategy: str, records: list[dict[str, Any]],
+    def _try(self, question: str, strategy: str, records: list[QueryRecord],
              evidence: Evidence, sub_question: int | None) -> Asked:
         from querygen import generate, run
 
@@ -288,42 +286,36 @@ class Consolidator:
                                        if d.kind == "entity"
                                        and not ignored_names(question, q.decisions)))
         for rank, query in enumerate(queries[:QUERIES_TRIED], 1):
-            record: dict[str, Any] = {"question": question, "strategy": strategy,
-                                      "rank": rank, "label_level": query.label_level,
-                                      "grounded": query.grounded, "kind": query.kind,
-                                      "form": query.form, "score": round(query.score, 6),
-                                      "linking": [d.as_dict(alternatives=1)
-                                                  for d in query.decisions],
-                                      "generate_ms": _ms(start, generated)}
-            if sub_question is not None:
-                record["sub_question"] = sub_question
+            record = GeneratedQueryRecord(
+                question=question, strategy=strategy, rank=rank,
+                label_level=query.label_level, grounded=query.grounded, kind=query.kind,
+                form=query.form, score=query.score, linking=tuple(query.decisions),
+                generate_ms=_ms(start, generated), sub_question=sub_question)
             records.append(record)
             ignored = ignored_names(question, query.decisions)
             if ignored:
-                record["ignores"] = ignored
+                record.ignores = ignored
                 continue
             checked = self._validate(query)
             if checked is not None:
-                record["diagnostics"] = {"errors": checked[0], "warnings": checked[1]}
+                record.errors, record.warnings = checked
                 if checked[0]:
                     continue
             try:
                 result = run(query, self.kb, lang=self.lang)
             except KGGroundError as exc:
                 _reraise_failures(exc)
-                record["error"] = str(exc)
+                record.error = str(exc)
                 evidence.warnings.append(f"query {query.grounded!r}: {exc.what}")
                 continue
-            record.update(source=result.source, engine=result.engine,
-                          run_ms=round(result.elapsed * 1000, 3),
-                          answers=len(result.answers), count=result.count,
-                          boolean=result.boolean)
+            record.outcome = QueryOutcome(_run(result), len(result.answers), result.count,
+                                          result.boolean)
             if not result.empty:
                 return self._supported(Asked(question, query, result,
                                              entities=entities), record)
         return Asked(question, entities=entities)
 
-    def _supported(self, asked: Asked, record: dict[str, Any]) -> Asked:
+    def _supported(self, asked: Asked, record: QueryRecord | None) -> Asked:
         """``asked`` with each answer's statements (read whole, with their qualifiers,
         when an LLM will read them or the question names a number); narrowed by a number
         of the question that the query does not use, when some answers' qualifiers have
@@ -336,15 +328,15 @@ class Consolidator:
             return asked
         found = narrowed(self.kb, result, unused) if unused else None
         if found is not None:
-            record["narrowed"] = {"numbers": unused, "kept": len(found[0].answers),
-                                  "of": len(result.answers)}
+            if record is not None:
+                record.narrowed = Narrowed(tuple(unused), len(found[0].answers),
+                                           len(result.answers))
             asked.result, support = found
         else:
             support = full_statements(self.kb, result)
-        if asked.graph is not None and asked.graph.narrowed_by:
-            record["narrowed"] = {"numbers": list(asked.graph.narrowed_by),
-                                  "kept": len(result.answers),
-                                  "of": asked.graph.narrowed_of}
+        if asked.graph is not None and asked.graph.narrowed_by and record is not None:
+            record.narrowed = Narrowed(tuple(asked.graph.narrowed_by), len(result.answers),
+                                       asked.graph.narrowed_of)
         asked.support = tuple(tuple(sts) for sts in support)
         return asked
 
@@ -446,6 +438,11 @@ def query_answer(asked: Asked, numbered: dict[int, Chain]) -> tuple[AnswerValue,
     by_answer = dict(zip(with_support, numbers))
     return tuple(AnswerValue(a.id, a.label, by_answer.get(i, ()))
                  for i, a in enumerate(result.answers))
+
+
+def _run(result: Any) -> QueryRun:
+    """Where a ``querygen.QueryResult`` was found, and how long its query ran."""
+    return QueryRun(result.source, result.engine, round(result.elapsed * 1000, 3))
 
 
 def _ms(a: float, b: float) -> float:

@@ -38,7 +38,8 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from querygen.languages import base_language, detect
 from reasoning import prompts
-from reasoning.answer import Answer, AnswerTrace, AnswerValue, CitedStatement
+from reasoning.answer import (Answer, AnswerTrace, AnswerValue, CitedStatement,
+                              StageDetails)
 from reasoning.consolidate import STRATEGIES, Consolidator
 from reasoning.evidence import Evidence
 from reasoning.gates import Decision, Gate, auto_gate, make_gate
@@ -53,6 +54,9 @@ from reasoning.prompt_engine import (answer_messages, decompose_messages, draft_
                                      revise_messages)
 from reasoning.replies import answer_of, degenerate
 from reasoning.recorder import Recorder
+from reasoning.records import (AnswerRecord, ChoiceRecord, DecisionRecord, Decomposition,
+                               DraftRecord, FinishRecord, RetrievalRecord, RevisionRecord,
+                               VerifyRecord)
 from reasoning.settle import settle
 from reasoning.utility import abstains, assess
 from store.errors import KGGroundError, LLMConfigError
@@ -192,20 +196,18 @@ class Grounder:
         memory = WorkingMemory(question, has_llm=self.llm is not None,
                                draft_first=getattr(self.gate, "needs_draft", True),
                                lang=self.language_of(question))
-        steps = {Action.DRAFT: self._draft, Action.DECIDE: self._decide,
-                 Action.RETRIEVE: self._retrieve, Action.ANSWER: self._answer,
-                 Action.VERIFY: self._verify, Action.REVISE: self._revise}
+        steps: dict[Action, Callable[[WorkingMemory, KnowledgeBase, Recorder],
+                                     tuple[StageDetails, str]]] = {
+            Action.DRAFT: self._draft, Action.DECIDE: self._decide,
+            Action.RETRIEVE: self._retrieve, Action.ANSWER: self._answer,
+            Action.VERIFY: self._verify, Action.REVISE: self._revise}
         while True:
             action = self.policy.next(memory)
             if action is Action.FINISH:
                 break
-            with rec.stage(action.value) as details:
-                summary = steps[action](memory, kb, rec, details)
+            summary = rec.run(action.value, steps[action], memory, kb, rec)
             memory.note(action.value, summary)
-        with rec.stage("finish") as details:
-            answer = replace(self._compose(memory, kb), lang=memory.lang)
-            details.update(text=answer.text, grounded=answer.grounded, mode=answer.mode,
-                           memory=memory.as_dict())
+        answer = rec.run("finish", self._finish, memory, kb)
         if answer.graph is not None:
             answer.graph.answer = {"text": answer.text, "grounded": answer.grounded,
                                    "confidence": answer.confidence,
@@ -213,7 +215,9 @@ class Grounder:
                                    "query_graph": answer.query_graph}
         return _with_trace(answer, AnswerTrace(rec.stages, rec.seconds))
 
-    def _draft(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    # -- the steps: each returns its stage's record and a summary for the memory's history --
+    def _draft(self, m: WorkingMemory, kb: KnowledgeBase,
+               rec: Recorder) -> tuple[DraftRecord, str]:
         assert self.llm is not None           # the policy drafts only with an LLM
         messages = draft_messages(m.question)
         scored = None
@@ -224,12 +228,12 @@ class Grounder:
         else:
             reply = rec.call("model", self.llm, messages, max_tokens=DRAFT_TOKENS)[0]
         m.draft = Draft(reply, answer_of(reply, m.question), scored)
-        bad = degenerate(reply, m.question)
-        details.update(prompt=messages, reply=reply, answer=m.draft.answer,
-                       **({"degenerate": bad} if bad else {}))
-        return f"the model's own answer: {m.draft.answer!r}"
+        record = DraftRecord(messages, reply, m.draft.answer,
+                             degenerate(reply, m.question) or None)
+        return record, f"the model's own answer: {m.draft.answer!r}"
 
-    def _decide(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    def _decide(self, m: WorkingMemory, kb: KnowledgeBase,
+                rec: Recorder) -> tuple[DecisionRecord, str]:
         if m.draft is not None and abstains(m.draft.answer):
             m.decision = Decision(gate="policy", consult=True,
                                   reason=f"the model's own answer abstains or says nothing "
@@ -242,65 +246,64 @@ class Grounder:
         else:
             m.decision = self.gate.decide(m.question)
             rec.add_calls(m.decision.calls)
-        details.update({k: v for k, v in m.decision.as_dict().items() if k != "calls"})
-        return f"{m.decision.gate}: {'consult' if m.decision.consult else 'do not consult'}"
+        return DecisionRecord(m.decision), \
+            f"{m.decision.gate}: {'consult' if m.decision.consult else 'do not consult'}"
 
-    def _retrieve(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    def _retrieve(self, m: WorkingMemory, kb: KnowledgeBase,
+                  rec: Recorder) -> tuple[RetrievalRecord, str]:
         llm = rec.traced(self.llm) if self.llm is not None else None
         consolidator = Consolidator(kb, self.linker, ranker=self.ranker,
                                     strategy=self.strategy, llm=llm,
                                     hops=self.hops, top=self.top, lang=m.lang,
                                     limits=self.limits, chains=self.chains,
                                     full=self.llm is not None)
-        m.evidence = consolidator.gather(m.question, log=details)
+        m.evidence, first = consolidator.consolidate(m.question)
+        record = RetrievalRecord(first)
         # sub-questions only where the question's own query found nothing
-        if self.llm is not None and self.decompose and \
-                details.get("answered_by") not in ("query", "query graph"):
+        if self.llm is not None and self.decompose and first.answered_by == "none":
             messages = decompose_messages(m.question)
             reply = rec.call("model", self.llm, messages, max_tokens=DECOMPOSE_TOKENS)[0]
             subs = keep_sub_questions(parse_sub_questions(reply, m.question), m.question)
-            details.update(decompose_prompt=messages, decompose_reply=reply,
-                           sub_questions_kept=subs)
+            record = replace(record, decomposition=Decomposition(messages, reply, tuple(subs)))
             if len(subs) > 1:
                 m.sub_questions = subs
-                first = details.copy()
-                m.evidence = consolidator.gather(m.question, subs, log=details)
-                details["without_sub_questions"] = {k: first.get(k) for k in
-                                                    ("answered_by", "kb_answer")}
+                m.evidence, second = consolidator.consolidate(m.question, subs)
+                record = replace(record, with_sub_questions=second)
         if self.llm is not None:
             m.options = answer_options(m.evidence)
-            details["options"] = [o.as_dict() for o in m.options]
-        return f"{len(m.evidence.statements)} numbered statements"
+            record = replace(record, options=tuple(m.options))
+        return record, f"{len(m.evidence.statements)} numbered statements"
 
-    def _answer(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    def _answer(self, m: WorkingMemory, kb: KnowledgeBase,
+                rec: Recorder) -> tuple[AnswerRecord | ChoiceRecord, str]:
         assert m.evidence is not None and m.options
         assert self.llm is not None           # the policy answers only with an LLM
         if can_score(self.llm):
             m.choice = choose(self.llm, m.question, m.options,
                               record=lambda messages, replies, call: rec.record_score(
                                   "model", self.llm, messages, replies, call))
-            details.update(choice=m.choice.as_dict())
             chosen = m.choice.option.text if m.choice.option else NONE
-            return f"chose {chosen!r} (probability {m.choice.probability:.2f})"
+            return ChoiceRecord(m.choice), \
+                f"chose {chosen!r} (probability {m.choice.probability:.2f})"
         messages = answer_messages(m.question, m.evidence, m.options)
         reply = rec.call("model", self.llm, messages, max_tokens=ANSWER_TOKENS)[0]
         m.candidates.append(CandidateAnswer(1, reply))
-        details.update(prompt=messages, reply=reply)
-        return f"answer {answer_of(reply, m.question)!r}"
+        return AnswerRecord(messages, reply), f"answer {answer_of(reply, m.question)!r}"
 
-    def _verify(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    def _verify(self, m: WorkingMemory, kb: KnowledgeBase,
+                rec: Recorder) -> tuple[VerifyRecord, str]:
         assert m.evidence is not None
         candidate = m.candidates[-1]
         reply = _answer_line(candidate.reply, m.question)
-        candidate.utility = assess(reply, m.evidence, m.question,
-                                   aliases=_aliases(kb, m.lang))
-        if candidate.utility.feedback:
-            m.feedback.append(candidate.utility.feedback)
-        details.update(round=candidate.round, **candidate.utility.as_dict())
-        return ("passed" if candidate.utility.passed else "failed") + \
-            f" (score {candidate.utility.score:.2f})"
+        utility = candidate.utility = assess(reply, m.evidence, m.question,
+                                             aliases=_aliases(kb, m.lang))
+        if utility.feedback:
+            m.feedback.append(utility.feedback)
+        return VerifyRecord(candidate.round, utility), \
+            ("passed" if utility.passed else "failed") + f" (score {utility.score:.2f})"
 
-    def _revise(self, m: WorkingMemory, kb: KnowledgeBase, rec: Recorder, details: dict) -> str:
+    def _revise(self, m: WorkingMemory, kb: KnowledgeBase,
+                rec: Recorder) -> tuple[RevisionRecord, str]:
         assert m.evidence is not None and m.utility is not None
         assert self.llm is not None           # the policy revises only with an LLM
         previous = m.candidates[-1]
@@ -311,11 +314,14 @@ class Grounder:
         # greedy decoding repeats itself: the same answer again ends the rounds
         m.stalled = any(prompts.normalize_answer(reply) == prompts.normalize_answer(c.reply)
                         for c in m.candidates[:-1])
-        details.update(round=previous.round + 1, prompt=messages, reply=reply,
-                       stalled=m.stalled)
-        return f"revised answer {answer_of(reply, m.question)!r}"
+        return RevisionRecord(previous.round + 1, messages, reply, m.stalled), \
+            f"revised answer {answer_of(reply, m.question)!r}"
 
     # -- the answer ---------------------------------------------------------------------------
+    def _finish(self, m: WorkingMemory, kb: KnowledgeBase) -> tuple[FinishRecord, Answer]:
+        answer = replace(self._compose(m, kb), lang=m.lang)
+        return FinishRecord(answer.text, answer.grounded, answer.mode, m.as_dict()), answer
+
     def _compose(self, m: WorkingMemory, kb: KnowledgeBase) -> Answer:
         if not m.has_llm:
             return self._kb_only(m, kb)

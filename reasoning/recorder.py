@@ -1,28 +1,36 @@
-"""Recording one ask as it runs: stages with their details, LLM calls and KB calls.
+"""Recording one ask as it runs: stages with the typed records they produce, LLM calls and
+KB calls.
 
     rec = Recorder(metered_kb.meter)
-    with rec.stage("draft") as details:
-        reply = rec.call("model", llm, messages)[0]
-        details["reply"] = reply
-    rec.stages        # (StageRecord('draft', seconds, details, llm_calls, kb_calls),)
 
-A stage's KB calls are the meter's counts over the stage; its LLM calls are the calls
-made through ``call`` (and those ``add_calls`` hands over, e.g. a gate decision's) while
-it ran. LLM errors propagate, recorded on the call.
+    def draft(question: str) -> tuple[DraftRecord, str]:
+        reply = rec.call("model", llm, messages)[0]
+        return DraftRecord(messages, reply, answer_of(reply, question)), reply
+
+    reply = rec.run("draft", draft, question)
+    rec.stages        # (StageRecord('draft', seconds, DraftRecord(...), llm_calls, kb_calls),)
+
+A stage's step returns its record (``reasoning.records``) and a result for the caller;
+the record is the stage's in the trace. A stage's KB calls are the meter's counts over
+the stage; its LLM calls are the calls made through ``call`` (and those ``add_calls``
+hands over, e.g. a gate decision's) while it ran. LLM errors propagate, recorded on the
+call (the stage is recorded without a record).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
-from reasoning.answer import StageRecord
+from reasoning.answer import StageDetails, StageRecord
 from reasoning.gates.base import CallRecord, recorded_call, traced_call
 from reasoning.llm.base import LLM, Message
 from reasoning.llm.likelihood import ScoredLLM, ScoredReply
 from reasoning.metered import KBMeter, meter_delta
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class Recorder:
@@ -35,20 +43,23 @@ class Recorder:
         self._calls: list[CallRecord] | None = None
         self._name = ""
 
-    @contextmanager
-    def stage(self, name: str) -> Iterator[dict[str, Any]]:
-        details: dict[str, Any] = {}
+    def run(self, name: str, step: Callable[P, tuple[StageDetails, T]], *args: P.args,
+            **kwargs: P.kwargs) -> T:
+        """``step(*args, **kwargs)`` as the stage ``name``: the record it returns goes into
+        the stage; returns the rest of what it returned."""
         before = self.meter.snapshot() if self.meter else {}
         self._calls, self._name = [], name
+        record: StageDetails | None = None
         start = time.perf_counter()
         try:
-            yield details
+            record, result = step(*args, **kwargs)
         finally:
             seconds = time.perf_counter() - start
             kb_calls = meter_delta(before, self.meter.snapshot()) if self.meter else {}
-            self._stages.append(StageRecord(name, seconds, details, tuple(self._calls),
+            self._stages.append(StageRecord(name, seconds, record, tuple(self._calls),
                                             kb_calls))
             self._calls = None
+        return result
 
     def call(self, role: str, llm: LLM, messages: Sequence[Message], *, n: int = 1,
              temperature: float = 0.0, max_tokens: int | None = None) -> list[str]:

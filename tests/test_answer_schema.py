@@ -1,5 +1,6 @@
 """``kgground ask --json`` follows its published JSON Schema (chains/schema/
-answer-v1.schema.json, ``reasoning.load_answer_schema()``): KB-only answers, an abstention,
+answer-v1.schema.json, ``reasoning.load_answer_schema()``, whose trace is
+trace-v1.schema.json's, tests/test_trace_schema.py): KB-only answers, an abstention,
 the simulated and scripted LLMs, the evidence page's run (the chainer always on), a question
 in German, a model that chooses by likelihood — and the schema is not vacuous: documents
 broken in each important way fail it."""
@@ -18,7 +19,7 @@ from typing import Any, Callable
 import pytest
 
 import chains
-from reasoning import ANSWER_SCHEMA_PATH, Grounder, load_answer_schema
+from reasoning import ANSWER_SCHEMA_PATH, Grounder, load_answer_schema, load_trace_schema
 
 REPO = Path(__file__).resolve().parent.parent
 #: a scripted model that drafts "I don't know" (so the KB is consulted without the gate),
@@ -38,8 +39,9 @@ def validator() -> Any:
 
     schema = load_answer_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
-    graph = chains.load_schema()
-    registry = Registry().with_resource(graph["$id"], Resource.from_contents(graph))
+    graph, trace = chains.load_schema(), load_trace_schema()
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s))
+                                         for s in (graph, trace))
     return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
