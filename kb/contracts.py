@@ -132,6 +132,10 @@ class PropertyLinking(Protocol):
 
     def label(self, pid: str, lang: str = "en") -> str | None: ...
 
+    def names(self, pid: str, lang: str = "en") -> list[str]:
+        """The label and the aliases of ``pid`` in ``lang``."""
+        ...
+
     def labels(self, lang: str = "en") -> dict[str, str]:
         """Every property's label in ``lang``."""
         ...

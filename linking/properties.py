@@ -867,6 +867,15 @@ class PropertyLinker:
         p = self._load().get(pid)
         return p.label(lang) if p is not None else None
 
+    def names(self, pid: str, lang: str = "en") -> list[str]:
+        """The label and the aliases of ``pid`` in ``lang``; [] for a property the KB
+        does not name."""
+        p = self._load().get(pid)
+        if p is None:
+            return []
+        label = p.labels.get(lang)
+        return [*([label] if label else []), *p.aliases.get(lang, ())]
+
     def names_in(self, lang: str) -> dict[str, str]:
         """The normalized labels and aliases the KB gives its properties in ``lang`` (not
         English), each with the property's English label: how a question in ``lang``

@@ -40,7 +40,7 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis
-from querygen.lexicon import CONTAINMENT_WORDS
+from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
 from store.normalize import normalize
 
 #: coarse kinds of answers
@@ -438,9 +438,10 @@ class TypeOracle:
 
     # -- the check --------------------------------------------------------------------------
     def check(self, exp: Expected, values: Sequence[Value], via: str | None = None,
-              via_names: Iterable[str] = ()) -> TypeCheck:
+              via_names: Iterable[str] = (), via_aliases: Iterable[str] = ()) -> TypeCheck:
         """How ``values`` (a graph's answers, reached over the property ``via`` named
-        ``via_names``) fit ``exp`` (see the module docstring)."""
+        ``via_names``, also called ``via_aliases``) fit ``exp`` (see the module
+        docstring)."""
         if not values or (not exp.kinds and not exp.clash and not exp.noun):
             return TypeCheck()
         ids = [v.value for v in values if v.kind in ("entity", "iri")]
@@ -451,8 +452,8 @@ class TypeOracle:
         # "where" may be answered by an organization that is somewhere ("Where did X
         # study?"): neither fit nor clash
         score = (fits - clashes) / len(seen)
-        noun = self._noun_agreement(exp.noun, ids, values, via, via_names) \
-            if exp.noun else None
+        noun = self._noun_agreement(exp.noun, ids, values, via, via_names,
+                                    via_aliases) if exp.noun else None
         known = tuple(sorted({k for k in seen if k}))
         return TypeCheck(score, noun, known, _check_note(exp, len(seen), clashes, noun, known))
 
@@ -470,9 +471,15 @@ class TypeOracle:
         return [literal_kind(v) or kinds.get(v.value) for v in values]
 
     def _noun_agreement(self, noun: str, ids: Sequence[str], values: Sequence[Value],
-                        via: str | None, via_names: Iterable[str]) -> float:
+                        via: str | None, via_names: Iterable[str],
+                        via_aliases: Iterable[str] = ()) -> float:
         """+1 when the answers are members of the class ``noun`` names, -1 when they are
-        typed and none is, 0 when the KB cannot tell (see the module docstring)."""
+        typed and none is, 0 when the KB cannot tell (see the module docstring). When
+        the types cannot tell, an alias of ``via`` that names ``noun`` says yes ("which
+        nationality": the country of citizenship, also called nationality), unless
+        ``noun`` is a kind of place or person, which only types tell ("city" is an alias
+        of "located in the administrative territorial entity", whose values are of every
+        size)."""
         forms = noun_forms(noun)
         if any(literal_kind(v) for v in values):
             return -1.0 if ids == [] else 0.0
@@ -485,9 +492,11 @@ class TypeOracle:
             by_property = self._property_agreement(noun, forms, via, via_names)
             if by_property is not None:
                 return by_property
-        if not typed:
-            return 0.0
-        return self._types_distance(noun, typed, labels)
+        distance = self._types_distance(noun, typed, labels) if typed else 0.0
+        if distance == 0.0 and not forms & (PLACE_NOUNS | PERSON_NOUNS) and \
+                any(names_noun(normalize(n), forms) for n in via_aliases):
+            return 1.0
+        return distance
 
     def _member_share(self, noun: str, forms: frozenset[str], typed: list[str],
                       labels: dict[str, frozenset[str]]) -> float:

@@ -536,7 +536,8 @@ class GraphRanker:
         values = _answer_values(query, result)
         via = _last_property(plan)
         names = self._property_names(plan, via)
-        check = self.oracle.check(ctx.expected, values, via, names) \
+        aliases = self.rules.props.names(via) if via is not None else []
+        check = self.oracle.check(ctx.expected, values, via, names, aliases) \
             if query.form != "ask" else self._ask_check(plan)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["narrowed"] = float(narrowed_by is not None)

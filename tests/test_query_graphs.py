@@ -437,3 +437,31 @@ def test_got_is_a_verb_not_the_class_asked_for():
 def test_a_misspelled_question_word_or_class_noun_is_read_as_meant(question, wh, noun):
     a = analyze(question)
     assert (a.wh, a.type_noun) == (wh, noun)
+
+
+@pytest.mark.timeout(600)
+def test_a_relation_noun_asks_for_the_property_it_is_another_name_of(slice_grounder):
+    # "nationality" is an alias of country of citizenship, whichever name the words matched
+    a = slice_grounder.ask("Of which nationality is Julieta Venegas?")
+    assert a.grounded and a.ids == ["Q96"], a.text
+
+
+def test_an_alias_names_the_class_only_where_types_cannot_and_never_a_kind_of_place(
+        slice_mirror_path):
+    import kb
+    from kb.types import Value
+    from linking import EntityLinker
+    from querygen.answer_types import Expected, TypeOracle
+    k = kb.open(slice_mirror_path)
+    try:
+        oracle = TypeOracle(k, EntityLinker(k))
+        untyped = [Value("entity", "Q999999999")]
+        said = oracle.check(Expected("", noun="nationality"), untyped, "P27", (),
+                            ["nationality"])
+        assert said.noun == 1.0
+        # "city" is an alias of P131, whose values are of every size: types decide
+        assert not oracle.check(Expected("", noun="city"), untyped, "P131", (),
+                                ["city"]).noun
+        assert not oracle.check(Expected("", noun="nationality"), untyped, "P27").noun
+    finally:
+        k.close()
