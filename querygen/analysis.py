@@ -403,24 +403,36 @@ def _only_verb(word: str) -> bool:
     return bool(lemmas) and set(lemmas) <= {"VERB", "AUX"}
 
 
+#: words that stand for an entity without naming its class ("Name someone who …")
+_INDEFINITE_PRONOUNS = frozenset(
+    "someone somebody something anyone anybody anything everyone everything one".split())
+
+
 def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
                           ) -> tuple[tuple[int, int] | None, int]:
     """After an imperative, "the N whose/where/that/in which …": the span of N (first and
     last index) and the last index of the relative words; (None, -1) if the words do not
-    read so."""
-    if i >= len(lows) or lows[i] not in ("the", "a", "an"):
+    read so. The article may be missing before a relative word ("Name countries where
+    French is spoken"; a question read from Russian, which has none)."""
+    if i >= len(lows):
         return None, -1
-    end = _noun_after(lows, i + 1, cased)
+    article = lows[i] in ("the", "a", "an", "all", "some", "every")
+    start = i + 1 if article else i
+    if lows[i] == "all" and lows[i + 1:i + 2] == ["the"]:
+        start += 1                         # "all the films that …"
+    if not article and lows[i] in _INDEFINITE_PRONOUNS:
+        return None, -1
+    end = _noun_after(lows, start, cased)
     if end is None or end + 1 >= len(lows):
         return None, -1
     after = lows[end + 1]
     if after in _RELATIVES:
-        return (i + 1, end), end + 1
+        return (start, end), end + 1
     if after in _PREPOSITIONS and \
             end + 2 < len(lows) and lows[end + 2] in ("which", "whom"):
-        return (i + 1, end), end + 2
-    if cased[end + 1][:1].isupper():      # a clause without "that": "the continent
-        return (i + 1, end), end          # Oman lies on", "the films Kubrick directed"
+        return (start, end), end + 2
+    if article and cased[end + 1][:1].isupper():  # a clause without "that": "the continent
+        return (start, end), end                 # Oman lies on", "the films Kubrick directed"
     return None, -1
 
 

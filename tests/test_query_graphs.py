@@ -465,3 +465,14 @@ def test_an_alias_names_the_class_only_where_types_cannot_and_never_a_kind_of_pl
         assert not oracle.check(Expected("", noun="nationality"), untyped, "P27").noun
     finally:
         k.close()
+
+
+@pytest.mark.parametrize("question, noun", [
+    ("Name countries where French is spoken", "countries"),
+    ("Give me all people who died in Rome", "people"),
+    ("List all the films that Kubrick directed", "films"),
+    ("name country, in which died Francisco Franco.", "country"),    # read from Russian
+    ("Name someone who was born in Paris", None),
+])
+def test_an_imperative_names_the_class_without_an_article_too(question, noun):
+    assert analyze(question).type_noun == noun
