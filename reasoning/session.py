@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 import kb as kb_module
 from kb.base import Closable, KnowledgeBase
 from kb.contracts import LLM
+from kb.errors import KGGroundError
 from kb.sparql_http import EndpointLimits
 
 if TYPE_CHECKING:
     from linking import EntityLinker
+    from reasoning.gates import Checker, Gate
     from reasoning.grounder import Grounder
 
 
@@ -45,31 +47,36 @@ class Session:
       sidecar), built on first use with the options in ``linking`` (``EntityLinker``'s
       ``embeddings``, ``fuzzy``, ``progress``, …), or the one given. Every part that links —
       query generation, the chainer, ``grounder()`` — gets this one.
-    - ``llm`` and ``verifier``: the model clients (or None), each with its own
-      concurrency limit (``OpenAIChatLLM(max_concurrency=)``) and usage counts.
+    - ``llm``, ``verifier`` and ``judge``: the model clients (or None), each with its own
+      concurrency limit (``OpenAIChatLLM(max_concurrency=)``) and usage counts; the
+      judge decides QA-pair equivalence for Rowen's checker (None: the model does).
+      ``gate()`` and ``grounder()`` give them to the gate. A session for the models
+      alone (a gate decision) takes no KB: its ``kb`` and ``linker`` then raise.
 
     **Lifetime**: create one, use it for as many questions as wanted, then ``close()``
     it (or use it as a context manager). Closing closes what the session made: the KB
-    when it opened it, the linker when it built it; objects passed in stay their
-    caller's. A closed session is not used again.
+    when it opened it (or was handed it with ``close_kb=True``), the linker when it
+    built it; other objects passed in stay their caller's. A closed session is not used
+    again.
 
     **Threads**: safe to share. The linker is built once, under a lock; the KB, the
     linker, the model clients and Grounders are thread-safe themselves.
     """
 
-    def __init__(self, kb: KnowledgeBase | str | Path, *, llm: LLM | None = None,
-                 verifier: LLM | None = None, linker: EntityLinker | None = None,
+    def __init__(self, kb: KnowledgeBase | str | Path | None = None, *,
+                 llm: LLM | None = None, verifier: LLM | None = None,
+                 judge: LLM | None = None, linker: EntityLinker | None = None,
                  limits: EndpointLimits | None = None, live: str | None = None,
-                 offline: bool = False, **linking: Any):
+                 offline: bool = False, close_kb: bool | None = None, **linking: Any):
         self.limits = limits if limits is not None else EndpointLimits()
-        self._owns_kb = isinstance(kb, (str, Path))
+        self._owns_kb = isinstance(kb, (str, Path)) if close_kb is None else close_kb
         if isinstance(kb, (str, Path)):
             kb = kb_module.open(kb, live=live, offline=offline, limits=self.limits)
         elif live is not None:
             raise ValueError("live= is for a KB the session opens from a path; give the "
                              "KB as kb.open(path, live=...) instead")
-        self.kb: KnowledgeBase = kb
-        self.llm, self.verifier = llm, verifier
+        self._kb: KnowledgeBase | None = kb
+        self.llm, self.verifier, self.judge = llm, verifier, judge
         if linker is not None and linking:
             raise ValueError("linker options are for the linker the session builds; a "
                              "linker was given")
@@ -80,7 +87,15 @@ class Session:
 
     def __repr__(self) -> str:
         model = getattr(self.llm, "model", None) if self.llm is not None else "no LLM"
-        return f"Session({self.kb.name!r}, {model})"
+        return f"Session({self._kb.name if self._kb is not None else None!r}, {model})"
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The session's knowledge base (a ``KGGroundError`` for a session without one)."""
+        if self._kb is None:
+            raise KGGroundError("this session has no knowledge base",
+                                fix="create it with one: Session(KB or path, ...)")
+        return self._kb
 
     @property
     def linker(self) -> EntityLinker:
@@ -100,7 +115,21 @@ class Session:
         from reasoning.grounder import Grounder
 
         options.setdefault("verifier", self.verifier)
+        options.setdefault("judge", self.judge)
         return Grounder(self.kb, self.llm, linker=self.linker, **options)
+
+    def gate(self, name: str = "auto", *, checker: str | Checker = "llm",
+             **options: Any) -> Gate:
+        """The gate called ``name`` (``reasoning.gates.GATE_CHOICES``; ``auto``:
+        rowen-hybrid with a verifier, else rowen-cl) over the session's model, verifier
+        and judge; ``options`` are the gate's own (``k``, ``alpha``, ``n``, …). Raises
+        ``LLMConfigError`` for a gate the session's models cannot run."""
+        from reasoning.gates import auto_gate, make_gate
+
+        if name == "auto":
+            name = auto_gate(self.llm, self.verifier)
+        return make_gate(name, self.llm, verifier=self.verifier, checker=checker,
+                         judge=self.judge, **options)
 
     def close(self) -> None:
         """Close what the session made: its linker and the KB it opened."""
@@ -108,8 +137,8 @@ class Session:
             linker, self._linker = self._linker, None
         if self._owns_linker and isinstance(linker, Closable):
             linker.close()
-        if self._owns_kb and isinstance(self.kb, Closable):
-            self.kb.close()
+        if self._owns_kb and isinstance(self._kb, Closable):
+            self._kb.close()
 
     def __enter__(self) -> Session:
         return self

@@ -82,17 +82,18 @@ def _ask(question: str, llm_spec: str | None, verifier_spec: str | None,
     catalog = simulated_catalog(catalog, llm_spec, verifier_spec, db=db, endpoint=endpoint)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
-    session = open_session(db, endpoint, offline, no_cache, llm=llm, verifier=verifier)
-    # the page shows the chainer's evidence too, so it runs even where a query answered
-    grounder = session.grounder(gate=gate_name, checker=checker, hops=hops, top=top,
-                                max_rounds=rounds, lang=lang,
-                                chains=True if (html_file or open_page) else "auto")
-    answer = grounder.ask(question)
-    written = _page(answer, html_file, open_page)
-    if as_json:
-        emit_json(answer.as_dict())
-    else:
-        _print(answer)
+    with open_session(db, endpoint, offline, no_cache, llm=llm,
+                      verifier=verifier) as session:
+        # the page shows the chainer's evidence too, so it runs even where a query answered
+        grounder = session.grounder(gate=gate_name, checker=checker, hops=hops, top=top,
+                                    max_rounds=rounds, lang=lang,
+                                    chains=True if (html_file or open_page) else "auto")
+        answer = grounder.ask(question)
+        written = _page(answer, html_file, open_page)
+        if as_json:
+            emit_json(answer.as_dict())
+        else:
+            _print(answer)
     for path in written:
         click.echo(f"wrote the evidence page: {path}", err=as_json)
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from kb.base import KnowledgeBase
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
-                                  json_option, kb_options, not_empty, open_kb)
+                                  json_option, kb_options, not_empty, open_session)
+
+if TYPE_CHECKING:
+    from reasoning.session import Session
 
 
 @click.command("chain")
@@ -69,16 +71,18 @@ def chain_cmd(question: str | None, source: str | None, target: str | None,
     if question is not None and source is not None:
         raise click.UsageError("give either a QUESTION or --from/--to, not both "
                                "(to start a question's chains from an entity: --entity ID)")
-    fail_clearly(_chain)(question, source, target, list(entities), hops, top, lang,
-                         html_file, graphml_file, dot_file, open_page,
-                         open_kb(db, endpoint, offline, no_cache), as_json)
+    with fail_clearly(open_session)(db, endpoint, offline, no_cache) as session:
+        fail_clearly(_chain)(question, source, target, list(entities), hops, top, lang,
+                             html_file, graphml_file, dot_file, open_page, session, as_json)
 
 
 def _chain(question: str | None, source: str | None, target: str | None,
            entities: list[str], hops: int | None, top: int, lang: str,
            html_file: str | None, graphml_file: str | None, dot_file: str | None,
-           open_page: bool, kb: KnowledgeBase, as_json: bool) -> None:
+           open_page: bool, session: Session, as_json: bool) -> None:
     import chains
+
+    kb = session.kb
 
     if source is not None and target is not None:
         evidence = chains.connect_entities(kb, source, target, hops=hops or 3, top=top,
@@ -87,8 +91,10 @@ def _chain(question: str | None, source: str | None, target: str | None,
         evidence = chains.expand_entity(kb, source, hops=hops or 1, lang=lang)
     else:
         assert question is not None     # chain_cmd refuses neither a QUESTION nor --from
-        evidence = chains.build_evidence(question, kb, hops=hops or 2,
-                                         top=top, lang=lang, entities=entities or None)
+        # the session's linker links the question; given its entities, none is needed
+        evidence = chains.build_evidence(question, kb, None if entities else session.linker,
+                                         hops=hops or 2, top=top, lang=lang,
+                                         entities=entities or None)
     if evidence.stats.get("warnings"):
         click.echo(f"note: {evidence.stats['warnings']}", err=True)
     written = _export(evidence, html_file, graphml_file, dot_file, open_page)

@@ -163,17 +163,18 @@ def open_kb(db: str | None, endpoint: str | None = None, offline: bool = False,
 
 def open_session(db: str | None, endpoint: str | None = None, offline: bool = False,
                  no_cache: bool = False, *, llm: LLM | None = None, verifier: LLM | None = None,
-                 **linking: Any) -> Session:
+                 judge: LLM | None = None, **linking: Any) -> Session:
     """The command's one ``reasoning.Session``: the KB the options describe (``open_kb``)
     with the session's endpoint limits, the models, and the linker it builds on first use
     with ``linking`` (``EntityLinker``'s options). A command that links, generates
-    queries or asks a model makes one and takes every part from it."""
+    queries or asks a model makes one, takes every part from it and closes it (``with``):
+    the session owns the KB it was given here."""
     from kb.sparql_http import EndpointLimits
     from reasoning.session import Session
 
     limits = EndpointLimits()
     return Session(open_kb(db, endpoint, offline, no_cache, limits=limits), llm=llm,
-                   verifier=verifier, limits=limits, **linking)
+                   verifier=verifier, judge=judge, limits=limits, close_kb=True, **linking)
 
 
 def fail_clearly(fn: Callable) -> Callable:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import click
 
 from reasoning.cli.common import (check_langs, emit_json, fail_clearly, finite,
-                                  json_option, kb_options, llm_options, not_empty, open_kb,
-                                  open_llms)
+                                  json_option, kb_options, llm_options, not_empty, open_llms,
+                                  open_session)
 from reasoning.cli.console import interrupted
 from reasoning.eval.readers import FORMATS
 from reasoning.gates import GATE_CHOICES
@@ -106,21 +106,23 @@ def _eval(file: str, fmt: str, limit: int | None, sample: int | None, seed: int,
 
     langs = None if languages.strip().lower() == "all" else \
         [x.strip() for x in languages.split(",") if x.strip()]
-    kb = open_kb(db, endpoint, offline, no_cache)
-    try:
-        setup = prepare(file, kb, fmt=fmt, languages=langs, limit=limit, sample=sample,
-                        seed=seed, llm_spec=llm_spec, verifier_spec=verifier_spec,
-                        llm_cache=llm_cache, replay=replay, catalog=catalog, gate=gate_name,
-                        checker=checker, report=report_path, gold_timeout=gold_timeout,
-                        open_models=open_llms)
-    except EvalSetupError as exc:
-        raise click.UsageError(str(exc)) from exc
-    try:
-        run = setup.run(workers=workers, restart=restart, traces=not no_traces,
-                        progress=progress)
-    except KeyboardInterrupt:
-        interrupted(f"the answered questions are kept in {setup.report} and its records; "
-                    "run the same command again to resume")
+    # the run's one session: the KB, its linker, and the models prepare builds into it
+    with open_session(db, endpoint, offline, no_cache) as session:
+        try:
+            setup = prepare(file, session, fmt=fmt, languages=langs, limit=limit,
+                            sample=sample, seed=seed, llm_spec=llm_spec,
+                            verifier_spec=verifier_spec, llm_cache=llm_cache, replay=replay,
+                            catalog=catalog, gate=gate_name, checker=checker,
+                            report=report_path, gold_timeout=gold_timeout,
+                            open_models=open_llms)
+        except EvalSetupError as exc:
+            raise click.UsageError(str(exc)) from exc
+        try:
+            run = setup.run(workers=workers, restart=restart, traces=not no_traces,
+                            progress=progress)
+        except KeyboardInterrupt:
+            interrupted(f"the answered questions are kept in {setup.report} and its "
+                        "records; run the same command again to resume")
     written = [run.report_path]
     if html_path:
         from reasoning.eval.html import write_html

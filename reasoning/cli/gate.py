@@ -65,23 +65,24 @@ def _gate(question: str, gate_name: str, llm_spec: str | None, verifier_spec: st
           llm_cache: str | None, replay: bool, catalog: str | None, judge_spec: str | None,
           checker: str, k: int, alpha: float, threshold: float | None, language: str,
           samples: int, as_json: bool) -> None:
-    from reasoning.gates import auto_gate, make_gate
+    from reasoning.gates import auto_gate
+    from reasoning.session import Session
 
     catalog = simulated_catalog(catalog, llm_spec, verifier_spec, judge_spec)
     llm, verifier = open_llms(llm_spec, verifier_spec, llm_cache=llm_cache, replay=replay,
                               catalog=catalog)
     judge = open_llms(judge_spec, llm_cache=llm_cache, replay=replay,
                       catalog=catalog)[0] if judge_spec else None
-    if gate_name == "auto":
-        gate_name = auto_gate(llm, verifier)
-    options: dict[str, Any] = {}
-    if gate_name == "cok":
-        options["n"] = samples
-    elif gate_name.startswith("rowen"):
-        options.update(k=k, alpha=alpha, threshold=threshold, target_language=language)
-    gate = make_gate(gate_name, llm, verifier=verifier, checker=checker, judge=judge,
-                     **options)
-    decision = gate.decide(question)
+    # the models' session: a gate decision reads no KB
+    with Session(llm=llm, verifier=verifier, judge=judge) as session:
+        if gate_name == "auto":
+            gate_name = auto_gate(session.llm, session.verifier)
+        options: dict[str, Any] = {}
+        if gate_name == "cok":
+            options["n"] = samples
+        elif gate_name.startswith("rowen"):
+            options.update(k=k, alpha=alpha, threshold=threshold, target_language=language)
+        decision = session.gate(gate_name, checker=checker, **options).decide(question)
     if as_json:
         emit_json(decision.as_dict())
         return

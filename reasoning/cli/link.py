@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from reasoning.cli.common import (check_lang, check_text, db_option, emit_json,
                                   fail_clearly, finite, json_option, open_session)
+
+if TYPE_CHECKING:
+    from linking import EntityLinker
 
 
 @click.command("link")
@@ -48,10 +51,15 @@ def link_cmd(text: str, db: str | None, lang: str, top: int, embeddings: bool | 
 
 def _link(text: str, db: str | None, lang: str, top: int, embeddings: bool | None,
           min_confidence: float, as_json: bool) -> None:
+    # a first use builds the linking index: the command line says so (``console``)
+    with open_session(db, embeddings=embeddings) as session:
+        _link_with(session.linker, text, lang, top, min_confidence, as_json)
+
+
+def _link_with(linker: EntityLinker, text: str, lang: str, top: int, min_confidence: float,
+               as_json: bool) -> None:
     from linking.grounding import ground, is_label_query
 
-    # a first use builds the linking index: the command line says so (``console``)
-    linker = open_session(db, embeddings=embeddings).linker
     if is_label_query(text):
         grounded = ground(linker, text, lang=lang, top=top)
         if as_json:

@@ -91,28 +91,28 @@ def _query(question: str, db: str | None, endpoint: str | None, offline: bool,
     if strategy == "model" and not model_dir:
         raise click.UsageError("--strategy model needs --model DIR (a generator written by "
                                "kgground querygen train)")
-    session = open_session(db, endpoint, offline, no_cache, llm=llm)
-    base = session.kb
-    ranking = None
-    if strategy == "rules":
-        # the rules' readings as query graphs, ranked by the calibrated model: the same
-        # path as `kgground ask` without an LLM
-        from querygen import graph_ranker
-        ranking = graph_ranker(base, session.linker).rank(question)
-        queries = [g.query for g in ranking.graphs][:limit]
-        best = ranking.best
-        result = best.result if run_it and best is not None else None
-    else:
-        queries = generate(question, base, strategy=strategy, llm=session.llm,
-                           linker=session.linker, model=model_dir, limit=limit)
-        result = run(queries[0], base) if run_it and queries else None
-    if as_json:
-        emit_json({"question": question, "strategy": strategy,
-                   "queries": [q.as_dict() for q in queries],
-                   "ranking": ranking.as_dict() if ranking is not None else None,
-                   "result": result.as_dict() if result is not None else None})
-    else:
-        _print(queries, result, ranking, run_it)
+    with open_session(db, endpoint, offline, no_cache, llm=llm) as session:
+        base = session.kb
+        ranking = None
+        if strategy == "rules":
+            # the rules' readings as query graphs, ranked by the calibrated model: the same
+            # path as `kgground ask` without an LLM
+            from querygen import graph_ranker
+            ranking = graph_ranker(base, session.linker).rank(question)
+            queries = [g.query for g in ranking.graphs][:limit]
+            best = ranking.best
+            result = best.result if run_it and best is not None else None
+        else:
+            queries = generate(question, base, strategy=strategy, llm=session.llm,
+                               linker=session.linker, model=model_dir, limit=limit)
+            result = run(queries[0], base) if run_it and queries else None
+        if as_json:
+            emit_json({"question": question, "strategy": strategy,
+                       "queries": [q.as_dict() for q in queries],
+                       "ranking": ranking.as_dict() if ranking is not None else None,
+                       "result": result.as_dict() if result is not None else None})
+        else:
+            _print(queries, result, ranking, run_it)
     if not queries:
         raise click.ClickException(
             f"no query could be generated for {question!r}: nothing in it could be linked to "

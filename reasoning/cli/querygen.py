@@ -9,12 +9,16 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite,
                                   json_option, kb_options, not_empty, open_session)
 from reasoning.cli.console import interrupted
+
+if TYPE_CHECKING:
+    from reasoning.session import Session
 
 
 @click.group("querygen")
@@ -54,11 +58,23 @@ def dataset_cmd(pairs: tuple[str, ...], db: str | None, endpoint: str | None, of
 def _dataset(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offline: bool,
              no_cache: bool, out: str, seed: int, limit: int | None, no_entities: bool,
              as_json: bool) -> None:
+    with open_session(db, endpoint, offline, no_cache) as session:
+        n, items, report = _build(session, pairs, out, seed, limit, no_entities)
+    summary = {"examples": n, "pairs": len(items), "skipped": report.skipped, "out": out}
+    if as_json:
+        emit_json(summary)
+    else:
+        skipped = ", ".join(f"{v} ({k})" for k, v in report.skipped.items()) or "none"
+        click.echo(f"wrote {n} examples from {len(items)} pairs to {out}; skipped: {skipped}")
+
+
+def _build(session: Session, pairs: tuple[str, ...], out: str, seed: int,
+           limit: int | None, no_entities: bool) -> tuple[int, list[Any], Any]:
+    """(examples written, the pairs read, the build report) of ``querygen dataset``."""
     import itertools
 
     from querygen.dataset import BuildReport, build_examples, read_pairs, write_examples
 
-    session = open_session(db, endpoint, offline, no_cache)
     kb = session.kb
     linker = None if no_entities else session.linker
     report = BuildReport()
@@ -75,12 +91,7 @@ def _dataset(pairs: tuple[str, ...], db: str | None, endpoint: str | None, offli
                                    'and "property")')
     n = write_examples(build_examples(items, kb, seed=seed, report=report, linker=linker,
                                       progress=sys.stderr.isatty()), out)
-    summary = {"examples": n, "pairs": len(items), "skipped": report.skipped, "out": out}
-    if as_json:
-        emit_json(summary)
-    else:
-        skipped = ", ".join(f"{v} ({k})" for k, v in report.skipped.items()) or "none"
-        click.echo(f"wrote {n} examples from {len(items)} pairs to {out}; skipped: {skipped}")
+    return n, items, report
 
 
 @querygen_group.command("train")
@@ -186,10 +197,11 @@ def _generate(question: str, model_path: str, n: int, free: bool, db: str | None
     from querygen.trained import TrainedGenerator
 
     gen = TrainedGenerator(model_path, constrain=not free)
-    linker = None
     if gen.uses_entities or chosen_db(db) or endpoint:
-        linker = open_session(db, endpoint, offline, no_cache).linker
-    queries = gen.generate(question, n=n, linker=linker)
+        with open_session(db, endpoint, offline, no_cache) as session:
+            queries = gen.generate(question, n=n, linker=session.linker)
+    else:
+        queries = gen.generate(question, n=n, linker=None)
     if as_json:
         emit_json({"question": question, "queries": queries})
     else:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from contextlib import ExitStack
+
 import click
 
 from reasoning.cli.common import (check_iris, chosen_db, emit_json, json_option,
@@ -56,12 +58,13 @@ def validate_cmd(source: str, db: str | None, endpoint: str | None, offline: boo
     try:
         query = _read(source)
         kb, linker = None, None
-        if not no_kb and (chosen_db(db) or endpoint):
-            session = open_session(db, endpoint, offline, no_cache)
-            kb = session.kb
-            # suggestions come from a mirror's linking index
-            linker = session.linker if mirror_of(kb) is not None else None
-        result = validate(query, kb, allowed_services=allowed, linker=linker)
+        with ExitStack() as stack:
+            if not no_kb and (chosen_db(db) or endpoint):
+                session = stack.enter_context(open_session(db, endpoint, offline, no_cache))
+                kb = session.kb
+                # suggestions come from a mirror's linking index
+                linker = session.linker if mirror_of(kb) is not None else None
+            result = validate(query, kb, allowed_services=allowed, linker=linker)
     except (KGGroundError, OSError, UnicodeDecodeError, click.BadParameter) as exc:
         click.echo(f"Error: could not validate: {exc}", err=True)
         sys.exit(EXIT_FAILED)

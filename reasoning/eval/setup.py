@@ -3,9 +3,16 @@ options — the questions in the languages asked for, the gold resolver, the mod
 report's path and the configuration recorded in it — so that ``kgground eval`` only parses,
 calls and prints, and a script runs the same evaluation::
 
-    setup = prepare("qald7-test.jsonl", kb, llm_spec="openai:gpt-4o-mini", gate="rowen-cl")
-    run = setup.run(workers=4)
+    with Session("slice.sqlite") as session:
+        setup = prepare("qald7-test.jsonl", session, llm_spec="openai:gpt-4o-mini",
+                        gate="rowen-cl")
+        run = setup.run(workers=4)
     print(render_text(run.report))
+
+The run's parts are the ``reasoning.Session``'s: its KB, its one linker (shared by the
+Grounders of every question language), and its models — those it holds, or those built
+from ``llm_spec``/``verifier_spec``, which become the session's. A plain KB instead of a
+session gets a session of its own (``setup.session``; closing it leaves the KB open).
 
 Without an LLM the KB answers alone (setting ``kb-only``); a gate other than ``auto`` or
 ``always`` then has nothing to ask. A simulated model without a catalog learns the
@@ -28,6 +35,7 @@ from reasoning.eval.readers import EvalItem, read_items
 from reasoning.eval.runner import Run, evaluate, file_digest
 from reasoning.grounder import Grounder
 from reasoning.llm import LLM, FactCatalog, llm_from_spec
+from reasoning.session import Session
 from store.errors import EvalError
 
 #: ``open_models(llm_spec, verifier_spec, *, llm_cache, replay, catalog)`` → (model,
@@ -44,21 +52,30 @@ class EvalSetupError(EvalError, ValueError):
 @dataclass
 class EvalSetup:
     """A prepared evaluation: ``run`` answers ``items`` with ``Grounder.ask`` (one Grounder
-    per question language) and writes the report at ``report``."""
+    per question language, each from ``session``) and writes the report at ``report``."""
 
     items: list[EvalItem]
-    kb: KnowledgeBase
+    session: Session
     gold_of: GoldResolver
-    llm: LLM | None
-    verifier: LLM | None
     gate: str
     checker: str
     report: Path
     config: dict[str, Any]
 
+    @property
+    def kb(self) -> KnowledgeBase:
+        return self.session.kb
+
+    @property
+    def llm(self) -> LLM | None:
+        return self.session.llm
+
+    @property
+    def verifier(self) -> LLM | None:
+        return self.session.verifier
+
     def grounder(self, lang: str) -> Grounder:
-        return Grounder(self.kb, self.llm, gate=self.gate, verifier=self.verifier,
-                        checker=self.checker, lang=lang)
+        return self.session.grounder(gate=self.gate, checker=self.checker, lang=lang)
 
     def run(self, *, workers: int = 4, restart: bool = False, traces: bool = True,
             progress: bool | None = None) -> Run:
@@ -76,7 +93,7 @@ def setting_name(llm_spec: str | None, verifier_spec: str | None, gate: str) -> 
     return re.sub(r"[^\w.-]+", "_", name)[:80]
 
 
-def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
+def prepare(file: str | Path, session: Session | KnowledgeBase, *, fmt: str = "auto",
             languages: Sequence[str] | None = ("en",), limit: int | None = None,
             sample: int | None = None, seed: int = 0, llm_spec: str | None = None,
             verifier_spec: str | None = None, llm_cache: str | None = None,
@@ -84,8 +101,9 @@ def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
             checker: str = "llm", report: str | Path | None = None,
             gold_timeout: float = 30.0,
             open_models: ModelOpener | None = None) -> EvalSetup:
-    """The evaluation of the benchmark ``file`` on ``kb`` (see the module docstring).
-    ``languages`` None: every language the file has. ``report`` defaults to
+    """The evaluation of the benchmark ``file`` with ``session``'s KB, linker and models
+    (or on a KB; see the module docstring). ``languages`` None: every language the file
+    has. ``report`` defaults to
     ``FILE-STEM.SETTING.eval.json`` in the working directory; with a model and no
     ``llm_cache``, the model's calls are recorded beside the report (a rerun replays
     them)."""
@@ -97,6 +115,15 @@ def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
     if not items:
         raise EvalSetupError(f"{file} has no question in the languages asked for "
                              f"({','.join(languages or ())})", fix="try --languages all")
+    if not isinstance(session, Session):
+        session = Session(session)
+    kb = session.kb
+    if session.llm is not None:
+        if llm_spec or verifier_spec:
+            raise EvalSetupError("the session holds a model already: give model specs or "
+                                 "a session with models, not both")
+        llm_spec, verifier_spec = _model_name(session.llm), (
+            _model_name(session.verifier) if session.verifier is not None else None)
     has_llm = bool(llm_spec and llm_spec.strip().lower() != "none")
     if not has_llm and gate not in ("auto", "always"):
         raise EvalSetupError(f"--gate {gate} asks a model: pass --llm (without one the KB "
@@ -108,9 +135,11 @@ def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
         llm_cache = str(report_path.with_name(report_path.stem + ".llm-cache.sqlite"))
         report_path.parent.mkdir(parents=True, exist_ok=True)
     gold_of = GoldResolver(kb, timeout=gold_timeout)
-    llm, verifier, catalog_used = _models(llm_spec, verifier_spec, llm_cache, replay,
-                                          catalog, items, gold_of, kb,
-                                          open_models or _open_models)
+    catalog_used = None
+    if session.llm is None and llm_spec:
+        session.llm, session.verifier, catalog_used = _models(
+            llm_spec, verifier_spec, llm_cache, replay, catalog, items, gold_of, kb,
+            open_models or _open_models)
     config: dict[str, Any] = {
         "benchmark": str(path.resolve()), "benchmark_sha256": file_digest(path),
         "format": fmt, "languages": list(languages) if languages else None,
@@ -120,7 +149,12 @@ def prepare(file: str | Path, kb: KnowledgeBase, *, fmt: str = "auto",
         "catalog": catalog_used}
     if sample:          # (absent otherwise: the records of earlier runs stay resumable)
         config["sample"] = {"questions": sample, "seed": seed, "of_first": limit}
-    return EvalSetup(items, kb, gold_of, llm, verifier, gate, checker, report_path, config)
+    return EvalSetup(items, session, gold_of, gate, checker, report_path, config)
+
+
+def _model_name(llm: LLM) -> str:
+    """A model the session holds, as the run's setting names it."""
+    return llm.model or type(llm).__name__
 
 
 def _open_models(llm_spec: str | None, verifier_spec: str | None = None, *,
