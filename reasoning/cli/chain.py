@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kb.errors import KGGroundError
+
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
                                   json_option, kb_options, not_empty, open_session)
 
@@ -76,6 +78,18 @@ def chain_cmd(question: str | None, source: str | None, target: str | None,
                              html_file, graphml_file, dot_file, open_page, session, as_json)
 
 
+def _question_linker(session: Session, entities: list[str]) -> Any:
+    """The session's linker for a question's chains; None when the question's entities
+    are given (none is needed) or the KB cannot be linked (``build_evidence`` then says
+    why, and that ``--entity ID`` is the way round it)."""
+    if entities:
+        return None
+    try:
+        return session.linker
+    except KGGroundError:
+        return None
+
+
 def _chain(question: str | None, source: str | None, target: str | None,
            entities: list[str], hops: int | None, top: int, lang: str,
            html_file: str | None, graphml_file: str | None, dot_file: str | None,
@@ -91,8 +105,7 @@ def _chain(question: str | None, source: str | None, target: str | None,
         evidence = chains.expand_entity(kb, source, hops=hops or 1, lang=lang)
     else:
         assert question is not None     # chain_cmd refuses neither a QUESTION nor --from
-        # the session's linker links the question; given its entities, none is needed
-        evidence = chains.build_evidence(question, kb, None if entities else session.linker,
+        evidence = chains.build_evidence(question, kb, _question_linker(session, entities),
                                          hops=hops or 2, top=top, lang=lang,
                                          entities=entities or None)
     if evidence.stats.get("warnings"):
