@@ -176,7 +176,8 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     for i, w in enumerate(ws):
         low = w.low
         if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
-                and low not in _SPELLED and not _known_word(low):
+                and low not in _SPELLED and not _known_word(low) \
+                and low[:-1] not in _WH_WORDS:      # "whats": a contraction, not a typo
             close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
             if len(close) == 1:
                 low = close[0]
