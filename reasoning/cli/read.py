@@ -10,7 +10,7 @@ import click
 from kb.base import KnowledgeBase
 from kb.errors import KGGroundError
 from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearly,
-                                  json_option, kb_options, not_empty, open_kb)
+                                  json_option, kb_options, not_empty, open_session)
 
 
 @click.command("entity")
@@ -23,7 +23,11 @@ from reasoning.cli.common import (check_lang, check_text, emit_json, fail_clearl
 def entity_cmd(id: str, db: str | None, lang: str, as_json: bool, endpoint: str | None,
                offline: bool, no_cache: bool) -> None:
     """Show an entity's labels, description, aliases and statements."""
-    base = open_kb(db, endpoint, offline, no_cache)
+    with open_session(db, endpoint, offline, no_cache) as session:
+        _show_entity(session.kb, id, lang, as_json)
+
+
+def _show_entity(base: KnowledgeBase, id: str, lang: str, as_json: bool) -> None:
     ent = base.entity(id)
     statements = base.statements(ent.id, limit=1000)
     if as_json:
@@ -87,7 +91,8 @@ def _show_value(value: Any, labels: Callable[[str], str]) -> str:
 def search_cmd(text: str, db: str | None, lang: str, limit: int, as_json: bool,
                endpoint: str | None, offline: bool, no_cache: bool) -> None:
     """Find entities by label or alias (case, accents and punctuation ignored)."""
-    found = open_kb(db, endpoint, offline, no_cache).search(text, lang=lang, limit=limit)
+    with open_session(db, endpoint, offline, no_cache) as session:
+        found = session.kb.search(text, lang=lang, limit=limit)
     if as_json:
         emit_json([c.as_dict() for c in found])
         return
@@ -117,7 +122,12 @@ def triples_cmd(subject: str | None, prop: str | None, value: str | None, limit:
     """The triplet query: statements with any of subject, property, value bound."""
     if not (subject or prop or value):
         raise click.UsageError("bind at least one of --subject, --property, --value")
-    base = open_kb(db, endpoint, offline, no_cache)
+    with open_session(db, endpoint, offline, no_cache) as session:
+        _show_triples(session.kb, subject, prop, value, limit, as_json)
+
+
+def _show_triples(base: KnowledgeBase, subject: str | None, prop: str | None,
+                  value: str | None, limit: int, as_json: bool) -> None:
     found = base.statements(subject, prop, value, limit=limit)
     if as_json:
         emit_json([s.as_dict() for s in found])

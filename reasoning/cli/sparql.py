@@ -22,7 +22,7 @@ from kb.base import KnowledgeBase, Streaming
 from kb.errors import KGGroundError
 from kb.types import SparqlStream
 from reasoning.cli.common import (check_text, emit_json, fail_clearly, finite, kb_options,
-                                  open_kb)
+                                  open_session)
 
 _GRAPH_FORMATS = {"table": "turtle", "json": "json-ld", "csv": "nt", "tsv": "nt"}
 _PLAIN_DATATYPES = {"integer", "decimal", "double", "float", "dateTime", "date", "boolean",
@@ -109,7 +109,12 @@ def sparql_cmd(query: str, db: str | None, endpoint: str | None, offline: bool,
 def _run(query: str, db: str | None, endpoint: str | None, offline: bool, no_cache: bool,
          fmt: str, explain: bool, timeout: float | None, limit: int | None) -> None:
     text = read_query(query)
-    base = open_kb(db, endpoint, offline, no_cache)
+    with open_session(db, endpoint, offline, no_cache) as session:
+        _print_answer(session.kb, text, fmt, explain, timeout, limit)
+
+
+def _print_answer(base: KnowledgeBase, text: str, fmt: str, explain: bool,
+                  timeout: float | None, limit: int | None) -> None:
     started = time.perf_counter()
     answer = _answer(base, text, timeout)
     for note in answer.notes:
