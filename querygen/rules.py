@@ -97,6 +97,9 @@ CHAIN_FANOUT = 25
 BEAM = 8
 #: entities of a chain's node whose classes are read to tell what the node is
 CLASS_SAMPLE = 5
+#: the relation fit of a property that says where its subject lies, for a question whose
+#: only relation is "where" (no word names it)
+WHERE_FIT = 1.0
 #: readings a type constraint is tried on
 CONSTRAINED = 2
 #: the property of the class hierarchy (``?x wdt:P31/wdt:P279* C``)
@@ -265,6 +268,10 @@ class RuleGenerator:
             roles = self.props.roles([c.id for c in cands])
             of_mention = _of_before(a, mention)
             named = self._named(a, scores, contents)
+            # "Where is X?", "Which city is X in?": no word names a relation, the answer
+            # is a place: the properties that say where X lies are the readings
+            where_only = a.answer_type == "place" and \
+                not content(a.relation_words(all_spans, keep_type_noun=False))
             for rank, cand in enumerate(cands):
                 out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
                 pids = out_props | in_props
@@ -272,6 +279,9 @@ class RuleGenerator:
                     pids = pids | {named}
                 for pid in pids:
                     fit = self.fit.fit(a, pid, scores, contents)
+                    if fit is None and where_only and pid in out_props and \
+                            self._containment(pid):
+                        fit = (WHERE_FIT, self.fit.candidate(pid, WHERE_FIT))
                     if fit is None:
                         continue
                     held = {True} if pid in out_props else set()

@@ -476,3 +476,11 @@ def test_an_alias_names_the_class_only_where_types_cannot_and_never_a_kind_of_pl
 ])
 def test_an_imperative_names_the_class_without_an_article_too(question, noun):
     assert analyze(question).type_noun == noun
+
+
+@pytest.mark.parametrize("question", ["Where is the Rijksmuseum?",
+                                      "which city is the rijksmuseum in"])
+def test_where_a_thing_is_asked_without_a_relation_word(paintings, question):
+    # no word names "located in": the properties that say where it lies are the readings
+    a = paintings.ask(question)
+    assert a.grounded and a.ids == ["http://example.org/paintings/Amsterdam"], a.text
