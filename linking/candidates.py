@@ -89,8 +89,11 @@ def _accents_differ(term: str, mention: str, term_lang: str, lang: str) -> bool:
 
 def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
     """label or alias, "-other" for a term in neither the mention's language nor English
-    (names are written as in English in every language more often than not)."""
-    how = "label" if is_label else "alias"
+    (names are written as in English in every language more often than not). A term in
+    the mention's own language other than English counts as a label: a KB that labels in
+    English only (the slice) keeps every other language's names as aliases, and "Трюдо"
+    is the name a Russian question uses, not a nickname."""
+    how = "label" if is_label or (term_lang == lang and lang not in ("en", "")) else "alias"
     if term_lang not in (lang, "en", "mul", "") and term_lang.split("-")[0] != lang:
         how += "-other"
     return how

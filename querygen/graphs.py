@@ -81,6 +81,8 @@ EXTEND_FIRST = 6
 EXTEND_SAMPLE = 20
 #: how well a property's name must fit the class noun to be followed for it
 NOUN_FIT = 0.5
+#: place nouns that name a role a place has in a relation, not a kind of place
+ROLE_NOUNS = frozenset({"capital", "capitals"})
 #: how well a property must fit the words a reading leaves unexplained to extend it
 EXTEND_FIT = 0.6
 #: answers read per graph
@@ -656,8 +658,11 @@ class GraphRanker:
         return min(1.0, len(_counted(left)) / len(words))
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
-        """Whether ``word`` names a kind of place or person that ``values`` all are."""
-        if not values or (word not in PLACE_NOUNS and word not in PERSON_NOUNS):
+        """Whether ``word`` names a kind of place or person that ``values`` all are. Not
+        a role ("capital": the capital of the country X is a citizen of is one more hop,
+        however close "capital" is to a country's classes in meaning)."""
+        if not values or word in ROLE_NOUNS or \
+                (word not in PLACE_NOUNS and word not in PERSON_NOUNS):
             return False
         check = self.oracle.check(Expected("", noun=word), values, via)
         return check.noun is not None and check.noun > 0

@@ -484,3 +484,26 @@ def test_where_a_thing_is_asked_without_a_relation_word(paintings, question):
     # no word names "located in": the properties that say where it lies are the readings
     a = paintings.ask(question)
     assert a.grounded and a.ids == ["http://example.org/paintings/Amsterdam"], a.text
+
+
+@pytest.mark.timeout(600)
+def test_the_capital_of_a_country_is_one_hop_further_however_close_in_meaning(
+        slice_grounder):
+    # "capital" is a role, not a kind of place the Soviet Union might be
+    a = slice_grounder.ask("What is the capital of the country Brezhnev was a citizen of?")
+    assert a.grounded and a.ids == ["Q649"], a.text
+
+
+def test_a_name_in_the_questions_own_language_matches_as_a_label():
+    from linking.candidates import _exact_kind
+    # a KB labelled in English only keeps the Russian "Трюдо" as an alias
+    assert _exact_kind(False, "ru", "ru") == "label"
+    assert _exact_kind(False, "en", "en") == "alias"       # "JFK" stays an alias
+    assert _exact_kind(False, "es", "it") == "alias-other"
+
+
+@pytest.mark.timeout(600)
+def test_a_russian_question_with_a_cyrillic_name_is_answered(slice_mirror_path):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="ru").ask("Джастин Трюдо — партия?")
+    assert a.grounded and a.ids == ["Q138345"], a.text     # Liberal Party of Canada
