@@ -87,13 +87,19 @@ def _accents_differ(term: str, mention: str, term_lang: str, lang: str) -> bool:
             and term.casefold() != mention.casefold())
 
 
+def _own_name(name: Name, mention: str, lang: str) -> bool:
+    """Whether ``name``, an alias in the mention's own language (not English), matches a
+    mention written with a capital: the name a question in that language uses ("Трюдо"),
+    which a KB labelled in English only (the slice) keeps as an alias; it counts as a
+    label. A lower-case mention may be a common word ("origine")."""
+    return (not name.is_label and name.lang == lang and lang not in ("en", "")
+            and mention != mention.lower())
+
+
 def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
     """label or alias, "-other" for a term in neither the mention's language nor English
-    (names are written as in English in every language more often than not). A term in
-    the mention's own language other than English counts as a label: a KB that labels in
-    English only (the slice) keeps every other language's names as aliases, and "Трюдо"
-    is the name a Russian question uses, not a nickname."""
-    how = "label" if is_label or (term_lang == lang and lang not in ("en", "")) else "alias"
+    (names are written as in English in every language more often than not)."""
+    how = "label" if is_label else "alias"
     if term_lang not in (lang, "en", "mul", "") and term_lang.split("-")[0] != lang:
         how += "-other"
     return how
@@ -163,6 +169,8 @@ class CandidateGenerator:
         def offer(name: Name, score: float, how: str) -> None:
             if how == "exact" and _accents_differ(name.text, surface, name.lang, lang):
                 score *= ACCENT_FACTOR
+            if how == "exact" and _own_name(name, surface, lang):
+                score *= EXACT_SCORES["label"] / EXACT_SCORES["alias"]
             old = best.get(name.entity)
             exactish = how in ("exact", "spacing") or how.startswith("variant")
             cased = (exactish and name.text == surface) or (old is not None and old.cased)

@@ -495,11 +495,16 @@ def test_the_capital_of_a_country_is_one_hop_further_however_close_in_meaning(
 
 
 def test_a_name_in_the_questions_own_language_matches_as_a_label():
-    from linking.candidates import _exact_kind
+    from kb.linking import Name
+    from linking.candidates import _own_name
+
+    def alias(text: str, lang: str) -> Name:
+        return Name("Q1", text, text.lower(), lang, False)
     # a KB labelled in English only keeps the Russian "Трюдо" as an alias
-    assert _exact_kind(False, "ru", "ru") == "label"
-    assert _exact_kind(False, "en", "en") == "alias"       # "JFK" stays an alias
-    assert _exact_kind(False, "es", "it") == "alias-other"
+    assert _own_name(alias("Трюдо", "ru"), "Трюдо", "ru")
+    assert not _own_name(alias("JFK", "en"), "JFK", "en")        # an English alias stays one
+    assert not _own_name(alias("Ruanda", "es"), "Ruanda", "it")  # another language's
+    assert not _own_name(alias("Origine", "fr"), "origine", "fr")   # maybe a common word
 
 
 @pytest.mark.timeout(600)
