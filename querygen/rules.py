@@ -43,7 +43,8 @@ from querygen.fit import (MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, cont
                           root)
 from querygen.languages import Glossed, base_language, gloss
 from linking.lexicon import STOPWORDS
-from querygen.lexicon import GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS
+from querygen.lexicon import (CONTAINMENT_WORDS, GENERIC_RELATION_WORDS, PERSON_NOUNS,
+                              PLACE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
@@ -269,8 +270,9 @@ class RuleGenerator:
             of_mention = _of_before(a, mention)
             named = self._named(a, scores, contents)
             # "Where is X?", "Which city is X in?": no word names a relation, the answer
-            # is a place: the properties that say where X lies are the readings
-            where_only = a.answer_type == "place" and \
+            # is a place, and the question asks where (not "What regions make up X?"):
+            # the properties that say where X lies are the readings
+            where_only = a.answer_type == "place" and _asks_where(a) and \
                 not content(a.relation_words(all_spans, keep_type_noun=False))
             for rank, cand in enumerate(cands):
                 out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
@@ -280,7 +282,7 @@ class RuleGenerator:
                 for pid in pids:
                     fit = self.fit.fit(a, pid, scores, contents)
                     if fit is None and where_only and pid in out_props and \
-                            self._containment(pid):
+                            self._locates(pid):
                         fit = (WHERE_FIT, self.fit.candidate(pid, WHERE_FIT))
                     if fit is None:
                         continue
@@ -551,6 +553,12 @@ class RuleGenerator:
             self.fit.name_words(pid) & {"located", "country", "continent", "part",
                                         "administrative", "territorial"})
 
+    def _locates(self, pid: str) -> bool:
+        """Whether ``pid`` says where its subject lies (located in, country, continent,
+        location), not what it is part of (a mountain range, an organization)."""
+        return self._containment(pid) and "part" not in self.fit.name_words(pid) \
+            and pid != "P361"
+
     def _ask_fit(self, pid: str, scores: dict, words: list[str]
                  ) -> tuple[float, Candidate] | None:
         if not words:       # "Is X a Y?": whatever links them; the type property first
@@ -782,6 +790,13 @@ def _whole_name_fit(plans: list[QueryPlan], a: Analysis) -> float | None:
     question = {root(w) for w in norm_words(a.question)}
     return max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
                 and p.fit >= NAMED_FIT and _splittable_name(p, question)), default=None)
+
+
+def _asks_where(a: Analysis) -> bool:
+    """Whether the question asks where: "where", or "in"/"located"/"lies" … with a place
+    asked for ("Which city is X in?")."""
+    return a.wh == "where" or any(w.low == "in" or w.low in CONTAINMENT_WORDS
+                                  for w in a.words)
 
 
 def _splittable_name(plan: QueryPlan, question: set[str]) -> bool:
