@@ -512,3 +512,15 @@ def test_a_russian_question_with_a_cyrillic_name_is_answered(slice_mirror_path):
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang="ru").ask("Джастин Трюдо — партия?")
     assert a.grounded and a.ids == ["Q138345"], a.text     # Liberal Party of Canada
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, not_along", [
+    ("What four regions make up the United Kingdom?", "P30"),   # asks no "where"
+    ("Where is Mount St. Helens?", "P361"),                     # part of: no location
+])
+def test_the_where_reading_needs_a_where_and_a_property_that_locates(slice_grounder,
+                                                                     question, not_along):
+    a = slice_grounder.ask(question)
+    assert not (a.grounded and a.query_graph and not_along in a.query_graph["sparql"]), \
+        a.text
