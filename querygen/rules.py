@@ -36,13 +36,13 @@ from dataclasses import replace
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
+from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
 from querygen.fit import (MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content, norm_words,
                           root)
 from querygen.languages import Glossed, base_language, gloss
-from linking.lexicon import STOPWORDS
 from querygen.lexicon import (CONTAINMENT_WORDS, GENERIC_RELATION_WORDS, PERSON_NOUNS,
                               PLACE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
@@ -556,8 +556,7 @@ class RuleGenerator:
     def _locates(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject lies (located in, country, continent,
         location), not what it is part of (a mountain range, an organization)."""
-        return self._containment(pid) and "part" not in self.fit.name_words(pid) \
-            and pid != "P361"
+        return self._containment(pid) and "part" not in self.fit.name_words(pid)
 
     def _ask_fit(self, pid: str, scores: dict, words: list[str]
                  ) -> tuple[float, Candidate] | None:
