@@ -185,11 +185,16 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def _known_word(word: str) -> bool:
     """Whether English (lemminflect's lexicon) knows ``word`` in any form."""
+    return bool(_parts_of_speech(word))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parts_of_speech(word: str) -> frozenset[str]:
+    """The parts of speech English (lemminflect's lexicon) knows ``word`` as."""
     from lemminflect import getAllLemmas
-    return bool(getAllLemmas(word))
+    return frozenset(getAllLemmas(word))
 
 
 @dataclass
@@ -395,13 +400,11 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     return end
 
 
-@functools.lru_cache(maxsize=4096)
 def _only_verb(word: str) -> bool:
     """Whether English knows ``word`` as a verb form and as nothing else ("belongs",
     "consists"; not "plays", "works", which are nouns too)."""
-    from lemminflect import getAllLemmas
-    lemmas = getAllLemmas(word)
-    return bool(lemmas) and set(lemmas) <= {"VERB", "AUX"}
+    parts = _parts_of_speech(word)
+    return bool(parts) and parts <= {"VERB", "AUX"}
 
 
 #: words that stand for an entity without naming its class ("Name someone who …")

@@ -494,7 +494,7 @@ class TypeOracle:
                 return by_property
         distance = self._types_distance(noun, typed, labels) if typed else 0.0
         if distance == 0.0 and not forms & (PLACE_NOUNS | PERSON_NOUNS) and \
-                any(names_noun(normalize(n), forms) for n in via_aliases):
+                _any_names(via_aliases, forms):
             return 1.0
         return distance
 
@@ -511,7 +511,7 @@ class TypeOracle:
                             via_names: Iterable[str]) -> float | None:
         """1 when a name of the property ``via`` names ``noun``, the share of its typed
         values in the KB that are ``noun`` when at least half are, else None."""
-        if any(names_noun(normalize(n), forms) for n in via_names):
+        if _any_names(via_names, forms):
             return 1.0
         share = self.range_share(via, noun)
         return share if share >= 0.5 else None
@@ -575,6 +575,11 @@ class TypeOracle:
             with self._lock:
                 self._similar[key] = found
         return found
+
+
+def _any_names(names: Iterable[str], forms: frozenset[str]) -> bool:
+    """Whether one of a property's ``names`` names the noun of ``forms``."""
+    return any(names_noun(normalize(n), forms) for n in names)
 
 
 def _check_note(exp: Expected, n: int, clashes: float, noun: float | None,

@@ -260,6 +260,11 @@ class RuleGenerator:
         advisor of X" where the KB has no advisor of X)."""
         plans = []
         all_spans = [m.span for m in mentions]
+        # "Where is X?", "Which city is X in?": no word names a relation, the answer is a
+        # place, and the question asks where (not "What regions make up X?"): the
+        # properties that say where X lies are the readings
+        where_only = a.answer_type == "place" and _asks_where(a) and \
+            not content(a.relation_words(all_spans, keep_type_noun=False))
         for mention in mentions:
             scores = self.fit.name_scores(self.fit.phrases(a, [mention.span], all_spans))
             contents = [content(a.relation_words([mention.span])),
@@ -269,11 +274,6 @@ class RuleGenerator:
             roles = self.props.roles([c.id for c in cands])
             of_mention = _of_before(a, mention)
             named = self._named(a, scores, contents)
-            # "Where is X?", "Which city is X in?": no word names a relation, the answer
-            # is a place, and the question asks where (not "What regions make up X?"):
-            # the properties that say where X lies are the readings
-            where_only = a.answer_type == "place" and _asks_where(a) and \
-                not content(a.relation_words(all_spans, keep_type_noun=False))
             for rank, cand in enumerate(cands):
                 out_props, in_props = roles.get(cand.id, (frozenset(), frozenset()))
                 pids = out_props | in_props
