@@ -387,10 +387,8 @@ class _Translator:
     def path(self, node: Any) -> Any:
         """A verb: a variable, an IRI, or an rdflib path (as rdflib's translatePath)."""
         t = node.type
-        if t == "var":
-            return self.var(node)
-        if t in ("iri_reference", "prefixed_name", "a"):
-            return URIRef(self.parsed.iri(node))
+        if t in ("var", "iri_reference", "prefixed_name", "a"):
+            return self.term(node)
         if t == "binary_path":
             kids = node.children
             op = next(k.type for k in kids if k.type in ("/", "|"))
