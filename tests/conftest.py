@@ -8,6 +8,7 @@ reason when it is absent. Mirrors built from it are built once per test session.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 from pathlib import Path
@@ -204,3 +205,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     _running_test[0] = item.nodeid
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> str:
+    """A script for ``scripted:`` models (``reasoning.llm.scripted``) that answers "Paris"
+    in every wording and language and says True to every check: a model that agrees
+    with itself (the gate tests' and the session tests' model)."""
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"Rewrite the question": "Where is it?",
+                                "Translate the question": "请问：在哪里？",
+                                "Reply with True or False": "True",
+                                "Question:": "Paris"}))
+    return str(path)

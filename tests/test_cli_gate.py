@@ -26,16 +26,6 @@ def catalog(tmp_path):
     return str(path)
 
 
-@pytest.fixture
-def script(tmp_path):
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"Rewrite the question": "Where is it?",
-                                "Translate the question": "请问：在哪里？",
-                                "Reply with True or False": "True",
-                                "Question:": "Paris"}))
-    return str(path)
-
-
 def test_a_scripted_model_that_agrees_with_itself_does_not_consult(run, script):
     r = run("gate", "Where is the Louvre?", "--llm", f"scripted:{script}")
     assert r.exit_code == 0, r.output

@@ -77,16 +77,6 @@ def bench(tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def script(tmp_path) -> str:
-    path = tmp_path / "script.json"
-    path.write_text(json.dumps({"Rewrite the question": "Where is it?",
-                                "Translate the question": "请问：在哪里？",
-                                "Reply with True or False": "True",
-                                "Question:": "Paris"}))
-    return str(path)
-
-
 def invoke(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
