@@ -90,12 +90,17 @@ class Embedder:
         self.name = DEFAULT_MODEL if default else self.model_path.name
         self.model = MiniLM(self.model_path)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        #: every text ``encode_stored`` returned, by text (rows of its arrays: a question
+        #: word that is also a property's name word costs no forward pass)
+        self._stored: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length embeddings of ``texts``, one row each (cached by text)."""
+        """Unit-length embeddings of ``texts``, one row each (cached by text; a text
+        ``encode_stored`` has embedded is not embedded again)."""
         with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            missing = [t for t in dict.fromkeys(texts)
+                       if t not in self._cache and t not in self._stored]
         if missing:
             vecs = self.model.encode(missing)
             with self._lock:
@@ -104,7 +109,8 @@ class Embedder:
                 while len(self._cache) > CACHE_SIZE:
                     self._cache.popitem(last=False)
         with self._lock:
-            return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 0))
+            return (np.stack([self._cache[t] if t in self._cache else self._stored[t]
+                              for t in texts]) if texts else np.zeros((0, 0)))
 
     def encode_stored(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of ``texts`` as ``encode`` gives them, read from the store folder when
@@ -117,7 +123,7 @@ class Embedder:
         try:
             vecs = np.load(path)
             if vecs.shape[0] == len(texts):
-                return vecs
+                return self._remember(texts, vecs)
         except (OSError, ValueError):
             pass
         started = time.monotonic()
@@ -137,6 +143,11 @@ class Embedder:
             os.replace(tmp, path)
         except OSError:
             pass
+        return self._remember(texts, vecs)
+
+    def _remember(self, texts: Sequence[str], vecs: np.ndarray) -> np.ndarray:
+        with self._lock:
+            self._stored.update(zip(texts, vecs))
         return vecs
 
     def similarities(self, text: str, docs: Sequence[str]) -> list[float]:

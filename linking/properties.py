@@ -321,9 +321,10 @@ def _semantic_table(pids: list[str], where: dict[str, Any], vecs: Any, base: int
     (the texts of ``_semantic_texts``, then from row ``base`` the sorted ``word_list``)
     and, per property in ``pids`` order, the rows of its texts and words."""
     word_index = {w: base + i for i, w in enumerate(word_list)}
+    doc = np.array([where[p][0] for p in pids], dtype=int)
     return {
         "pids": pids, "vecs": vecs,
-        "doc": np.array([where[p][0] for p in pids], dtype=int),
+        "doc": doc, "doc_vecs": np.ascontiguousarray(vecs[doc]),
         "names": [where[p][1] for p in pids],
         "desc": [where[p][2] for p in pids],
         "questions": [where[p][4] for p in pids],
@@ -681,7 +682,7 @@ class PropertyLinker:
         words = [w for w in dict.fromkeys(content_words(norm)) if w != phrase]
         encoded = self.embedder.encode([phrase, *words])
         query = encoded[0]
-        doc_sims = vecs[index["doc"]] @ query
+        doc_sims = index["doc_vecs"] @ query
         order = np.argsort(-doc_sims)[:SEMANTIC_CANDIDATES]
         wvecs = encoded[1:] if words else None
         wsims = wvecs @ index["word_rows"].T if wvecs is not None and len(

@@ -181,12 +181,7 @@ class RelationFit:
         if not words:
             return 0.0
         names = self.name_stems(pid)
-        covered = 0
-        for w in words:
-            forms = [w, *RELATED.get(w, ())]
-            if any(all(root(x) in names for x in norm_words(f) if x not in STOPWORDS)
-                   for f in forms):
-                covered += 1
+        covered = sum(1 for w in words if any(needs <= names for needs in _word_roots(w)))
         return covered / len(words)
 
     def type_fit(self, a: Analysis, pid: str) -> float:
@@ -329,6 +324,14 @@ def root(word: str) -> str:
     "received" and "live" meets "lived"."""
     r = stem(word)
     return r[:-1] if r.endswith("e") and len(r) > 3 else r
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_roots(word: str) -> tuple[frozenset[str], ...]:
+    """For ``word`` and each related form of it, the roots of its content words: a name
+    covers the word when it has all the roots of one of them."""
+    return tuple(frozenset(root(x) for x in norm_words(f) if x not in STOPWORDS)
+                 for f in (word, *RELATED.get(word, ())))
 
 
 _NORM_WORD = re.compile(r"[a-z0-9]+")
