@@ -287,6 +287,9 @@ def _read_which(r: _Reading, i: int) -> None:
     lows, texts = r.lows, r.texts
     r.wh = r.wh or lows[i]
     r.mark(i)
+    if i + 2 < len(lows) and lows[i + 1] in _COUNT_WORDS:
+        r.mark(i + 1)           # "which three countries …": the class is "countries"
+        i += 1
     noun = _noun_after(lows, i + 1, texts)
     head = _head_before(lows, i)
     if noun is not None and (head is None or not texts[i + 1][:1].isupper()
@@ -394,6 +397,9 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
+        if j > i and j + 1 < len(lows) and lows[j + 1] in ("a", "an", "the") \
+                and "VERB" in _parts_of_speech(w):
+            break                          # "which countries *share* a border"
         end = j
         if _POSSESSIVE.search(w):
             break                  # "which country's city …" asks for the country
@@ -407,6 +413,8 @@ def _only_verb(word: str) -> bool:
     return bool(parts) and parts <= {"VERB", "AUX"}
 
 
+#: how many answers a "which N" question expects ("which two rivers …"): no class noun
+_COUNT_WORDS = frozenset("two three four five six seven eight nine ten".split())
 #: words that stand for an entity without naming its class ("Name someone who …")
 _INDEFINITE_PRONOUNS = frozenset(
     "someone somebody something anyone anybody anything everyone everything one".split())

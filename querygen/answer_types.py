@@ -61,7 +61,7 @@ human person people man woman organization organisation company business enterpr
 corporation firm party band group team club university college school institution
 agency label publisher network broadcaster developer manufacturer painter artist writer
 author musician singer actor actress politician scientist athlete player character
-association society ensemble orchestra choir duo trio
+association society ensemble orchestra choir duo trio family dynasty clan tribe
 """.split())
 #: words of class labels that make an entity an abstract thing even when a superclass says
 #: otherwise: a profession is a subclass of "scientist" but answers no "who" or "where"

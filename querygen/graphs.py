@@ -796,7 +796,12 @@ class GraphRanker:
                               f"is {best_cand.label!r}, {best_cand.id})")
         topic = _topic(ctx.mentions)
         phrase = ctx.analysis.relation_phrase([topic.span])
-        if ctx.global_fit < NO_RELATION_FIT:
+        best_label = (self.rules.fit.candidate(ctx.global_property, 0.0).label
+                      if ctx.global_property else "")
+        # a property named by function words alone ("of") is no relation the words name:
+        # "the shoe size of X" lacks the relation, not X's "of" statement
+        if ctx.global_fit < NO_RELATION_FIT or (best_label and not [
+                w for w in re.findall(r"\w+", best_label.lower()) if w not in STOPWORDS]):
             return "relation", (f"the KB has no relation that the words {phrase!r} name"
                                 if phrase else "the question names no relation the KB has")
         named_empty = next((g for g in graphs if not g.answered
@@ -810,9 +815,7 @@ class GraphRanker:
                         if d.kind == "entity"]
                 return "fact", (f"the KB holds no {' / '.join(props)} statement for "
                                 f"{', '.join(ents) or about}")
-            label = self.rules.fit.candidate(ctx.global_property, 0.0).label \
-                if ctx.global_property else phrase
-            return "fact", f"the KB holds no {label} statement for {about}"
+            return "fact", f"the KB holds no {best_label or phrase} statement for {about}"
         return "confidence", (f"no reading of the question fits the KB well enough (the "
                               f"best, {top.query.label_level}, has confidence "
                               f"{top.confidence:.2f}, below {self.model.threshold:.2f})")

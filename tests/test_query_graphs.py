@@ -65,6 +65,21 @@ def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
 
 
+@pytest.mark.parametrize("question, noun", [
+    # how many answers are wanted is no part of the class
+    ("Which three countries share a land border with Cambodia?", "countries"),
+    ("what four regions make up the united kingdom?", "regions"),
+    # a verb before an article ends the class, though English knows it as a noun too
+    ("which countries share a border with Cambodia?", "countries"),
+    ("Which companies make the iPhone?", "companies"),
+    # a noun before an article stays ("which political party leader the country" is no
+    # question, but "leader" is no verb)
+    ("which political party leader the country", "political party leader"),
+])
+def test_a_count_and_a_verb_are_no_part_of_the_class(question, noun):
+    assert analyze(question).type_noun == noun
+
+
 def test_a_reading_extended_again_joins_its_new_hop_through_a_new_variable():
     from querygen.graphs import _fresh_names
     from querygen.plan import Edge, QueryPlan, Var
@@ -272,6 +287,15 @@ def test_the_slice_composes_and_abstains(slice_grounder):
               "What is the nationality of Fenwick Astraguard?"):
         b = slice_grounder.ask(q)
         assert not b.grounded and not b.values, (q, b.text)
+
+
+@pytest.mark.timeout(600)
+def test_a_property_named_by_a_preposition_is_no_relation_the_question_names(slice_grounder):
+    """The slice has P642, labelled "of": "the shoe size of X" lacks the relation, and
+    the answer must not say that X lacks an "of" statement."""
+    a = slice_grounder.ask("What is the shoe size of Friedrich Schottky?")
+    assert not a.grounded and not a.values
+    assert a.missing == "relation" and "shoe size" in a.text, a.text
 
 
 @pytest.mark.timeout(600)
