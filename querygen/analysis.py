@@ -265,7 +265,10 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
     if w in ("which", "what"):
         _read_which(r, i)
         return True
-    return i == first and w in IMPERATIVES and _read_imperative(r, i)
+    if i == first and i >= 2 and lows[i - 2:i] == ["tell", "me"] and \
+            _noun_before_relative(lows, i, r.texts)[0] is not None:
+        return _read_imperative(r, i - 2)   # "Tell me the country where …" ("tell me" is
+    return i == first and w in IMPERATIVES and _read_imperative(r, i)   # filler elsewhere)
 
 
 def _read_count(r: _Reading, i: int, form: str, wh: str) -> None:

@@ -52,6 +52,7 @@ def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     ("Name the country whose capital is Bangkok.", "country"),
     ("Name the continent where Nigeria lies.", "continent"),
     ("Tell me the city in which Einstein was born.", "city"),
+    ("Tell me the country where The Apex Theory got together.", "country"),
     ("List the films that Kubrick directed.", "films"),
     ("Tokyo is a city in which country?", "country"),     # a wh-determiner, not "in which"
     # a word English knows only as a verb ends the class (word order of a glossed question)

@@ -366,8 +366,8 @@ CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
 #: and which no other word of the question names explains them ("Which continent is
 #: Germany located in?" is Germany's continent)
 CONTAINMENT_WORDS = frozenset("""
-located locate lie lies lying situated sits sit part belong belongs belonging found
-within inside
+located locate lie lies lying situated sits sit stands stand standing part belong belongs
+belonging found within inside
 """.split())
 
 #: words that ask how two things are related without naming the relation
