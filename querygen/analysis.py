@@ -30,8 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from querygen.lexicon import (AUXILIARIES, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
-                              PERSON_NOUNS, PLACE_NOUNS, SUPERLATIVES, TIME_NOUNS, VERB_FORMS,
-                              Superlative)
+                              PERSON_NOUNS, PLACE_NOUNS, ROLE_NOUNS, SUPERLATIVES, TIME_NOUNS,
+                              VERB_FORMS, Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -115,14 +115,20 @@ class Analysis:
         country?" → small, town). They say what X is, not how it relates to the answer."""
         ws = self.words
         after = [i for i, w in enumerate(ws) if w.start >= span[1]]
-        if len(after) < 3:
-            return frozenset()
-        i = after[0]
-        if ws[i].low not in ("is", "was", "are", "were") or \
-                ws[i + 1].low not in ("a", "an"):      # "X is the capital of": a relation
+        before = [w for w in ws if w.end <= span[0]]
+        be = ("is", "was", "are", "were")
+        if len(after) >= 3 and ws[after[0]].low in be and ws[after[0] + 1].low in ("a", "an"):
+            first = after[0] + 2
+        elif len(after) >= 2 and before and before[-1].low in be and \
+                ws[after[0]].low in ("a", "an") and \
+                ws[after[0] + 1].low in PLACE_NOUNS - ROLE_NOUNS:
+            # "What country is Bukittinggi a city of?" — a kind of place only: "Which
+            # country is X a citizen of?" asks X's citizenship
+            first = after[0] + 1
+        else:                                # ("X is the capital of": a relation)
             return frozenset()
         out = []
-        for w in ws[i + 2:i + 5]:
+        for w in ws[first:first + 3]:
             if w.low in FRAME_WORDS or w.low in _PREPOSITIONS or w.low in _RELATIVES or \
                     w.start in self.frame:
                 break

@@ -60,7 +60,8 @@ from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import TYPE_PROPERTY, content, root
-from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED
+from querygen.lexicon import (CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
+                               ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -81,8 +82,6 @@ EXTEND_FIRST = 6
 EXTEND_SAMPLE = 20
 #: how well a property's name must fit the class noun to be followed for it
 NOUN_FIT = 0.5
-#: place nouns that name a role a place has in a relation, not a kind of place
-ROLE_NOUNS = frozenset({"capital", "capitals"})
 #: how well a property must fit the words a reading leaves unexplained to extend it
 EXTEND_FIT = 0.6
 #: answers read per graph

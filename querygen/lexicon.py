@@ -18,7 +18,11 @@ from linking.lexicon.en import (AUXILIARIES, CLASS_WORDS, CONTAINMENT_WORDS, FRA
 
 __all__ = ["AUXILIARIES", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
            "GENERIC_RELATION_WORDS", "IMPERATIVES", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
-           "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
+           "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
+
+#: place nouns that name a role of a place, not a kind of it: the capital of a country is
+#: one more hop, never a description of the place it is said of
+ROLE_NOUNS = frozenset({"capital", "capitals"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,6 +113,11 @@ def test_a_capitalized_word_after_which_still_belongs_to_the_class():
     ("Carbó is a small town in what country?", "Carbó", {"small", "town"}),
     ("Tokyo is the capital of what?", "Tokyo", set()),      # "the N of": the relation
     ("Where is Tokyo?", "Tokyo", set()),
+    # the question inverted: "is X a N of" with a kind of place; a role or a relational
+    # noun ("capital", "citizen") stays the relation
+    ("What country is Bukittinggi a city of?", "Bukittinggi", {"city"}),
+    ("What country is Oranjestad a capital of?", "Oranjestad", set()),
+    ("Which country is Justin Trudeau a citizen of?", "Justin Trudeau", set()),
 ])
 def test_words_that_describe_the_subject_are_not_relation_words(question, mention,
                                                                  described):
