@@ -22,6 +22,12 @@ Plural, article and spacing variants count only when the mention as written name
 variants that drop a qualifier or a title only when nothing names the whole mention
 (``GUESSED``, ``DROPPING``).
 
+A question in a language the KB names nothing in (``kb.linking.TermLanguages``: the slice
+has no German, Italian or Portuguese terms) can only meet the KB's names in other
+languages; there a name of any language but English is taken as the question's own ("Ruanda"
+for a German question is as good as the German name the KB lacks), not discounted as
+another language's.
+
 Each candidate keeps its best match: a string-match score in (0, 1] (1.0 is an exact label
 in the asked language), how it matched, the term and its language. Properties are never
 entity candidates. The popularity prior comes with the names (``prior``, ``langs``).
@@ -33,7 +39,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kb.linking import LinkingKB, Name, PreparesSimilar
+from kb.linking import LinkingKB, Name, PreparesSimilar, TermLanguages
 from linking.variants import Variant, variants
 from store.normalize import normalize
 
@@ -117,6 +123,19 @@ def base_score(name: Name, lang: str) -> float:
     return EXACT_SCORES[_exact_kind(name.is_label, name.lang, lang)]
 
 
+def reading_language(name: Name, lang: str, kb_languages: frozenset[str] | None) -> str:
+    """The language a name of ``name.lang`` is scored in for a mention in ``lang``:
+    ``lang`` itself, but the name's own language when the KB has no names in ``lang``
+    (``kb_languages``, None when unknown) and the name is in neither English nor the
+    language-neutral "mul" — then it is as near as the KB comes to the question's own."""
+    if kb_languages is None or not kb_languages or name.lang in ("en", "mul", ""):
+        return lang
+    base = lang.split("-")[0]
+    if lang in kb_languages or base in kb_languages or base in ("en", ""):
+        return lang
+    return name.lang
+
+
 class CandidateGenerator:
     """Looks mentions up in one KB's names. ``fuzzy=False`` never searches for
     misspellings (where the KB could)."""
@@ -127,6 +146,12 @@ class CandidateGenerator:
         self.features = frozenset(source.features)
         self._prepare = (source.prepare_similar if isinstance(source, PreparesSimilar)
                          else None)
+        self._languages = (source.term_languages if isinstance(source, TermLanguages)
+                           else None)
+
+    def kb_languages(self) -> frozenset[str] | None:
+        """The languages the KB names entities in; None where it cannot say."""
+        return self._languages() if self._languages is not None else None
 
     def prefetch(self, texts: list[str]) -> dict[str, list[Name]]:
         """The names of every text's normalized form and its variants, in one lookup:
@@ -165,11 +190,16 @@ class CandidateGenerator:
             return {}
         best: dict[str, Match] = {}
         surface = text.strip()
+        kb_languages = self.kb_languages()
+
+        def reading(name: Name) -> str:
+            return reading_language(name, lang, kb_languages)
 
         def offer(name: Name, score: float, how: str) -> None:
-            if how == "exact" and _accents_differ(name.text, surface, name.lang, lang):
+            own = reading(name)
+            if how == "exact" and _accents_differ(name.text, surface, name.lang, own):
                 score *= ACCENT_FACTOR
-            if how == "exact" and _own_name(name, surface, lang):
+            if how == "exact" and _own_name(name, surface, own):
                 score *= EXACT_SCORES["label"] / EXACT_SCORES["alias"]
             old = best.get(name.entity)
             exactish = how in ("exact", "spacing") or how.startswith("variant")
@@ -188,27 +218,28 @@ class CandidateGenerator:
 
         forms = {v.norm: v for v in _variants(norm, text)}
         parts = {n: v for n, v in forms.items() if v.how == "part"}
-        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, lang, offer,
-                    names)
+        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, reading,
+                    offer, names)
         if partial and not any(m.score >= STRONG for m in best.values()):
-            self._partial(norm, lang, offer)
+            self._partial(norm, reading, offer)
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
-                self._partial(stems[0], lang, offer, factor=forms[stems[0]].factor)
+                self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
         if fuzzy and self.use_fuzzy and "fuzzy" in self.features and not best:
             near = dict(self.source.similar(norm, "fuzzy"))
             for name in self.source.names(list(near)):
-                offer(name, base_score(name, lang) * FUZZY_FACTOR * near[name.norm] ** 2,
-                      "fuzzy")
+                offer(name, base_score(name, reading(name)) * FUZZY_FACTOR
+                      * near[name.norm] ** 2, "fuzzy")
         if not best and parts:           # "Caldecott Medal Awards" → "caldecott medal"
-            self._exact(None, parts, lang, offer)
+            self._exact(None, parts, reading, offer)
         return best
 
-    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str,
-               offer: Callable[[Name, float, str], None],
+    def _exact(self, norm: str | None, forms: dict[str, Variant],
+               reading: Callable[[Name], str], offer: Callable[[Name, float, str], None],
                known: dict[str, list[Name]] | None = None) -> None:
         """Exact matches of ``norm`` and of its variant ``forms``; where the KB can, also
-        matches ignoring spaces and qualified labels ("Nirvana (band)")."""
+        matches ignoring spaces and qualified labels ("Nirvana (band)"). ``reading(name)``
+        is the language a name is scored in (``reading_language``)."""
         other: dict[str, tuple[str, float]] = {}     # spacing or qualified → (how, factor)
         if norm and "qualified" in self.features:
             other = {n: ("qualified", QUALIFIED_FACTOR)
@@ -221,7 +252,7 @@ class CandidateGenerator:
         named = any(n.norm == norm for n in names)
         whole = any(n.norm not in forms or forms[n.norm].how not in DROPPING for n in names)
         for name in names:
-            base = base_score(name, lang)
+            base = base_score(name, reading(name))
             if name.norm == norm:
                 offer(name, base, "exact")
             elif name.norm in forms:
@@ -233,8 +264,8 @@ class CandidateGenerator:
                 if not (named and how in GUESSED):
                     offer(name, base * factor, how)
 
-    def _partial(self, norm: str, lang: str, offer: Callable[[Name, float, str], None],
-                 factor: float = 1.0) -> None:
+    def _partial(self, norm: str, reading: Callable[[Name], str],
+                 offer: Callable[[Name, float, str], None], factor: float = 1.0) -> None:
         words = norm.split()
         if not words or len(words) > PARTIAL_MAX_WORDS or "words" not in self.features:
             return
@@ -244,6 +275,6 @@ class CandidateGenerator:
         for name in self.source.names(list(cover)):
             if name.norm == norm:
                 continue
-            base = base_score(name, lang)
+            base = base_score(name, reading(name))
             offer(name, factor * base * (PARTIAL_BASE + PARTIAL_SPAN * cover[name.norm]),
                   "partial")

@@ -211,3 +211,40 @@ def test_with_an_llm_the_prompts_keep_the_question_in_its_language(demo):
         "Wo wurde Marie Curie geboren?")
     assert seen and all(q == "Wo wurde Marie Curie geboren?" for q in seen)
     assert a.lang == "de" and a.grounded and a.text.startswith("Warschau")
+
+
+# -- names in a language the KB has no names in -----------------------------------------------
+def test_the_mirror_says_which_languages_it_names_entities_in(demo):
+    from kb.linking import TermLanguages, linking_view
+    view = linking_view(demo)
+    assert isinstance(view, TermLanguages)
+    assert {"en", "de", "fr", "zh"} <= view.term_languages()
+    assert "es" not in view.term_languages() and "it" not in view.term_languages()
+
+
+def test_in_a_language_the_kb_has_no_names_in_another_languages_name_counts_as_own(demo):
+    from linking import EntityLinker
+    linker = EntityLinker(demo)
+    # the demo KB names entities in en, de, fr and zh: a Spanish mention can only meet
+    # one of those; a French name is as good as the Spanish one the KB lacks …
+    es = linker.candidates("Allemagne", lang="es")[0]
+    fr = linker.candidates("Allemagne", lang="fr")[0]
+    assert es.id == fr.id == "Q183" and es.features["match"] == fr.features["match"]
+    # … but not for a question in a language the KB does name things in (German), nor in
+    # English: there a French name is another language's
+    for lang in ("de", "en"):
+        other = linker.candidates("Allemagne", lang=lang)[0]
+        assert other.id == "Q183" and other.features["match"] < fr.features["match"], lang
+
+
+def test_the_reading_language_of_a_name():
+    from kb.linking import Name
+    from linking.candidates import reading_language
+    spanish = Name("Q1037", "Ruanda", "ruanda", "es", False)
+    english = Name("Q1037", "Rwanda", "rwanda", "en", True)
+    known = frozenset({"en", "es", "fr"})
+    assert reading_language(spanish, "de", known) == "es"      # no German names at all
+    assert reading_language(spanish, "fr", known) == "fr"      # French names exist
+    assert reading_language(english, "de", known) == "de"      # English stays English
+    assert reading_language(spanish, "de", None) == "de"       # unknown: as before
+    assert reading_language(spanish, "en", frozenset({"es"})) == "en"
