@@ -248,3 +248,37 @@ def test_the_reading_language_of_a_name():
     assert reading_language(english, "de", known) == "de"      # English stays English
     assert reading_language(spanish, "de", None) == "de"       # unknown: as before
     assert reading_language(spanish, "en", frozenset({"es"})) == "en"
+
+
+# -- names a reading leaves out, in a question typed in lower case ----------------------------
+def test_a_lower_case_name_the_linker_found_and_a_reading_leaves_out_is_ignored():
+    from kb.types import Candidate
+    from querygen.mentions import Mention
+    from querygen.question_names import ignored_mentions
+    from querygen.types import LinkingDecision
+    q = "on which channel aired frasier has the origin"
+    frasier = Mention("frasier", 24, 31, (Candidate("Q209282", "Frasier", 1.4),))
+    origin = Mention("origin", 39, 45, (Candidate("Q48817189", "Origin", 1.3),))
+    channel = Mention("channel", 9, 16, (Candidate("Q1", "television channel", 1.0),))
+    reading_origin = [LinkingDecision("entity", "Origin", origin.candidates, "origin", 39, 45)]
+    reading_frasier = [LinkingDecision("entity", "Frasier", frasier.candidates, "frasier",
+                                       24, 31)]
+    mentions = [channel, frasier, origin]
+    # the reading about Origin leaves the name "frasier" out (a concept, "channel", is no
+    # name); the reading about Frasier leaves "origin" out, but an English word may be no
+    # name at all ("what do they have in common", the rapper Common)
+    assert ignored_mentions(q, mentions, reading_origin) == ["frasier"]
+    assert ignored_mentions(q, mentions, reading_frasier) == []
+    # a name the mention matches only in part is no sure name ("hq": UN HQ)
+    weak = Mention("videocon", 24, 32, (Candidate("Q7", "Videocon", 0.9,
+                                                  features={"match": 0.62}),))
+    assert ignored_mentions("on which channel aired videocon", [weak], []) == []
+    # a reading of one sure name that leaves another out is left to the model
+    finland = Mention("finland", 0, 7, (Candidate("Q33", "Finland", 1.8),))
+    sweden = Mention("sweden", 12, 18, (Candidate("Q34", "Sweden", 1.8),))
+    one = [LinkingDecision("entity", "Finland", finland.candidates, "finland", 0, 7)]
+    assert ignored_mentions("finland and sweden: which languages do they share",
+                            [finland, sweden], one) == []
+    # a question with capitals tells its names by them (ignored_names), not by the linker
+    assert ignored_mentions("On which channel aired Frasier?", [frasier], []) == []
+
