@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.linking import LinkingKB, Name, PreparesSimilar, TermLanguages
-from linking.variants import Variant, variants
+from linking.variants import Variant, respellings, variants
 from store.normalize import normalize
 
 #: string-match scores of exact matches by term kind and language
@@ -59,7 +59,7 @@ FUZZY_FACTOR = 0.9
 #: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
 #: Office" a label of its own. (Variants the text shows — a possessive "'s", an
 #: abbreviation, a demonym — are always tried.)
-GUESSED = frozenset({"plural", "article", "spacing"})
+GUESSED = frozenset({"plural", "article", "spacing", "spelling"})
 #: variants that drop words of the mention — a place qualifier ("hilo hawaii" → "hilo"), a
 #: title ("king solomon" → "solomon") — tried only when no reading of the whole mention
 #: names anything: "frederick md" is "Frederick, Maryland", not any Frederick
@@ -217,6 +217,8 @@ class CandidateGenerator:
             old.langs = max(old.langs, name.langs)
 
         forms = {v.norm: v for v in _variants(norm, text)}
+        for v in respellings(norm, lang):
+            forms.setdefault(v.norm, v)
         parts = {n: v for n, v in forms.items() if v.how == "part"}
         self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, reading,
                     offer, names)

@@ -282,3 +282,22 @@ def test_a_lower_case_name_the_linker_found_and_a_reading_leaves_out_is_ignored(
     # a question with capitals tells its names by them (ignored_names), not by the linker
     assert ignored_mentions("On which channel aired Frasier?", [frasier], []) == []
 
+
+
+# -- names spelled as the question's language spells them -------------------------------------
+def test_a_german_spelling_of_a_foreign_name_gives_its_english_spelling():
+    from linking.variants import respellings
+    assert "british columbia" in {v.norm for v in respellings("britisch kolumbien", "de")}
+    assert {v.norm for v in respellings("dmitri medwedew", "de")} == {"dmitri medvedev"}
+    assert respellings("dmitri medwedew", "en") == []          # rules of German only
+    assert respellings("paris", "de") == []                     # nothing to respell
+
+
+def test_a_respelled_name_is_found_only_when_the_name_as_written_is_not(slice_mirror_path):
+    from linking import EntityLinker
+    linker = EntityLinker(slice_mirror_path)
+    best = linker.candidates("Britisch-Kolumbien", lang="de")[0]
+    assert best.id == "Q1974" and best.match == "variant:spelling"
+    assert linker.candidates("Dmitri Medwedew", lang="de")[0].id == "Q23530"
+    # "Jemen" is a name as written (an alias of Yemen): no respelling is tried
+    assert linker.candidates("Jemen", lang="de")[0].match == "exact"
