@@ -301,3 +301,28 @@ def test_a_respelled_name_is_found_only_when_the_name_as_written_is_not(slice_mi
     assert linker.candidates("Dmitri Medwedew", lang="de")[0].id == "Q23530"
     # "Jemen" is a name as written (an alias of Yemen): no respelling is tried
     assert linker.candidates("Jemen", lang="de")[0].match == "exact"
+
+
+# -- asides set off by a comma ------------------------------------------------------------------
+@pytest.mark.parametrize("question, lang, english", [
+    # a discourse word at the end, unknown to the lexicon or a function word: left out
+    ("Gary Payton jogava em que posição, afinal?", "pt", "Gary Payton plays in which position?"),
+    ("Di chi è YouTube, alla fine?", "it", "whose is YouTube?"),
+    ("Wo wurde Marie Curie geboren, bitte?", "de", "where was Marie Curie born?"),
+    ("Dime, ¿dónde nació Frida Kahlo?", "es", "where was born Frida Kahlo?"),
+])
+def test_an_aside_set_off_by_a_comma_is_left_out(question, lang, english):
+    assert gloss(question, lang, known=lambda norms: set()).text == english
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Nenne das Land, in dem Kapstadt liegt.", "de"),        # a name in it
+    ("Anastacia, pays de naissance ?", "fr"),                # the relation words
+    ("Jenson Button, écurie ?", "fr"),                       # no question word elsewhere
+    ("Marie Curie, wo wurde sie geboren?", "de"),            # the question word in it
+    ("Rammstein, wo wurde die Band gegründet?", "de"),       # maybe a name the KB lacks
+    ("di chi è youtube, alla fine", "it"),                   # no capitals to tell names by
+])
+def test_a_comma_clause_that_may_carry_the_question_is_kept(question, lang):
+    text = gloss(question, lang, known=lambda norms: set()).text
+    assert "," in text, text

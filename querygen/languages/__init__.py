@@ -18,6 +18,12 @@ tried in its nominative ("Андорры" → "Андорра"), else transliter
 up as written, then by their lemma (simplemma), so "geboren", "nacque" and "родился" need
 one entry each.
 
+A word run set off by a comma at the start or the end of a question that asks with a
+question word elsewhere, and that names nothing and carries no relation — words the
+lexicon does not know or reads as English function words, no name, no property name — is
+an aside ("Dime, ¿dónde …?", "…, afinal?", "…, per favore?") and is left out: its
+untranslated words would read as relation words.
+
 A language without a lexicon keeps its words (names still link); English is not glossed.
 """
 
@@ -47,6 +53,10 @@ te th tl tr uk ur uz vi zh
 #: the longest word run looked up as a phrase of a lexicon or as a KB name
 MAX_PHRASE = 4
 MAX_NAME = 6
+#: the most words an aside set off by a comma has ("Oye,", ", per favore?")
+MAX_ASIDE = 3
+#: English words an aside's words may read as (function words, "please")
+ASIDE_WORDS = _en.STOPWORDS | {"please"}
 
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
@@ -251,9 +261,12 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
                                protected) if known is not None else {}
+    aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
+    if aside is not None:
+        replacements.append((aside[0], aside[1], ""))
     i = 0
     while i < len(tokens):
-        if i in protected:
+        if i in protected or (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
             i += 1
             continue
         hit = (1, forced[i]) if i in forced else declined.get(i) or \
@@ -272,7 +285,64 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             end, english = end + 1, english + " "
         replacements.append((start, end, english))
         i += length
-    return Glossed(question, code, _replaced(question, replacements))
+    return Glossed(question, code, _replaced(question, sorted(replacements)))
+
+
+def _aside(question: str, tokens: list[tuple[int, int]], lows: list[str],
+           lemmas: list[str], lex: Lexicon | None, protected: set[int],
+           properties: Mapping[str, str], norm: Callable[[str], str]
+           ) -> tuple[int, int] | None:
+    """The span (with its comma) of an aside set off by a comma at the start or the end
+    of the question, if there is one (see the module docstring and ``_is_aside``); the
+    rest of the question must ask with a question word."""
+    if lex is None or len(tokens) < 3:
+        return None
+    cased = _cased(question, tokens)
+    for idx, span in _comma_ends(question, tokens):
+        if not 0 < len(idx) <= MAX_ASIDE or len(idx) == len(tokens):
+            continue
+        if not all(_is_aside(question, tokens, i, lows[i], lemmas[i], lex, cased,
+                             protected, properties, norm) for i in idx):
+            continue
+        rest = [j for j in range(len(tokens)) if j not in idx]
+        if any(set((lex.word(lows[j], lemmas[j]) or "").split()) & _en.QUESTION_WORDS
+               for j in rest):
+            return span
+    return None
+
+
+def _comma_ends(question: str, tokens: list[tuple[int, int]]
+                ) -> list[tuple[list[int], tuple[int, int]]]:
+    """The words before the first comma and after the last one, each with the span to
+    drop for them (the comma included)."""
+    first_comma = question.find(",", tokens[0][1])
+    last_comma = question.rfind(",", 0, tokens[-1][0])
+    out = []
+    if first_comma >= 0:
+        out.append(([i for i, (s, _) in enumerate(tokens) if s < first_comma],
+                    (tokens[0][0], first_comma + 1)))
+    if last_comma >= 0:
+        out.append(([i for i, (s, _) in enumerate(tokens) if s > last_comma],
+                    (last_comma, tokens[-1][1])))
+    return out
+
+
+def _is_aside(question: str, tokens: list[tuple[int, int]], i: int, low: str, lemma_: str,
+              lex: Lexicon, cased: bool, protected: set[int],
+              properties: Mapping[str, str], norm: Callable[[str], str]) -> bool:
+    """Whether word ``i`` may be part of an aside: read as ``ASIDE_WORDS``, or unknown to
+    the lexicon — only in a question that capitalizes its names, and not as its first
+    word ("Rammstein, wo …" may be a name the KB lacks) — and no name (protected,
+    capitalized after the first word, a digit) or property name."""
+    if i in protected or low[:1].isdigit() or norm(low) in properties or \
+            norm(lemma_) in properties:
+        return False
+    if i > 0 and question[tokens[i][0]:tokens[i][1]][:1].isupper():
+        return False
+    english = lex.word(low, lemma_)
+    if english is None:
+        return cased and i > 0
+    return set(english.split()) <= ASIDE_WORDS
 
 
 def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | None:
