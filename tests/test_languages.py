@@ -326,3 +326,12 @@ def test_an_aside_set_off_by_a_comma_is_left_out(question, lang, english):
 def test_a_comma_clause_that_may_carry_the_question_is_kept(question, lang):
     text = gloss(question, lang, known=lambda norms: set()).text
     assert "," in text, text
+
+
+def test_portuguese_mesmo_alone_hedges_and_the_same_is_o_mesmo():
+    def read(q):
+        return gloss(q, "pt", known=lambda norms: set()).text
+    assert read("Qual é mesmo a capital do Liechtenstein?") == \
+        "what is the capital of the Liechtenstein?"
+    assert read("Frasier passava em que emissora mesmo?").endswith("which network?")
+    assert "in the same year" in read("Quem nasceu no mesmo ano que Pelé?")
