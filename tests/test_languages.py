@@ -335,3 +335,8 @@ def test_portuguese_mesmo_alone_hedges_and_the_same_is_o_mesmo():
         "what is the capital of the Liechtenstein?"
     assert read("Frasier passava em que emissora mesmo?").endswith("which network?")
     assert "in the same year" in read("Quem nasceu no mesmo ano que Pelé?")
+
+
+def test_italian_stare_says_where_something_is():
+    text = gloss("Città del Capo sta in che paese?", "it", known=lambda norms: set()).text
+    assert text.endswith("is in which country?"), text

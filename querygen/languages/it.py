@@ -22,6 +22,8 @@ WORDS = {
     "stato": "state", "stati": "states", "stata": "been", "state": "been",
     "ha": "has", "hanno": "have", "aveva": "had", "avevano": "had", "ebbe": "had",
     "ebbero": "had", "avuto": "had", "avere": "have", "ho": "have",
+    # "stare" is where something is ("Città del Capo sta in che paese?")
+    "sta": "is", "stanno": "are", "stava": "was", "stavano": "were", "stare": "is",
     "viene": "is", "vengono": "are", "venne": "was", "vennero": "were",
     "veniva": "was", "venivano": "were", "venire": "come",
     "fa": "does", "fanno": "do", "fatto": "made", "fece": "made", "fare": "do",
