@@ -340,3 +340,14 @@ def test_portuguese_mesmo_alone_hedges_and_the_same_is_o_mesmo():
 def test_italian_stare_says_where_something_is():
     text = gloss("Città del Capo sta in che paese?", "it", known=lambda norms: set()).text
     assert text.endswith("is in which country?"), text
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Isaac Newton wirkte in welcher Stadt?", "de", "worked"),
+    ("¿Jenson Button corrió para qué escudería?", "es", "raced for which team"),
+    ("Écurie de Jenson Button ?", "fr", "team of"),
+    ("per quale scuderia correva jenson button", "it", "team raced"),
+    ("che religione segue rajinikanth", "it", "follows"),
+])
+def test_racing_team_and_work_words_read_in_english(question, lang, english):
+    assert english in gloss(question, lang, known=lambda norms: set()).text

@@ -111,7 +111,7 @@ WORDS = {
     "époque": "period", "période": "period", "langue": "language",
     "langage": "language", "organisation": "organization", "organisme": "organization",
     "entreprise": "company", "société": "company", "compagnie": "company",
-    "firme": "company", "marque": "brand", "club": "club", "équipe": "team",
+    "firme": "company", "marque": "brand", "club": "club", "équipe": "team", "écurie": "team",
     "parti": "party", "université": "university", "école": "school",
     "lycée": "school", "collège": "college", "faculté": "faculty",
     "établissement": "institution", "religion": "religion", "genre": "genre",

@@ -101,6 +101,7 @@ WORDS = {
     "organizzazione": "organization", "ente": "organization", "società": "company",
     "azienda": "company", "impresa": "company", "ditta": "company",
     "compagnia": "company", "marchio": "brand", "club": "club", "squadra": "team",
+    "scuderia": "team",
     "squadre": "teams", "partito": "party", "università": "university",
     "ateneo": "university", "scuola": "school", "liceo": "school",
     "istituto": "institute", "accademia": "academy", "collegio": "college",
@@ -139,7 +140,7 @@ WORDS = {
     "residenza": "residence",
     # citizenship, occupation, field, employer, education
     "cittadinanza": "citizenship", "cittadino": "citizen",
-    "nazionalità": "nationality", "lavorare": "work", "lavorato": "worked",
+    "nazionalità": "nationality", "lavorare": "work", "seguire": "follows", "lavorato": "worked",
     "lavora": "works", "lavorano": "work", "lavorava": "worked", "lavoravano": "worked",
     "lavorò": "worked", "lavorarono": "worked",
     "occupare": "held", "occupa": "holds", "occupava": "held", "occupato": "held",
