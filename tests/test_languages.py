@@ -351,3 +351,12 @@ def test_italian_stare_says_where_something_is():
 ])
 def test_racing_team_and_work_words_read_in_english(question, lang, english):
     assert english in gloss(question, lang, known=lambda norms: set()).text
+
+
+def test_a_genitive_of_before_a_comma_is_dropped():
+    # "континент" reads "continent of" (a genitive follows it as a rule); before the
+    # comma of a relative clause nothing does
+    text = gloss("Назови континент, на котором находится Бурунди.", "ru").text
+    assert text.startswith("name continent, on which"), text
+    # before the question mark of "X — N?" the "of" still asks about X
+    assert gloss("Кэри Прайс — амплуа?", "ru").text.endswith("position of?")

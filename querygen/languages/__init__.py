@@ -283,9 +283,25 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         start, end = tokens[i][0], tokens[i + length - 1][1]
         if question[end:end + 1] in ("'", "\u2019"):      # elided: "l'auteur", "dell'anno"
             end, english = end + 1, english + " "
+        elif _ends_clause(question, end):
+            english = _DANGLING.sub("", english)           # "континент, на котором …"
         replacements.append((start, end, english))
         i += length
     return Glossed(question, code, _replaced(question, sorted(replacements)))
+
+
+#: an "of" (a genitive's English) that nothing follows
+_DANGLING = re.compile(r"\s+of(?:\s+the)?$")
+#: a comma after a word: a relative clause or an aside follows
+_CLAUSE_END = re.compile(r"\s*,")
+
+
+def _ends_clause(question: str, end: int) -> bool:
+    """Whether a comma follows the word ending at ``end``: a noun read as "N of" there
+    has nothing to be "of" — "Назови континент, на котором …" is "name the continent,
+    on which …". (Before the question mark, "Кэри Прайс — амплуа?", "position of?" still
+    asks about the topic before the dash.)"""
+    return _CLAUSE_END.match(question, end) is not None
 
 
 def _aside(question: str, tokens: list[tuple[int, int]], lows: list[str],
