@@ -360,3 +360,17 @@ def test_a_genitive_of_before_a_comma_is_dropped():
     assert text.startswith("name continent, on which"), text
     # before the question mark of "X — N?" the "of" still asks about X
     assert gloss("Кэри Прайс — амплуа?", "ru").text.endswith("position of?")
+
+
+@pytest.mark.parametrize("question, english", [
+    ("из какой страны группа opeth", "from which country the band opeth"),
+    ("Скажи, в каком городе образовалась группа Rammstein.", "the band Rammstein"),
+])
+def test_a_russian_noun_before_a_name_reads_as_an_english_apposition(question, english):
+    assert english in gloss(question, "ru", known=lambda norms: set()).text
+
+
+def test_a_noun_after_a_question_word_takes_no_article():
+    assert gloss("Какая группа Rammstein?", "ru").text.startswith("which band")
+    # languages with articles write their own
+    assert "the the" not in gloss("Wo wurde die Band Rammstein gegründet?", "de").text

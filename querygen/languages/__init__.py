@@ -86,6 +86,9 @@ class Lexicon:
     #: alike), for questions typed without them ("decede", "citta")
     folded_words: Mapping[str, str] = field(default_factory=dict)
     folded_phrases: Mapping[str, str] = field(default_factory=dict)
+    #: the language has no articles (Russian): a noun right before a name is read with
+    #: "the", as English writes an apposition ("группа Rammstein" → "the band Rammstein")
+    articleless: bool = False
 
     def word(self, *forms: str) -> str | None:
         """The English of the first of ``forms`` (a word, its lemma) the lexicon has."""
@@ -226,7 +229,8 @@ def _lexicon(code: str) -> Lexicon | None:
     return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
                    getattr(module, "RELATIVES", {}),
                    tuple(getattr(module, "NAME_ENDINGS", ())),
-                   folded(module.WORDS), folded(module.PHRASES))
+                   folded(module.WORDS), folded(module.PHRASES),
+                   bool(getattr(module, "ARTICLELESS", False)))
 
 
 def lemma(word: str, lang: str) -> str:
@@ -280,16 +284,55 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             i += 1
             continue
         length, english = hit
-        start, end = tokens[i][0], tokens[i + length - 1][1]
-        if question[end:end + 1] in ("'", "\u2019"):      # elided: "l'auteur", "dell'anno"
-            end, english = end + 1, english + " "
-        elif _ends_clause(question, end):
-            english = _DANGLING.sub("", english)           # "континент, на котором …"
-        replacements.append((start, end, english))
+        end, english = _in_place(question, tokens, i + length, english, lex, protected,
+                                 declined, replacements)
+        replacements.append((tokens[i][0], end, english))
         i += length
     return Glossed(question, code, _replaced(question, sorted(replacements)))
 
 
+def _in_place(question: str, tokens: list[tuple[int, int]], after: int, english: str,
+              lex: Lexicon | None, protected: set[int], declined: Mapping[int, tuple[int, str]],
+              replacements: list[tuple[int, int, str]]) -> tuple[int, str]:
+    """The end of the span a run of words (ending before word ``after``) is replaced over,
+    and its English as it reads there: an elided article takes its apostrophe ("l'auteur"),
+    an "of" before a comma is dropped, and in a language without articles a noun before
+    a name takes "the"."""
+    end = tokens[after - 1][1]
+    if question[end:end + 1] in ("'", "\u2019"):          # elided: "l'auteur", "dell'anno"
+        return end + 1, english + " "
+    if _ends_clause(question, end):
+        english = _DANGLING.sub("", english)               # "континент, на котором …"
+    if lex is not None and lex.articleless and _apposition_noun(english, replacements) \
+            and _before_name(question, tokens, after, protected, declined):
+        english = "the " + english                          # "группа Rammstein"
+    return end, english
+
+
+def _before_name(question: str, tokens: list[tuple[int, int]], j: int,
+                 protected: set[int], declined: Mapping[int, tuple[int, str]]) -> bool:
+    """Whether word ``j`` begins a name: one the KB knows (as written or declined), a
+    capitalized word, or a word in Latin letters in a question in another script."""
+    if j >= len(tokens):
+        return False
+    word = question[tokens[j][0]:tokens[j][1]]
+    latin_in_other = bool(_LATIN.match(word)) and not _looks_latin(question)
+    return j in protected or j in declined or word[:1].isupper() or latin_in_other
+
+
+def _apposition_noun(english: str, replacements: list[tuple[int, int, str]]) -> bool:
+    """Whether ``english`` reads as a bare noun (one word, no function word) and the
+    English before it is no determiner or question word ("какая группа" is "which
+    band", not "which the band")."""
+    if " " in english or not english or english in _en.STOPWORDS:
+        return False
+    before = replacements[-1][2].split() if replacements else []
+    return not before or before[-1] not in _DETERMINERS
+
+
+#: English words after which a noun takes no article
+_DETERMINERS = _en.QUESTION_WORDS | {"the", "a", "an", "this", "that", "these", "those",
+                                     "its", "his", "her", "their", "some", "any", "each"}
 #: an "of" (a genitive's English) that nothing follows
 _DANGLING = re.compile(r"\s+of(?:\s+the)?$")
 #: a comma after a word: a relative clause or an aside follows
