@@ -374,3 +374,11 @@ def test_a_noun_after_a_question_word_takes_no_article():
     assert gloss("Какая группа Rammstein?", "ru").text.startswith("which band")
     # languages with articles write their own
     assert "the the" not in gloss("Wo wurde die Band Rammstein gegründet?", "de").text
+
+
+def test_a_lower_case_name_inside_a_lexicon_phrase_reads_with_the_phrase():
+    # the KB knows "musical" (the concept); in "estilo musical" it is half of "genre"
+    known = {"musical", "willie nelson"}
+    text = gloss("qual o estilo musical de willie nelson", "pt",
+                 known=lambda norms: {n for n in norms if n in known}).text
+    assert text == "what is the genre of willie nelson", text

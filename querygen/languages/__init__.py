@@ -579,11 +579,15 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     out: set[int] = {i for i, (s, e) in enumerate(tokens)      # "Wo liegt MIT?": a name
                      if not shouting and e - s >= 2 and question[s:e].isupper()}
     runs: dict[str, tuple[int, int]] = {}
+    in_phrase = _in_phrases(lows, lemmas, lex)
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
             if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased):
                 continue
+            if all(w == w.lower() for w in words) and \
+                    in_phrase.issuperset(range(i, i + n)):
+                continue        # "estilo musical" is a phrase, not the concept musical
             key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
                 runs.setdefault(key, (i, n))
@@ -591,6 +595,23 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for key in hits:
         i, n = runs[key]
         out.update(range(i, i + n))
+    return out
+
+
+def _in_phrases(lows: list[str], lemmas: list[str], lex: Lexicon | None) -> set[int]:
+    """Indexes of the words inside a phrase of the lexicon of two words or more
+    ("estilo musical"): a lower-case run inside one is read with the phrase, not kept as
+    a name the KB knows (the concept "musical")."""
+    out: set[int] = set()
+    if lex is None:
+        return out
+    for i in range(len(lows)):
+        for n in range(min(MAX_PHRASE, len(lows) - i), 1, -1):
+            run = range(i, i + n)
+            if lex.phrase(" ".join(lows[j] for j in run),
+                          " ".join(lemmas[j] for j in run)) is not None:
+                out.update(run)
+                break
     return out
 
 
