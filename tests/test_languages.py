@@ -382,3 +382,11 @@ def test_a_lower_case_name_inside_a_lexicon_phrase_reads_with_the_phrase():
     text = gloss("qual o estilo musical de willie nelson", "pt",
                  known=lambda norms: {n for n in norms if n in known}).text
     assert text == "what is the genre of willie nelson", text
+
+
+@pytest.mark.parametrize("question", [
+    "sur quelle chaine passait frasier a l origine",          # typed without accents
+    "Sur quelle chaîne passait Frasier à l'origine ?",
+])
+def test_french_a_l_origine_reads_originally(question):
+    assert "originally" in gloss(question, "fr", known=lambda norms: set()).text

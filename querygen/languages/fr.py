@@ -73,7 +73,8 @@ WORDS = {
     "pas": "not", "point": "not", "jamais": "never", "aucun": "no", "aucune": "no",
     "non": "not", "rien": "nothing", "également": "also", "aussi": "also",
     "encore": "still", "toujours": "still", "déjà": "already",
-    "actuellement": "currently", "aujourd": "today", "hui": "", "maintenant": "now",
+    "actuellement": "currently", "initialement": "originally",
+    "originellement": "originally", "aujourd": "today", "hui": "", "maintenant": "now",
     "actuel": "current", "actuelle": "current", "ici": "here", "là": "there",
     "ensemble": "together", "exactement": "exactly", "donc": "", "alors": "",
     "tout": "all", "tous": "all", "toute": "all", "toutes": "all", "chaque": "each",
@@ -515,6 +516,7 @@ PHRASES = {
     "chaîne originale": "original network", "diffusé sur": "aired on",
     "diffusée sur": "aired on", "diffusé par": "broadcast by",
     "diffusée par": "broadcast by", "diffusé à l origine": "originally aired",
+    "à l origine": "originally", "au départ": "originally",
     "passe sur": "airs on", "passait sur": "aired on", "passaient sur": "aired on",
     "est passé sur": "aired on", "est passée sur": "aired on",
     # offices, awards, religion, jurisdiction, diplomacy, participation
