@@ -97,9 +97,11 @@ def _own_name(name: Name, mention: str, lang: str) -> bool:
     """Whether ``name``, an alias in the mention's own language (not English), matches a
     mention written with a capital: the name a question in that language uses ("Трюдо"),
     which a KB labelled in English only (the slice) keeps as an alias; it counts as a
-    label. A lower-case mention may be a common word ("origine")."""
-    return (not name.is_label and name.lang == lang and lang not in ("en", "")
-            and mention != mention.lower())
+    label. A lower-case mention may be a common word ("origine"). ``lang`` "*" stands
+    for a language the KB has no names in: there any alias written as the mention is
+    (an English one, "Nikolaus Kopernikus", too) is the name the question uses."""
+    return (not name.is_label and (name.lang == lang or lang == "*")
+            and lang not in ("en", "") and mention != mention.lower())
 
 
 def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
@@ -128,12 +130,18 @@ def reading_language(name: Name, lang: str, kb_languages: frozenset[str] | None)
     ``lang`` itself, but the name's own language when the KB has no names in ``lang``
     (``kb_languages``, None when unknown) and the name is in neither English nor the
     language-neutral "mul" — then it is as near as the KB comes to the question's own."""
-    if kb_languages is None or not kb_languages or name.lang in ("en", "mul", ""):
-        return lang
-    base = lang.split("-")[0]
-    if lang in kb_languages or base in kb_languages or base in ("en", ""):
+    if name.lang in ("en", "mul", "") or not names_nothing_in(lang, kb_languages):
         return lang
     return name.lang
+
+
+def names_nothing_in(lang: str, kb_languages: frozenset[str] | None) -> bool:
+    """Whether the KB, naming entities in ``kb_languages`` (None or empty: unknown),
+    has no name at all in ``lang`` (never so for English)."""
+    base = lang.split("-")[0]
+    if not kb_languages or base in ("en", ""):
+        return False
+    return lang not in kb_languages and base not in kb_languages
 
 
 class CandidateGenerator:
@@ -192,6 +200,8 @@ class CandidateGenerator:
         surface = text.strip()
         kb_languages = self.kb_languages()
 
+        unnamed = names_nothing_in(lang, kb_languages)
+
         def reading(name: Name) -> str:
             return reading_language(name, lang, kb_languages)
 
@@ -199,7 +209,8 @@ class CandidateGenerator:
             own = reading(name)
             if how == "exact" and _accents_differ(name.text, surface, name.lang, own):
                 score *= ACCENT_FACTOR
-            if how == "exact" and _own_name(name, surface, own):
+            if how == "exact" and (_own_name(name, surface, own) or
+                                   unnamed and _own_name(name, surface, "*")):
                 score *= EXACT_SCORES["label"] / EXACT_SCORES["alias"]
             old = best.get(name.entity)
             exactish = how in ("exact", "spacing") or how.startswith("variant")

@@ -390,3 +390,21 @@ def test_a_lower_case_name_inside_a_lexicon_phrase_reads_with_the_phrase():
 ])
 def test_french_a_l_origine_reads_originally(question):
     assert "originally" in gloss(question, "fr", known=lambda norms: set()).text
+
+
+def test_in_a_language_the_kb_has_no_names_in_an_alias_written_as_the_mention_is_its_name(
+        demo):
+    from linking import EntityLinker
+    from linking.candidates import names_nothing_in
+    linker = EntityLinker(demo)
+    # "Einstein" is an English alias of Albert Einstein in the demo KB (en, de, fr, zh):
+    # for a Spanish question it is the name the question uses; for German or English it
+    # stays an alias
+    assert linker.candidates("Einstein", lang="es")[0].features["match"] == \
+        pytest.approx(1.0)
+    for lang in ("de", "en"):
+        assert linker.candidates("Einstein", lang=lang)[0].features["match"] < 1.0, lang
+    known = frozenset({"en", "de"})
+    assert names_nothing_in("es", known) and names_nothing_in("pt-BR", known)
+    assert not names_nothing_in("de", known) and not names_nothing_in("en", frozenset())
+    assert not names_nothing_in("es", None)
