@@ -16,11 +16,13 @@ source lacks (misspelling search, say) it reports in ``features``; the linker do
 
 Optional methods. A source may offer more than ``LinkingKB``: each optional member is a
 small ``runtime_checkable`` protocol below ``LinkingKB`` (``Batched``, ``PreparesSimilar``,
-``Capitalized``, ``Concepts``, ``Nearest``, ``Related``, ``Indexed``, ``WarmsUp``, and
-``kb.base.Closable``). The linkers test for one with ``isinstance`` (once per source, where
-it is asked per text) and do without it when it is absent, so none may be required by
-anything above kb. ``MirrorLinking`` offers them all but ``WarmsUp``; ``FallbackLinking``
-all of them (the mirror's, and its own ``warm_up``); ``GenericLinking`` ``Related`` only.
+``Capitalized``, ``Concepts``, ``Nearest``, ``Related``, ``Indexed``, ``WarmsUp``,
+``TermLanguages`` and ``kb.base.Closable``). The linkers test for one with ``isinstance``
+(once per source, where it is asked per text) and do without it when it is absent, so none
+may be required by anything above kb. ``MirrorLinking`` offers them all but ``WarmsUp``;
+``FallbackLinking`` all of them (the mirror's, and its own ``warm_up``) but
+``TermLanguages`` (the live endpoint may name entities in any language);
+``GenericLinking`` ``Related`` only.
 ``HasKB`` is a view that names the KB it reads (all three do).
 
 - ``batch() -> context manager``: the lookups made inside it (the linker wraps one text's
@@ -38,6 +40,8 @@ all of them (the mirror's, and its own ``warm_up``); ``GenericLinking`` ``Relate
   ``max_distance`` edits, nearest first (for "did you mean" messages);
 - ``related(values, properties, *, limit=50) -> {value: [(subject, property)]}``: the
   subjects of statements with one of ``properties`` and that value (a city's teams);
+- ``term_languages() -> frozenset``: every language the KB's entity labels and aliases are
+  in (a complete list: a language left out has no entity name at all);
 - ``index`` (a mirror's linking sidecar), ``close()``, and ``warm_up()``: load now what the
   first lookup would (a FallbackLinking's live property list).
 
@@ -197,6 +201,14 @@ class Concepts(Protocol):
     """``concepts(norms)``: the ``norms`` some name written all in lower case has."""
 
     def concepts(self, norms: Sequence[str]) -> set[str]: ...
+
+
+@runtime_checkable
+class TermLanguages(Protocol):
+    """``term_languages()``: every language the KB's entity labels and aliases are in —
+    all of them, so that a language absent from it is one the KB names nothing in."""
+
+    def term_languages(self) -> frozenset[str]: ...
 
 
 @runtime_checkable

@@ -63,6 +63,10 @@ class MirrorLinking:
         """The ``norms`` some name written all in lower case has (a concept's name)."""
         return self.queries.capitalized(norms, lower=True)
 
+    def term_languages(self) -> frozenset[str]:
+        """Every language of the mirror's entity labels and aliases."""
+        return self.queries.term_languages()
+
     def _spaced_cache(self) -> dict[str, tuple[list[str], list[str]]]:
         """``_spaced``, emptied when the sidecar it was read from has been replaced (a load
         into the mirror made it stale: ``LinkQueries``)."""

@@ -22,6 +22,12 @@ Plural, article and spacing variants count only when the mention as written name
 variants that drop a qualifier or a title only when nothing names the whole mention
 (``GUESSED``, ``DROPPING``).
 
+A question in a language the KB names nothing in (``kb.linking.TermLanguages``: the slice
+has no German, Italian or Portuguese terms) can only meet the KB's names in other
+languages; there a name of any language but English is taken as the question's own ("Ruanda"
+for a German question is as good as the German name the KB lacks), not discounted as
+another language's.
+
 Each candidate keeps its best match: a string-match score in (0, 1] (1.0 is an exact label
 in the asked language), how it matched, the term and its language. Properties are never
 entity candidates. The popularity prior comes with the names (``prior``, ``langs``).
@@ -33,8 +39,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kb.linking import LinkingKB, Name, PreparesSimilar
-from linking.variants import Variant, variants
+from kb.linking import LinkingKB, Name, PreparesSimilar, TermLanguages
+from linking.variants import Variant, respellings, variants
 from store.normalize import normalize
 
 #: string-match scores of exact matches by term kind and language
@@ -53,7 +59,7 @@ FUZZY_FACTOR = 0.9
 #: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
 #: Office" a label of its own. (Variants the text shows — a possessive "'s", an
 #: abbreviation, a demonym — are always tried.)
-GUESSED = frozenset({"plural", "article", "spacing"})
+GUESSED = frozenset({"plural", "article", "spacing", "spelling"})
 #: variants that drop words of the mention — a place qualifier ("hilo hawaii" → "hilo"), a
 #: title ("king solomon" → "solomon") — tried only when no reading of the whole mention
 #: names anything: "frederick md" is "Frederick, Maryland", not any Frederick
@@ -91,9 +97,11 @@ def _own_name(name: Name, mention: str, lang: str) -> bool:
     """Whether ``name``, an alias in the mention's own language (not English), matches a
     mention written with a capital: the name a question in that language uses ("Трюдо"),
     which a KB labelled in English only (the slice) keeps as an alias; it counts as a
-    label. A lower-case mention may be a common word ("origine")."""
-    return (not name.is_label and name.lang == lang and lang not in ("en", "")
-            and mention != mention.lower())
+    label. A lower-case mention may be a common word ("origine"). ``lang`` "*" stands
+    for a language the KB has no names in: there any alias written as the mention is
+    (an English one, "Nikolaus Kopernikus", too) is the name the question uses."""
+    return (not name.is_label and (name.lang == lang or lang == "*")
+            and lang not in ("en", "") and mention != mention.lower())
 
 
 def _exact_kind(is_label: bool, term_lang: str, lang: str) -> str:
@@ -117,6 +125,25 @@ def base_score(name: Name, lang: str) -> float:
     return EXACT_SCORES[_exact_kind(name.is_label, name.lang, lang)]
 
 
+def reading_language(name: Name, lang: str, kb_languages: frozenset[str] | None) -> str:
+    """The language a name of ``name.lang`` is scored in for a mention in ``lang``:
+    ``lang`` itself, but the name's own language when the KB has no names in ``lang``
+    (``kb_languages``, None when unknown) and the name is in neither English nor the
+    language-neutral "mul" — then it is as near as the KB comes to the question's own."""
+    if name.lang in ("en", "mul", "") or not names_nothing_in(lang, kb_languages):
+        return lang
+    return name.lang
+
+
+def names_nothing_in(lang: str, kb_languages: frozenset[str] | None) -> bool:
+    """Whether the KB, naming entities in ``kb_languages`` (None or empty: unknown),
+    has no name at all in ``lang`` (never so for English)."""
+    base = lang.split("-")[0]
+    if not kb_languages or base in ("en", ""):
+        return False
+    return lang not in kb_languages and base not in kb_languages
+
+
 class CandidateGenerator:
     """Looks mentions up in one KB's names. ``fuzzy=False`` never searches for
     misspellings (where the KB could)."""
@@ -127,6 +154,12 @@ class CandidateGenerator:
         self.features = frozenset(source.features)
         self._prepare = (source.prepare_similar if isinstance(source, PreparesSimilar)
                          else None)
+        self._languages = (source.term_languages if isinstance(source, TermLanguages)
+                           else None)
+
+    def kb_languages(self) -> frozenset[str] | None:
+        """The languages the KB names entities in; None where it cannot say."""
+        return self._languages() if self._languages is not None else None
 
     def prefetch(self, texts: list[str]) -> dict[str, list[Name]]:
         """The names of every text's normalized form and its variants, in one lookup:
@@ -165,11 +198,19 @@ class CandidateGenerator:
             return {}
         best: dict[str, Match] = {}
         surface = text.strip()
+        kb_languages = self.kb_languages()
+
+        unnamed = names_nothing_in(lang, kb_languages)
+
+        def reading(name: Name) -> str:
+            return reading_language(name, lang, kb_languages)
 
         def offer(name: Name, score: float, how: str) -> None:
-            if how == "exact" and _accents_differ(name.text, surface, name.lang, lang):
+            own = reading(name)
+            if how == "exact" and _accents_differ(name.text, surface, name.lang, own):
                 score *= ACCENT_FACTOR
-            if how == "exact" and _own_name(name, surface, lang):
+            if how == "exact" and (_own_name(name, surface, own) or
+                                   unnamed and _own_name(name, surface, "*")):
                 score *= EXACT_SCORES["label"] / EXACT_SCORES["alias"]
             old = best.get(name.entity)
             exactish = how in ("exact", "spacing") or how.startswith("variant")
@@ -187,28 +228,31 @@ class CandidateGenerator:
             old.langs = max(old.langs, name.langs)
 
         forms = {v.norm: v for v in _variants(norm, text)}
+        for v in respellings(norm, lang):
+            forms.setdefault(v.norm, v)
         parts = {n: v for n, v in forms.items() if v.how == "part"}
-        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, lang, offer,
-                    names)
+        self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, reading,
+                    offer, names)
         if partial and not any(m.score >= STRONG for m in best.values()):
-            self._partial(norm, lang, offer)
+            self._partial(norm, reading, offer)
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
-                self._partial(stems[0], lang, offer, factor=forms[stems[0]].factor)
+                self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
         if fuzzy and self.use_fuzzy and "fuzzy" in self.features and not best:
             near = dict(self.source.similar(norm, "fuzzy"))
             for name in self.source.names(list(near)):
-                offer(name, base_score(name, lang) * FUZZY_FACTOR * near[name.norm] ** 2,
-                      "fuzzy")
+                offer(name, base_score(name, reading(name)) * FUZZY_FACTOR
+                      * near[name.norm] ** 2, "fuzzy")
         if not best and parts:           # "Caldecott Medal Awards" → "caldecott medal"
-            self._exact(None, parts, lang, offer)
+            self._exact(None, parts, reading, offer)
         return best
 
-    def _exact(self, norm: str | None, forms: dict[str, Variant], lang: str,
-               offer: Callable[[Name, float, str], None],
+    def _exact(self, norm: str | None, forms: dict[str, Variant],
+               reading: Callable[[Name], str], offer: Callable[[Name, float, str], None],
                known: dict[str, list[Name]] | None = None) -> None:
         """Exact matches of ``norm`` and of its variant ``forms``; where the KB can, also
-        matches ignoring spaces and qualified labels ("Nirvana (band)")."""
+        matches ignoring spaces and qualified labels ("Nirvana (band)"). ``reading(name)``
+        is the language a name is scored in (``reading_language``)."""
         other: dict[str, tuple[str, float]] = {}     # spacing or qualified → (how, factor)
         if norm and "qualified" in self.features:
             other = {n: ("qualified", QUALIFIED_FACTOR)
@@ -221,7 +265,7 @@ class CandidateGenerator:
         named = any(n.norm == norm for n in names)
         whole = any(n.norm not in forms or forms[n.norm].how not in DROPPING for n in names)
         for name in names:
-            base = base_score(name, lang)
+            base = base_score(name, reading(name))
             if name.norm == norm:
                 offer(name, base, "exact")
             elif name.norm in forms:
@@ -233,8 +277,8 @@ class CandidateGenerator:
                 if not (named and how in GUESSED):
                     offer(name, base * factor, how)
 
-    def _partial(self, norm: str, lang: str, offer: Callable[[Name, float, str], None],
-                 factor: float = 1.0) -> None:
+    def _partial(self, norm: str, reading: Callable[[Name], str],
+                 offer: Callable[[Name, float, str], None], factor: float = 1.0) -> None:
         words = norm.split()
         if not words or len(words) > PARTIAL_MAX_WORDS or "words" not in self.features:
             return
@@ -244,6 +288,6 @@ class CandidateGenerator:
         for name in self.source.names(list(cover)):
             if name.norm == norm:
                 continue
-            base = base_score(name, lang)
+            base = base_score(name, reading(name))
             offer(name, factor * base * (PARTIAL_BASE + PARTIAL_SPAN * cover[name.norm]),
                   "partial")

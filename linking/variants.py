@@ -6,7 +6,9 @@ Helens"`` yields ``mount saint helens``; ``"russians"`` yields ``russia`` (demon
 ``"utica ny"`` yields ``utica new york`` and ``"hilo hawaii"`` yields ``hilo``
 (a place qualified by its state or country); ``"king solomon"`` yields ``solomon`` (a
 title dropped); ``"Caldecott Medal Awards"`` yields its
-shorter parts (``caldecott medal``, discounted by how much of the mention they keep). Each
+shorter parts (``caldecott medal``, discounted by how much of the mention they keep).
+``respellings("britisch kolumbien", "de")`` yields the name as English spells what German
+writes otherwise (``british columbia``; ``dmitri medwedew`` → ``dmitri medvedev``). Each
 variant carries how it was made and a factor in (0, 1) by which a match through it is
 discounted, so an exact match of the mention itself always ranks above one through a
 variant. Input and output are normalized (``store.normalize.normalize``).
@@ -14,6 +16,7 @@ variant. Input and output are normalized (``store.normalize.normalize``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
@@ -34,12 +37,23 @@ _POSSESSIVE_ENDINGS = ("'s", "\u2019s", "'S", "\u2019S")
 _MAX_COMBINATIONS = 27
 
 
+#: per language, how it writes foreign names where English keeps their spelling
+#: (regular expression over a normalized name, replacement): German writes k for c
+#: ("Kolumbien"), w for v ("Medwedew"), sch for sh ("britisch"), j for y ("Jemen"), and
+#: -ien for -ia ("Kalifornien"). Each rule alone, and all of them at once, make a form.
+RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
+    "de": ((r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"), (r"ien\b", "ia")),
+}
+#: the factor of a match through a respelling
+RESPELLING_FACTOR = 0.85
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A normalized alternative form of a mention; ``factor`` discounts matches through it."""
     norm: str
     how: str        # article | possessive | plural | abbreviation | demonym | qualifier |
-                    # title | part
+                    # title | part | spelling
     factor: float
 
 
@@ -193,3 +207,19 @@ def _part_forms(tokens: list[str], add: _Add) -> None:
                 if sub[0] in STOPWORDS or sub[-1] in STOPWORDS or len(" ".join(sub)) < 4:
                     continue
                 add(" ".join(sub), "part", 0.8 * size / len(tokens) + 0.1)
+
+
+def respellings(norm: str, lang: str) -> list[Variant]:
+    """The normalized name ``norm`` of a text in ``lang`` spelled as English spells such
+    names (``RESPELLINGS``): each rule that changes it applied alone, then all of them
+    together; [] for a language without rules. Each is a ``spelling`` variant."""
+    rules = RESPELLINGS.get(lang.split("-")[0], ())
+    out: dict[str, Variant] = {}
+    together = norm
+    for pattern, replacement in rules:
+        alone = re.sub(pattern, replacement, norm)
+        together = re.sub(pattern, replacement, together)
+        for form in (alone, together):
+            if form != norm:
+                out.setdefault(form, Variant(form, "spelling", RESPELLING_FACTOR))
+    return list(out.values())

@@ -182,7 +182,7 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     for i, w in enumerate(ws):
         low = w.low
         if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
-                and low not in _SPELLED and not _known_word(low) \
+                and low not in _SPELLED and not known_word(low) \
                 and low[:-1] not in _WH_WORDS:      # "whats": a contraction, not a typo
             close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
             if len(close) == 1:
@@ -191,7 +191,7 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     return out
 
 
-def _known_word(word: str) -> bool:
+def known_word(word: str) -> bool:
     """Whether English (lemminflect's lexicon) knows ``word`` in any form."""
     return bool(_parts_of_speech(word))
 

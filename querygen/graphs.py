@@ -1009,8 +1009,12 @@ def _entities(ctx: _Context) -> list[LinkingDecision]:
 
 
 def _ignored(ctx: _Context, plan: QueryPlan) -> list[str]:
-    from querygen.question_names import ignored_names
-    return ignored_names(ctx.analysis.question, plan.decisions)
+    """The question's names ``plan`` leaves out: capitalized words, and in a question
+    typed in lower case, the names the linker found (``querygen.question_names``)."""
+    from querygen.question_names import ignored_mentions, ignored_names
+    q = ctx.analysis.question
+    return ignored_names(q, plan.decisions) + ignored_mentions(q, ctx.mentions,
+                                                               plan.decisions)
 
 
 def _is_failure(exc: KGGroundError) -> bool:

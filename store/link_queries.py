@@ -128,6 +128,8 @@ class LinkQueries:
         self._lock = threading.Lock()
         self._scale: tuple[float, float] | None = None
         self._local = threading.local()
+        #: (the mirror's change token, ``term_languages()`` then), shared by all threads
+        self._term_languages: tuple[Any, frozenset[str]] | None = None
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -251,6 +253,20 @@ class LinkQueries:
         known.update(fresh)
         # in the order the query gives: norm by norm in sorted order, per chunk of norms
         return [row for chunk in _chunks(norms) for n in sorted(chunk) for row in known[n]]
+
+    def term_languages(self) -> frozenset[str]:
+        """Every language of the mirror's labels and aliases of entities (one scan of the
+        terms, remembered until the mirror changes)."""
+        memos = self._memos()
+        token = memos.token if memos is not None else None
+        held = self._term_languages
+        if held is not None and token is not None and held[0] == token:
+            return held[1]
+        found = frozenset(lang for (lang,) in self.mirror.query(
+            "SELECT DISTINCT t.lang FROM terms t LEFT JOIN entities e ON e.id = t.entity "
+            f"WHERE t.kind != {DESCRIPTION} AND (e.kind IS NULL OR e.kind != 'property')"))
+        self._term_languages = (token, found)
+        return found
 
     def known(self, norms: Sequence[str]) -> set[str]:
         """The ``norms`` that equal some label or alias once spaces are ignored."""

@@ -211,3 +211,200 @@ def test_with_an_llm_the_prompts_keep_the_question_in_its_language(demo):
         "Wo wurde Marie Curie geboren?")
     assert seen and all(q == "Wo wurde Marie Curie geboren?" for q in seen)
     assert a.lang == "de" and a.grounded and a.text.startswith("Warschau")
+
+
+# -- names in a language the KB has no names in -----------------------------------------------
+def test_the_mirror_says_which_languages_it_names_entities_in(demo):
+    from kb.linking import TermLanguages, linking_view
+    view = linking_view(demo)
+    assert isinstance(view, TermLanguages)
+    assert {"en", "de", "fr", "zh"} <= view.term_languages()
+    assert "es" not in view.term_languages() and "it" not in view.term_languages()
+
+
+def test_in_a_language_the_kb_has_no_names_in_another_languages_name_counts_as_own(demo):
+    from linking import EntityLinker
+    linker = EntityLinker(demo)
+    # the demo KB names entities in en, de, fr and zh: a Spanish mention can only meet
+    # one of those; a French name is as good as the Spanish one the KB lacks …
+    es = linker.candidates("Allemagne", lang="es")[0]
+    fr = linker.candidates("Allemagne", lang="fr")[0]
+    assert es.id == fr.id == "Q183" and es.features["match"] == fr.features["match"]
+    # … but not for a question in a language the KB does name things in (German), nor in
+    # English: there a French name is another language's
+    for lang in ("de", "en"):
+        other = linker.candidates("Allemagne", lang=lang)[0]
+        assert other.id == "Q183" and other.features["match"] < fr.features["match"], lang
+
+
+def test_the_reading_language_of_a_name():
+    from kb.linking import Name
+    from linking.candidates import reading_language
+    spanish = Name("Q1037", "Ruanda", "ruanda", "es", False)
+    english = Name("Q1037", "Rwanda", "rwanda", "en", True)
+    known = frozenset({"en", "es", "fr"})
+    assert reading_language(spanish, "de", known) == "es"      # no German names at all
+    assert reading_language(spanish, "fr", known) == "fr"      # French names exist
+    assert reading_language(english, "de", known) == "de"      # English stays English
+    assert reading_language(spanish, "de", None) == "de"       # unknown: as before
+    assert reading_language(spanish, "en", frozenset({"es"})) == "en"
+
+
+# -- names a reading leaves out, in a question typed in lower case ----------------------------
+def test_a_lower_case_name_the_linker_found_and_a_reading_leaves_out_is_ignored():
+    from kb.types import Candidate
+    from querygen.mentions import Mention
+    from querygen.question_names import ignored_mentions
+    from querygen.types import LinkingDecision
+    q = "on which channel aired frasier has the origin"
+    frasier = Mention("frasier", 24, 31, (Candidate("Q209282", "Frasier", 1.4),))
+    origin = Mention("origin", 39, 45, (Candidate("Q48817189", "Origin", 1.3),))
+    channel = Mention("channel", 9, 16, (Candidate("Q1", "television channel", 1.0),))
+    reading_origin = [LinkingDecision("entity", "Origin", origin.candidates, "origin", 39, 45)]
+    reading_frasier = [LinkingDecision("entity", "Frasier", frasier.candidates, "frasier",
+                                       24, 31)]
+    mentions = [channel, frasier, origin]
+    # the reading about Origin leaves the name "frasier" out (a concept, "channel", is no
+    # name); the reading about Frasier leaves "origin" out, but an English word may be no
+    # name at all ("what do they have in common", the rapper Common)
+    assert ignored_mentions(q, mentions, reading_origin) == ["frasier"]
+    assert ignored_mentions(q, mentions, reading_frasier) == []
+    # a name the mention matches only in part is no sure name ("hq": UN HQ)
+    weak = Mention("videocon", 24, 32, (Candidate("Q7", "Videocon", 0.9,
+                                                  features={"match": 0.62}),))
+    assert ignored_mentions("on which channel aired videocon", [weak], []) == []
+    # a reading of one sure name that leaves another out is left to the model
+    finland = Mention("finland", 0, 7, (Candidate("Q33", "Finland", 1.8),))
+    sweden = Mention("sweden", 12, 18, (Candidate("Q34", "Sweden", 1.8),))
+    one = [LinkingDecision("entity", "Finland", finland.candidates, "finland", 0, 7)]
+    assert ignored_mentions("finland and sweden: which languages do they share",
+                            [finland, sweden], one) == []
+    # a question with capitals tells its names by them (ignored_names), not by the linker
+    assert ignored_mentions("On which channel aired Frasier?", [frasier], []) == []
+
+
+
+# -- names spelled as the question's language spells them -------------------------------------
+def test_a_german_spelling_of_a_foreign_name_gives_its_english_spelling():
+    from linking.variants import respellings
+    assert "british columbia" in {v.norm for v in respellings("britisch kolumbien", "de")}
+    assert {v.norm for v in respellings("dmitri medwedew", "de")} == {"dmitri medvedev"}
+    assert respellings("dmitri medwedew", "en") == []          # rules of German only
+    assert respellings("paris", "de") == []                     # nothing to respell
+
+
+def test_a_respelled_name_is_found_only_when_the_name_as_written_is_not(slice_mirror_path):
+    from linking import EntityLinker
+    linker = EntityLinker(slice_mirror_path)
+    best = linker.candidates("Britisch-Kolumbien", lang="de")[0]
+    assert best.id == "Q1974" and best.match == "variant:spelling"
+    assert linker.candidates("Dmitri Medwedew", lang="de")[0].id == "Q23530"
+    # "Jemen" is a name as written (an alias of Yemen): no respelling is tried
+    assert linker.candidates("Jemen", lang="de")[0].match == "exact"
+
+
+# -- asides set off by a comma ------------------------------------------------------------------
+@pytest.mark.parametrize("question, lang, english", [
+    # a discourse word at the end, unknown to the lexicon or a function word: left out
+    ("Gary Payton jogava em que posição, afinal?", "pt", "Gary Payton plays in which position?"),
+    ("Di chi è YouTube, alla fine?", "it", "whose is YouTube?"),
+    ("Wo wurde Marie Curie geboren, bitte?", "de", "where was Marie Curie born?"),
+    ("Dime, ¿dónde nació Frida Kahlo?", "es", "where was born Frida Kahlo?"),
+])
+def test_an_aside_set_off_by_a_comma_is_left_out(question, lang, english):
+    assert gloss(question, lang, known=lambda norms: set()).text == english
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Nenne das Land, in dem Kapstadt liegt.", "de"),        # a name in it
+    ("Anastacia, pays de naissance ?", "fr"),                # the relation words
+    ("Jenson Button, écurie ?", "fr"),                       # no question word elsewhere
+    ("Marie Curie, wo wurde sie geboren?", "de"),            # the question word in it
+    ("Rammstein, wo wurde die Band gegründet?", "de"),       # maybe a name the KB lacks
+    ("di chi è youtube, alla fine", "it"),                   # no capitals to tell names by
+])
+def test_a_comma_clause_that_may_carry_the_question_is_kept(question, lang):
+    text = gloss(question, lang, known=lambda norms: set()).text
+    assert "," in text, text
+
+
+def test_portuguese_mesmo_alone_hedges_and_the_same_is_o_mesmo():
+    def read(q):
+        return gloss(q, "pt", known=lambda norms: set()).text
+    assert read("Qual é mesmo a capital do Liechtenstein?") == \
+        "what is the capital of the Liechtenstein?"
+    assert read("Frasier passava em que emissora mesmo?").endswith("which network?")
+    assert "in the same year" in read("Quem nasceu no mesmo ano que Pelé?")
+
+
+def test_italian_stare_says_where_something_is():
+    text = gloss("Città del Capo sta in che paese?", "it", known=lambda norms: set()).text
+    assert text.endswith("is in which country?"), text
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Isaac Newton wirkte in welcher Stadt?", "de", "worked"),
+    ("¿Jenson Button corrió para qué escudería?", "es", "raced for which team"),
+    ("Écurie de Jenson Button ?", "fr", "team of"),
+    ("per quale scuderia correva jenson button", "it", "team raced"),
+    ("che religione segue rajinikanth", "it", "follows"),
+])
+def test_racing_team_and_work_words_read_in_english(question, lang, english):
+    assert english in gloss(question, lang, known=lambda norms: set()).text
+
+
+def test_a_genitive_of_before_a_comma_is_dropped():
+    # "континент" reads "continent of" (a genitive follows it as a rule); before the
+    # comma of a relative clause nothing does
+    text = gloss("Назови континент, на котором находится Бурунди.", "ru").text
+    assert text.startswith("name continent, on which"), text
+    # before the question mark of "X — N?" the "of" still asks about X
+    assert gloss("Кэри Прайс — амплуа?", "ru").text.endswith("position of?")
+
+
+@pytest.mark.parametrize("question, english", [
+    ("из какой страны группа opeth", "from which country the band opeth"),
+    ("Скажи, в каком городе образовалась группа Rammstein.", "the band Rammstein"),
+])
+def test_a_russian_noun_before_a_name_reads_as_an_english_apposition(question, english):
+    assert english in gloss(question, "ru", known=lambda norms: set()).text
+
+
+def test_a_noun_after_a_question_word_takes_no_article():
+    assert gloss("Какая группа Rammstein?", "ru").text.startswith("which band")
+    # languages with articles write their own
+    assert "the the" not in gloss("Wo wurde die Band Rammstein gegründet?", "de").text
+
+
+def test_a_lower_case_name_inside_a_lexicon_phrase_reads_with_the_phrase():
+    # the KB knows "musical" (the concept); in "estilo musical" it is half of "genre"
+    known = {"musical", "willie nelson"}
+    text = gloss("qual o estilo musical de willie nelson", "pt",
+                 known=lambda norms: {n for n in norms if n in known}).text
+    assert text == "what is the genre of willie nelson", text
+
+
+@pytest.mark.parametrize("question", [
+    "sur quelle chaine passait frasier a l origine",          # typed without accents
+    "Sur quelle chaîne passait Frasier à l'origine ?",
+])
+def test_french_a_l_origine_reads_originally(question):
+    assert "originally" in gloss(question, "fr", known=lambda norms: set()).text
+
+
+def test_in_a_language_the_kb_has_no_names_in_an_alias_written_as_the_mention_is_its_name(
+        demo):
+    from linking import EntityLinker
+    from linking.candidates import names_nothing_in
+    linker = EntityLinker(demo)
+    # "Einstein" is an English alias of Albert Einstein in the demo KB (en, de, fr, zh):
+    # for a Spanish question it is the name the question uses; for German or English it
+    # stays an alias
+    assert linker.candidates("Einstein", lang="es")[0].features["match"] == \
+        pytest.approx(1.0)
+    for lang in ("de", "en"):
+        assert linker.candidates("Einstein", lang=lang)[0].features["match"] < 1.0, lang
+    known = frozenset({"en", "de"})
+    assert names_nothing_in("es", known) and names_nothing_in("pt-BR", known)
+    assert not names_nothing_in("de", known) and not names_nothing_in("en", frozenset())
+    assert not names_nothing_in("es", None)

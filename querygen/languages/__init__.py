@@ -18,6 +18,12 @@ tried in its nominative ("Андорры" → "Андорра"), else transliter
 up as written, then by their lemma (simplemma), so "geboren", "nacque" and "родился" need
 one entry each.
 
+A word run set off by a comma at the start or the end of a question that asks with a
+question word elsewhere, and that names nothing and carries no relation — words the
+lexicon does not know or reads as English function words, no name, no property name — is
+an aside ("Dime, ¿dónde …?", "…, afinal?", "…, per favore?") and is left out: its
+untranslated words would read as relation words.
+
 A language without a lexicon keeps its words (names still link); English is not glossed.
 """
 
@@ -47,6 +53,10 @@ te th tl tr uk ur uz vi zh
 #: the longest word run looked up as a phrase of a lexicon or as a KB name
 MAX_PHRASE = 4
 MAX_NAME = 6
+#: the most words an aside set off by a comma has ("Oye,", ", per favore?")
+MAX_ASIDE = 3
+#: English words an aside's words may read as (function words, "please")
+ASIDE_WORDS = _en.STOPWORDS | {"please"}
 
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
@@ -76,6 +86,9 @@ class Lexicon:
     #: alike), for questions typed without them ("decede", "citta")
     folded_words: Mapping[str, str] = field(default_factory=dict)
     folded_phrases: Mapping[str, str] = field(default_factory=dict)
+    #: the language has no articles (Russian): a noun right before a name is read with
+    #: "the", as English writes an apposition ("группа Rammstein" → "the band Rammstein")
+    articleless: bool = False
 
     def word(self, *forms: str) -> str | None:
         """The English of the first of ``forms`` (a word, its lemma) the lexicon has."""
@@ -216,7 +229,8 @@ def _lexicon(code: str) -> Lexicon | None:
     return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
                    getattr(module, "RELATIVES", {}),
                    tuple(getattr(module, "NAME_ENDINGS", ())),
-                   folded(module.WORDS), folded(module.PHRASES))
+                   folded(module.WORDS), folded(module.PHRASES),
+                   bool(getattr(module, "ARTICLELESS", False)))
 
 
 def lemma(word: str, lang: str) -> str:
@@ -251,9 +265,12 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
                                protected) if known is not None else {}
+    aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
+    if aside is not None:
+        replacements.append((aside[0], aside[1], ""))
     i = 0
     while i < len(tokens):
-        if i in protected:
+        if i in protected or (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
             i += 1
             continue
         hit = (1, forced[i]) if i in forced else declined.get(i) or \
@@ -267,12 +284,124 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             i += 1
             continue
         length, english = hit
-        start, end = tokens[i][0], tokens[i + length - 1][1]
-        if question[end:end + 1] in ("'", "\u2019"):      # elided: "l'auteur", "dell'anno"
-            end, english = end + 1, english + " "
-        replacements.append((start, end, english))
+        end, english = _in_place(question, tokens, i + length, english, lex, protected,
+                                 declined, replacements)
+        replacements.append((tokens[i][0], end, english))
         i += length
-    return Glossed(question, code, _replaced(question, replacements))
+    return Glossed(question, code, _replaced(question, sorted(replacements)))
+
+
+def _in_place(question: str, tokens: list[tuple[int, int]], after: int, english: str,
+              lex: Lexicon | None, protected: set[int], declined: Mapping[int, tuple[int, str]],
+              replacements: list[tuple[int, int, str]]) -> tuple[int, str]:
+    """The end of the span a run of words (ending before word ``after``) is replaced over,
+    and its English as it reads there: an elided article takes its apostrophe ("l'auteur"),
+    an "of" before a comma is dropped, and in a language without articles a noun before
+    a name takes "the"."""
+    end = tokens[after - 1][1]
+    if question[end:end + 1] in ("'", "\u2019"):          # elided: "l'auteur", "dell'anno"
+        return end + 1, english + " "
+    if _ends_clause(question, end):
+        english = _DANGLING.sub("", english)               # "континент, на котором …"
+    if lex is not None and lex.articleless and _apposition_noun(english, replacements) \
+            and _before_name(question, tokens, after, protected, declined):
+        english = "the " + english                          # "группа Rammstein"
+    return end, english
+
+
+def _before_name(question: str, tokens: list[tuple[int, int]], j: int,
+                 protected: set[int], declined: Mapping[int, tuple[int, str]]) -> bool:
+    """Whether word ``j`` begins a name: one the KB knows (as written or declined), a
+    capitalized word, or a word in Latin letters in a question in another script."""
+    if j >= len(tokens):
+        return False
+    word = question[tokens[j][0]:tokens[j][1]]
+    latin_in_other = bool(_LATIN.match(word)) and not _looks_latin(question)
+    return j in protected or j in declined or word[:1].isupper() or latin_in_other
+
+
+def _apposition_noun(english: str, replacements: list[tuple[int, int, str]]) -> bool:
+    """Whether ``english`` reads as a bare noun (one word, no function word) and the
+    English before it is no determiner or question word ("какая группа" is "which
+    band", not "which the band")."""
+    if " " in english or not english or english in _en.STOPWORDS:
+        return False
+    before = replacements[-1][2].split() if replacements else []
+    return not before or before[-1] not in _DETERMINERS
+
+
+#: English words after which a noun takes no article
+_DETERMINERS = _en.QUESTION_WORDS | {"the", "a", "an", "this", "that", "these", "those",
+                                     "its", "his", "her", "their", "some", "any", "each"}
+#: an "of" (a genitive's English) that nothing follows
+_DANGLING = re.compile(r"\s+of(?:\s+the)?$")
+#: a comma after a word: a relative clause or an aside follows
+_CLAUSE_END = re.compile(r"\s*,")
+
+
+def _ends_clause(question: str, end: int) -> bool:
+    """Whether a comma follows the word ending at ``end``: a noun read as "N of" there
+    has nothing to be "of" — "Назови континент, на котором …" is "name the continent,
+    on which …". (Before the question mark, "Кэри Прайс — амплуа?", "position of?" still
+    asks about the topic before the dash.)"""
+    return _CLAUSE_END.match(question, end) is not None
+
+
+def _aside(question: str, tokens: list[tuple[int, int]], lows: list[str],
+           lemmas: list[str], lex: Lexicon | None, protected: set[int],
+           properties: Mapping[str, str], norm: Callable[[str], str]
+           ) -> tuple[int, int] | None:
+    """The span (with its comma) of an aside set off by a comma at the start or the end
+    of the question, if there is one (see the module docstring and ``_is_aside``); the
+    rest of the question must ask with a question word."""
+    if lex is None or len(tokens) < 3:
+        return None
+    cased = _cased(question, tokens)
+    for idx, span in _comma_ends(question, tokens):
+        if not 0 < len(idx) <= MAX_ASIDE or len(idx) == len(tokens):
+            continue
+        if not all(_is_aside(question, tokens, i, lows[i], lemmas[i], lex, cased,
+                             protected, properties, norm) for i in idx):
+            continue
+        rest = [j for j in range(len(tokens)) if j not in idx]
+        if any(set((lex.word(lows[j], lemmas[j]) or "").split()) & _en.QUESTION_WORDS
+               for j in rest):
+            return span
+    return None
+
+
+def _comma_ends(question: str, tokens: list[tuple[int, int]]
+                ) -> list[tuple[list[int], tuple[int, int]]]:
+    """The words before the first comma and after the last one, each with the span to
+    drop for them (the comma included)."""
+    first_comma = question.find(",", tokens[0][1])
+    last_comma = question.rfind(",", 0, tokens[-1][0])
+    out = []
+    if first_comma >= 0:
+        out.append(([i for i, (s, _) in enumerate(tokens) if s < first_comma],
+                    (tokens[0][0], first_comma + 1)))
+    if last_comma >= 0:
+        out.append(([i for i, (s, _) in enumerate(tokens) if s > last_comma],
+                    (last_comma, tokens[-1][1])))
+    return out
+
+
+def _is_aside(question: str, tokens: list[tuple[int, int]], i: int, low: str, lemma_: str,
+              lex: Lexicon, cased: bool, protected: set[int],
+              properties: Mapping[str, str], norm: Callable[[str], str]) -> bool:
+    """Whether word ``i`` may be part of an aside: read as ``ASIDE_WORDS``, or unknown to
+    the lexicon — only in a question that capitalizes its names, and not as its first
+    word ("Rammstein, wo …" may be a name the KB lacks) — and no name (protected,
+    capitalized after the first word, a digit) or property name."""
+    if i in protected or low[:1].isdigit() or norm(low) in properties or \
+            norm(lemma_) in properties:
+        return False
+    if i > 0 and question[tokens[i][0]:tokens[i][1]][:1].isupper():
+        return False
+    english = lex.word(low, lemma_)
+    if english is None:
+        return cased and i > 0
+    return set(english.split()) <= ASIDE_WORDS
 
 
 def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | None:
@@ -450,11 +579,15 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     out: set[int] = {i for i, (s, e) in enumerate(tokens)      # "Wo liegt MIT?": a name
                      if not shouting and e - s >= 2 and question[s:e].isupper()}
     runs: dict[str, tuple[int, int]] = {}
+    in_phrase = _in_phrases(lows, lemmas, lex)
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
             if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased):
                 continue
+            if all(w == w.lower() for w in words) and \
+                    in_phrase.issuperset(range(i, i + n)):
+                continue        # "estilo musical" is a phrase, not the concept musical
             key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
                 runs.setdefault(key, (i, n))
@@ -462,6 +595,23 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for key in hits:
         i, n = runs[key]
         out.update(range(i, i + n))
+    return out
+
+
+def _in_phrases(lows: list[str], lemmas: list[str], lex: Lexicon | None) -> set[int]:
+    """Indexes of the words inside a phrase of the lexicon of two words or more
+    ("estilo musical"): a lower-case run inside one is read with the phrase, not kept as
+    a name the KB knows (the concept "musical")."""
+    out: set[int] = set()
+    if lex is None:
+        return out
+    for i in range(len(lows)):
+        for n in range(min(MAX_PHRASE, len(lows) - i), 1, -1):
+            run = range(i, i + n)
+            if lex.phrase(" ".join(lows[j] for j in run),
+                          " ".join(lemmas[j] for j in run)) is not None:
+                out.update(run)
+                break
     return out
 
 

@@ -98,6 +98,7 @@ WORDS = {
     "muttersprache": "native language", "staatsangehörigkeit": "citizenship",
     "staatsbürgerschaft": "citizenship", "nationalität": "nationality",
     "beruf": "occupation", "tätigkeit": "occupation", "arbeiten": "work",
+    "wirken": "worked",
     "arbeitete": "worked",
     "arbeitgeber": "employer", "beschäftigt": "employed", "arbeitsort": "work location",
     "studieren": "studied", "studierte": "studied", "ausbildung": "education",

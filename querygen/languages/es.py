@@ -77,7 +77,7 @@ WORDS = {
     "época": "period", "idioma": "language", "lengua": "language",
     "organización": "organization", "institución": "institution", "empresa": "company",
     "compañía": "company", "firma": "company", "sociedad": "company", "club": "club",
-    "equipo": "team", "partido": "party", "universidad": "university",
+    "equipo": "team", "escudería": "team", "partido": "party", "universidad": "university",
     "facultad": "faculty", "escuela": "school", "colegio": "school",
     "instituto": "institute", "religión": "religion", "género": "genre",
     "instrumento": "instrument", "premio": "award", "ocupación": "occupation",
@@ -129,7 +129,8 @@ WORDS = {
     "sepultar": "buried", "enterrar": "buried", "sepultado": "buried",
     # citizenship, occupation, work
     "ciudadanía": "citizenship", "ciudadano": "citizen", "nacionalidad": "nationality",
-    "trabajar": "works", "dedicar": "works", "empleador": "employer",
+    "trabajar": "works", "currar": "works", "correr": "raced", "dedicar": "works",
+    "empleador": "employer",
     "trabajó": "worked", "trabajaba": "worked", "trabajaban": "worked",
     "trabajaron": "worked", "trabajado": "worked", "dedicó": "worked", "dedicaba": "worked",
     "estudió": "studied",

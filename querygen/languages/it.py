@@ -22,6 +22,8 @@ WORDS = {
     "stato": "state", "stati": "states", "stata": "been", "state": "been",
     "ha": "has", "hanno": "have", "aveva": "had", "avevano": "had", "ebbe": "had",
     "ebbero": "had", "avuto": "had", "avere": "have", "ho": "have",
+    # "stare" is where something is ("Città del Capo sta in che paese?")
+    "sta": "is", "stanno": "are", "stava": "was", "stavano": "were", "stare": "is",
     "viene": "is", "vengono": "are", "venne": "was", "vennero": "were",
     "veniva": "was", "venivano": "were", "venire": "come",
     "fa": "does", "fanno": "do", "fatto": "made", "fece": "made", "fare": "do",
@@ -99,6 +101,7 @@ WORDS = {
     "organizzazione": "organization", "ente": "organization", "società": "company",
     "azienda": "company", "impresa": "company", "ditta": "company",
     "compagnia": "company", "marchio": "brand", "club": "club", "squadra": "team",
+    "scuderia": "team",
     "squadre": "teams", "partito": "party", "università": "university",
     "ateneo": "university", "scuola": "school", "liceo": "school",
     "istituto": "institute", "accademia": "academy", "collegio": "college",
@@ -137,7 +140,7 @@ WORDS = {
     "residenza": "residence",
     # citizenship, occupation, field, employer, education
     "cittadinanza": "citizenship", "cittadino": "citizen",
-    "nazionalità": "nationality", "lavorare": "work", "lavorato": "worked",
+    "nazionalità": "nationality", "lavorare": "work", "seguire": "follows", "lavorato": "worked",
     "lavora": "works", "lavorano": "work", "lavorava": "worked", "lavoravano": "worked",
     "lavorò": "worked", "lavorarono": "worked",
     "occupare": "held", "occupa": "holds", "occupava": "held", "occupato": "held",

@@ -49,7 +49,10 @@ WORDS = {
     "aquilo": "that", "neste": "in this", "nesse": "in that", "naquele": "in that",
     "deste": "of this", "desta": "of this", "desse": "of that", "dessa": "of that",
     "daquele": "of that", "algum": "any", "alguma": "any", "outro": "other",
-    "mesmo": "same", "cada": "each", "todo": "all", "ambos": "both", "vários": "several",
+    # "mesmo" alone hedges a question ("qual é mesmo a capital …?", "… mesmo?"); "the
+    # same" is "o mesmo", "a mesma" (phrases below)
+    "mesmo": "", "mesma": "same", "mesmos": "same", "mesmas": "same",
+    "cada": "each", "todo": "all", "ambos": "both", "vários": "several",
     "muito": "many", "pouco": "few", "só": "only", "apenas": "only", "somente": "only",
     "também": "also", "atualmente": "currently", "actualmente": "currently",
     "atual": "current", "actual": "current", "hoje": "today", "agora": "now",
@@ -266,6 +269,10 @@ WORDS = {
 }
 
 PHRASES = {
+    # "the same" (and "in/of the same"): "mesmo" alone is a hedge
+    "o mesmo": "the same", "a mesma": "the same", "os mesmos": "the same",
+    "as mesmas": "the same", "no mesmo": "in the same", "na mesma": "in the same",
+    "do mesmo": "of the same", "da mesma": "of the same", "ao mesmo": "at the same",
     # interrogative phrases
     "o que": "what", "o quê": "what", "o qual": "which", "a qual": "which",
     "os quais": "which", "as quais": "which", "o que é que": "what", "que é que": "what",

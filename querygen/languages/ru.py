@@ -8,9 +8,14 @@ Relation nouns read with "of" in their instrumental (the predicate case: "был
 "was father of"), in phrases ("столица какой страны" → "capital of which country") and, for
 the nouns a question asks about, in their lemma too: the subject follows in the genitive
 ("жанр группы U2", "столица Канады" → "genre of …", "capital of …"; "жанр у" → "genre of").
-Both "е" and "ё" spellings are given where simplemma keeps them apart. Written for this
+Both "е" and "ё" spellings are given where simplemma keeps them apart. Russian has no
+articles (``ARTICLELESS``): a noun right before a name reads with "the" ("группа
+Rammstein" → "the band Rammstein"), as English writes an apposition. Written for this
 package from general Russian.
 """
+
+#: no articles: an apposition's noun reads with "the" (``querygen.languages.Lexicon``)
+ARTICLELESS = True
 
 WORDS = {
     # question words (the lemma covers the cases: кого, кому, кем, ком → кто …)
