@@ -780,19 +780,9 @@ class GraphRanker:
     def _missing(self, ctx: _Context, graphs: Sequence[QueryGraph],
                  top: QueryGraph | None) -> tuple[str, str]:
         """What the KB lacks for this question, in words."""
-        from querygen.question_names import ignored_names
-        names = ignored_names(ctx.analysis.question, _entities(ctx))
-        if names:
-            name = _name_run(ctx.analysis.question, names)
-            return "entity", f"the KB has no entity named {name!r}"
-        if not ctx.mentions:
-            return "entity", "no entity of the question was found in the KB"
-        first = ctx.mentions[0]
-        best_cand = first.candidates[0] if first.candidates else None
-        if best_cand is not None and all(m.candidates[0].features.get("match", 1.0) < NEAR_MISS
-                                         for m in ctx.mentions if m.candidates):
-            return "entity", (f"the KB has no entity named {first.text!r} (the closest name "
-                              f"is {best_cand.label!r}, {best_cand.id})")
+        missing_entity = _missing_entity(ctx)
+        if missing_entity is not None:
+            return missing_entity
         topic = _topic(ctx.mentions)
         phrase = ctx.analysis.relation_phrase([topic.span])
         best_label = (self.rules.fit.candidate(ctx.global_property, 0.0).label
@@ -818,6 +808,25 @@ class GraphRanker:
         return "confidence", (f"no reading of the question fits the KB well enough (the "
                               f"best, {top.query.label_level}, has confidence "
                               f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+
+
+def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
+    """("entity", why) when the KB lacks an entity of the question: a name no reading
+    used, no entity found at all, or only names near the mentions; else None."""
+    from querygen.question_names import ignored_names
+    names = ignored_names(ctx.analysis.question, _entities(ctx))
+    if names:
+        name = _name_run(ctx.analysis.question, names)
+        return "entity", f"the KB has no entity named {name!r}"
+    if not ctx.mentions:
+        return "entity", "no entity of the question was found in the KB"
+    first = ctx.mentions[0]
+    best_cand = first.candidates[0] if first.candidates else None
+    if best_cand is not None and all(m.candidates[0].features.get("match", 1.0) < NEAR_MISS
+                                     for m in ctx.mentions if m.candidates):
+        return "entity", (f"the KB has no entity named {first.text!r} (the closest name "
+                          f"is {best_cand.label!r}, {best_cand.id})")
+    return None
 
 
 def _misspelled(graph: QueryGraph) -> tuple[str, str] | None:
