@@ -40,8 +40,8 @@ may be required by anything above kb. ``MirrorLinking`` offers them all but ``Wa
   ``max_distance`` edits, nearest first (for "did you mean" messages);
 - ``related(values, properties, *, limit=50) -> {value: [(subject, property)]}``: the
   subjects of statements with one of ``properties`` and that value (a city's teams);
-- ``term_languages() -> frozenset``: every language the KB's entity labels and aliases are
-  in (a complete list: a language left out has no entity name at all);
+- ``names_in_language(lang) -> bool``: whether some entity has a label or alias in
+  ``lang`` (False means the KB names nothing in it);
 - ``index`` (a mirror's linking sidecar), ``close()``, and ``warm_up()``: load now what the
   first lookup would (a FallbackLinking's live property list).
 
@@ -205,10 +205,10 @@ class Concepts(Protocol):
 
 @runtime_checkable
 class TermLanguages(Protocol):
-    """``term_languages()``: every language the KB's entity labels and aliases are in —
-    all of them, so that a language absent from it is one the KB names nothing in."""
+    """``names_in_language(lang)``: whether some entity has a label or alias in ``lang``
+    — False only when the KB names nothing in it."""
 
-    def term_languages(self) -> frozenset[str]: ...
+    def names_in_language(self, lang: str) -> bool: ...
 
 
 @runtime_checkable

@@ -63,9 +63,9 @@ class MirrorLinking:
         """The ``norms`` some name written all in lower case has (a concept's name)."""
         return self.queries.capitalized(norms, lower=True)
 
-    def term_languages(self) -> frozenset[str]:
-        """Every language of the mirror's entity labels and aliases."""
-        return self.queries.term_languages()
+    def names_in_language(self, lang: str) -> bool:
+        """Whether the mirror has an entity label or alias in ``lang``."""
+        return self.queries.names_in_language(lang)
 
     def _spaced_cache(self) -> dict[str, tuple[list[str], list[str]]]:
         """``_spaced``, emptied when the sidecar it was read from has been replaced (a load

@@ -125,23 +125,24 @@ def base_score(name: Name, lang: str) -> float:
     return EXACT_SCORES[_exact_kind(name.is_label, name.lang, lang)]
 
 
-def reading_language(name: Name, lang: str, kb_languages: frozenset[str] | None) -> str:
+def reading_language(name: Name, lang: str, unnamed: bool) -> str:
     """The language a name of ``name.lang`` is scored in for a mention in ``lang``:
     ``lang`` itself, but the name's own language when the KB has no names in ``lang``
-    (``kb_languages``, None when unknown) and the name is in neither English nor the
+    (``unnamed``: ``names_nothing_in``) and the name is in neither English nor the
     language-neutral "mul" — then it is as near as the KB comes to the question's own."""
-    if name.lang in ("en", "mul", "") or not names_nothing_in(lang, kb_languages):
+    if name.lang in ("en", "mul", "") or not unnamed:
         return lang
     return name.lang
 
 
-def names_nothing_in(lang: str, kb_languages: frozenset[str] | None) -> bool:
-    """Whether the KB, naming entities in ``kb_languages`` (None or empty: unknown),
-    has no name at all in ``lang`` (never so for English)."""
+def names_nothing_in(lang: str, names_in: Callable[[str], bool] | None) -> bool:
+    """Whether the KB, which says by ``names_in(language)`` whether it names entities in
+    a language (None: it cannot say), has no name at all in ``lang``; never so for
+    English, which is not asked."""
     base = lang.split("-")[0]
-    if not kb_languages or base in ("en", ""):
+    if names_in is None or base in ("en", ""):
         return False
-    return lang not in kb_languages and base not in kb_languages
+    return not names_in(base) and (lang == base or not names_in(lang))
 
 
 class CandidateGenerator:
@@ -154,12 +155,8 @@ class CandidateGenerator:
         self.features = frozenset(source.features)
         self._prepare = (source.prepare_similar if isinstance(source, PreparesSimilar)
                          else None)
-        self._languages = (source.term_languages if isinstance(source, TermLanguages)
-                           else None)
-
-    def kb_languages(self) -> frozenset[str] | None:
-        """The languages the KB names entities in; None where it cannot say."""
-        return self._languages() if self._languages is not None else None
+        self._names_in = (source.names_in_language if isinstance(source, TermLanguages)
+                          else None)
 
     def prefetch(self, texts: list[str]) -> dict[str, list[Name]]:
         """The names of every text's normalized form and its variants, in one lookup:
@@ -198,12 +195,10 @@ class CandidateGenerator:
             return {}
         best: dict[str, Match] = {}
         surface = text.strip()
-        kb_languages = self.kb_languages()
-
-        unnamed = names_nothing_in(lang, kb_languages)
+        unnamed = names_nothing_in(lang, self._names_in)
 
         def reading(name: Name) -> str:
-            return reading_language(name, lang, kb_languages)
+            return reading_language(name, lang, unnamed)
 
         def offer(name: Name, score: float, how: str) -> None:
             own = reading(name)

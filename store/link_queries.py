@@ -128,8 +128,9 @@ class LinkQueries:
         self._lock = threading.Lock()
         self._scale: tuple[float, float] | None = None
         self._local = threading.local()
-        #: (the mirror's change token, ``term_languages()`` then), shared by all threads
-        self._term_languages: tuple[Any, frozenset[str]] | None = None
+        #: (the mirror's change token, {language: ``names_in_language`` then}), shared by
+        #: all threads
+        self._languages: tuple[Any, dict[str, bool]] = (None, {})
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -254,18 +255,23 @@ class LinkQueries:
         # in the order the query gives: norm by norm in sorted order, per chunk of norms
         return [row for chunk in _chunks(norms) for n in sorted(chunk) for row in known[n]]
 
-    def term_languages(self) -> frozenset[str]:
-        """Every language of the mirror's labels and aliases of entities (one scan of the
-        terms, remembered until the mirror changes)."""
+    def names_in_language(self, lang: str) -> bool:
+        """Whether some entity (not a property) has a label or alias in ``lang``: a query
+        that stops at the first such name (a scan of the terms only when there is none),
+        remembered per language until the mirror changes."""
         memos = self._memos()
         token = memos.token if memos is not None else None
-        held = self._term_languages
-        if held is not None and token is not None and held[0] == token:
-            return held[1]
-        found = frozenset(lang for (lang,) in self.mirror.query(
-            "SELECT DISTINCT t.lang FROM terms t LEFT JOIN entities e ON e.id = t.entity "
-            f"WHERE t.kind != {DESCRIPTION} AND (e.kind IS NULL OR e.kind != 'property')"))
-        self._term_languages = (token, found)
+        held_token, held = self._languages
+        if token is not None and held_token == token and lang in held:
+            return held[lang]
+        found = bool(self.mirror.query(
+            "SELECT 1 FROM terms t LEFT JOIN entities e ON e.id = t.entity "
+            f"WHERE t.lang = ? AND t.kind != {DESCRIPTION} "
+            "AND (e.kind IS NULL OR e.kind != 'property') LIMIT 1", (lang,)))
+        with self._lock:
+            if self._languages[0] != token:
+                self._languages = (token, {})
+            self._languages[1][lang] = found
         return found
 
     def known(self, norms: Sequence[str]) -> set[str]:

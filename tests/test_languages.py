@@ -218,8 +218,8 @@ def test_the_mirror_says_which_languages_it_names_entities_in(demo):
     from kb.linking import TermLanguages, linking_view
     view = linking_view(demo)
     assert isinstance(view, TermLanguages)
-    assert {"en", "de", "fr", "zh"} <= view.term_languages()
-    assert "es" not in view.term_languages() and "it" not in view.term_languages()
+    assert all(view.names_in_language(lang) for lang in ("en", "de", "fr", "zh"))
+    assert not view.names_in_language("es") and not view.names_in_language("it")
 
 
 def test_in_a_language_the_kb_has_no_names_in_another_languages_name_counts_as_own(demo):
@@ -242,12 +242,23 @@ def test_the_reading_language_of_a_name():
     from linking.candidates import reading_language
     spanish = Name("Q1037", "Ruanda", "ruanda", "es", False)
     english = Name("Q1037", "Rwanda", "rwanda", "en", True)
-    known = frozenset({"en", "es", "fr"})
-    assert reading_language(spanish, "de", known) == "es"      # no German names at all
-    assert reading_language(spanish, "fr", known) == "fr"      # French names exist
-    assert reading_language(english, "de", known) == "de"      # English stays English
-    assert reading_language(spanish, "de", None) == "de"       # unknown: as before
-    assert reading_language(spanish, "en", frozenset({"es"})) == "en"
+    assert reading_language(spanish, "de", True) == "es"       # no German names at all
+    assert reading_language(spanish, "fr", False) == "fr"      # French names exist
+    assert reading_language(english, "de", True) == "de"       # English stays English
+
+
+def test_whether_the_kb_names_nothing_in_a_language_is_asked_only_for_other_languages():
+    from linking.candidates import names_nothing_in
+    asked: list[str] = []
+
+    def names_in(lang: str) -> bool:
+        asked.append(lang)
+        return lang in ("en", "es", "fr")
+
+    assert names_nothing_in("de", names_in) and not names_nothing_in("fr", names_in)
+    assert names_nothing_in("de-AT", names_in) and not names_nothing_in("es-MX", names_in)
+    assert not names_nothing_in("en", names_in) and not names_nothing_in("de", None)
+    assert "en" not in asked                     # an English question asks the KB nothing
 
 
 # -- names a reading leaves out, in a question typed in lower case ----------------------------
@@ -404,7 +415,9 @@ def test_in_a_language_the_kb_has_no_names_in_an_alias_written_as_the_mention_is
         pytest.approx(1.0)
     for lang in ("de", "en"):
         assert linker.candidates("Einstein", lang=lang)[0].features["match"] < 1.0, lang
-    known = frozenset({"en", "de"})
+    def known(lang: str) -> bool:
+        return lang in ("en", "de")
+
     assert names_nothing_in("es", known) and names_nothing_in("pt-BR", known)
-    assert not names_nothing_in("de", known) and not names_nothing_in("en", frozenset())
+    assert not names_nothing_in("de", known) and not names_nothing_in("en", known)
     assert not names_nothing_in("es", None)
