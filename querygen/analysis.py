@@ -296,12 +296,13 @@ def _read_which(r: _Reading, i: int) -> None:
     lows, texts = r.lows, r.texts
     r.wh = r.wh or lows[i]
     r.mark(i)
-    if i + 2 < len(lows) and lows[i + 1] in _COUNT_WORDS:
-        r.mark(i + 1)           # "which three countries …": the class is "countries"
-        i += 1
-    noun = _noun_after(lows, i + 1, texts)
+    start = i + 1                   # where the class noun may begin
+    if start + 1 < len(lows) and lows[start] in _COUNT_WORDS:
+        r.mark(start)               # "which three countries …": the class is "countries"
+        start += 1
+    noun = _noun_after(lows, start, texts)
     head = _head_before(lows, i)
-    if noun is not None and (head is None or not texts[i + 1][:1].isupper()
+    if noun is not None and (head is None or not texts[start][:1].isupper()
                              or noun == len(lows) - 1):
         # "a city in which country", "which Indian state", "a city in which Australian
         # state?" (a noun phrase that ends the question is no clause)
@@ -310,10 +311,10 @@ def _read_which(r: _Reading, i: int) -> None:
         r.type_noun = lows[head]
         r.answer_type = _type_of(r.type_noun) or r.answer_type
         r.mark(head - 1, head, i - 1)
-    elif noun is not None and lows[i + 1] not in AUXILIARIES:
-        r.type_noun = _noun_phrase(lows, i + 1, noun)
+    elif noun is not None and lows[start] not in AUXILIARIES:
+        r.type_noun = _noun_phrase(lows, start, noun)
         r.answer_type = _type_of(r.type_noun) or r.answer_type
-        r.mark(*range(i + 1, noun + 1))
+        r.mark(*range(start, noun + 1))
 
 
 def _read_imperative(r: _Reading, i: int) -> bool:
