@@ -321,10 +321,10 @@ def _semantic_table(pids: list[str], where: dict[str, Any], vecs: Any, base: int
     (the texts of ``_semantic_texts``, then from row ``base`` the sorted ``word_list``)
     and, per property in ``pids`` order, the rows of its texts and words."""
     word_index = {w: base + i for i, w in enumerate(word_list)}
-    doc = np.array([where[p][0] for p in pids], dtype=int)
     return {
         "pids": pids, "vecs": vecs,
-        "doc": doc, "doc_vecs": np.ascontiguousarray(vecs[doc]),
+        # each property's whole-description row, contiguous: compared with every phrase
+        "doc_vecs": np.ascontiguousarray(vecs[[where[p][0] for p in pids]]),
         "names": [where[p][1] for p in pids],
         "desc": [where[p][2] for p in pids],
         "questions": [where[p][4] for p in pids],
