@@ -196,6 +196,13 @@ def known_word(word: str) -> bool:
     return bool(_parts_of_speech(word))
 
 
+def noun_only(word: str) -> bool:
+    """Whether English knows ``word`` as a noun and not as a verb ("birthplace", not
+    "contains")."""
+    pos = _parts_of_speech(word)
+    return "NOUN" in pos and "VERB" not in pos
+
+
 @functools.lru_cache(maxsize=4096)
 def _parts_of_speech(word: str) -> frozenset[str]:
     """The parts of speech English (lemminflect's lexicon) knows ``word`` as."""

@@ -55,7 +55,8 @@ from kb.contracts import Linker
 from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
-from querygen.analysis import Analysis, Word, expand_contractions
+from linking.morphology import word_form
+from querygen.analysis import Analysis, Word, expand_contractions, noun_only
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
@@ -92,6 +93,9 @@ NO_RELATION_FIT = 0.55
 FACT_GAP = 0.45
 #: an entity link whose name match is below this is a near miss, not the entity
 NEAR_MISS = 0.9
+#: a word that is a name of the property it links to best, with this score, names that
+#: property outright
+NAMED_OUTRIGHT = 0.9
 
 #: what the question is like, the same for all its graphs: its question word, how many
 #: relation words and mentions it has
@@ -122,6 +126,9 @@ class QueryGraph:
     narrowed_by: tuple[str, ...] = ()
     #: how many answers the query had before they were narrowed
     narrowed_of: int = 0
+    #: the question's relation words that no property of the graph names, nor the class
+    #: it checks or its answers are (``_unexplained``)
+    unexplained: tuple[str, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -138,6 +145,7 @@ class QueryGraph:
                 "confidence": round(self.confidence, 4),
                 "diagnostics": dict(self.diagnostics) or None,
                 "narrowed_by": list(self.narrowed_by) or None,
+                "unexplained": list(self.unexplained) or None,
                 "features": {k: round(v, 4) for k, v in self.features.items()}}
 
 
@@ -334,7 +342,8 @@ class GraphRanker:
         out = []
         for plan in plans:
             if plan.form != "select" or plan.order or plan.answer != "x" or \
-                    len(_relation_edges(plan)) >= MAX_HOPS or _unnamed_members(plan):
+                    len(_relation_edges(plan)) >= MAX_HOPS or _unnamed_members(plan) or \
+                    not self._hop_named(ctx, plan):
                 continue
             answers = [v for v in (self.rules._answers(plan, limit=EXTEND_SAMPLE) or [])
                        if v]
@@ -361,6 +370,22 @@ class GraphRanker:
                                    score=plan.score - CHAIN_PENALTY * len(path),
                                    notes=(*plan.notes, f"to the class '{noun}' ({why})")))
         return out
+
+    def _hop_named(self, ctx: _Context, plan: QueryPlan) -> bool:
+        """Whether a relation word of the question names a property of ``plan``, or its
+        properties all say where a thing is: a reading to extend towards the class asked
+        for must be a hop the question takes ("On which continent does X lie?" is not
+        X's capital's continent)."""
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        words = content(ctx.analysis.relation_words(spans, keep_type_noun=False))
+        stems = self._plan_stems(plan)
+        pids = _plan_pids(plan)
+        if any(_names_word(stems, w) for w in words) or \
+                all(self._says_where(pid) for pid in pids):
+            return True
+        # an irregular form ("holds" for "held by") meets its name as a lemma
+        forms = {word_form(w) for pid in pids for w in self.rules.fit.name_words(pid)}
+        return any(word_form(w) in forms for w in words)
 
     def _extend_words(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
         """Readings one hop longer along a property that the relation words the reading
@@ -540,13 +565,15 @@ class GraphRanker:
         aliases = self.rules.props.names(via) if via is not None else []
         check = self.oracle.check(ctx.expected, values, via, names, aliases) \
             if query.form != "ask" else self._ask_check(plan)
+        share, left = self._unexplained(ctx, plan, values)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
+        feats["unexplained"] = share
         feats["narrowed"] = float(narrowed_by is not None)
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
-                          narrowed_of=narrowed_of)
+                          narrowed_of=narrowed_of, unexplained=left)
 
     def _run(self, query: GeneratedQuery, lang: str) -> QueryResult | None:
         """``query``'s result on the KB; None on an error of the query's own (the KB
@@ -633,7 +660,7 @@ class GraphRanker:
             "empty": float(empty), "log_answers": math.log1p(n),
             "named": float(NAMES_RELATION in plan.notes),
             "absent": float("no statement in the KB" in notes),
-            "unexplained": self._unexplained(ctx, plan, values),
+            "unexplained": 0.0,     # set by ``_graph``, which keeps the words too
             "ignored": float(bool(_ignored(ctx, plan))),
             "members": float(notes.startswith("members of")),
             "form_count": float(plan.form == "count"), "form_ask": float(plan.form == "ask"),
@@ -643,18 +670,19 @@ class GraphRanker:
             "choices": float(bool(plan.choices)),
         }
 
-    def _unexplained(self, ctx: _Context, plan: QueryPlan, values: Sequence[Value]) -> float:
-        """The share of the question's relation words (the plan's mentions and the
-        question's frame left out) that no property of the graph names, nor the class it
-        checks, nor the class of its answers (``values``): "city" in "the headquarters
-        city of X's employer" is said by answers that are cities."""
+    def _unexplained(self, ctx: _Context, plan: QueryPlan, values: Sequence[Value]
+                     ) -> tuple[float, tuple[str, ...]]:
+        """The question's relation words (the plan's mentions and the question's frame
+        left out) that no property of the graph names, nor the class it checks, nor the
+        class of its answers (``values``: "city" in "the headquarters city of X's
+        employer" is said by answers that are cities): their share, and the words."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=False))
         if not words:
-            return 0.0
-        left = [w for w in self._unexplained_words(ctx, plan)
-                if not self._answers_are(w.low, values, _last_property(plan))]
-        return min(1.0, len(_counted(left)) / len(words))
+            return 0.0, ()
+        left = _counted([w for w in self._unexplained_words(ctx, plan)
+                         if not self._answers_are(w.low, values, _last_property(plan))])
+        return min(1.0, len(left) / len(words)), tuple(left)
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not
@@ -682,7 +710,7 @@ class GraphRanker:
                 break
             if self._has_class_rival(ctx, g, answered):
                 continue
-            near = _misspelled(g)
+            near = _misspelled(g) or self._leaves_named_relation(g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -740,6 +768,32 @@ class GraphRanker:
         about = labels.get(subject if not subject.startswith("?") else value, subject)
         return "fact", (f"the KB holds no {labels.get(pid, pid)} statement for {about}, so "
                         "it cannot say no")
+
+    def _leaves_named_relation(self, graph: QueryGraph) -> tuple[str, str] | None:
+        """("fact", why) when a noun the graph leaves unexplained names another property
+        outright ("In what country is the birthplace of X located?" along X's work
+        location: "birthplace" is a name of place of birth, which the graph does not
+        follow): its answers are about another relation. A kind of place or person
+        ("city") names a class, not a relation; the scope of a superlative ("the tallest
+        painting in the collection") no hop of it. None otherwise."""
+        pids = set(_graph_pids(graph))
+        if graph.features.get("ordered"):
+            return None
+        for word in graph.unexplained:
+            if word in PLACE_NOUNS or word in PERSON_NOUNS or not noun_only(word):
+                continue
+            best = next(iter(self.rules.props.link(word, limit=1)), None)
+            if best is None or best.match != "exact" or best.score < NAMED_OUTRIGHT or \
+                    best.id in pids:
+                continue
+            why = (f"the question names {word!r} ({best.label}), which the surest "
+                   f"reading, {graph.query.label_level}, does not follow")
+            ents = [d for d in graph.query.decisions if d.kind == "entity"]
+            if any(self.kb.statements(d.id, best.id, limit=1) for d in ents):
+                return "confidence", f"{why}, and no reading along it is sure enough"
+            about = ", ".join(d.chosen.label for d in ents) or "the question's entity"
+            return "fact", f"{why}: the KB holds no {best.label} statement for {about}"
+        return None
 
     def _says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,

@@ -554,3 +554,26 @@ def test_the_where_reading_needs_a_where_and_a_property_that_locates(slice_groun
     a = slice_grounder.ask(question)
     assert not (a.grounded and a.query_graph and not_along in a.query_graph["sparql"]), \
         a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_noun_that_names_another_relation_outright_is_not_left_out(slice_grounder):
+    # the slice has no place of birth for Donizetti; his work location's region is no
+    # answer to where his birthplace lies
+    a = slice_grounder.ask("In what country is the birthplace of Gaetano Donizetti located?")
+    assert not a.grounded and not a.values and a.missing == "fact", a.text
+    assert "place of birth" in a.text and "Gaetano Donizetti" in a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_hop_the_question_does_not_take_is_not_extended_to_the_class(slice_grounder):
+    # the slice gives the Kingdom of the Netherlands no continent: its capital's country's
+    # continent, or its capital's twin towns' continents, are no answer
+    a = slice_grounder.ask("On which continent does the Kingdom of the Netherlands lie?")
+    assert not a.grounded and not a.values, a.text
+
+
+def test_a_hop_named_by_an_irregular_form_still_extends_to_the_class(paintings):
+    # "holds" names "held by" only as a lemma
+    a = paintings.ask("In which city is the museum that holds Girl with a Pearl Earring?")
+    assert a.grounded and a.ids == ["http://example.org/paintings/TheHague"], a.text
