@@ -182,7 +182,12 @@ class RelationFit:
             return 0.0
         names = self.name_stems(pid)
         covered = sum(1 for w in words if any(needs <= names for needs in _word_roots(w)))
-        return covered / len(words)
+        for a, b in zip(words, words[1:]):      # a phrase: "passed away" covers "death"
+            pair = f"{a} {b}"
+            if pair in RELATED and any(needs <= names for needs in _word_roots(pair)):
+                covered += sum(1 for w in (a, b)
+                               if not any(needs <= names for needs in _word_roots(w)))
+        return min(1.0, covered / len(words))
 
     def type_fit(self, a: Analysis, pid: str) -> float:
         info = self.info(pid)

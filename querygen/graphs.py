@@ -454,9 +454,12 @@ class GraphRanker:
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         stems = self._plan_stems(plan)
         words = ctx.analysis.relation_words(spans, keep_type_noun=False)
+        paired = _named_pairs(words, stems)
         out = []
         for w in words:
             low = w.low
+            if w.start in paired:
+                continue
             if low in CONTAINMENT_WORDS:
                 if not self._free_hop_for(plan, low, words):
                     out.append(w)
@@ -900,6 +903,17 @@ def _counted(words: Sequence[Word]) -> list[str]:
     thing is ("within", "located"), which may be stopwords."""
     return [w.low for w in words if w.low in CONTAINMENT_WORDS] + \
         content([w for w in words if w.low not in CONTAINMENT_WORDS])
+
+
+def _named_pairs(words: Sequence[Word], stems: frozenset[str] | set[str]) -> set[int]:
+    """The offsets of words that, with their neighbour, form a phrase ``RELATED`` to a
+    name with these ``stems`` ("passed away": "death")."""
+    out: set[int] = set()
+    for a, b in zip(words, words[1:]):
+        pair = f"{a.low} {b.low}"
+        if pair in RELATED and _names_word(stems, pair):
+            out.update((a.start, b.start))
+    return out
 
 
 def _names_word(stems: frozenset[str] | set[str], word: str) -> bool:
