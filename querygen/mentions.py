@@ -24,7 +24,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
-from querygen.lexicon import FRAME_WORDS
+from querygen.lexicon import FRAME_WORDS, RELATED
 
 #: entity candidates kept per mention
 ENTITY_CANDIDATES = 5
@@ -83,7 +83,8 @@ class MentionFinder:
             if not any(m.start < o.end and o.start < m.end for o in out):
                 out.append(m)
         out.sort(key=lambda m: m.start)
-        return [m for m in out if not _class_noun_of_question(a, m)]
+        return [m for m in out if not _class_noun_of_question(a, m)
+                and not _in_relation_phrase(a, m)]
 
     def exact(self, name: str, lang: str = "en") -> tuple[Candidate, ...]:
         """The entities with ``name`` as an exact label or alias, best first."""
@@ -176,6 +177,24 @@ def _class_noun_of_question(a: Analysis, m: Mention) -> bool:
     words = [w for w in a.words if m.start <= w.start < m.end]
     return bool(words) and m.text == m.text.lower() and all(w.start in a.frame
                                                             for w in words)
+
+
+def _in_relation_phrase(a: Analysis, m: Mention) -> bool:
+    """Whether the lower-case ``m`` is part of a phrase of words that names a relation
+    ("pass" in "did X pass away": ``RELATED``'s "pass away", death), not an entity."""
+    if m.text != m.text.lower():
+        return False
+    ws = a.words
+    inside = [i for i, w in enumerate(ws) if m.start <= w.start < m.end]
+    if not inside:
+        return False
+    first, last = inside[0], inside[-1]
+    for lo in range(max(0, last - 2), first + 1):
+        for hi in range(last + 1, min(len(ws), lo + 3) + 1):
+            phrase = " ".join(w.low for w in ws[lo:hi])
+            if hi - lo > len(inside) and phrase in RELATED:
+                return True
+    return False
 
 
 def _word_at(ws: Sequence[Word], offset: int) -> int:

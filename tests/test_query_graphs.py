@@ -583,7 +583,10 @@ def test_a_hop_named_by_an_irregular_form_still_extends_to_the_class(paintings):
 def test_a_two_word_phrase_names_the_relation_it_is_related_to(slice_grounder):
     # "passed away" names place of death as "died" does: the slice has none for Edward
     # Said, and his birthplace is no answer; Viktor Ader's is
-    a = slice_grounder.ask("Edward Said passed away in which city?")
-    assert not a.grounded and not a.values, a.text
+    for q in ("Edward Said passed away in which city?",
+              # "pass" is also a name in the slice: here it is half of "pass away"
+              "In which city did Edward Said pass away?"):
+        a = slice_grounder.ask(q)
+        assert not a.grounded and not a.values, (q, a.text)
     b = slice_grounder.ask("Viktor Ader passed away in which country?")
     assert b.grounded and b.ids == ["Q191"], b.text
