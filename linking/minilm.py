@@ -133,23 +133,32 @@ class MiniLM:
         return out
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
-        n, length = len(batch), max(len(x) for x in batch)
-        ids = np.zeros((n, length), dtype=np.int64)
-        mask = np.zeros((n, length), dtype=np.float32)
-        for i, row in enumerate(batch):
-            ids[i, :len(row)] = row
-            mask[i, :len(row)] = 1.0
-        x = self.word[ids] + self.position[:length] + self.token_type[0]
+        n = len(batch)
+        lengths = np.array([len(x) for x in batch])
+        length = int(lengths.max())
+        # the dense layers run on the real tokens only, packed as rows (padding would
+        # cost as much as a token: the batches here are short texts of unequal length);
+        # attention runs on the padded grid, ``grid`` being each token's row in it
+        positions = np.concatenate([np.arange(k) for k in lengths])
+        grid = np.repeat(np.arange(n) * length, lengths) + positions
+        packed = len(grid) < n * length
+        ids = np.concatenate([np.asarray(x, dtype=np.int64) for x in batch])
+        x = self.word[ids] + self.position[positions] + self.token_type[0]
         hidden = x.shape[-1]
-        # every token as a row: one matrix product per weight (a batched 3-d product is
-        # several times slower for short texts)
-        x = _layer_norm(x.reshape(n * length, hidden), *self.emb_norm, self.eps)
+        x = _layer_norm(x, *self.emb_norm, self.eps)
         head = hidden // self.heads
         # padding never attended to: a large negative added to its scores
+        mask = np.zeros((n, length), dtype=np.float32)
+        mask.reshape(-1)[grid] = 1.0
         bias = ((1.0 - mask) * -1e9)[:, None, None, :].astype(np.float32)
         scale = np.float32(1.0 / np.sqrt(head))
         for (qkv, qkv_b, o_w, o_b, norm1, i_w, i_b, f_w, f_b, norm2) in self.layers:
-            q, k, v = np.split(x @ qkv + qkv_b, 3, axis=-1)
+            rows = x @ qkv + qkv_b
+            if packed:
+                padded = np.zeros((n * length, rows.shape[1]), dtype=np.float32)
+                padded[grid] = rows
+                rows = padded
+            q, k, v = np.split(rows, 3, axis=-1)
             q = q.reshape(n, length, self.heads, head).transpose(0, 2, 1, 3)
             k = k.reshape(n, length, self.heads, head).transpose(0, 2, 3, 1)
             v = v.reshape(n, length, self.heads, head).transpose(0, 2, 1, 3)
@@ -157,9 +166,11 @@ class MiniLM:
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(n * length, hidden)
+            if packed:
+                context = context[grid]
             x = _layer_norm(context @ o_w + o_b + x, *norm1, self.eps)
             x = _layer_norm(_gelu(x @ i_w + i_b) @ f_w + f_b + x, *norm2, self.eps)
-        x = x.reshape(n, length, hidden)
-        pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        pooled = np.add.reduceat(x, starts, axis=0) / lengths[:, None].astype(np.float32)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
