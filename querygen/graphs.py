@@ -372,20 +372,29 @@ class GraphRanker:
         return out
 
     def _hop_named(self, ctx: _Context, plan: QueryPlan) -> bool:
-        """Whether a relation word of the question names a property of ``plan``, or its
-        properties all say where a thing is: a reading to extend towards the class asked
-        for must be a hop the question takes ("On which continent does X lie?" is not
-        X's capital's continent)."""
+        """Whether a relation word of the question names a property of ``plan``, or the
+        plan goes from a thing to where it is (``_locates``): a reading to extend towards
+        the class asked for must be a hop the question takes ("On which continent does X
+        lie?" is not X's capital's continent, nor "Is X a city in which country?" the
+        country of the people born in X)."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         words = content(ctx.analysis.relation_words(spans, keep_type_noun=False))
         stems = self._plan_stems(plan)
         pids = _plan_pids(plan)
-        if any(_names_word(stems, w) for w in words) or \
-                all(self._says_where(pid) for pid in pids):
+        if any(_names_word(stems, w) for w in words) or self._locates(plan):
             return True
         # an irregular form ("holds" for "held by") meets its name as a lemma
         forms = {word_form(w) for pid in pids for w in self.rules.fit.name_words(pid)}
         return any(word_form(w) in forms for w in words)
+
+    def _locates(self, plan: QueryPlan) -> bool:
+        """Whether every edge of ``plan``'s relation path goes from a thing to where it is,
+        along a property that says where ("located in", "country"; not backwards: the
+        people born in a city do not say where it lies)."""
+        edges = _relation_edges(plan)
+        return bool(edges) and all(
+            isinstance(e.predicate, LinkingDecision) and isinstance(e.object, Var)
+            and self._says_where(e.predicate.id) for e in edges)
 
     def _extend_words(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
         """Readings one hop longer along a property that the relation words the reading
