@@ -421,7 +421,7 @@ class GraphRanker:
             words = [w for w in words
                      if not self._answers_are(w.low, values, _last_property(plan))
                      and not any(m.start <= w.start < m.end for m in names)]
-            if not words:
+            if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
             for score, cand in self._extension_options(ctx, words, answers):
@@ -434,6 +434,24 @@ class GraphRanker:
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
         return out
+
+    def _names_inner_hop(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
+                         ) -> bool:
+        """Whether one of ``words`` comes after "of" that follows a word naming the
+        plan's last property: "the capital of the country where X died" nests the country
+        inside the capital, so no hop along "country" goes after the capital's."""
+        last = _last_property(plan)
+        if last is None:
+            return False
+        stems = self.rules.fit.name_stems(last)
+        ws = ctx.analysis.words
+        for i, v in enumerate(ws):
+            if not _names_word(stems, v.low):
+                continue
+            if i + 1 < len(ws) and ws[i + 1].low == "of" and \
+                    any(w.start > ws[i + 1].start for w in words):
+                return True
+        return False
 
     def _extension_options(self, ctx: _Context, words: Sequence[Word],
                            answers: Sequence[str]) -> list[tuple[float, Candidate]]:

@@ -593,3 +593,12 @@ def test_a_two_word_phrase_names_the_relation_it_is_related_to(slice_grounder):
         assert not a.grounded and not a.values, (q, a.text)
     b = slice_grounder.ask("Viktor Ader passed away in which country?")
     assert b.grounded and b.ids == ["Q191"], b.text
+
+
+@pytest.mark.timeout(600)
+def test_the_noun_after_of_is_an_inner_hop_not_one_more_at_the_end(slice_grounder):
+    # "the capital of the country where X died": the country is the capital's, so the
+    # chain ends at the capital (Ottawa), not at the country of Ontario, whose capital
+    # Toronto is
+    a = slice_grounder.ask("What is the capital of the country where John Strachan died?")
+    assert a.grounded and a.ids == ["Q1930"], a.text
