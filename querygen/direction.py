@@ -209,9 +209,20 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
         return INVERSE if agentive else None
     if _after_passive_preposition(before):           # "Who was born in X?"
         return INVERSE
+    if agentive and _wh_object(before, after):       # "what X owns": X the agent
+        return INVERSE
     if agentive and _wh_subject(before):             # "Who employed X?"
         return FORWARD
     return None
+
+
+def _wh_object(before: list[str], after: list[str]) -> bool:
+    """"what nestle owns": the question word alone before the mention, and a verb (not a
+    form of "be" or "do", nor a participle) right after it — the question word is the
+    verb's object, the mention its subject."""
+    verb = after[0] if after else ""
+    return len(before) == 1 and before[0] in _WH and bool(verb) and verb not in _BE and \
+        verb not in _DO and not _participle(verb)
 
 
 def _after_passive_preposition(before: list[str]) -> bool:

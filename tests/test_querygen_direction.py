@@ -44,6 +44,9 @@ pytestmark = pytest.mark.timeout(600)
     ("Who was born in Warsaw?", "Warsaw", "place of birth", "inverse"),
     ("What does Google own?", "Google", "owned by", "inverse"),
     ("Who owns Google?", "Google", "owned by", "forward"),
+    ("what nestle owns?", "nestle", "owned by", "inverse"),     # no "does": X still owns
+    ("who ibm employs", "ibm", "employer", "inverse"),
+    ("what owns nestle", "nestle", "owned by", "forward"),
     ("Who are the members of Pink Floyd?", "Pink Floyd", "member of", "inverse"),
     ("Which party is Angela Merkel a member of?", "Angela Merkel", "member of", "forward"),
     ("What is the capital of France?", "France", "capital", "forward"),
