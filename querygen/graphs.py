@@ -800,15 +800,17 @@ class GraphRanker:
                         "it cannot say no")
 
     def _leaves_named_relation(self, graph: QueryGraph) -> tuple[str, str] | None:
-        """("fact", why) when a noun the graph leaves unexplained names another property
-        outright ("In what country is the birthplace of X located?" along X's work
-        location: "birthplace" is a name of place of birth, which the graph does not
-        follow): its answers are about another relation. A kind of place or person
+        """(what is missing, why) when a noun the graph leaves unexplained names another
+        property outright ("In what country is the birthplace of X located?" along X's
+        work location: "birthplace" is a name of place of birth, which the graph does not
+        follow): its answers are about another relation. What is missing is the "fact"
+        when the question's entities have no statement of that property, else
+        "confidence" (a reading along it was not sure enough). A kind of place or person
         ("city") names a class, not a relation; the scope of a superlative ("the tallest
         painting in the collection") no hop of it. None otherwise."""
-        pids = set(_graph_pids(graph))
         if graph.features.get("ordered"):
             return None
+        pids = set(_graph_pids(graph))
         for word in graph.unexplained:
             if word in PLACE_NOUNS or word in PERSON_NOUNS or not noun_only(word):
                 continue
