@@ -236,6 +236,11 @@ class RelationFit:
                                                  if w not in STOPWORDS)
         return found
 
+    def says_where(self, pid: str) -> bool:
+        """Whether ``pid`` says where its subject is (located in, location, part of,
+        country, continent), by its name."""
+        return bool(self.name_stems(pid) & _WHERE_STEMS)
+
     def candidate(self, pid: str, score: float) -> Candidate:
         """``pid`` as a Candidate, for a property no phrase named but the words cover."""
         info = self.info(pid)
@@ -340,6 +345,8 @@ def _word_roots(word: str) -> tuple[frozenset[str], ...]:
 
 
 _NORM_WORD = re.compile(r"[a-z0-9]+")
+_WHERE_STEMS = frozenset(root(w) for w in
+                         "located location part country continent territory".split())
 
 
 def norm_words(text: str) -> list[str]:

@@ -439,9 +439,12 @@ class GraphRanker:
                          ) -> bool:
         """Whether one of ``words`` comes after "of" that follows a word naming the
         plan's last property: "the capital of the country where X died" nests the country
-        inside the capital, so no hop along "country" goes after the capital's."""
+        inside the capital, so no hop along "country" goes after the capital's. A word
+        that says where a thing is ("Where is the birthplace of X located?") asks for the
+        hop after all others."""
         last = _last_property(plan)
-        if last is None:
+        words = [w for w in words if w.low not in CONTAINMENT_WORDS]
+        if last is None or not words:
             return False
         stems = self.rules.fit.name_stems(last)
         ws = ctx.analysis.words
@@ -830,7 +833,7 @@ class GraphRanker:
     def _says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,
         country, continent), by its name."""
-        return bool(self.rules.fit.name_stems(pid) & _WHERE_STEMS)
+        return self.rules.fit.says_where(pid)
 
     def _has_class_rival(self, ctx: _Context, graph: QueryGraph,
                          answered: Sequence[QueryGraph]) -> bool:
@@ -973,8 +976,6 @@ _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
 #: a property label with one of these words says where its subject is
 _LOCATION_LABEL_WORDS = frozenset("location located situated".split())
 #: the stems of property names that say where something is
-_WHERE_STEMS = frozenset(root(w) for w in
-                         "located location part country continent territory".split())
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
 
 
