@@ -8,14 +8,16 @@ rosters"), and adds names with a bracketed qualifier ("Brett Williams (offensive
 lineman)"), which the detector does not join. Mentions made only of stopwords are
 dropped. With ``gaps=True`` it also looks the question's uncovered word runs up as exact
 names ("glycine", "stapler": lower-case names the detector leaves alone in cased text).
-Overlaps are resolved longest first. Exact-name lookups go through ``kb.search`` (cheap)
-before the linker ranks the entities of a name found.
+Overlaps are resolved longest first. A place name followed by the place the KB says it lies
+in ("Montana, USA", "paris france") is one mention, its candidates that lie there first.
+Exact-name lookups go through ``kb.search`` (cheap) before the linker ranks the entities of
+a name found.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,9 @@ ENTITY_CANDIDATES = 5
 GROW = 3
 #: the longest word run looked up as a name in the gaps between mentions
 MAX_GAP_WORDS = 8
+#: steps from a place to the place it lies in ("Orlando" → Orange County → Florida), and
+#: statements read per entity on the way
+LOCATOR_HOPS, LOCATOR_STATEMENTS = 2, 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +55,13 @@ class Mention:
 class MentionFinder:
     """Finds the entity mentions of questions against one KB (see the module docstring)."""
 
-    def __init__(self, kb: KnowledgeBase, linker: Linker):
+    def __init__(self, kb: KnowledgeBase, linker: Linker, *,
+                 says_where: Callable[[str], bool] | None = None):
         self.kb = kb
         self.linker = linker
+        #: whether a property says where its subject is (``RelationFit.says_where``):
+        #: without it, a place name and the place it lies in stay two mentions
+        self.says_where = says_where
 
     def find(self, text: str, a: Analysis | None = None, *,
              gaps: bool = False, lang: str = "en") -> list[Mention]:
@@ -83,8 +92,52 @@ class MentionFinder:
             if not any(m.start < o.end and o.start < m.end for o in out):
                 out.append(m)
         out.sort(key=lambda m: m.start)
-        return [m for m in out if not _class_noun_of_question(a, m)
+        return [m for m in self._with_locators(text, out) if not _class_noun_of_question(a, m)
                 and not _in_relation_phrase(a, m)]
+
+    def _with_locators(self, text: str, found: Sequence[Mention]) -> list[Mention]:
+        """``found`` with each place name that is followed by the place it lies in
+        ("Orlando, FL", "montana usa", "Mount Vernon, Texas") made one mention of both:
+        the first's candidates that lie in the second (at most ``LOCATOR_HOPS`` steps along
+        properties that say where) come first, and the second names no entity of its own."""
+        if self.says_where is None:
+            return list(found)
+        out: list[Mention] = []
+        i = 0
+        while i < len(found):
+            m = found[i]
+            place = found[i + 1] if i + 1 < len(found) else None
+            inside = self._lying_in(m, place) \
+                if place is not None and _adjacent(text, m, place) else []
+            if place is not None and inside:
+                rest = tuple(c for c in m.candidates if c not in inside)
+                out.append(Mention(text[m.start:place.end], m.start, place.end,
+                                   (*inside, *rest)))
+                i += 2
+                continue
+            out.append(m)
+            i += 1
+        return out
+
+    def _lying_in(self, m: Mention, place: Mention) -> list[Candidate]:
+        """The candidates of ``m`` that lie in one of ``place``'s candidates."""
+        targets = {c.id for c in place.candidates}
+        return [c for c in m.candidates if c.id not in targets and self._within(c.id, targets)]
+
+    def _within(self, entity: str, targets: set[str]) -> bool:
+        """Whether ``entity`` lies in one of ``targets``, by the KB's statements."""
+        assert self.says_where is not None
+        frontier = [entity]
+        for _ in range(LOCATOR_HOPS):
+            reached: dict[str, None] = {}
+            for e in frontier:
+                for st in self.kb.statements(e, limit=LOCATOR_STATEMENTS):
+                    if st.value.kind in ("entity", "iri") and self.says_where(st.property):
+                        if st.value.value in targets:
+                            return True
+                        reached[st.value.value] = None
+            frontier = list(reached)[:LOCATOR_STATEMENTS // 10]
+        return False
 
     def exact(self, name: str, lang: str = "en") -> tuple[Candidate, ...]:
         """The entities with ``name`` as an exact label or alias, best first."""
@@ -195,6 +248,17 @@ def _in_relation_phrase(a: Analysis, m: Mention) -> bool:
             if hi - lo > len(inside) and phrase in RELATED:
                 return True
     return False
+
+
+def _adjacent(text: str, first: Mention, then: Mention) -> bool:
+    """Whether ``then`` follows ``first`` with at most a comma between them, and is not
+    a possessive ("Is Paris France's capital?" asks about France itself)."""
+    gap = text[first.end:then.start]
+    return len(gap) <= 3 and not gap.strip(" ,") and \
+        not _APOSTROPHE.search(text, then.start, then.end + 1)
+
+
+_APOSTROPHE = re.compile(r"['\u2019]")
 
 
 def _word_at(ws: Sequence[Word], offset: int) -> int:

@@ -130,9 +130,9 @@ class RuleGenerator:
         self.kb = kb
         self.linker = linker
         self.props = linker.properties
-        self.finder = MentionFinder(kb, linker)
         self.types = TypeOracle(kb, linker)
         self.fit = RelationFit(kb, linker.properties)
+        self.finder = MentionFinder(kb, linker, says_where=self.fit.says_where)
         self._lock = threading.Lock()
         self._member_cache: dict[str, tuple[str, int] | None] = {}
         self._symmetric_cache: dict[str, bool] = {}

@@ -602,3 +602,13 @@ def test_the_noun_after_of_is_an_inner_hop_not_one_more_at_the_end(slice_grounde
     # Toronto is
     a = slice_grounder.ask("What is the capital of the country where John Strachan died?")
     assert a.grounded and a.ids == ["Q1930"], a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["What is the capital of Montana, USA?",
+                                      "what is the capital city of montana usa?"])
+def test_a_place_followed_by_the_place_it_lies_in_is_one_mention(slice_grounder, question):
+    # "USA" says which Montana (the state lies in the United States): no entity of its
+    # own, so neither its capital nor an unexplained "usa" stands in the way
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == ["Q38733"], a.text
