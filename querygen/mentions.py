@@ -34,9 +34,9 @@ ENTITY_CANDIDATES = 5
 GROW = 3
 #: the longest word run looked up as a name in the gaps between mentions
 MAX_GAP_WORDS = 8
-#: steps from a place to the place it lies in ("Orlando" → Orange County → Florida), and
-#: statements read per entity on the way
-LOCATOR_HOPS, LOCATOR_STATEMENTS = 2, 200
+#: steps from a place to the place it lies in ("Orlando" → Orange County → Florida),
+#: statements read per entity on the way, and places a step goes on from
+LOCATOR_HOPS, LOCATOR_STATEMENTS, LOCATOR_FRONTIER = 2, 200, 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,15 +106,15 @@ class MentionFinder:
         i = 0
         while i < len(found):
             m = found[i]
-            place = found[i + 1] if i + 1 < len(found) else None
-            inside = self._lying_in(m, place) \
-                if place is not None and _adjacent(text, m, place) else []
-            if place is not None and inside:
-                rest = tuple(c for c in m.candidates if c not in inside)
-                out.append(Mention(text[m.start:place.end], m.start, place.end,
-                                   (*inside, *rest)))
-                i += 2
-                continue
+            if i + 1 < len(found) and _adjacent(text, m, found[i + 1]):
+                place = found[i + 1]
+                inside = self._lying_in(m, place)
+                if inside:
+                    rest = tuple(c for c in m.candidates if c not in inside)
+                    out.append(Mention(text[m.start:place.end], m.start, place.end,
+                                       (*inside, *rest)))
+                    i += 2
+                    continue
             out.append(m)
             i += 1
         return out
@@ -136,7 +136,7 @@ class MentionFinder:
                         if st.value.value in targets:
                             return True
                         reached[st.value.value] = None
-            frontier = list(reached)[:LOCATOR_STATEMENTS // 10]
+            frontier = list(reached)[:LOCATOR_FRONTIER]
         return False
 
     def exact(self, name: str, lang: str = "en") -> tuple[Candidate, ...]:
