@@ -182,13 +182,21 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     for i, w in enumerate(ws):
         low = w.low
         if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
-                and low not in _SPELLED and not known_word(low) \
+                and low not in _SPELLED and _singular(low) not in _SPELLED \
+                and not known_word(low) \
                 and low[:-1] not in _WH_WORDS:      # "whats": a contraction, not a typo
             close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
             if len(close) == 1:
                 low = close[0]
         out.append(low)
     return out
+
+
+def _singular(word: str) -> str:
+    """A plural's singular by its spelling ("counties" → "county", "cities" → "city")."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def known_word(word: str) -> bool:

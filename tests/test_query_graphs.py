@@ -81,6 +81,12 @@ def test_a_count_and_a_verb_are_no_part_of_the_class(question, noun):
     assert analyze(question).type_noun == noun
 
 
+def test_a_plural_of_a_class_noun_is_no_misspelling_of_another():
+    # lemminflect does not know "counties": it is still no misspelt "countries"
+    assert analyze("Which counties border Herkimer County?").type_noun.startswith("counties")
+    assert analyze("wich contry is paris in").type_noun == "country"
+
+
 def test_a_reading_extended_again_joins_its_new_hop_through_a_new_variable():
     from querygen.graphs import _fresh_names
     from querygen.plan import Edge, QueryPlan, Var
