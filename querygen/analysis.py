@@ -171,6 +171,7 @@ def analyze(question: str) -> Analysis:
 #: the words a misspelling is read as: question words and the class nouns of answer types
 _SPELLED = sorted({"who", "whom", "whose", "what", "which", "where", "when"}
                   | PLACE_NOUNS | PERSON_NOUNS | TIME_NOUNS)
+_SPELLED_SET = frozenset(_SPELLED)
 
 
 def _spelled(ws: Sequence[Word]) -> list[str]:
@@ -182,7 +183,7 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     for i, w in enumerate(ws):
         low = w.low
         if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
-                and low not in _SPELLED and _singular(low) not in _SPELLED \
+                and low not in _SPELLED and not _SPELLED_SET.intersection(singulars(low)) \
                 and not known_word(low) \
                 and low[:-1] not in _WH_WORDS:      # "whats": a contraction, not a typo
             close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
@@ -192,11 +193,17 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
     return out
 
 
-def _singular(word: str) -> str:
-    """A plural's singular by its spelling ("counties" → "county", "cities" → "city")."""
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+def singulars(word: str) -> list[str]:
+    """The singulars a plural may have, by its spelling ("counties" → "county", "boxes" →
+    "box", "cities" → "city"); none for a word that is no plural."""
+    out = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    if word.endswith("es") and len(word) > 3:
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        out.append(word[:-1])
+    return out
 
 
 def known_word(word: str) -> bool:

@@ -39,7 +39,7 @@ from typing import Any
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
-from querygen.analysis import Analysis
+from querygen.analysis import Analysis, singulars
 from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
 from store.normalize import normalize
 
@@ -186,22 +186,11 @@ def noun_forms(noun: str) -> frozenset[str]:
     out = {n}
     last = n.split()[-1] if n.split() else n
     head = n[: len(n) - len(last)]
-    for sing in _singular(last):
+    for sing in singulars(last):
         out.add(head + sing)
     if last in ("people", "persons"):
         out.update({"person", "human"})
     return frozenset(out)
-
-
-def _singular(word: str) -> list[str]:
-    out = []
-    if word.endswith("ies") and len(word) > 4:
-        out.append(word[:-3] + "y")
-    if word.endswith("es") and len(word) > 3:
-        out.append(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        out.append(word[:-1])
-    return out
 
 
 _GLUED = re.compile(r"\t[QP][1-9][0-9]*,?|\t")
@@ -228,7 +217,7 @@ def place_level(label: str) -> int | None:
     words = norm.split()
     if not words:
         return None
-    for form in (words[-1], *_singular(words[-1])):
+    for form in (words[-1], *singulars(words[-1])):
         if form in PLACE_LEVELS:
             return PLACE_LEVELS[form]
     return None
@@ -243,7 +232,7 @@ def kind_of_words(label: str) -> str | None:
     is an agent, "club house" is not), or None."""
     words = head_phrase(label).split()
     for w in reversed(words):
-        for form in (w, *_singular(w)):
+        for form in (w, *singulars(w)):
             if form in PLACE_CLASS_WORDS:
                 return PLACE
             if form in AGENT_CLASS_WORDS:
@@ -608,7 +597,7 @@ def names_noun(label: str, forms: frozenset[str]) -> bool:
     for f in forms:
         if phrase == f or phrase.endswith(" " + f):
             return True
-        if any(sing == f for sing in _singular(words[-1])):
+        if any(sing == f for sing in singulars(words[-1])):
             return True
     return False
 

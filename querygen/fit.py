@@ -183,8 +183,7 @@ class RelationFit:
         names = self.name_stems(pid)
         covered = sum(1 for w in words if any(needs <= names for needs in _word_roots(w)))
         for a, b in zip(words, words[1:]):      # a phrase: "passed away" covers "death"
-            pair = f"{a} {b}"
-            if pair in RELATED and any(needs <= names for needs in _word_roots(pair)):
+            if related_pair(a, b, names):
                 covered += sum(1 for w in (a, b)
                                if not any(needs <= names for needs in _word_roots(w)))
         return min(1.0, covered / len(words))
@@ -334,6 +333,13 @@ def root(word: str) -> str:
     "received" and "live" meets "lived"."""
     r = stem(word)
     return r[:-1] if r.endswith("e") and len(r) > 3 else r
+
+
+def related_pair(a: str, b: str, stems: frozenset[str] | set[str]) -> bool:
+    """Whether the lower-case words ``a`` ``b`` form a phrase ``RELATED`` to a name with
+    these word ``stems`` ("passed away": "death")."""
+    pair = f"{a} {b}"
+    return pair in RELATED and any(needs <= stems for needs in _word_roots(pair))
 
 
 @functools.lru_cache(maxsize=65536)

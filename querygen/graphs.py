@@ -60,7 +60,7 @@ from querygen.analysis import Analysis, Word, expand_contractions, noun_only
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
-from querygen.fit import TYPE_PROPERTY, content, root
+from querygen.fit import TYPE_PROPERTY, content, related_pair, root
 from querygen.lexicon import (CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                                ROLE_NOUNS)
 from querygen.mentions import Mention
@@ -942,8 +942,7 @@ def _named_pairs(words: Sequence[Word], stems: frozenset[str] | set[str]) -> set
     name with these ``stems`` ("passed away": "death")."""
     out: set[int] = set()
     for a, b in zip(words, words[1:]):
-        pair = f"{a.low} {b.low}"
-        if pair in RELATED and _names_word(stems, pair):
+        if related_pair(a.low, b.low, stems):
             out.update((a.start, b.start))
     return out
 
