@@ -207,6 +207,10 @@ def split_label(label: str) -> list[str]:
 SETTLEMENT_NOUNS = frozenset("city town village municipality commune settlement hamlet "
                              "metropolis megacity".split())
 
+#: class labels of places that are settlements by their role ("capital", "county seat"):
+#: a town the question names may be one, but "the capital" names a role, not them all
+SETTLEMENT_ROLES = frozenset("capital seat".split())
+
 
 def place_level(label: str) -> int | None:
     """The level of place a class label names (5 continent … 1 city), by its head word;
@@ -531,13 +535,14 @@ class TypeOracle:
 
     def is_a(self, ids: Sequence[str], noun: str) -> bool:
         """Whether the KB types one of ``ids`` as the class ``noun`` names: by the head of
-        a class label, or both name a settlement ("city" for "town"; not "capital", a
-        role). Not by closeness in meaning, which joins "painter" to "painting"."""
+        a class label, or both name a settlement ("city" for "town"; a capital is a town,
+        but not every town is a capital: "capital" is a role). Not by closeness in
+        meaning, which joins "painter" to "painting"."""
         labels = {lab for labs in self.type_labels(ids).values() for lab in labs}
         forms = noun_forms(noun)
-        settlement = bool(forms & SETTLEMENT_NOUNS)
-        return any(names_noun(lab, forms) or
-                   (settlement and names_noun(lab, SETTLEMENT_NOUNS)) for lab in labels)
+        settled = SETTLEMENT_NOUNS | SETTLEMENT_ROLES if forms & SETTLEMENT_NOUNS else None
+        return any(names_noun(lab, forms) or (settled is not None and names_noun(lab, settled))
+                   for lab in labels)
 
     def range_share(self, pid: str, noun: str) -> float:
         """The share of the KB's typed values of ``pid`` whose type names ``noun``."""

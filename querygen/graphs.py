@@ -356,6 +356,9 @@ class GraphRanker:
             steps = self._noun_steps(noun, answers)
             if not steps and len(_relation_edges(plan)) < 2:
                 steps = self._noun_steps_via(noun, answers)
+            if not steps and " " in noun:
+                # "a city in which Australian state": the kind of place its head names
+                steps = self._noun_steps(noun.split()[-1], answers)
             for path, score in steps:
                 names = _fresh_names(plan, len(path))
                 moved = _rename(plan, "x", names[0])
@@ -715,7 +718,32 @@ class GraphRanker:
             return 0.0, ()
         left = _counted([w for w in self._unexplained_words(ctx, plan)
                          if not self._answers_are(w.low, values, _last_property(plan))])
+        if left:
+            # "the town where X died": the class of the place of death, no hop of its own
+            inner = self._first_hop_values(plan)
+            left = [w for w in left if not self._inner_is(w, inner)]
         return min(1.0, len(left) / len(words)), tuple(left)
+
+    def _first_hop_values(self, plan: QueryPlan) -> list[str]:
+        """A sample of the entities the first edge of a longer path reaches from the
+        question's entity (none for one hop)."""
+        edges = _relation_edges(plan)
+        if len(edges) < 2:
+            return []
+        e = edges[0]
+        if not isinstance(e.predicate, LinkingDecision):
+            return []
+        if isinstance(e.subject, LinkingDecision) and isinstance(e.object, Var):
+            return self.rules._values([e.subject.id], e.predicate.id, True)[:EXTEND_SAMPLE]
+        if isinstance(e.object, LinkingDecision) and isinstance(e.subject, Var):
+            return self.rules._values([e.object.id], e.predicate.id, False)[:EXTEND_SAMPLE]
+        return []
+
+    def _inner_is(self, word: str, entities: Sequence[str]) -> bool:
+        """Whether ``word`` is a kind of place or person (not a role) that the KB types
+        ``entities`` as."""
+        return bool(entities) and word not in ROLE_NOUNS and \
+            (word in PLACE_NOUNS or word in PERSON_NOUNS) and self.oracle.is_a(entities, word)
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not

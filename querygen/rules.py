@@ -265,7 +265,7 @@ class RuleGenerator:
         # properties that say where X lies are the readings
         where_only = a.answer_type == "place" and _asks_where(a) and \
             not content(a.relation_words(all_spans, keep_type_noun=False))
-        for mention in mentions:
+        for mention in _topics(a, mentions):
             scores = self.fit.name_scores(self.fit.phrases(a, [mention.span], all_spans))
             contents = [content(a.relation_words([mention.span])),
                         content(a.relation_words(all_spans))]
@@ -346,7 +346,7 @@ class RuleGenerator:
         """Chains of two or three properties, one per piece of the relation words, that the
         KB holds from a linked entity."""
         plans = []
-        for mention in mentions:
+        for mention in _topics(a, mentions):
             for pieces in chunks(a, mention.span):
                 if not 2 <= len(pieces) <= 3:
                     continue
@@ -368,6 +368,10 @@ class RuleGenerator:
             grown = []
             for edges, fit_so_far, reached in frontier:
                 if edges and self._names_class_of(words, reached):
+                    # the piece describes the nodes reached ("the town where X died"):
+                    # no hop of its own
+                    grown.append((_ending_at_answer(edges) if last else edges, fit_so_far,
+                                  reached))
                     continue
                 roles = self.props.roles(reached)
                 options: dict[tuple[str, bool], float] = {}
@@ -380,19 +384,20 @@ class RuleGenerator:
                             options[(pid, forward)] = fit[0]
                 for (pid, forward), hop_fit in sorted(options.items(),
                                                       key=lambda x: -x[1])[:4]:
-                    subject = entity if not edges else Var(f"y{depth}")
-                    obj = Var("x") if last else Var(f"y{depth + 1}")
+                    subject = entity if not edges else Var(f"y{len(edges)}")
+                    obj = Var("x") if last else Var(f"y{len(edges) + 1}")
                     prop = _property(self.fit.candidate(pid, hop_fit))
                     edge = Edge(subject, prop, obj) if forward else Edge(obj, prop, subject)
                     nxt = [] if last else self._values(reached, pid, forward)
                     if not last and not nxt:
                         continue
                     grown.append(((*edges, edge), fit_so_far + hop_fit, nxt))
-            frontier = sorted(grown, key=lambda g: -g[1])[:BEAM]
-        hops = len(piece_scores)
-        return [QueryPlan(edges, score=cand.score + fit / hops - CHAIN_PENALTY * (hops - 1),
-                          fit=fit / hops, notes=(f"chain of {hops}",))
-                for edges, fit, _ in frontier]
+            frontier = sorted(grown, key=lambda g: -g[1] / len(g[0]))[:BEAM]
+        # a chain left with one hop is a one-hop reading, which ``_one_hop`` offers
+        return [QueryPlan(edges, score=cand.score + fit / len(edges) -
+                          CHAIN_PENALTY * (len(edges) - 1),
+                          fit=fit / len(edges), notes=(f"chain of {len(edges)}",))
+                for edges, fit, _ in frontier if len(edges) > 1]
 
     def _names_class_of(self, words: Sequence[str], reached: Sequence[str]) -> bool:
         """Whether ``words`` only name a kind of place or person that the entities a
@@ -845,6 +850,22 @@ def _is_place(roles: tuple[frozenset[str], frozenset[str]] | None) -> bool:
         return False
     out_props, in_props = roles
     return bool(out_props & PLACE_OUT or in_props & PLACE_IN)
+
+
+def _topics(a: Analysis, mentions: list[Mention]) -> list[Mention]:
+    """The mentions a relation path may start from: those outside the question's frame
+    when there are any ("Nous Infosystems is headquartered in a city of which Indian
+    state?" starts from Nous Infosystems; "Indian" only qualifies the class asked for)."""
+    return [m for m in mentions if m.span[0] not in a.frame] or mentions
+
+
+def _ending_at_answer(edges: tuple[Edge, ...]) -> tuple[Edge, ...]:
+    """``edges`` with the variable the last one reaches renamed the answer, ``?x``."""
+    reached = Var(f"y{len(edges)}")
+
+    def node(n: object) -> object:
+        return Var("x") if n == reached else n
+    return tuple(Edge(node(e.subject), e.predicate, node(e.object)) for e in edges)
 
 
 def _entity(mention: Mention, cand: Candidate) -> LinkingDecision:

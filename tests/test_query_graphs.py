@@ -436,6 +436,33 @@ def test_a_class_noun_describes_a_node_it_does_not_name_a_hop(slice_grounder, qu
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", [
+    "Which country is the town where Viktor Ader died in?",
+    "In which country is the city where Viktor Ader died?",
+])
+def test_a_capital_is_the_town_a_question_describes(slice_grounder, question):
+    # the slice types Tallinn, Ader's place of death, only as a capital: a capital is a
+    # town, so "town" describes it (not Sweden through its twin towns) and is explained
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == ["Q191"], a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # "Indian" qualifies the class asked for: the path starts at Nous Infosystems, and
+    # "Indian state", found by no property, is reached as a "state"
+    ("Nous Infosystems is headquartered in a city of which Indian state?", "Q1185"),
+    ("John Horbury Hunt worked in a city in which Australian state?", "Q3224"),
+    # "a city" describes the birthplace inside a chain: born → (city) → province → country
+    ("The Weeknd was born in a city in a province of which country?", "Q16"),
+])
+def test_a_qualified_class_noun_is_reached_from_the_path_it_qualifies(slice_grounder,
+                                                                      question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == [gold], a.text
+
+
+@pytest.mark.timeout(600)
 def test_what_follows_a_possessive_is_the_entitys_own_relation(slice_grounder):
     # "died in Yemen's capital": Yemen's capital first, then who died there
     a = slice_grounder.ask("Who died in Yemen's capital?")
