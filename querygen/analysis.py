@@ -140,6 +140,9 @@ class Analysis:
 _PREPOSITIONS = frozenset("of in on at by for from to with".split())
 #: words that open a relative clause ("the country *whose* capital …")
 _RELATIVES = frozenset("whose where that which who whom".split())
+#: words after which a word that may be a verb is one, not the end of a class noun (not
+#: "in", "with", …, which follow nouns as often: "the record label with which …")
+_VERB_FOLLOWERS = frozenset("a an the through into across along onto".split())
 
 
 def words_of(text: str) -> tuple[Word, ...]:
@@ -429,9 +432,10 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
-        if j > i and j + 1 < len(lows) and lows[j + 1] in ("a", "an", "the") \
+        if j > i and j + 1 < len(lows) and lows[j + 1] in _VERB_FOLLOWERS \
                 and "VERB" in _parts_of_speech(w):
-            break                          # "which countries *share* a border"
+            break                          # "which countries *share* a border", "what
+            #                                river *flows* through"
         end = j
         if _POSSESSIVE.search(w):
             break                  # "which country's city …" asks for the country
@@ -477,7 +481,23 @@ def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]
         return (start, end), end + 2
     if article and cased[end + 1][:1].isupper():  # a clause without "that": "the continent
         return (start, end), end                 # Oman lies on", "the films Kubrick directed"
+    if article and _participle(after) and _plain_noun(lows[end]):
+        return (start, end), end       # "the state containing …", "the film directed by …"
     return None, -1
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_noun(word: str) -> bool:
+    """Whether English knows ``word`` as a noun and not as an inflected adjective
+    ("state", "country"; not "best", the superlative of "good")."""
+    from lemminflect import getAllLemmas
+    lemmas = getAllLemmas(word)
+    return "NOUN" in lemmas and word in lemmas.get("ADJ", (word,))
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` is a verb's -ing or -ed form ("containing", "directed")."""
+    return word.endswith(("ing", "ed")) and "VERB" in _parts_of_speech(word)
 
 
 def _head_before(lows: Sequence[str], i: int) -> int | None:

@@ -496,11 +496,17 @@ class TypeOracle:
         """The share of the ``typed`` answers a type of which names ``noun`` (one of its
         ``forms``, or a label close in meaning); 0 when none does."""
         named = {i for i in typed if any(names_noun(lab, forms) for lab in labels[i])}
+        # a sovereign state is a state as a country is one: "which state" asked of a
+        # place inside a country means a part of it first
+        loosely = {i for i in named if all(normalize(lab) in COUNTRY_STATES
+                                           for lab in labels[i] if names_noun(lab, forms))
+                   } if "state" in forms else set()
         rest = [i for i in typed if i not in named]
         # only the answers no type names lexically are compared by meaning: a forward
         # pass of the embedder is most of a first-time question's cost
         close = self._similar_labels(noun, {lab for i in rest for lab in labels[i]})
-        hits = len(named) + sum(1 for i in rest if any(lab in close for lab in labels[i]))
+        hits = len(named) - len(loosely) / 2 + \
+            sum(1 for i in rest if any(lab in close for lab in labels[i]))
         return hits / len(typed) if hits else 0.0
 
     def _property_agreement(self, noun: str, forms: frozenset[str], via: str,

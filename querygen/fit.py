@@ -322,9 +322,19 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     return out
 
 
+#: a stopword that is a relation word before these ("named after": a person is "named X")
+_RELATION_BEFORE = {"named": ("after", "for"), "called": ("after",)}
+
+
 def content(words: Sequence[Word]) -> list[str]:
-    """Lower-case content words (no stopwords) of a relation phrase."""
-    return [w for word in words for w in norm_words(word.text) if w not in STOPWORDS]
+    """Lower-case content words (no stopwords) of a relation phrase; "named" counts
+    before "after"."""
+    out = []
+    for i, word in enumerate(words):
+        nxt = words[i + 1].low if i + 1 < len(words) else ""
+        out += [w for w in norm_words(word.text)
+                if w not in STOPWORDS or nxt in _RELATION_BEFORE.get(w, ())]
+    return out
 
 
 @functools.lru_cache(maxsize=65536)

@@ -96,6 +96,9 @@ NEAR_MISS = 0.9
 #: a word that is a name of the property it links to best, with this score, names that
 #: property outright
 NAMED_OUTRIGHT = 0.9
+#: how much surer a graph leaving words unexplained may be and still yield to one that
+#: explains them all
+EXPLAINED_MARGIN = 0.05
 
 #: what the question is like, the same for all its graphs: its question word, how many
 #: relation words and mentions it has
@@ -299,6 +302,7 @@ class GraphRanker:
         threshold = self.model.threshold
         graphs.sort(key=lambda g: (not (g.features.get("noun_named") and
                                         g.confidence >= threshold), -g.confidence))
+        graphs = _explaining_first(graphs, threshold)
         t3 = time.perf_counter()
         timings = {"candidates": t1 - t0, "extend": t2 - t1, "run": t3 - t2}
         return self._decide(question, ctx, tuple(graphs), timings)
@@ -352,6 +356,12 @@ class GraphRanker:
             values = [Value("entity", v) for v in answers]
             check = self.oracle.check(ctx.expected, values, _last_property(plan))
             if check.noun is not None and check.noun > 0:     # already Ns (or may be)
+                continue
+            if (check.noun is None or check.noun == 0) and \
+                    any(n.startswith("to the class") for n in plan.notes):
+                # reached along a property that leads to Ns, and not known to be none:
+                # "died in a city in what state" ends at the city's state (the KB types
+                # South Australia a crown colony), not at the state that is a country
                 continue
             steps = self._noun_steps(noun, answers)
             if not steps and len(_relation_edges(plan)) < 2:
@@ -771,7 +781,7 @@ class GraphRanker:
                 break
             if self._has_class_rival(ctx, g, answered):
                 continue
-            near = _misspelled(g) or self._leaves_named_relation(g)
+            near = _misspelled(g) or self._leaves_named_relation(ctx, g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -830,25 +840,27 @@ class GraphRanker:
         return "fact", (f"the KB holds no {labels.get(pid, pid)} statement for {about}, so "
                         "it cannot say no")
 
-    def _leaves_named_relation(self, graph: QueryGraph) -> tuple[str, str] | None:
+    def _leaves_named_relation(self, ctx: _Context, graph: QueryGraph
+                               ) -> tuple[str, str] | None:
         """(what is missing, why) when a noun the graph leaves unexplained names another
         property outright ("In what country is the birthplace of X located?" along X's
         work location: "birthplace" is a name of place of birth, which the graph does not
-        follow): its answers are about another relation. What is missing is the "fact"
-        when the question's entities have no statement of that property, else
-        "confidence" (a reading along it was not sure enough). A kind of place or person
-        ("city") names a class, not a relation; the scope of a superlative ("the tallest
-        painting in the collection") no hop of it. None otherwise."""
+        follow), or does so with the word beside it ("native" in "X's native language is
+        spoken in which country?" along the languages X speaks): its answers are about
+        another relation. What is missing is the "fact" when the question's entities have
+        no statement of that property, else "confidence" (a reading along it was not sure
+        enough). A kind of place or person ("city") names a class, not a relation; the
+        scope of a superlative ("the tallest painting in the collection") no hop of it.
+        None otherwise."""
         if graph.features.get("ordered"):
             return None
         pids = set(_graph_pids(graph))
-        for word in graph.unexplained:
-            if word in PLACE_NOUNS or word in PERSON_NOUNS or not noun_only(word):
-                continue
-            best = next(iter(self.rules.props.link(word, limit=1)), None)
+        for phrase in self._naming_phrases(ctx, graph.unexplained):
+            best = next(iter(self.rules.props.link(phrase, limit=1)), None)
             if best is None or best.match != "exact" or best.score < NAMED_OUTRIGHT or \
                     best.id in pids:
                 continue
+            word = phrase
             why = (f"the question names {word!r} ({best.label}), which the surest "
                    f"reading, {graph.query.label_level}, does not follow")
             ents = [d for d in graph.query.decisions if d.kind == "entity"]
@@ -857,6 +869,22 @@ class GraphRanker:
             about = ", ".join(d.chosen.label for d in ents) or "the question's entity"
             return "fact", f"{why}: the KB holds no {best.label} statement for {about}"
         return None
+
+    @staticmethod
+    def _naming_phrases(ctx: _Context, unexplained: Sequence[str]) -> list[str]:
+        """The unexplained words that may name a property alone (nouns only, no kind of
+        place or person), and each unexplained word with the content word beside it."""
+        words = ctx.analysis.words
+        out = []
+        for word in dict.fromkeys(unexplained):
+            if word not in PLACE_NOUNS and word not in PERSON_NOUNS and noun_only(word):
+                out.append(word)
+            for i, w in enumerate(words):
+                if w.low != word:
+                    continue
+                pairs = [words[j:j + 2] for j in (i - 1, i) if 0 <= j < len(words) - 1]
+                out += [f"{a.low} {b.low}" for a, b in pairs if len(content([a, b])) == 2]
+        return list(dict.fromkeys(out))
 
     def _says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,
@@ -1049,6 +1077,24 @@ class _Context:
 def _graph_pids(graph: QueryGraph) -> list[str]:
     """The properties a graph's query follows."""
     return [d.id for d in graph.query.decisions if d.kind == "property"]
+
+
+def _explaining_first(graphs: list[QueryGraph], threshold: float) -> list[QueryGraph]:
+    """``graphs`` with a confident graph that explains every relation word first when
+    the first leaves words unexplained and is not surer by more than ``EXPLAINED_MARGIN``:
+    the model cannot tell them apart, the words can ("the country of the city where X
+    died": its country's languages, not those of the state whose capital it is)."""
+    if not graphs or not graphs[0].answered or not graphs[0].features.get("unexplained"):
+        return graphs
+    top = graphs[0]
+    floor = max(threshold, top.confidence - EXPLAINED_MARGIN)
+    for i, g in enumerate(graphs[1:], 1):
+        if g.confidence < floor:
+            break
+        if g.answered and not g.features.get("unexplained") and \
+                g.features.get("fit", 0.0) >= top.features.get("fit", 0.0):
+            return [g, *graphs[:i], *graphs[i + 1:]]
+    return graphs
 
 
 def _plan_pids(plan: QueryPlan) -> list[str]:

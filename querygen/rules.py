@@ -92,6 +92,8 @@ FIT_GAP = 0.6
 QUANTITY_FIT = 0.5
 #: per hop beyond the first: a chain must explain more words than one hop to win
 CHAIN_PENALTY = 0.15
+#: the most properties a chain follows
+CHAIN_HOPS = 3
 #: values followed per hop when a chain is searched
 CHAIN_FANOUT = 25
 #: plans kept per reading before the next step (chains, constraints) builds on them
@@ -348,7 +350,8 @@ class RuleGenerator:
         plans = []
         for mention in _topics(a, mentions):
             for pieces in chunks(a, mention.span):
-                if not 2 <= len(pieces) <= 3:
+                # four pieces when one may be a class noun that names no hop
+                if not 2 <= len(pieces) <= CHAIN_HOPS + 1:
                     continue
                 piece_scores = [self.fit.name_scores(self.fit.chunk_phrases(p))
                                 for p in pieces]
@@ -397,7 +400,7 @@ class RuleGenerator:
         return [QueryPlan(edges, score=cand.score + fit / len(edges) -
                           CHAIN_PENALTY * (len(edges) - 1),
                           fit=fit / len(edges), notes=(f"chain of {len(edges)}",))
-                for edges, fit, _ in frontier if len(edges) > 1]
+                for edges, fit, _ in frontier if 1 < len(edges) <= CHAIN_HOPS]
 
     def _names_class_of(self, words: Sequence[str], reached: Sequence[str]) -> bool:
         """Whether ``words`` only name a kind of place or person that the entities a

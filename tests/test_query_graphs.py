@@ -61,6 +61,10 @@ def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     ("Which country's largest city is Lagos?", "country"),
     # "whose" after a noun opens a relative clause; the question word comes later
     ("The Model T was built by a firm whose seat is in which city?", "city"),
+    # a participle after the noun is a relative clause without "that"
+    ("Name the country containing the town where Borges died.", "country"),
+    ("List the films directed by Kubrick.", "films"),
+    ("Name the best selling album of Adele.", None),     # "best" is good's superlative
 ])
 def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     assert analyze(question).type_noun == noun
@@ -72,6 +76,9 @@ def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     ("what four regions make up the united kingdom?", "regions"),
     # a verb before an article ends the class, though English knows it as a noun too
     ("which countries share a border with Cambodia?", "countries"),
+    # so does one before a preposition
+    ("Which river flows through the town where Freud was born?", "river"),
+    ("What language family is Basque in?", "language family"),
     ("Which companies make the iPhone?", "companies"),
     # a noun before an article stays ("which political party leader the country" is no
     # question, but "leader" is no verb)
@@ -460,6 +467,35 @@ def test_a_qualified_class_noun_is_reached_from_the_path_it_qualifies(slice_grou
                                                                       question, gold):
     a = slice_grounder.ask(question)
     assert a.grounded and a.ids == [gold], a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # "named after" is a relation, though "named" alone is no content word
+    ("Who is the maker of the Mercedes-Benz G-Class named after?", {"Q40224"}),
+    # four pieces, "city" naming none: died → country → official languages, not the
+    # languages of the state whose capital the city is
+    ("What languages are official in the country of the city Jaidev died in?",
+     {"Q1568", "Q1860"}),
+    # a state inside the country comes before the sovereign state
+    ("Name the state containing the city in which Anthony Fisher worked.", {"Q3224"}),
+])
+def test_every_piece_of_a_chain_is_read(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and set(a.ids) == gold, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, wrong", [
+    # the slice has no river of Vienna: the birthplace (Vienna) is no river
+    ("Which river flows through the city Alfred Adler was born in?", "Q1741"),
+    # "native language" names a property the languages he speaks (English: Canada) are not
+    ("In which country is Kyteman's native language spoken?", "Q16"),
+])
+def test_a_reading_that_leaves_the_class_or_a_named_property_out_is_no_answer(
+        slice_grounder, question, wrong):
+    a = slice_grounder.ask(question)
+    assert not (a.grounded and wrong in a.ids), a.text
 
 
 @pytest.mark.timeout(600)
