@@ -307,6 +307,11 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
     relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
                                                           "who", "whom", "when")
+    # "The city X was born in is named after whom?": a relative clause with no relative
+    # word, after "the N" right before the mention
+    unmarked_relative = not relative_before_mention and not possessive and \
+        len(lows) >= 2 and lows[-2] in ("the", "a", "an") and \
+        bool(content([w for w in a.words if w.end <= span[0]][-1:]))
 
     out = []
     for b in _segmentations(before):
@@ -316,6 +321,8 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
             # own relation: "born in X's capital" is X's capital, then born there
             own_first = relative_before_mention or (possessive and bool(b) and bool(af))
             out.append(af + ordered if own_first else ordered + af)
+            if unmarked_relative and b and len(af) > 1:
+                out.append(af[:1] + ordered + af[1:])
             if possessive and af and len(af[0]) > 1 and not relative_before_mention:
                 first = af[0]
                 out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]

@@ -500,7 +500,7 @@ class GraphRanker:
         paired = _named_pairs(words, stems)
         out = []
         for w in words:
-            low = w.low
+            low = _POSSESSIVE_END.sub("", w.low)      # "employer's owner"
             if w.start in paired:
                 continue
             if low in CONTAINMENT_WORDS:
@@ -538,8 +538,8 @@ class GraphRanker:
         stems: set[str] = set()
         for pid in _plan_pids(plan):
             stems |= self.rules.fit.name_stems(pid)
-        stems |= {root(w) for d in plan.decisions if d.kind == "class"
-                  for w in d.label.lower().split()}
+        stems |= {root(_POSSESSIVE_END.sub("", w)) for d in plan.decisions
+                  if d.kind == "class" for w in d.label.lower().split()}
         return stems
 
     def _noun_fit(self, noun: str, pid: str) -> float:
@@ -1031,6 +1031,7 @@ _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
 #: a property label with one of these words says where its subject is
 _LOCATION_LABEL_WORDS = frozenset("location located situated".split())
 #: the stems of property names that say where something is
+_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
 
 

@@ -486,6 +486,19 @@ def test_every_piece_of_a_chain_is_read(slice_grounder, question, gold):
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # a possessive's "'s" is no part of the word a property names
+    ("Who owns Hal Varian's employer?", {"Q4934"}),
+    ("Who is Hal Varian's employer's owner?", {"Q4934"}),
+    # "the N X verb …" is a relative clause without "that": X's own relation comes first
+    ("The town Romain Gavras was born in is named after whom?", {"Q37122"}),
+])
+def test_possessives_and_unmarked_relative_clauses_chain(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and set(a.ids) == gold, a.text
+
+
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("question, wrong", [
     # the slice has no river of Vienna: the birthplace (Vienna) is no river
     ("Which river flows through the city Alfred Adler was born in?", "Q1741"),
