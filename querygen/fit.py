@@ -307,11 +307,8 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
     relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
                                                           "who", "whom", "when")
-    # "The city X was born in is named after whom?": a relative clause with no relative
-    # word, after "the N" right before the mention
     unmarked_relative = not relative_before_mention and not possessive and \
-        len(lows) >= 2 and lows[-2] in ("the", "a", "an") and \
-        bool(content([w for w in a.words if w.end <= span[0]][-1:]))
+        _after_the_noun(a, span)
 
     out = []
     for b in _segmentations(before):
@@ -327,6 +324,14 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
                 first = af[0]
                 out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]
     return out
+
+
+def _after_the_noun(a: Analysis, span: tuple[int, int]) -> bool:
+    """Whether "the N" comes right before the mention ``span``: "The city X was born in
+    is named after whom?" opens a relative clause with no relative word."""
+    before = [w for w in a.words if w.end <= span[0]]
+    return len(before) >= 2 and before[-2].low in ("the", "a", "an") and \
+        bool(content(before[-1:]))
 
 
 #: a stopword that is a relation word before these ("named after": a person is "named X")

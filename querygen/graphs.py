@@ -363,12 +363,7 @@ class GraphRanker:
                 # "died in a city in what state" ends at the city's state (the KB types
                 # South Australia a crown colony), not at the state that is a country
                 continue
-            steps = self._noun_steps(noun, answers)
-            if not steps and len(_relation_edges(plan)) < 2:
-                steps = self._noun_steps_via(noun, answers)
-            if not steps and " " in noun:
-                # "a city in which Australian state": the kind of place its head names
-                steps = self._noun_steps(noun.split()[-1], answers)
+            steps = self._class_steps(noun, answers, len(_relation_edges(plan)))
             for path, score in steps:
                 names = _fresh_names(plan, len(path))
                 moved = _rename(plan, "x", names[0])
@@ -383,6 +378,18 @@ class GraphRanker:
                                    score=plan.score - CHAIN_PENALTY * len(path),
                                    notes=(*plan.notes, f"to the class '{noun}' ({why})")))
         return out
+
+    def _class_steps(self, noun: str, answers: Sequence[str], hops: int
+                     ) -> list[tuple[tuple[str, ...], float]]:
+        """The paths from ``answers`` (reached in ``hops``) to Ns: one property, else two
+        from a one-hop reading, else one to the kind of thing the head of a qualified
+        noun names ("a city in which Australian state": a state)."""
+        steps = self._noun_steps(noun, answers)
+        if not steps and hops < 2:
+            steps = self._noun_steps_via(noun, answers)
+        if not steps and " " in noun:
+            steps = self._noun_steps(noun.split()[-1], answers)
+        return steps
 
     def _hop_named(self, ctx: _Context, plan: QueryPlan) -> bool:
         """Whether a relation word of the question names a property of ``plan``, or the
