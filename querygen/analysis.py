@@ -422,8 +422,12 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
-        if w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in _PREPOSITIONS \
-                or w in ("did", "does"):
+        # "which US state", "which us state": the country, not the pronoun
+        abbreviation = j == i and (cased is not None and len(cased[j]) >= 2 and
+                                   cased[j].isupper() or w == "us" and j + 1 < len(lows)
+                                   and lows[j + 1] not in AUXILIARIES)
+        if (w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in _PREPOSITIONS
+                or w in ("did", "does")) and not abbreviation:
             break
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
                       (w.endswith("ed") and len(w) > 4) or _only_verb(w)):

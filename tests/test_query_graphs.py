@@ -79,6 +79,9 @@ def test_the_class_asked_for_is_read_from_a_relative_clause_too(question, noun):
     # so does one before a preposition
     ("Which river flows through the town where Freud was born?", "river"),
     ("What language family is Basque in?", "language family"),
+    # "US" after "which" is the country, not the pronoun "us"
+    ("Which US state is Tacoma in?", "us state"),
+    ("which us state is tacoma in", "us state"),
     ("Which companies make the iPhone?", "companies"),
     # a noun before an article stays ("which political party leader the country" is no
     # question, but "leader" is no verb)
@@ -504,6 +507,9 @@ def test_possessives_and_unmarked_relative_clauses_chain(slice_grounder, questio
     ("Which river flows through the city Alfred Adler was born in?", "Q1741"),
     # "native language" names a property the languages he speaks (English: Canada) are not
     ("In which country is Kyteman's native language spoken?", "Q16"),
+    # St. Louis has no state in the slice: not what lies in St. Louis
+    ("which us state is st louis in", "Q3024991"),      # Kiel Auditorium lies in it
+    ("Which US state is St. Louis located in?", "Q3024991"),
 ])
 def test_a_reading_that_leaves_the_class_or_a_named_property_out_is_no_answer(
         slice_grounder, question, wrong):
