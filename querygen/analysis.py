@@ -422,10 +422,7 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     end = None
     for j in range(i, min(len(lows), i + 3)):
         w = lows[j]
-        # "which US state", "which us state": the country, not the pronoun
-        abbreviation = j == i and (cased is not None and len(cased[j]) >= 2 and
-                                   cased[j].isupper() or w == "us" and j + 1 < len(lows)
-                                   and lows[j + 1] not in AUXILIARIES)
+        abbreviation = j == i and _abbreviation(lows, cased, j)
         if (w in AUXILIARIES or w in FRAME_WORDS or w in _RELATIVES or w in _PREPOSITIONS
                 or w in ("did", "does")) and not abbreviation:
             break
@@ -444,6 +441,14 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
         if _POSSESSIVE.search(w):
             break                  # "which country's city …" asks for the country
     return end
+
+
+def _abbreviation(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> bool:
+    """Whether the word at ``j`` is an abbreviation that begins a class noun, not a
+    function word: "which US state", "which us state" (the country, not the pronoun)."""
+    if cased is not None and len(cased[j]) >= 2 and cased[j].isupper():
+        return True
+    return lows[j] == "us" and j + 1 < len(lows) and lows[j + 1] not in AUXILIARIES
 
 
 def _only_verb(word: str) -> bool:
