@@ -867,8 +867,7 @@ class GraphRanker:
             if best is None or best.match != "exact" or best.score < NAMED_OUTRIGHT or \
                     best.id in pids:
                 continue
-            word = phrase
-            why = (f"the question names {word!r} ({best.label}), which the surest "
+            why = (f"the question names {phrase!r} ({best.label}), which the surest "
                    f"reading, {graph.query.label_level}, does not follow")
             ents = [d for d in graph.query.decisions if d.kind == "entity"]
             if any(self.kb.statements(d.id, best.id, limit=1) for d in ents):
@@ -1034,11 +1033,12 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
 
 
 #: a preposition that asks where ("Is Paris in Germany?", "Is Lyon on the Rhône?")
+#: a possessive ending ("employer's"): no part of the word a property names
+_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
 #: a property label with one of these words says where its subject is
 _LOCATION_LABEL_WORDS = frozenset("location located situated".split())
 #: the stems of property names that say where something is
-_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 _POSSESSIVE_FRAME = re.compile(r"\w(?:['’]s|s['’])\s+\w")
 
 

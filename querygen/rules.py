@@ -345,8 +345,9 @@ class RuleGenerator:
 
     # -- chains -------------------------------------------------------------------------------
     def _chains(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
-        """Chains of two or three properties, one per piece of the relation words, that the
-        KB holds from a linked entity."""
+        """Chains of two or three properties, one per piece of the relation words (a piece
+        that only names the class of the nodes reached names none), that the KB holds from
+        a linked entity."""
         plans = []
         for mention in _topics(a, mentions):
             for pieces in chunks(a, mention.span):
