@@ -88,6 +88,8 @@ EXACT_LABEL, EXACT_ALIAS, OTHER_LANGUAGE = 1.0, 0.95, 0.97
 FUZZY_MAX, WORDS_MAX, PRIOR_WEIGHT = 0.85, 0.8, 0.1
 #: of ``words``: the share from the whole vocabulary's coverage (the rest: the best name)
 COVER_SHARE = 0.6
+#: phrases' word evidence kept, by their content words (all forgotten when full)
+WORD_ROWS_KEPT = 4096
 #: weight of the answer-type fit, and of the semantic similarity (with embeddings)
 ANSWER_WEIGHT, SEMANTIC_WEIGHT = 0.3, 0.5
 #: name evidence at which the answer-type fit counts fully (less evidence, less of it)
@@ -398,6 +400,8 @@ class PropertyLinker:
         self._max_usage = 0.0
         self._any_usage = False
         self._all_forms: list[str] = []
+        #: ``_word_rows_for`` by a phrase's content words
+        self._word_rows: dict[tuple[str, ...], list[tuple[str, dict[str, float], float, str]]] = {}
         self._names_in: dict[str, dict[str, str]] = {}       # lang → ``names_in(lang)``
 
     @property
@@ -600,10 +604,28 @@ class PropertyLinker:
         how well their best name fits (``best_name``). Prepositions alone are no
         evidence."""
         words = list(dict.fromkeys(content_forms(norm)))
+        key = tuple(words)
+        rows = self._word_rows.get(key)
+        if rows is None:
+            rows = self._word_rows_for(words)
+            with self._lock:
+                if len(self._word_rows) >= WORD_ROWS_KEPT:
+                    self._word_rows.clear()
+                self._word_rows[key] = rows
+        for pid, values, score, name in rows:
+            found.row(pid).update(values)
+            found.offer(pid, "words", score, "words", name, lang)
+
+    def _word_rows_for(self, words: list[str]
+                       ) -> list[tuple[str, dict[str, float], float, str]]:
+        """``_word_evidence`` for the content ``words`` of a phrase, as (pid, features, words
+        score, best name) in the order offered; the same for every phrase with these words
+        ("born", "born in"), so kept."""
         weights = {w: self._idf.get(w, max(self._idf.values(), default=1.0)) for w in words}
         total = sum(weights.values())
         if not total:
-            return
+            return []
+        out = []
         cover: dict[str, float] = {}
         names_cover: dict[str, float] = {}
         hits: dict[str, set[str]] = {}
@@ -617,13 +639,11 @@ class PropertyLinker:
             if hits[pid] <= PREPOSITIONS:
                 continue                  # "in" alone names no relation
             best, name = self._best_name(pid, words, weights)
-            r = found.row(pid)
-            r["cover"] = c / total
-            r["cover_names"] = names_cover.get(pid, 0.0) / total
-            r["best_name"] = best
-            found.offer(pid, "words", WORDS_MAX * (COVER_SHARE * c / total
-                                                   + (1 - COVER_SHARE) * best),
-                        "words", name, lang)
+            values = {"cover": c / total, "cover_names": names_cover.get(pid, 0.0) / total,
+                      "best_name": best}
+            out.append((pid, values,
+                        WORDS_MAX * (COVER_SHARE * c / total + (1 - COVER_SHARE) * best), name))
+        return out
 
     def _answer_features(self, norm: str, feats: dict[str, dict[str, float]], sem: bool,
                          props: dict[str, PropertyNames]) -> None:

@@ -137,3 +137,14 @@ def test_an_offline_fallback_kb_links_from_the_mirror_alone(fallback):
     linker = EntityLinker(fallback)
     assert linker.link("Where was Lady Gaga born?").mentions == ()
     assert fallback.local.search("Lady Gaga") == []
+
+
+def test_phrases_with_the_same_content_words_share_their_word_evidence(turtle_file):
+    # a phrase's word evidence is kept by its content words: a second phrase with the same
+    # ones ("the place of birth" after "place of birth") is read from it, and must equal
+    # what a fresh linker computes
+    linked = EntityLinker(RdfGraphKB(turtle_file)).properties
+    assert linked.evidence("place of birth") == linked.evidence("place of birth")
+    shared = linked.evidence("the place of birth")
+    fresh = EntityLinker(RdfGraphKB(turtle_file)).properties.evidence("the place of birth")
+    assert shared == fresh and EX + "birthPlace" in shared[0]
