@@ -390,13 +390,14 @@ def _first_content(lows: Sequence[str]) -> int | None:
 
 
 _WH_WORDS = frozenset("who whom whose what which where when how".split())
-_POSSESSIVE = re.compile(r"['\u2019]s?$")
+#: a possessive ending ("Curie's", "employer's"), shared by the readers of the question
+POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 
 
 def _noun_phrase(lows: Sequence[str], first: int, last: int) -> str:
     """The words ``first``..``last`` as a class noun, a possessive ending dropped
     ("which country's city": the class is "country")."""
-    return _POSSESSIVE.sub("", " ".join(lows[first:last + 1]))
+    return POSSESSIVE_END.sub("", " ".join(lows[first:last + 1]))
 #: words that negate the relation asked about ("n't" is expanded to "not" first)
 NEGATIONS = frozenset("not never neither nor".split())
 
@@ -438,7 +439,7 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # "which countries *share* a border", "what
             #                                river *flows* through"
         end = j
-        if _POSSESSIVE.search(w):
+        if POSSESSIVE_END.search(w):
             break                  # "which country's city …" asks for the country
     return end
 

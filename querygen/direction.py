@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from querygen.analysis import Analysis
+from querygen.analysis import POSSESSIVE_END, Analysis
 from querygen.fit import norm_words
 
 FORWARD, INVERSE = "forward", "inverse"
@@ -155,7 +155,7 @@ def _around(a: Analysis, span: tuple[int, int]) -> tuple[list[str], list[str]]:
 
 def _possessive(a: Analysis, span: tuple[int, int]) -> bool:
     """Whether the mention is possessive: it ends in "'s" or "'", or one follows it."""
-    return bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]])) or \
+    return bool(POSSESSIVE_END.search(a.question[span[0]:span[1]])) or \
         bool(re.match(r"['\u2019]s?\b", a.question[span[1]:]))
 
 

@@ -34,7 +34,7 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import Analysis, Word
+from querygen.analysis import POSSESSIVE_END, Analysis, Word
 from querygen.lexicon import FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
@@ -266,7 +266,7 @@ def _sides(a: Analysis, span: tuple[int, int]
     join word before them), and whether the mention is a possessive ("Curie's")."""
     before: list[tuple[list[Word], str]] = [([], "")]
     after: list[tuple[list[Word], str]] = [([], "")]
-    possessive = bool(re.search(r"['\u2019]s?$", a.question[span[0]:span[1]]))
+    possessive = bool(POSSESSIVE_END.search(a.question[span[0]:span[1]]))
     for w in a.words:
         if span[0] <= w.start < span[1]:
             if w.end > span[1]:            # "Curie's": a possessive joins what follows

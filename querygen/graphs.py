@@ -56,7 +56,7 @@ from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
-from querygen.analysis import Analysis, Word, expand_contractions, noun_only
+from querygen.analysis import POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
@@ -507,7 +507,7 @@ class GraphRanker:
         paired = _named_pairs(words, stems)
         out = []
         for w in words:
-            low = _POSSESSIVE_END.sub("", w.low)      # "employer's owner"
+            low = POSSESSIVE_END.sub("", w.low)      # "employer's owner"
             if w.start in paired:
                 continue
             if low in CONTAINMENT_WORDS:
@@ -545,7 +545,7 @@ class GraphRanker:
         stems: set[str] = set()
         for pid in _plan_pids(plan):
             stems |= self.rules.fit.name_stems(pid)
-        stems |= {root(_POSSESSIVE_END.sub("", w)) for d in plan.decisions
+        stems |= {root(POSSESSIVE_END.sub("", w)) for d in plan.decisions
                   if d.kind == "class" for w in d.label.lower().split()}
         return stems
 
@@ -735,10 +735,10 @@ class GraphRanker:
             return 0.0, ()
         left = _counted([w for w in self._unexplained_words(ctx, plan)
                          if not self._answers_are(w.low, values, _last_property(plan))])
-        if left:
+        if any(_kind_noun(w) for w in left):
             # "the town where X died": the class of the place of death, no hop of its own
             inner = self._first_hop_values(plan)
-            left = [w for w in left if not self._inner_is(w, inner)]
+            left = [w for w in left if not (_kind_noun(w) and self.oracle.is_a(inner, w))]
         return min(1.0, len(left) / len(words)), tuple(left)
 
     def _first_hop_values(self, plan: QueryPlan) -> list[str]:
@@ -756,18 +756,11 @@ class GraphRanker:
             return self.rules._values([e.object.id], e.predicate.id, False)[:EXTEND_SAMPLE]
         return []
 
-    def _inner_is(self, word: str, entities: Sequence[str]) -> bool:
-        """Whether ``word`` is a kind of place or person (not a role) that the KB types
-        ``entities`` as."""
-        return bool(entities) and word not in ROLE_NOUNS and \
-            (word in PLACE_NOUNS or word in PERSON_NOUNS) and self.oracle.is_a(entities, word)
-
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not
         a role ("capital": the capital of the country X is a citizen of is one more hop,
         however close "capital" is to a country's classes in meaning)."""
-        if not values or word in ROLE_NOUNS or \
-                (word not in PLACE_NOUNS and word not in PERSON_NOUNS):
+        if not values or not _kind_noun(word):
             return False
         check = self.oracle.check(Expected("", noun=word), values, via)
         return check.noun is not None and check.noun > 0
@@ -1033,8 +1026,6 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
 
 
 #: a preposition that asks where ("Is Paris in Germany?", "Is Lyon on the Rhône?")
-#: a possessive ending ("employer's"): no part of the word a property names
-_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 _LOCATIVE = re.compile(r"\b(?:in|on|at|within|inside)\b", re.IGNORECASE)
 #: a property label with one of these words says where its subject is
 _LOCATION_LABEL_WORDS = frozenset("location located situated".split())
@@ -1085,6 +1076,12 @@ class _Context:
 def _graph_pids(graph: QueryGraph) -> list[str]:
     """The properties a graph's query follows."""
     return [d.id for d in graph.query.decisions if d.kind == "property"]
+
+
+def _kind_noun(word: str) -> bool:
+    """Whether ``word`` names a kind of place or person, not a role ("town", "man"; not
+    "capital")."""
+    return word not in ROLE_NOUNS and (word in PLACE_NOUNS or word in PERSON_NOUNS)
 
 
 def _explaining_first(graphs: list[QueryGraph], threshold: float) -> list[QueryGraph]:
