@@ -61,8 +61,8 @@ from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import TYPE_PROPERTY, content, related_pair, root
-from querygen.lexicon import (CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
-                               ROLE_NOUNS)
+from querygen.lexicon import (CONTAINMENT_WORDS, LIFE_EVENT_VERBS, PERSON_NOUNS, PLACE_NOUNS,
+                              RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -96,6 +96,9 @@ NEAR_MISS = 0.9
 #: a word that is a name of the property it links to best, with this score, names that
 #: property outright
 NAMED_OUTRIGHT = 0.9
+#: a life event's related form ("death") names a property it links to with this score
+#: (place of death; date of death)
+EVENT_NAMES = 0.5
 #: how much surer a graph leaving words unexplained may be and still yield to one that
 #: explains them all
 EXPLAINED_MARGIN = 0.05
@@ -856,9 +859,8 @@ class GraphRanker:
             return None
         pids = set(_graph_pids(graph))
         for phrase in self._naming_phrases(ctx, graph.unexplained):
-            best = next(iter(self.rules.props.link(phrase, limit=1)), None)
-            if best is None or best.match != "exact" or best.score < NAMED_OUTRIGHT or \
-                    best.id in pids:
+            best = self._named_outright(phrase, pids)
+            if best is None:
                 continue
             why = (f"the question names {phrase!r} ({best.label}), which the surest "
                    f"reading, {graph.query.label_level}, does not follow")
@@ -869,14 +871,33 @@ class GraphRanker:
             return "fact", f"{why}: the KB holds no {best.label} statement for {about}"
         return None
 
+    def _named_outright(self, phrase: str, pids: set[str]) -> Candidate | None:
+        """The property ``phrase`` names outright that a graph along ``pids`` does not
+        follow, or None: one of its names, with a score of at least NAMED_OUTRIGHT; or,
+        for a verb of a life's event ("died"), the property its related form links to
+        best ("death": place of death), unless the graph follows any property that form
+        may name (date of death)."""
+        found = self.rules.props.link(phrase, limit=1)
+        if found and found[0].match == "exact" and found[0].score >= NAMED_OUTRIGHT and \
+                found[0].id not in pids and (" " in phrase or noun_only(phrase)):
+            return found[0]
+        if phrase not in LIFE_EVENT_VERBS:
+            return None
+        for form in RELATED.get(phrase, ()):
+            linked = [c for c in self.rules.props.link(form, limit=3)
+                      if c.match in ("exact", "words") and c.score >= EVENT_NAMES]
+            if linked and not any(c.id in pids for c in linked):
+                return linked[0]
+        return None
+
     @staticmethod
     def _naming_phrases(ctx: _Context, unexplained: Sequence[str]) -> list[str]:
-        """The unexplained words that may name a property alone (nouns only, no kind of
-        place or person), and each unexplained word with the content word beside it."""
+        """The unexplained words that may name a property alone (no kind of place or
+        person), and each unexplained word with the content word beside it."""
         words = ctx.analysis.words
         out = []
         for word in dict.fromkeys(unexplained):
-            if word not in PLACE_NOUNS and word not in PERSON_NOUNS and noun_only(word):
+            if word not in PLACE_NOUNS and word not in PERSON_NOUNS:
                 out.append(word)
             for i, w in enumerate(words):
                 if w.low != word:

@@ -80,6 +80,12 @@ SUPERLATIVES: dict[str, Superlative] = {
     "least": Superlative(("number of",), "ASC", relative=True),
 }
 
+#: verbs of one event in a life, each related (``RELATED``) to the properties of its own
+#: place and time: "the city where X died" asks for the place of death and nothing else.
+#: Relation verbs in general are not listed: "belongs", "composed" or "made" name
+#: different properties in different questions.
+LIFE_EVENT_VERBS = frozenset({"born", "die", "died", "dies", "buried"})
+
 #: question word → related forms that property names use ("born" meets "place of birth",
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
 #: property linker's own stemming joins "speaks" and "speak".
