@@ -36,6 +36,8 @@ from querygen.lexicon import (AUXILIARIES, CLASS_WORDS, FRAME_WORDS, IMPERATIVES
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
                   r"\1 is"),
+                 # the apostrophe left out: "whats the capital …"
+                 (re.compile(r"\b(what|where|when|how)s\b", re.I), r"\1 is"),
                  (re.compile(r"\b(\w+)n['\u2019]t\b", re.I), r"\1 not")]
 
 
@@ -150,7 +152,8 @@ def words_of(text: str) -> tuple[Word, ...]:
 
 
 def expand_contractions(question: str) -> str:
-    """"What's" → "What is", "didn't" → "did not"; other apostrophes (possessives) stay."""
+    """"What's" (or "whats") → "What is", "didn't" → "did not"; other apostrophes
+    (possessives) stay."""
     for pattern, repl in _CONTRACTIONS:
         question = pattern.sub(repl, question)
     return question
