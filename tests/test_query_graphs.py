@@ -97,6 +97,13 @@ def test_a_plural_of_a_class_noun_is_no_misspelling_of_another():
     assert analyze("wich contry is paris in").type_noun == "country"
 
 
+def test_a_contraction_without_its_apostrophe_is_still_read():
+    from querygen.analysis import expand_contractions
+    assert expand_contractions("Whats the capital of Peru") == "What is the capital of Peru"
+    assert expand_contractions("whatsoever hows") == "whatsoever how is"
+    assert analyze(expand_contractions("whats the capital of peru")).wh == "what"
+
+
 def test_a_reading_extended_again_joins_its_new_hop_through_a_new_variable():
     from querygen.graphs import _fresh_names
     from querygen.plan import Edge, QueryPlan, Var
