@@ -98,6 +98,8 @@ CHAIN_HOPS = 3
 CHAIN_FANOUT = 25
 #: plans kept per reading before the next step (chains, constraints) builds on them
 BEAM = 8
+#: a chain's hop must fit its piece of the words this well ("government" is no sister city)
+MIN_HOP_FIT = 0.5
 #: entities of a chain's node whose classes are read to tell what the node is
 CLASS_SAMPLE = 5
 #: the relation fit of a property that says where its subject lies, for a question whose
@@ -388,6 +390,8 @@ class RuleGenerator:
                             options[(pid, forward)] = fit[0]
                 for (pid, forward), hop_fit in sorted(options.items(),
                                                       key=lambda x: -x[1])[:4]:
+                    if hop_fit < MIN_HOP_FIT:
+                        break
                     subject = entity if not edges else Var(f"y{len(edges)}")
                     obj = Var("x") if last else Var(f"y{len(edges) + 1}")
                     prop = _property(self.fit.candidate(pid, hop_fit))
