@@ -84,7 +84,7 @@ SUPERLATIVES: dict[str, Superlative] = {
 #: place and time: "the city where X died" asks for the place of death and nothing else.
 #: Relation verbs in general are not listed: "belongs", "composed" or "made" name
 #: different properties in different questions.
-LIFE_EVENT_VERBS = frozenset({"born", "die", "died", "dies", "buried"})
+LIFE_EVENT_VERBS = frozenset({"born", "die", "died", "dies", "perished", "buried"})
 
 #: question word → related forms that property names use ("born" meets "place of birth",
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
@@ -94,6 +94,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "die": ("death",), "died": ("death",), "dies": ("death",), "dead": ("death",),
     "death": ("death",), "buried": ("burial",),
     "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
+    "perished": ("death",), "perish": ("death",), "hometown": ("place of birth",),
     "made up": ("has part", "consists of"), "ties": ("relation",),
     "class": ("subclass of", "instance of"), "kind": ("instance of",),
     "type": ("instance of",), "sort": ("instance of",),
@@ -103,6 +104,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "get together": ("formation",), "came together": ("formation",),
     "created": ("creator", "inception"),
     "employ": ("employer",), "employs": ("employer",), "employed": ("employer",),
+    "taught": ("employer",), "teaches": ("employer",), "lectured": ("employer",),
     "works": ("work",), "worked": ("work", "employer"), "working": ("work", "employer"),
     "own": ("owned by", "owner"), "owns": ("owned by", "owner"), "owned": ("owned by",),
     "owner": ("owned by",),
