@@ -825,9 +825,12 @@ class GraphRanker:
         for _, pid, _ in patterns:
             stems = self.rules.fit.name_stems(pid)
             named = any(_names_word(stems, w) for w in words)
-            if not (named or (where and self._says_where(pid))
-                    or (not [w for w in words if w not in CONTAINMENT_WORDS]
-                        and len(patterns) == 1)):
+            # with no relation word at all a one-edge graph may stand ("Is Paris a
+            # city?"), unless the question compares ("Was X older than Y?": their
+            # dates, not whatever links X to Y)
+            bare = not [w for w in words if w not in CONTAINMENT_WORDS] and \
+                len(patterns) == 1 and ctx.analysis.superlative is None
+            if not (named or (where and self._says_where(pid)) or bare):
                 return "relation", (f"the surest yes/no reading, "
                                     f"{graph.query.label_level}, follows "
                                     f"{labels.get(pid, pid)!r}, which the question does not "
