@@ -258,6 +258,21 @@ def test_a_relation_noun_close_to_the_subjects_class_stays_a_relation(paintings)
     assert a.grounded and a.query_graph["hops"] == 2, a.text
 
 
+@pytest.mark.parametrize("question, gold", [
+    ("What is Marie Curie's hometown?", "Q270"),         # Warsaw: place of birth
+    ("Where did Albert Einstein perish?", "Q138518"),    # Princeton: place of death
+])
+def test_common_synonyms_of_a_relation_are_read(grounder, question, gold):
+    a = grounder.ask(question)
+    assert a.grounded and gold in a.ids, a.text
+
+
+def test_a_comparison_asked_yes_or_no_is_not_answered_by_another_link(grounder):
+    # "older" compares dates: that Marie Curie's spouse is Pierre Curie proves nothing
+    a = grounder.ask("Was Marie Curie older than Pierre Curie?")
+    assert not a.grounded, a.text
+
+
 def test_a_choice_is_answered_by_one_of_the_entities_it_names(grounder):
     a = grounder.ask("Who was born first, James Franck or Max Born?")
     assert a.grounded and a.ids == ["Q57066"], a.text
@@ -552,6 +567,23 @@ def test_a_one_word_property_name_does_not_hide_a_chain(slice_mirror_path):
             "What is headquartered in the capital of Venezuela?")
         chains = [p.generated("q").text for p in plans if p.notes[:1] == ("chain of 2",)]
         assert any("P36" in c and "P159" in c for c in chains), chains
+    finally:
+        k.close()
+
+
+def test_a_chain_hop_must_fit_its_words(slice_mirror_path):
+    """The slice has no head of government of Nepal: "government" must not be read as
+    the sister cities of Nepal, nor "heads" as what is headquartered there."""
+    import kb
+    from linking import EntityLinker
+    from querygen.rules import RuleGenerator
+    k = kb.open(slice_mirror_path)
+    try:
+        _, _, plans = RuleGenerator(k, EntityLinker(k)).candidates(
+            "Who heads the government of the country whose capital city is Kathmandu?")
+        chains = [p.generated("q").text for p in plans
+                  if p.notes[:1] and p.notes[0].startswith("chain")]
+        assert not any("P190" in c for c in chains), chains
     finally:
         k.close()
 
