@@ -16,7 +16,8 @@ training and test folds): per set, macro F1 of the decision (abstaining scores 1
 gold is empty, 0 otherwise), the share answered, the share answered wrongly (F1 < 0.5),
 and the expected calibration error of the chosen graphs' probabilities. The threshold is
 the lowest at which the cross-validated wrong-answer rate stays within ``--max-wrong``
-(default 1.5 %, under the issue's 2 %) both pooled and on our own sets alone (every kind of
+(default 1.25 %, under the issue's 2 %; at 1.5 % the refit of session 45 answered
+a few more of its own training questions wrongly) both pooled and on our own sets alone (every kind of
 question the issue names, without the public benchmarks, whose mostly uncovered questions
 dilute the pooled rate).
 """
@@ -172,7 +173,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("rows", nargs="+")
     ap.add_argument("--c", type=float, default=1.0, help="inverse regularization")
-    ap.add_argument("--max-wrong", type=float, default=0.015)
+    ap.add_argument("--max-wrong", type=float, default=0.0125)
     ap.add_argument("--write", action="store_true", help=f"write {MODEL_PATH.name}")
     ap.add_argument("--trees", action="store_true",
                     help="gradient-boosted trees instead of the logistic model")
