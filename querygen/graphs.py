@@ -951,13 +951,19 @@ class GraphRanker:
         missing_entity = _missing_entity(ctx)
         if missing_entity is not None:
             return missing_entity
+        if top is not None and top.query.form == "ask":
+            # the surest yes/no reading, below the threshold: it follows a property the
+            # question does not name, its "no" is a missing fact, or it is not sure enough
+            return self._ask_unfounded(ctx, top) or _not_sure(top, self.model.threshold)
         topic = _topic(ctx.mentions)
         phrase = ctx.analysis.relation_phrase([topic.span])
         best_label = (self.rules.fit.candidate(ctx.global_property, 0.0).label
                       if ctx.global_property else "")
         # a property named by function words alone ("of") is no relation the words name:
-        # "the shoe size of X" lacks the relation, not X's "of" statement
-        if ctx.global_fit < NO_RELATION_FIT or (best_label and not [
+        # "the shoe size of X" lacks the relation, not X's "of" statement; with no
+        # relation word at all ("Where is X?") an answered reading was only not sure enough
+        wordless_answer = not phrase and top is not None
+        if (ctx.global_fit < NO_RELATION_FIT and not wordless_answer) or (best_label and not [
                 w for w in re.findall(r"\w+", best_label.lower()) if w not in STOPWORDS]):
             return "relation", (f"the KB has no relation that the words {phrase!r} name"
                                 if phrase else "the question names no relation the KB has")
@@ -973,9 +979,14 @@ class GraphRanker:
                 return "fact", (f"the KB holds no {' / '.join(props)} statement for "
                                 f"{', '.join(ents) or about}")
             return "fact", f"the KB holds no {best_label or phrase} statement for {about}"
-        return "confidence", (f"no reading of the question fits the KB well enough (the "
-                              f"best, {top.query.label_level}, has confidence "
-                              f"{top.confidence:.2f}, below {self.model.threshold:.2f})")
+        return _not_sure(top, self.model.threshold)
+
+
+def _not_sure(top: QueryGraph, threshold: float) -> tuple[str, str]:
+    """("confidence", why): ``top``, the surest reading, is below ``threshold``."""
+    return "confidence", (f"no reading of the question fits the KB well enough (the best, "
+                          f"{top.query.label_level}, has confidence {top.confidence:.2f}, "
+                          f"below {threshold:.2f})")
 
 
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
