@@ -962,23 +962,31 @@ class GraphRanker:
         # a property named by function words alone ("of") is no relation the words name:
         # "the shoe size of X" lacks the relation, not X's "of" statement; with no
         # relation word at all ("Where is X?") an answered reading was only not sure enough
-        wordless_answer = not phrase and top is not None
+        # (a question whose words were not read at all, in a language without a reader,
+        # has no question word either: its relation is what is missing)
+        wordless_answer = not phrase and top is not None and bool(ctx.analysis.wh)
         if (ctx.global_fit < NO_RELATION_FIT and not wordless_answer) or (best_label and not [
                 w for w in re.findall(r"\w+", best_label.lower()) if w not in STOPWORDS]):
             return "relation", (f"the KB has no relation that the words {phrase!r} name"
                                 if phrase else "the question names no relation the KB has")
+        about = topic.candidates[0].label if topic.candidates else topic.text
+        return self._missing_fact(graphs, top, about, best_label or phrase)
+
+    def _missing_fact(self, graphs: Sequence[QueryGraph], top: QueryGraph | None,
+                      about: str, relation: str) -> tuple[str, str]:
+        """("fact", why) when the KB lacks the fact (a reading along the property the
+        question names found nothing, or none fits the words nearly as well as the
+        property named), else ("confidence", why): the surest reading is below the
+        threshold."""
         named_empty = next((g for g in graphs if not g.answered
                             and NAMES_RELATION in g.query.notes), None)
-        about = topic.candidates[0].label if topic.candidates else topic.text
-        if named_empty is not None or top is None or \
-                top.features.get("fit_gap", 0.0) >= FACT_GAP:
-            if named_empty is not None:
-                props = [d.label for d in named_empty.query.decisions if d.kind == "property"]
-                ents = [d.chosen.label for d in named_empty.query.decisions
-                        if d.kind == "entity"]
-                return "fact", (f"the KB holds no {' / '.join(props)} statement for "
-                                f"{', '.join(ents) or about}")
-            return "fact", f"the KB holds no {best_label or phrase} statement for {about}"
+        if named_empty is not None:
+            props = [d.label for d in named_empty.query.decisions if d.kind == "property"]
+            ents = [d.chosen.label for d in named_empty.query.decisions if d.kind == "entity"]
+            return "fact", (f"the KB holds no {' / '.join(props)} statement for "
+                            f"{', '.join(ents) or about}")
+        if top is None or top.features.get("fit_gap", 0.0) >= FACT_GAP:
+            return "fact", f"the KB holds no {relation} statement for {about}"
         return _not_sure(top, self.model.threshold)
 
 
