@@ -27,6 +27,7 @@ queries, sources, timings, LLM and KB calls). KB calls are counted through a
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -75,12 +76,18 @@ ANSWER_TOKENS = 48
 
 KB_ONLY_NOTE = (
     "Answered from the KB alone (no LLM): the query graph {graph} matches the question's "
-    "relation and answer type{typed} (confidence {confidence:.2f}). An LLM (--llm) would "
+    "relation and answer type{typed} (confidence {confidence}). An LLM (--llm) would "
     "add: its own answer, with the KB consulted only when a gate finds it unsure; a "
     "choice between competing evidence; and an answer in words.")
 KB_ONLY_NOTHING = (
     "The KB has no answer: {reason}. An LLM (--llm) could still answer from its own "
     "knowledge, marked as not grounded.")
+
+
+def shown_confidence(confidence: float) -> str:
+    """``confidence`` with two decimals, rounded down: a probability of 0.996 is shown as
+    0.99, since "1.00" would claim a certainty no reading of a question has."""
+    return f"{math.floor(confidence * 100) / 100:.2f}"
 
 
 class Grounder:
@@ -401,7 +408,7 @@ class Grounder:
         note = KB_ONLY_NOTE.format(
             graph=graph.query.label_level if graph is not None else "",
             typed=f" (the answers are: {', '.join(kinds)})" if kinds else "",
-            confidence=evidence.kb_confidence)
+            confidence=shown_confidence(evidence.kb_confidence))
         grounded = graph is not None and all(v.numbers for v in values)
         note += _label_language_note(kb, values, m.lang)
         return Answer(text=text, grounded=grounded, note=note, values=values,

@@ -118,11 +118,12 @@ def _one_line(text: str) -> str:
 
 def _print(a: Any) -> None:
     from chains.graph import provenance
+    from reasoning.grounder import shown_confidence
 
     click.echo(f"Answer: {a.text}")
     status = {"kb": "from the KB alone", "llm": "the model's own answer",
               "llm+kb": "the model, from the KB's evidence"}[a.mode]
-    sure = f", confidence {a.confidence:.2f}" if a.confidence is not None else ""
+    sure = f", confidence {shown_confidence(a.confidence)}" if a.confidence is not None else ""
     click.echo(f"  {'grounded' if a.grounded else 'NOT grounded'} — {status}{sure}")
     retrieve = a.trace.stage("retrieve")
     if retrieve is not None and retrieve.details.get("read_as"):
