@@ -508,6 +508,8 @@ class GraphRanker:
         stems = self._plan_stems(plan)
         words = ctx.analysis.relation_words(spans, keep_type_noun=False)
         paired = _named_pairs(words, stems)
+        edge_pids = _plan_pids(plan)        # an ordering's too ("who died first")
+        seen: dict[str, int] = {}
         out = []
         for w in words:
             low = POSSESSIVE_END.sub("", w.low)      # "employer's owner"
@@ -518,6 +520,13 @@ class GraphRanker:
                     out.append(w)
                 continue
             if _names_word(stems, low):
+                # each time a relation word is written it names a hop: "Who owns the
+                # company that owns X?" asks for two along owned by, not one
+                seen[low] = seen.get(low, 0) + 1
+                hops = sum(1 for pid in edge_pids
+                           if _names_word(self.rules.fit.name_stems(pid), low))
+                if hops and seen[low] > hops:
+                    out.append(w)
                 continue
             if content([w]):
                 out.append(w)
@@ -992,8 +1001,9 @@ class GraphRanker:
 
 def _not_sure(top: QueryGraph, threshold: float) -> tuple[str, str]:
     """("confidence", why): ``top``, the surest reading, is below ``threshold``."""
+    shown = math.floor(top.confidence * 100) / 100     # rounded down, as answers show it
     return "confidence", (f"no reading of the question fits the KB well enough (the best, "
-                          f"{top.query.label_level}, has confidence {top.confidence:.2f}, "
+                          f"{top.query.label_level}, has confidence {shown:.2f}, "
                           f"below {threshold:.2f})")
 
 

@@ -591,6 +591,25 @@ def test_a_chain_hop_must_fit_its_words(slice_mirror_path):
         k.close()
 
 
+@pytest.mark.timeout(600)
+def test_a_relation_word_written_twice_asks_for_two_hops(slice_mirror_path):
+    """"Who owns the firm that owns X?": the one-hop reading along owned by leaves the
+    second "owns" unexplained; the two-hop one explains both."""
+    import kb
+    from linking import EntityLinker
+    from querygen.graphs import GraphRanker
+    k = kb.open(slice_mirror_path)
+    try:
+        ranking = GraphRanker(k, EntityLinker(k)).rank(
+            "Who owns the firm that owns Marvel Comics?")
+        by_hops = {len(g.query.patterns): g for g in ranking.graphs
+                   if {p for _, p, _ in g.query.patterns} == {"P127"}}
+        assert "owns" in by_hops[1].unexplained, by_hops[1].unexplained
+        assert "owns" not in by_hops[2].unexplained, by_hops[2].unexplained
+    finally:
+        k.close()
+
+
 def test_got_is_a_verb_not_the_class_asked_for():
     assert analyze("What got founded in Latvia's capital?").type_noun is None
 
