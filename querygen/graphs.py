@@ -860,7 +860,8 @@ class GraphRanker:
         """(what is missing, why) when a noun the graph leaves unexplained names another
         property outright ("In what country is the birthplace of X located?" along X's
         work location: "birthplace" is a name of place of birth, which the graph does not
-        follow), or does so with the word beside it ("native" in "X's native language is
+        follow), or a life event's verb does ("the city where X died" along his work
+        location), or a word does so with the word beside it ("native" in "X's native language is
         spoken in which country?" along the languages X speaks): its answers are about
         another relation. What is missing is the "fact" when the question's entities have
         no statement of that property, else "confidence" (a reading along it was not sure
