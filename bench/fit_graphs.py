@@ -16,10 +16,10 @@ training and test folds): per set, macro F1 of the decision (abstaining scores 1
 gold is empty, 0 otherwise), the share answered, the share answered wrongly (F1 < 0.5),
 and the expected calibration error of the chosen graphs' probabilities. The threshold is
 the lowest at which the cross-validated wrong-answer rate stays within ``--max-wrong``
-(default 1.25 %, under the issue's 2 %; at 1.5 % the refit of session 45 answered
-a few more of its own training questions wrongly) both pooled and on our own sets alone (every kind of
-question the issue names, without the public benchmarks, whose mostly uncovered questions
-dilute the pooled rate).
+(default 1.25 %, under the issue's 2 %; at 1.5 % the refit of session 45 answered a few
+more of its own training questions wrongly) both pooled and on our own sets alone (every
+kind of question the issue names, without the public benchmarks, whose mostly uncovered
+questions dilute the pooled rate).
 """
 
 from __future__ import annotations
