@@ -890,10 +890,11 @@ class GraphRanker:
         for a verb of a life's event ("died"), the property its related form links to
         best ("death": place of death), unless the graph follows any property that form
         may name (date of death)."""
-        found = self.rules.props.link(phrase, limit=1)
-        if found and found[0].match == "exact" and found[0].score >= NAMED_OUTRIGHT and \
-                found[0].id not in pids and (" " in phrase or noun_only(phrase)):
-            return found[0]
+        if " " in phrase or noun_only(phrase):
+            found = self.rules.props.link(phrase, limit=1)
+            if found and found[0].match == "exact" and found[0].score >= NAMED_OUTRIGHT and \
+                    found[0].id not in pids:
+                return found[0]
         if phrase not in LIFE_EVENT_VERBS:
             return None
         for form in RELATED.get(phrase, ()):
@@ -1000,12 +1001,17 @@ class GraphRanker:
         return _not_sure(top, self.model.threshold)
 
 
+def shown_confidence(confidence: float) -> str:
+    """``confidence`` with two decimals, rounded down: a probability of 0.996 is shown as
+    0.99, since "1.00" would claim a certainty no reading of a question has."""
+    return f"{math.floor(confidence * 100) / 100:.2f}"
+
+
 def _not_sure(top: QueryGraph, threshold: float) -> tuple[str, str]:
     """("confidence", why): ``top``, the surest reading, is below ``threshold``."""
-    shown = math.floor(top.confidence * 100) / 100     # rounded down, as answers show it
     return "confidence", (f"no reading of the question fits the KB well enough (the best, "
-                          f"{top.query.label_level}, has confidence {shown:.2f}, "
-                          f"below {threshold:.2f})")
+                          f"{top.query.label_level}, has confidence "
+                          f"{shown_confidence(top.confidence)}, below {threshold:.2f})")
 
 
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:

@@ -27,7 +27,6 @@ queries, sources, timings, LLM and KB calls). KB calls are counted through a
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -82,12 +81,6 @@ KB_ONLY_NOTE = (
 KB_ONLY_NOTHING = (
     "The KB has no answer: {reason}. An LLM (--llm) could still answer from its own "
     "knowledge, marked as not grounded.")
-
-
-def shown_confidence(confidence: float) -> str:
-    """``confidence`` with two decimals, rounded down: a probability of 0.996 is shown as
-    0.99, since "1.00" would claim a certainty no reading of a question has."""
-    return f"{math.floor(confidence * 100) / 100:.2f}"
 
 
 class Grounder:
@@ -402,6 +395,7 @@ class Grounder:
             return Answer(text=f"The KB has no answer: {reason}.", grounded=False,
                           note=KB_ONLY_NOTHING.format(reason=reason),
                           missing=evidence.kb_missing or "fact", **common)
+        from querygen.graphs import shown_confidence
         text = ", ".join(f"{v.label} {_markers(v.numbers)}".strip() for v in values)
         graph = evidence.kb_graph
         kinds = graph.check.kinds if graph is not None else ()

@@ -118,7 +118,7 @@ def _one_line(text: str) -> str:
 
 def _print(a: Any) -> None:
     from chains.graph import provenance
-    from reasoning.grounder import shown_confidence
+    from querygen.graphs import shown_confidence
 
     click.echo(f"Answer: {a.text}")
     status = {"kb": "from the KB alone", "llm": "the model's own answer",
