@@ -405,6 +405,22 @@ def _noun_phrase(lows: Sequence[str], first: int, last: int) -> str:
 NEGATIONS = frozenset("not never neither nor".split())
 
 
+#: "X is a kind of Y" says X belongs to Y, whatever the property's name
+_CLASS_IDIOM_NOUNS = frozenset("kind sort type class example instance form variety subclass "
+                               "subtype".split())
+
+
+def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
+    """"X is a kind of what?", "X is an example of which genre": a class noun and "of"
+    after the mention ``span`` (anywhere by default), then a question word or the end."""
+    after = [w.low for w in a.words if w.start >= span[1]]
+    for i, w in enumerate(after[:-1]):
+        if w in _CLASS_IDIOM_NOUNS and after[i + 1] == "of" and (
+                i + 2 == len(after) or after[i + 2] in _WH_WORDS):
+            return True
+    return False
+
+
 def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
     """Whether the who/whom/whose at ``i`` opens a relative clause after a noun and the
     question word comes later ("a country *whose* capital is *which* city?")."""
@@ -431,9 +447,9 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
                 or w in ("did", "does")) and not abbreviation:
             break
         if j > i and (w in SUPERLATIVES or w in VERB_FORMS or
-                      (w.endswith("ed") and len(w) > 4) or _only_verb(w)):
+                      (w.endswith("ed") and len(w) > 4) or only_verb(w)):
             break
-        if j == i and _only_verb(w):
+        if j == i and only_verb(w):
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
@@ -455,7 +471,7 @@ def _abbreviation(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> b
     return lows[j] == "us" and j + 1 < len(lows) and lows[j + 1] not in AUXILIARIES
 
 
-def _only_verb(word: str) -> bool:
+def only_verb(word: str) -> bool:
     """Whether English knows ``word`` as a verb form and as nothing else ("belongs",
     "consists"; not "plays", "works", which are nouns too)."""
     parts = _parts_of_speech(word)

@@ -85,6 +85,13 @@ PLACE_LEVELS = {
 #: labels whose head word misleads: a sovereign or federal state is a country
 COUNTRY_STATES = frozenset({"sovereign state", "federal state", "island country",
                             "unitary state", "member state", "nation state"})
+#: what a country is typed as by its form of state ("Greece: republic"): a country, for
+#: "the country that owns X" (``TypeOracle.is_a``), though not a level of place
+COUNTRY_FORMS = COUNTRY_STATES | frozenset({
+    "republic", "federal republic", "parliamentary republic", "presidential republic",
+    "kingdom", "monarchy", "constitutional monarchy", "absolute monarchy", "empire",
+    "principality", "grand duchy", "sultanate", "emirate", "commonwealth realm"})
+COUNTRY_NOUNS = frozenset({"country", "countries", "nation", "nations"})
 
 #: statements sampled per property to learn what kind its values and subjects are
 PROFILE_SAMPLE = 120
@@ -547,8 +554,9 @@ class TypeOracle:
         labels = {lab for labs in self.type_labels(ids).values() for lab in labs}
         forms = noun_forms(noun)
         settled = SETTLEMENT_NOUNS | SETTLEMENT_ROLES if forms & SETTLEMENT_NOUNS else None
+        country = bool(forms & COUNTRY_NOUNS)
         return any(names_noun(lab, forms) or (settled is not None and names_noun(lab, settled))
-                   for lab in labels)
+                   or (country and normalize(lab) in COUNTRY_FORMS) for lab in labels)
 
     def range_share(self, pid: str, noun: str) -> float:
         """The share of the KB's typed values of ``pid`` whose type names ``noun``."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from querygen.analysis import POSSESSIVE_END, Analysis
+from querygen.analysis import POSSESSIVE_END, Analysis, class_idiom
 from querygen.fit import norm_words
 
 FORWARD, INVERSE = "forward", "inverse"
@@ -44,9 +44,6 @@ _DO = frozenset("do does did".split())
 _WH = frozenset("who whom what which whose".split())
 _ARTICLES = frozenset("the a an his her their its".split())
 _PREPOSITIONS = frozenset("in at on from to into for with of after".split())
-#: "X is a kind of Y" says X belongs to Y, whatever the property's name
-_CLASS_NOUNS = frozenset("kind sort type class example instance form variety subclass "
-                         "subtype".split())
 _IRREGULAR_PLURALS = {"child": "children", "person": "people", "man": "men",
                       "woman": "women"}
 #: agent-like endings that are no agents ("father" fathers nobody in a question)
@@ -70,7 +67,7 @@ def asked_direction(a: Analysis, span: tuple[int, int],
     split = [w for w in (norm_words(n) for n in names) if w]
     if not split:
         return None
-    if _class_idiom(a, span):                 # "X is a kind of what?": X belongs to it
+    if class_idiom(a, span):                  # "X is a kind of what?": X belongs to it
         return FORWARD
     words = {w.low for w in a.words}
     text = " ".join(w.low for w in a.words)
@@ -90,17 +87,6 @@ def asked_direction(a: Analysis, span: tuple[int, int],
                     noun not in type_words and any(form in words for form in _plurals(noun)):
                 return _noun_direction(a, span, name_words, noun)
     return _verb_direction(a, span, split)
-
-
-def _class_idiom(a: Analysis, span: tuple[int, int]) -> bool:
-    """"X is a kind of what?", "X is an example of which genre": a class noun and "of"
-    after the mention, then a question word or the end."""
-    after = [w.low for w in a.words if w.start >= span[1]]
-    for i, w in enumerate(after[:-1]):
-        if w in _CLASS_NOUNS and after[i + 1] == "of" and (
-                i + 2 == len(after) or after[i + 2] in _WH):
-            return True
-    return False
 
 
 def _head(name_words: list[str]) -> str | None:

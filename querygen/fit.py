@@ -34,7 +34,7 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import POSSESSIVE_END, Analysis, Word
+from querygen.analysis import POSSESSIVE_END, Analysis, Word, class_idiom
 from querygen.lexicon import FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
@@ -53,6 +53,9 @@ MIN_PROPERTY = 0.25
 #: the property that types an entity, and how well it fits a question with no relation
 #: words ("What is X?")
 TYPE_PROPERTY, DEFAULT_TYPE_FIT = "P31", 0.6
+#: "X is a kind of what?" asks a class for its superclass: the KB holds a subclass-of
+#: statement only for a class, and an instance's kind is its type (``TYPE_PROPERTY``)
+SUBCLASS_PROPERTY, CLASS_IDIOM_FIT, CLASS_IDIOM_MARGIN = "P279", 0.7, 0.05
 #: answer-type fit: a date property for "when", a place property for "where"
 TYPE_FIT, TYPE_CLASH = 0.25, 0.5
 
@@ -168,6 +171,9 @@ class RelationFit:
         cover = max((self.coverage(c, pid) for c in contents), default=0.0)
         if not any(contents) and pid == TYPE_PROPERTY and (a is None or a.wh != "who"):
             name = max(name, DEFAULT_TYPE_FIT)   # "What is X?" (not "Who is X?")
+        elif pid == SUBCLASS_PROPERTY and a is not None and class_idiom(a):
+            # above "instance of", which "kind" names as well
+            name = max(name + CLASS_IDIOM_MARGIN, CLASS_IDIOM_FIT)
         fit = name + COVERAGE * cover
         if fit < MIN_PROPERTY:
             return None

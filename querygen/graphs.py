@@ -56,12 +56,13 @@ from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
-from querygen.analysis import POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only
+from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
+                               only_verb)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import TYPE_PROPERTY, content, related_pair, root
-from querygen.lexicon import (CONTAINMENT_WORDS, LIFE_EVENT_VERBS, PERSON_NOUNS, PLACE_NOUNS,
+from querygen.lexicon import (CONTAINMENT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS,
                               RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
@@ -96,9 +97,12 @@ NEAR_MISS = 0.9
 #: a word that is a name of the property it links to best, with this score, names that
 #: property outright
 NAMED_OUTRIGHT = 0.9
-#: a life event's related form ("death") names a property it links to with this score
+#: a one-meaning verb's related form ("death") names a property it links to with this score
 #: (place of death; date of death)
 EVENT_NAMES = 0.5
+#: statements of a property sampled, and the share of them the KB holds the other way
+#: along a second property, for the two to be each other's inverse (capital, capital of)
+INVERSE_SAMPLE, INVERSE_SHARE = 30, 0.2
 #: how much surer a graph leaving words unexplained may be and still yield to one that
 #: explains them all
 EXPLAINED_MARGIN = 0.05
@@ -254,6 +258,7 @@ class GraphRanker:
         self.rules = rules or RuleGenerator(kb, linker)
         self.oracle = self.rules.types      # one cache of the KB's types for both
         self.model = model or default_model()
+        self._inverse_cache: dict[tuple[str, str], bool] = {}
 
     def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
         """The ranked graphs of ``question`` (in ``lang``) and the decision (see the module
@@ -313,13 +318,12 @@ class GraphRanker:
     # -- candidates -------------------------------------------------------------------------
     @staticmethod
     def _unique(plans: Sequence[QueryPlan]) -> list[QueryPlan]:
-        out, seen = [], set()
-        for p in sorted(plans, key=lambda p: -p.score):
-            key = (p.sparql(True), p.form)
-            if key not in seen:
-                seen.add(key)
-                out.append(p)
-        return out
+        """``plans`` best first, each query once: of a chain read from the words and the
+        same query reached by extending a shorter reading, the chain."""
+        kept: dict[tuple[str, str], QueryPlan] = {}
+        for p in sorted(plans, key=lambda p: (_extended(p), -p.score)):
+            kept.setdefault((_canonical(p.sparql(True)), p.form), p)
+        return sorted(kept.values(), key=lambda p: -p.score)
 
     def _global_fit(self, a: Analysis, mentions: Sequence[Mention]
                     ) -> tuple[float, str | None]:
@@ -368,6 +372,8 @@ class GraphRanker:
                 continue
             steps = self._class_steps(noun, answers, len(_relation_edges(plan)))
             for path, score in steps:
+                if self._goes_back(plan, path[0]):
+                    continue
                 names = _fresh_names(plan, len(path))
                 moved = _rename(plan, "x", names[0])
                 edges = list(moved.edges)
@@ -381,6 +387,44 @@ class GraphRanker:
                                    score=plan.score - CHAIN_PENALTY * len(path),
                                    notes=(*plan.notes, f"to the class '{noun}' ({why})")))
         return out
+
+    def _goes_back(self, plan: QueryPlan, pid: str) -> bool:
+        """Whether a hop along ``pid`` from ``plan``'s answers only goes back along the
+        edge that reached them: "capital", then "capital of" is the place it started
+        from, no answer of its own (but a birthplace's country's capital may well be the
+        birthplace)."""
+        last = next((e for e in reversed(_relation_edges(plan))
+                     if isinstance(e.predicate, LinkingDecision) and Var("x") in
+                     (e.subject, e.object)), None)
+        if last is None:
+            return False
+        assert isinstance(last.predicate, LinkingDecision)
+        if last.subject == Var("x"):            # reached backwards: back is the same way
+            return pid == last.predicate.id
+        return self._inverse(last.predicate.id, pid)
+
+    def _inverse(self, pid: str, back: str) -> bool:
+        """Whether ``pid`` and ``back`` are each other's inverse (capital, capital of):
+        of a sample of either's statements, the KB holds a share the other way along the
+        other (a partial KB holds few of the reverse statements)."""
+        return self._held_back(pid, back) or self._held_back(back, pid)
+
+    def _held_back(self, pid: str, back: str) -> bool:
+        """Whether the KB holds ``back`` from object to subject for a share of a sample
+        of ``pid``'s statements, sampled once per pair."""
+        key = (pid, back)
+        if key not in self._inverse_cache:
+            try:
+                sample = [st for st in self.kb.statements(None, pid, None,
+                                                          limit=INVERSE_SAMPLE)
+                          if st.value.kind in ("entity", "iri")]
+                held = sum(1 for st in sample
+                           if self.kb.statements(st.value.value, back, st.subject, limit=1))
+                self._inverse_cache[key] = len(sample) >= 3 and \
+                    held >= INVERSE_SHARE * len(sample)
+            except Exception:          # noqa: BLE001 - a property the KB cannot list
+                self._inverse_cache[key] = False
+        return self._inverse_cache[key]
 
     def _class_steps(self, noun: str, answers: Sequence[str], hops: int
                      ) -> list[tuple[tuple[str, ...], float]]:
@@ -441,13 +485,17 @@ class GraphRanker:
             # concept's name, "network", may well name the hop)
             values = [Value("entity", v) for v in answers]
             names = [m for m in ctx.mentions if m.text != m.text.lower()]
+            inner = self._inner_values(plan)
             words = [w for w in words
                      if not self._answers_are(w.low, values, _last_property(plan))
+                     and not self._said_inside(w.low, inner)
                      and not any(m.start <= w.start < m.end for m in names)]
             if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
             for score, cand in self._extension_options(ctx, words, answers):
+                if self._goes_back(plan, cand.id):
+                    continue
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)
                 moved = _rename(plan, "x", via)
@@ -511,7 +559,7 @@ class GraphRanker:
         edge_pids = _plan_pids(plan)        # an ordering's too ("who died first")
         seen: dict[str, int] = {}
         out = []
-        for w in words:
+        for i, w in enumerate(words):
             low = POSSESSIVE_END.sub("", w.low)      # "employer's owner"
             if w.start in paired:
                 continue
@@ -530,6 +578,48 @@ class GraphRanker:
                 continue
             if content([w]):
                 out.append(w)
+            elif low in content(words[i:i + 2]) and not self._names_phrase(
+                    edge_pids, " ".join(v.low for v in words[i:i + 2])):
+                out += words[i:i + 2]   # "named" before "after" (no "named after" followed)
+        return out + [w for w in self._named_twice(plan, words) if w not in out]
+
+    def _relational_noun(self, pids: Sequence[str], lows: Sequence[str], j: int) -> bool:
+        """Whether ``lows[j]`` is a noun before "of" ("the owner of X"), not a word of a
+        property's name that holds "of" ("date of birth", "country of origin")."""
+        if j + 1 >= len(lows) or lows[j + 1] != "of":
+            return False
+        return not self._names_phrase(pids, " ".join(lows[j:j + 3])) and \
+            not (j > 0 and self._names_phrase(pids, " ".join(lows[j - 1:j + 2])))
+
+    def _names_phrase(self, pids: Sequence[str], phrase: str) -> bool:
+        """Whether a name of one of ``pids`` contains ``phrase`` ("named after")."""
+        return any(phrase in name.lower() for pid in pids
+                   for name in self.rules.props.names(pid))
+
+    def _named_twice(self, plan: QueryPlan, words: Sequence[Word]) -> list[Word]:
+        """Words and hops of ``plan`` that do not pair up, each time a word is written
+        naming one hop: a word written once that alone names two hops ("CNN HQ city
+        capital of?" is what the city is the capital of, not that place's capital too),
+        and one hop named by two words that each ask for a hop of their own, a word
+        English knows only as a verb or a noun before "of" ("Who owns the owner of X's
+        label?" asks for two along owned by; "studied at the school" for one). A hop no
+        word names (a step to the class asked for, or to where a thing lies) is not
+        counted."""
+        pids = [e.predicate.id for e in _relation_edges(plan)
+                if isinstance(e.predicate, LinkingDecision)]
+        if not pids:
+            return []
+        lows = [POSSESSIVE_END.sub("", w.low) for w in words]
+        # "located" and the like say where a thing lies: free hops (``_free_hop_for``)
+        namers = [[j for j, low in enumerate(lows)
+                   if low not in STOPWORDS and low not in CONTAINMENT_WORDS
+                   and _names_word(self.rules.fit.name_stems(pid), low)] for pid in pids]
+        named = {j for js in namers for j in js}
+        own_hop = [j for j in sorted(named)
+                   if only_verb(lows[j]) or self._relational_noun(pids, lows, j)]
+        out = [words[namers[h][0]] for h in _unpaired(namers)] if len(pids) > 1 else []
+        hops_of = [[h for h in range(len(pids)) if j in namers[h]] for j in own_hop]
+        out += [words[own_hop[k]] for k in _unpaired(hops_of)]
         return out
 
     def _free_hop_for(self, plan: QueryPlan, word: str, words: Sequence[Word]) -> bool:
@@ -606,7 +696,7 @@ class GraphRanker:
                 out[(pid,)] = max(out.get((pid,), 0.0), NOUN_FIT)
                 continue
             for (second,), score in self._noun_steps(noun, middle):
-                if second != pid:
+                if second != pid and not self._inverse(pid, second):
                     out[(pid, second)] = max(out.get((pid, second), 0.0), score)
         return sorted(out.items(), key=lambda kv: -kv[1])[:EXTEND_PROPERTIES]
 
@@ -747,26 +837,51 @@ class GraphRanker:
             return 0.0, ()
         left = _counted([w for w in self._unexplained_words(ctx, plan)
                          if not self._answers_are(w.low, values, _last_property(plan))])
-        if any(_kind_noun(w) for w in left):
-            # "the town where X died": the class of the place of death, no hop of its own
-            inner = self._first_hop_values(plan)
-            left = [w for w in left if not (_kind_noun(w) and self.oracle.is_a(inner, w))]
+        if left:
+            inner = self._inner_values(plan)
+            left = [w for w in left if not self._said_inside(w, inner)]
         return min(1.0, len(left) / len(words)), tuple(left)
 
-    def _first_hop_values(self, plan: QueryPlan) -> list[str]:
-        """A sample of the entities the first edge of a longer path reaches from the
-        question's entity (none for one hop)."""
-        edges = _relation_edges(plan)
+    def _inner_values(self, plan: QueryPlan) -> list[list[str]]:
+        """A sample of the entities each inner node of the relation path holds (the nodes
+        between the question's entity and the answer; none for one hop), walked out from
+        the question's entities."""
+        edges = [(e, e.predicate.id) for e in _relation_edges(plan)
+                 if isinstance(e.predicate, LinkingDecision)]
         if len(edges) < 2:
             return []
-        e = edges[0]
-        if not isinstance(e.predicate, LinkingDecision):
-            return []
-        if isinstance(e.subject, LinkingDecision) and isinstance(e.object, Var):
-            return self.rules._values([e.subject.id], e.predicate.id, True)[:EXTEND_SAMPLE]
-        if isinstance(e.object, LinkingDecision) and isinstance(e.subject, Var):
-            return self.rules._values([e.object.id], e.predicate.id, False)[:EXTEND_SAMPLE]
-        return []
+        known: dict[str, list[str]] = {}
+
+        def ids(node: object) -> list[str] | None:
+            if isinstance(node, LinkingDecision):
+                return [node.id]
+            return known.get(node.name) if isinstance(node, Var) else None
+
+        for _ in edges:                 # each pass settles at least one node, or none will
+            grown = False
+            for e, pid in edges:
+                for here, there, forward in ((e.subject, e.object, True),
+                                             (e.object, e.subject, False)):
+                    start = ids(here)
+                    if start and isinstance(there, Var) and there.name != "x" and \
+                            there.name not in known:
+                        known[there.name] = self.rules._values(start, pid, forward)[
+                            :EXTEND_SAMPLE]
+                        grown = True
+            if not grown:
+                break
+        return [v for v in known.values() if v]
+
+    def _said_inside(self, word: str, inner: Sequence[Sequence[str]]) -> bool:
+        """Whether ``word`` names the class of an inner node of the path: "the town where
+        X died", "the country whose capital is …", "the man X is named after", "the
+        company that owns X" name a node on the way, not a hop of their own. Not a role
+        ("capital": the capital of the country is one more hop)."""
+        if not inner or word in ROLE_NOUNS:
+            return False
+        person = word in PERSON_NOUNS
+        return any(self.oracle.is_a(list(vals), word) or
+                   (person and self.oracle.is_a(list(vals), "human")) for vals in inner)
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not
@@ -860,7 +975,7 @@ class GraphRanker:
         """(what is missing, why) when a noun the graph leaves unexplained names another
         property outright ("In what country is the birthplace of X located?" along X's
         work location: "birthplace" is a name of place of birth, which the graph does not
-        follow), or a life event's verb does ("the city where X died" along his work
+        follow), or a verb of one meaning does ("the city where X died" along his work
         location), or a word does so with the word beside it ("native" in "X's native language is
         spoken in which country?" along the languages X speaks): its answers are about
         another relation. What is missing is the "fact" when the question's entities have
@@ -887,7 +1002,7 @@ class GraphRanker:
     def _named_outright(self, phrase: str, pids: set[str]) -> Candidate | None:
         """The property ``phrase`` names outright that a graph along ``pids`` does not
         follow, or None: one of its names, with a score of at least NAMED_OUTRIGHT; or,
-        for a verb of a life's event ("died"), the property its related form links to
+        for a verb of one meaning ("died", "borders"), the property its related form links to
         best ("death": place of death), unless the graph follows any property that form
         may name (date of death)."""
         if " " in phrase or noun_only(phrase):
@@ -895,7 +1010,7 @@ class GraphRanker:
             if found and found[0].match == "exact" and found[0].score >= NAMED_OUTRIGHT and \
                     found[0].id not in pids:
                 return found[0]
-        if phrase not in LIFE_EVENT_VERBS:
+        if phrase not in ONE_MEANING_VERBS:
             return None
         for form in RELATED.get(phrase, ()):
             linked = [c for c in self.rules.props.link(form, limit=3)
@@ -907,11 +1022,12 @@ class GraphRanker:
     @staticmethod
     def _naming_phrases(ctx: _Context, unexplained: Sequence[str]) -> list[str]:
         """The unexplained words that may name a property alone (no kind of place or
-        person), and each unexplained word with the content word beside it."""
+        person; a role, "capital", may), and each unexplained word with the content word
+        beside it."""
         words = ctx.analysis.words
         out = []
         for word in dict.fromkeys(unexplained):
-            if word not in PLACE_NOUNS and word not in PERSON_NOUNS:
+            if word in ROLE_NOUNS or (word not in PLACE_NOUNS and word not in PERSON_NOUNS):
                 out.append(word)
             for i, w in enumerate(words):
                 if w.low != word:
@@ -1060,6 +1176,39 @@ def _named_pairs(words: Sequence[Word], stems: frozenset[str] | set[str]) -> set
         if related_pair(a.low, b.low, stems):
             out.update((a.start, b.start))
     return out
+
+
+_INNER_VAR = re.compile(r"\?(?:[ym]\d+)\b")
+
+
+def _canonical(sparql: str) -> str:
+    """``sparql`` with its inner variables renamed in the order they appear: a chain and
+    a reading extended hop by hop that ask the same are one reading."""
+    names: dict[str, str] = {}
+    return _INNER_VAR.sub(lambda m: names.setdefault(m.group(0), f"?v{len(names)}"), sparql)
+
+
+def _extended(plan: QueryPlan) -> bool:
+    """Whether ``plan`` was grown from a shorter reading (by its words or towards the
+    class asked for)."""
+    return any(n.startswith(("then '", "to the class")) for n in plan.notes)
+
+
+def _unpaired(options: Sequence[Sequence[int]]) -> list[int]:
+    """The items (indices into ``options``, each the partners it may take) left without a
+    partner of their own when as many as can be are paired (augmenting paths)."""
+    held: dict[int, int] = {}              # partner → the item that has it
+
+    def assign(item: int, tried: set[int]) -> bool:
+        for p in options[item]:
+            if p not in tried:
+                tried.add(p)
+                if p not in held or assign(held[p], tried):
+                    held[p] = item
+                    return True
+        return False
+
+    return [i for i, opts in enumerate(options) if opts and not assign(i, set())]
 
 
 def _names_word(stems: frozenset[str] | set[str], word: str) -> bool:

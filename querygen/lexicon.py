@@ -80,11 +80,14 @@ SUPERLATIVES: dict[str, Superlative] = {
     "least": Superlative(("number of",), "ASC", relative=True),
 }
 
-#: verbs of one event in a life, each related (``RELATED``) to the properties of its own
-#: place and time: "the city where X died" asks for the place of death and nothing else.
-#: Relation verbs in general are not listed: "belongs", "composed" or "made" name
-#: different properties in different questions.
-LIFE_EVENT_VERBS = frozenset({"born", "die", "died", "dies", "perished", "buried"})
+#: verbs of one meaning, each related (``RELATED``) to the properties of that meaning
+#: alone: the events of a life ("the city where X died" asks for the place of death and
+#: nothing else), sharing a border, marriage. Relation verbs in general are not listed:
+#: "belongs", "composed", "owns" or "made" name different properties in different
+#: questions ("Which country owns Greenland?" is where Greenland lies).
+ONE_MEANING_VERBS = frozenset({"born", "die", "died", "dies", "perished", "buried",
+                               "border", "borders", "bordered", "bordering",
+                               "married", "marry", "marries", "named"})
 
 #: question word → related forms that property names use ("born" meets "place of birth",
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
@@ -96,8 +99,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
     "perished": ("death",), "perish": ("death",), "hometown": ("place of birth",),
     "made up": ("has part", "consists of"), "ties": ("relation",),
-    "class": ("subclass of", "instance of"), "kind": ("instance of",),
-    "type": ("instance of",), "sort": ("instance of",),
+    "class": ("subclass of", "instance of"), "kind": ("instance of", "subclass of"),
+    "type": ("instance of", "subclass of"), "sort": ("instance of", "subclass of"),
     "founded": ("founding", "formation", "inception", "founder"),
     "founder": ("founded by",), "established": ("inception", "founded"),
     "formed": ("formation",), "form": ("formation",), "got together": ("formation",),
@@ -117,6 +120,15 @@ RELATED: dict[str, tuple[str, ...]] = {
     "spoke": ("languages spoken",), "spoken": ("languages spoken",),
     "writes": ("language", "author"), "wrote": ("author", "language"),
     "written": ("language", "author"), "write": ("language", "author"),
+    "take place": ("location",), "took place": ("location",),
+    "takes place": ("location",), "taken place": ("location",),
+    "happened": ("location",), "happen": ("location",), "happens": ("location",),
+    "faculty": ("employer",), "title": ("noble title", "position held"),
+    "build": ("manufacturer",), "builds": ("manufacturer",),
+    "forms part": ("part of",), "form part": ("part of",), "formed part": ("part of",),
+    "started out": ("formation",), "start out": ("formation",),
+    "official": ("official language",),
+    "serve": ("position held",), "served": ("position held",), "serves": ("position held",),
     "located": ("location", "located in"), "situated": ("location",), "lies": ("location",),
     "within": ("located in",), "inside": ("located in",),
     "headquartered": ("headquarters",), "hq": ("headquarters",),
@@ -127,6 +139,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "nationality": ("country of citizenship",), "citizen": ("citizenship",),
     "faith": ("religion",), "religious": ("religion",),
     "border": ("shares border with",), "borders": ("shares border with",),
+    "bordering": ("shares border with",), "marry": ("spouse",), "marries": ("spouse",),
     "bordered": ("shares border with",), "neighbour": ("shares border with",),
     "neighbor": ("shares border with",), "adjacent": ("shares border with",),
     "twinned": ("twin town", "sister city"), "twin": ("twin town",),
@@ -135,6 +148,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "air": ("original network",), "shown": ("original network",),
     "channel": ("original network",), "network": ("original network",),
     "belong": ("part of",), "belongs": ("part of",),
+    "branch": ("subclass of", "part of"), "branches": ("subclass of", "part of"),
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
     "parts": ("has part",), "component": ("has part",),

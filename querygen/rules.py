@@ -40,8 +40,8 @@ from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, analyze, expand_contractions
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
-from querygen.fit import (MIN_PROPERTY, TYPE_PROPERTY, RelationFit, chunks, content, norm_words,
-                          root)
+from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
+                          content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (CONTAINMENT_WORDS, GENERIC_RELATION_WORDS, PERSON_NOUNS,
                               PLACE_NOUNS)
@@ -107,8 +107,6 @@ CLASS_SAMPLE = 5
 WHERE_FIT = 1.0
 #: readings a type constraint is tried on
 CONSTRAINED = 2
-#: the property of the class hierarchy (``?x wdt:P31/wdt:P279* C``)
-SUBCLASS_PROPERTY = "P279"
 #: bonus of a reading whose type constraint the KB confirms
 CONSTRAINT_BONUS = 0.1
 #: readings whose answers are checked for being places ("where", "which city"), and how

@@ -775,3 +775,45 @@ def test_a_place_followed_by_the_place_it_lies_in_is_one_mention(slice_grounder,
     # own, so neither its capital nor an unexplained "usa" stands in the way
     a = slice_grounder.ask(question)
     assert a.grounded and a.ids == ["Q38733"], a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # the class of a node on the way ("a country whose capital …") is no hop of its own:
+    # no "capital of" after Copenhagen
+    ("Greenland is part of a country whose capital is what?", ["Q1748"]),
+    # "named after" follows the owner; the owner is no answer to what it is named after
+    ("What is the owner of Bell Labs named after?", ["Q192870"]),
+    # "a type of what" of a class asks for its superclass (the KB's subclass of)
+    ("Swine flu is a type of what?", ["Q2840"]),
+    # two words that each ask for a hop ("owns", "owner of") ask for two along owned by
+    ("Who owns the company that owns Janet Jackson's record label?", ["Q1127887"]),
+])
+def test_every_word_of_a_path_names_one_hop(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == gold, (question, a.text)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, not_ids", [
+    # "border" names shares border with, which a reading along where Vienna lies does not
+    # follow: its region is no country bordering Austria
+    ("Which countries border the country Vienna is in?", {"Q40"}),
+    # "capital", then "capital of" goes back to where it started; the KB has no country
+    # that Wales is part of
+    ("Wales forms part of which country?", set()),
+])
+def test_a_reading_that_leaves_the_relation_or_goes_back_is_no_answer(slice_grounder,
+                                                                      question, not_ids):
+    a = slice_grounder.ask(question)
+    assert not a.grounded and not a.values, (question, a.text)
+    assert not not_ids & set(a.ids)
+
+
+@pytest.mark.timeout(600)
+def test_a_word_written_once_names_one_hop(slice_grounder):
+    # "capital" names the hop to what Atlanta is the capital of, not also a hop to that
+    # place's capital after it: two hops, not three
+    a = slice_grounder.ask("What is CNN's headquarters city the capital of?")
+    assert a.grounded and "Q1428" in a.ids, a.text
+    assert a.query_graph["sparql"].count("wdt:P") == 2, a.query_graph["sparql"]

@@ -339,6 +339,8 @@ IMPERATIVES = frozenset("name list tell give show find identify enumerate state"
 PERSON_NOUNS = frozenset("""
 person people man woman men women human humans actor actress author writer politician
 player players scientist artist musician singer king queen president founder leader
+doctor physician saint poet philosopher emperor pope priest soldier inventor explorer
+mathematician physicist chemist economist
 """.split())
 
 PLACE_NOUNS = frozenset("""
