@@ -105,7 +105,7 @@ EVENT_NAMES = 0.5
 INVERSE_SAMPLE, INVERSE_SHARE = 30, 0.2
 #: how much surer a graph leaving words unexplained may be and still yield to one that
 #: explains them all
-EXPLAINED_MARGIN = 0.05
+EXPLAINED_MARGIN = 0.15
 
 #: what the question is like, the same for all its graphs: its question word, how many
 #: relation words and mentions it has
@@ -139,6 +139,9 @@ class QueryGraph:
     #: the question's relation words that no property of the graph names, nor the class
     #: it checks or its answers are (``_unexplained``)
     unexplained: tuple[str, ...] = ()
+    #: the relation words that ask for a hop of their own the graph does not take, or
+    #: that it reads as two hops (``_named_twice``)
+    unpaired: tuple[str, ...] = ()
 
     @property
     def answered(self) -> bool:
@@ -581,12 +584,18 @@ class GraphRanker:
             elif low in content(words[i:i + 2]) and not self._names_phrase(
                     edge_pids, " ".join(v.low for v in words[i:i + 2])):
                 out += words[i:i + 2]   # "named" before "after" (no "named after" followed)
-        return out + [w for w in self._named_twice(plan, words) if w not in out]
+        return out + [w for w in self._named_twice(ctx, plan, words) if w not in out]
 
-    def _relational_noun(self, pids: Sequence[str], lows: Sequence[str], j: int) -> bool:
-        """Whether ``lows[j]`` is a noun before "of" ("the owner of X"), not a word of a
-        property's name that holds "of" ("date of birth", "country of origin")."""
+    def _relational_noun(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
+                         j: int) -> bool:
+        """Whether ``words[j]`` is a noun before "of" ("the owner of X"), not a word of a
+        property's name that holds "of" ("date of birth", "country of origin") nor one
+        before the class asked for ("an office of which country")."""
+        lows = [w.low for w in words]
         if j + 1 >= len(lows) or lows[j + 1] != "of":
+            return False
+        after = next((w for w in ctx.analysis.words if w.start > words[j + 1].start), None)
+        if after is not None and after.low in ("which", "what", "whose"):
             return False
         return not self._names_phrase(pids, " ".join(lows[j:j + 3])) and \
             not (j > 0 and self._names_phrase(pids, " ".join(lows[j - 1:j + 2])))
@@ -596,7 +605,8 @@ class GraphRanker:
         return any(phrase in name.lower() for pid in pids
                    for name in self.rules.props.names(pid))
 
-    def _named_twice(self, plan: QueryPlan, words: Sequence[Word]) -> list[Word]:
+    def _named_twice(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
+                     ) -> list[Word]:
         """Words and hops of ``plan`` that do not pair up, each time a word is written
         naming one hop: a word written once that alone names two hops ("CNN HQ city
         capital of?" is what the city is the capital of, not that place's capital too),
@@ -605,22 +615,40 @@ class GraphRanker:
         label?" asks for two along owned by; "studied at the school" for one). A hop no
         word names (a step to the class asked for, or to where a thing lies) is not
         counted."""
-        pids = [e.predicate.id for e in _relation_edges(plan)
+        path = [e.predicate.id for e in _relation_edges(plan)
                 if isinstance(e.predicate, LinkingDecision)]
-        if not pids:
+        if not path:
             return []
         lows = [POSSESSIVE_END.sub("", w.low) for w in words]
-        # "located" and the like say where a thing lies: free hops (``_free_hop_for``)
-        namers = [[j for j, low in enumerate(lows)
-                   if low not in STOPWORDS and low not in CONTAINMENT_WORDS
-                   and _names_word(self.rules.fit.name_stems(pid), low)] for pid in pids]
-        named = {j for js in namers for j in js}
-        own_hop = [j for j in sorted(named)
-                   if only_verb(lows[j]) or self._relational_noun(pids, lows, j)]
-        out = [words[namers[h][0]] for h in _unpaired(namers)] if len(pids) > 1 else []
-        hops_of = [[h for h in range(len(pids)) if j in namers[h]] for j in own_hop]
-        out += [words[own_hop[k]] for k in _unpaired(hops_of)]
-        return out
+
+        def namers(pids: Sequence[str]) -> list[list[int]]:
+            # "located" and the like say where a thing lies: free hops (``_free_hop_for``)
+            return [[j for j, low in enumerate(lows)
+                     if low not in STOPWORDS and low not in CONTAINMENT_WORDS
+                     and _names_word(self.rules.fit.name_stems(pid), low)] for pid in pids]
+
+        # a hop to where a thing lies is free when a word says so ("lies in a state")
+        free = any(low in CONTAINMENT_WORDS for low in lows)
+        on_path = [[] if free and self._says_where(pid) else js
+                   for pid, js in zip(path, namers(path), strict=True)]
+        out = [words[on_path[h][0]] for h in _unpaired(on_path)] if len(path) > 1 else []
+        # an ordering's property is a hop a word may ask for too ("who died first")
+        every = _plan_pids(plan)
+        of_every = namers(every)
+        own_hop = [j for j in sorted({j for js in of_every for j in js})
+                   if self._own_hop(ctx, every, words, j)]
+        hops_of = [[h for h in range(len(every)) if j in of_every[h]] for j in own_hop]
+        return out + [words[own_hop[k]] for k in _unpaired(hops_of)]
+
+    def _own_hop(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
+                 j: int) -> bool:
+        """Whether the relation word ``lows[j]`` asks for a hop of its own: a word English
+        knows only as a verb, or a noun before "of" (``_relational_noun``), that is not
+        joined to the word before it by "or"/"and" ("speak or write": one hop)."""
+        low = POSSESSIVE_END.sub("", words[j].low)
+        if j >= 2 and words[j - 1].low in ("or", "and"):
+            return False
+        return only_verb(low) or self._relational_noun(ctx, pids, words, j)
 
     def _free_hop_for(self, plan: QueryPlan, word: str, words: Sequence[Word]) -> bool:
         """Whether a property of ``plan`` leads to places or names ``word`` (a word that
@@ -726,9 +754,13 @@ class GraphRanker:
         feats["narrowed"] = float(narrowed_by is not None)
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        unpaired = self._named_twice(
+            ctx, plan, ctx.analysis.relation_words(spans, keep_type_noun=False))
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
-                          narrowed_of=narrowed_of, unexplained=left)
+                          narrowed_of=narrowed_of, unexplained=left,
+                          unpaired=tuple(w.low for w in unpaired))
 
     def _run(self, query: GeneratedQuery, lang: str) -> QueryResult | None:
         """``query``'s result on the KB; None on an error of the query's own (the KB
@@ -908,7 +940,7 @@ class GraphRanker:
                 break
             if self._has_class_rival(ctx, g, answered):
                 continue
-            near = _misspelled(g) or self._leaves_named_relation(ctx, g)
+            near = _misspelled(g) or self._leaves_named_relation(ctx, g) or _unpaired_word(g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -1128,6 +1160,17 @@ def _not_sure(top: QueryGraph, threshold: float) -> tuple[str, str]:
     return "confidence", (f"no reading of the question fits the KB well enough (the best, "
                           f"{top.query.label_level}, has confidence "
                           f"{shown_confidence(top.confidence)}, below {threshold:.2f})")
+
+
+def _unpaired_word(graph: QueryGraph) -> tuple[str, str] | None:
+    """("confidence", why) when ``graph`` does not take one hop per relation word written
+    ("Who owns the owner of X's label?" along owned by once): its answers are those of
+    another question."""
+    if not graph.unpaired:
+        return None
+    return "confidence", (f"the question writes {graph.unpaired[0]!r} as a hop of its own, "
+                          f"which the surest reading, {graph.query.label_level}, does not "
+                          "take, and no reading that does is sure enough")
 
 
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
