@@ -86,9 +86,7 @@ def _word_facts(w: str) -> tuple[str, bool, bool, bool, bool]:
     cjk = bool(CJK.match(w))
     # Chinese and Japanese have no capitals: in a cased text, a word of theirs may be a
     # name as a capitalized word may ("Where was 玛丽·居里 born?")
-    # a capital inside a word marks a name too ("iOS", "eBay")
-    capital = w[0].isupper() or any(map(str.isdigit, w)) or upper or cjk or \
-        any(c.isupper() for c in w[1:])
+    capital = w[0].isupper() or any(map(str.isdigit, w)) or upper or cjk
     return norm, upper, norm in STOPWORDS, capital, cjk
 
 

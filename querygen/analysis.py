@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from querygen.lexicon import (AUXILIARIES, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
+from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
                               PERSON_NOUNS, PLACE_NOUNS, ROLE_NOUNS, SUPERLATIVES, TIME_NOUNS,
                               VERB_FORMS, Superlative)
 
@@ -405,17 +405,12 @@ def _noun_phrase(lows: Sequence[str], first: int, last: int) -> str:
 NEGATIONS = frozenset("not never neither nor".split())
 
 
-#: "X is a kind of Y" says X belongs to Y, whatever the property's name
-_CLASS_IDIOM_NOUNS = frozenset("kind sort type class example instance form variety subclass "
-                               "subtype".split())
-
-
 def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
     """"X is a kind of what?", "X is an example of which genre": a class noun and "of"
     after the mention ``span`` (anywhere by default), then a question word or the end."""
     after = [w.low for w in a.words if w.start >= span[1]]
     for i, w in enumerate(after[:-1]):
-        if w in _CLASS_IDIOM_NOUNS and after[i + 1] == "of" and (
+        if w in CLASS_IDIOM_NOUNS and after[i + 1] == "of" and (
                 i + 2 == len(after) or after[i + 2] in _WH_WORDS):
             return True
     return False

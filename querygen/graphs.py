@@ -373,23 +373,26 @@ class GraphRanker:
                 # "died in a city in what state" ends at the city's state (the KB types
                 # South Australia a crown colony), not at the state that is a country
                 continue
-            steps = self._class_steps(noun, answers, len(_relation_edges(plan)))
-            for path, score in steps:
-                if self._goes_back(plan, path[0]):
-                    continue
-                names = _fresh_names(plan, len(path))
-                moved = _rename(plan, "x", names[0])
-                edges = list(moved.edges)
-                for k, pid in enumerate(path):
-                    cand = self.rules.fit.candidate(pid, score)
-                    prop = LinkingDecision("property", cand.label, (cand,))
-                    target = Var("x") if k == len(path) - 1 else Var(names[k + 1])
-                    edges.append(Edge(Var(names[k]), prop, target))
-                why = "not" if check.noun is not None and check.noun < 0 else "unknown"
-                out.append(replace(moved, edges=tuple(edges),
-                                   score=plan.score - CHAIN_PENALTY * len(path),
-                                   notes=(*plan.notes, f"to the class '{noun}' ({why})")))
+            why = "not" if check.noun is not None and check.noun < 0 else "unknown"
+            for path, score in self._class_steps(noun, answers, len(_relation_edges(plan))):
+                if not self._goes_back(plan, path[0]):
+                    out.append(self._extended_by(plan, path, score,
+                                                 f"to the class '{noun}' ({why})"))
         return out
+
+    def _extended_by(self, plan: QueryPlan, path: Sequence[str], score: float,
+                     note: str) -> QueryPlan:
+        """``plan`` with its answer moved one ``path`` further (the properties, in order)."""
+        names = _fresh_names(plan, len(path))
+        moved = _rename(plan, "x", names[0])
+        edges = list(moved.edges)
+        for k, pid in enumerate(path):
+            cand = self.rules.fit.candidate(pid, score)
+            prop = LinkingDecision("property", cand.label, (cand,))
+            target = Var("x") if k == len(path) - 1 else Var(names[k + 1])
+            edges.append(Edge(Var(names[k]), prop, target))
+        return replace(moved, edges=tuple(edges), score=plan.score - CHAIN_PENALTY * len(path),
+                       notes=(*plan.notes, note))
 
     def _goes_back(self, plan: QueryPlan, pid: str) -> bool:
         """Whether a hop along ``pid`` from ``plan``'s answers only goes back along the
@@ -483,16 +486,7 @@ class GraphRanker:
                        if v]
             if not answers:
                 continue
-            # "countries" said by answers that are countries asks for no hop more, nor
-            # does the name of an entity the reading leaves out ("members of NATO"; a
-            # concept's name, "network", may well name the hop)
-            values = [Value("entity", v) for v in answers]
-            names = [m for m in ctx.mentions if m.text != m.text.lower()]
-            inner = self._inner_values(plan)
-            words = [w for w in words
-                     if not self._answers_are(w.low, values, _last_property(plan))
-                     and not self._said_inside(w.low, inner)
-                     and not any(m.start <= w.start < m.end for m in names)]
+            words = self._asking_more(ctx, plan, words, answers)
             if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
@@ -508,6 +502,20 @@ class GraphRanker:
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
         return out
+
+    def _asking_more(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word],
+                     answers: Sequence[str]) -> list[Word]:
+        """The unexplained ``words`` that may ask for a hop after ``plan``'s ``answers``:
+        not "countries" said by answers that are countries, nor the class of a node on
+        the way ("a country whose capital"), nor the name of an entity the reading leaves
+        out ("members of NATO"; a concept's name, "network", may well name the hop)."""
+        values = [Value("entity", v) for v in answers]
+        names = [m for m in ctx.mentions if m.text != m.text.lower()]
+        inner = self._inner_values(plan)
+        return [w for w in words
+                if not self._answers_are(w.low, values, _last_property(plan))
+                and not self._said_inside(w.low, inner)
+                and not any(m.start <= w.start < m.end for m in names)]
 
     def _names_inner_hop(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
                          ) -> bool:

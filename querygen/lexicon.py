@@ -12,13 +12,14 @@ from dataclasses import dataclass
 
 # the English word lists live in the one English lexicon, ``linking.lexicon.en``; they are
 # re-exported here for the modules of query generation that read them from this module
-from linking.lexicon.en import (AUXILIARIES, CLASS_WORDS, CONTAINMENT_WORDS, FRAME_WORDS,
-                                GENERIC_RELATION_WORDS, IMPERATIVES, PERSON_NOUNS, PLACE_NOUNS,
-                                TIME_NOUNS, VERB_FORMS)
+from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, CONTAINMENT_WORDS,
+                                FRAME_WORDS, GENERIC_RELATION_WORDS, IMPERATIVES, ONE_MEANING_VERBS,
+                                PERSON_NOUNS, PLACE_NOUNS, TIME_NOUNS, VERB_FORMS)
 
-__all__ = ["AUXILIARIES", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
-           "GENERIC_RELATION_WORDS", "IMPERATIVES", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
-           "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
+__all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
+           "GENERIC_RELATION_WORDS", "IMPERATIVES", "ONE_MEANING_VERBS", "PERSON_NOUNS",
+           "PLACE_NOUNS", "RELATED", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS",
+           "Superlative"]
 
 #: place nouns that name a role of a place, not a kind of it: the capital of a country is
 #: one more hop, never a description of the place it is said of
@@ -79,15 +80,6 @@ SUPERLATIVES: dict[str, Superlative] = {
     "fewest": Superlative(("number of",), "ASC", relative=True),
     "least": Superlative(("number of",), "ASC", relative=True),
 }
-
-#: verbs of one meaning, each related (``RELATED``) to the properties of that meaning
-#: alone: the events of a life ("the city where X died" asks for the place of death and
-#: nothing else), sharing a border, marriage. Relation verbs in general are not listed:
-#: "belongs", "composed", "owns" or "made" name different properties in different
-#: questions ("Which country owns Greenland?" is where Greenland lies).
-ONE_MEANING_VERBS = frozenset({"born", "die", "died", "dies", "perished", "buried",
-                               "border", "borders", "bordered", "bordering",
-                               "married", "marry", "marries", "named"})
 
 #: question word → related forms that property names use ("born" meets "place of birth",
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the

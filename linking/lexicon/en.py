@@ -363,6 +363,18 @@ married marry invented invent discovered discover owns own owned has have had
 #: generic class words ("what kind of thing") that say nothing about the relation
 CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
 
+#: "X is a kind of Y" says X belongs to Y, whatever the property's name
+CLASS_IDIOM_NOUNS = frozenset("""kind sort type class example instance form variety subclass
+subtype""".split())
+
+#: verbs of one meaning, each related (``querygen.lexicon.RELATED``) to the properties of
+#: that meaning alone: the events of a life ("the city where X died" asks for the place of
+#: death and nothing else), sharing a border, marriage, a name's origin. Relation verbs in
+#: general are not listed: "belongs", "composed", "owns" or "made" name different
+#: properties in different questions ("Which country owns Greenland?" is where it lies).
+ONE_MEANING_VERBS = frozenset("""born die died dies perished buried border borders bordered
+bordering married marry marries named""".split())
+
 #: words that say where something is without naming the relation ("located in", "lies
 #: on", "part of", "belongs to", "found in", "within"): a property whose values are places
 #: and which no other word of the question names explains them ("Which continent is
