@@ -261,7 +261,6 @@ class GraphRanker:
         self.rules = rules or RuleGenerator(kb, linker)
         self.oracle = self.rules.types      # one cache of the KB's types for both
         self.model = model or default_model()
-        self._inverse_cache: dict[tuple[str, str], bool] = {}
 
     def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
         """The ranked graphs of ``question`` (in ``lang``) and the decision (see the module
@@ -417,20 +416,9 @@ class GraphRanker:
 
     def _held_back(self, pid: str, back: str) -> bool:
         """Whether the KB holds ``back`` from object to subject for a share of a sample
-        of ``pid``'s statements, sampled once per pair."""
-        key = (pid, back)
-        if key not in self._inverse_cache:
-            try:
-                sample = [st for st in self.kb.statements(None, pid, None,
-                                                          limit=INVERSE_SAMPLE)
-                          if st.value.kind in ("entity", "iri")]
-                held = sum(1 for st in sample
-                           if self.kb.statements(st.value.value, back, st.subject, limit=1))
-                self._inverse_cache[key] = len(sample) >= 3 and \
-                    held >= INVERSE_SHARE * len(sample)
-            except Exception:          # noqa: BLE001 - a property the KB cannot list
-                self._inverse_cache[key] = False
-        return self._inverse_cache[key]
+        of ``pid``'s statements."""
+        n, held = self.rules.held_back(pid, back, INVERSE_SAMPLE)
+        return n >= 3 and held >= INVERSE_SHARE * n
 
     def _class_steps(self, noun: str, answers: Sequence[str], hops: int
                      ) -> list[tuple[tuple[str, ...], float]]:
@@ -560,7 +548,8 @@ class GraphRanker:
         best = sorted(options.items(), key=lambda kv: (-kv[1][0], id_order(kv[0])))
         return [found for _, found in best[:EXTEND_PROPERTIES]]
 
-    def _unexplained_words(self, ctx: _Context, plan: QueryPlan) -> list[Word]:
+    def _unexplained_words(self, ctx: _Context, plan: QueryPlan,
+                           twice: Sequence[Word] | None = None) -> list[Word]:
         """The relation words (mentions of the plan and the question's frame left out)
         that no property of the plan names."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
@@ -592,7 +581,9 @@ class GraphRanker:
             elif low in content(words[i:i + 2]) and not self._names_phrase(
                     edge_pids, " ".join(v.low for v in words[i:i + 2])):
                 out += words[i:i + 2]   # "named" before "after" (no "named after" followed)
-        return out + [w for w in self._named_twice(ctx, plan, words) if w not in out]
+        if twice is None:
+            twice = self._named_twice(ctx, plan, words)
+        return out + [w for w in twice if w not in out]
 
     def _relational_noun(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
                          j: int) -> bool:
@@ -650,7 +641,7 @@ class GraphRanker:
 
     def _own_hop(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
                  j: int) -> bool:
-        """Whether the relation word ``lows[j]`` asks for a hop of its own: a word English
+        """Whether the relation word ``words[j]`` asks for a hop of its own: a word English
         knows only as a verb, or a noun before "of" (``_relational_noun``), that is not
         joined to the word before it by "or"/"and" ("speak or write": one hop)."""
         low = POSSESSIVE_END.sub("", words[j].low)
@@ -756,15 +747,15 @@ class GraphRanker:
         aliases = self.rules.props.names(via) if via is not None else []
         check = self.oracle.check(ctx.expected, values, via, names, aliases) \
             if query.form != "ask" else self._ask_check(plan)
-        share, left = self._unexplained(ctx, plan, values)
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        unpaired = self._named_twice(
+            ctx, plan, ctx.analysis.relation_words(spans, keep_type_noun=False))
+        share, left = self._unexplained(ctx, plan, values, unpaired)
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["unexplained"] = share
         feats["narrowed"] = float(narrowed_by is not None)
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
-        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
-        unpaired = self._named_twice(
-            ctx, plan, ctx.analysis.relation_words(spans, keep_type_noun=False))
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of, unexplained=left,
@@ -865,8 +856,8 @@ class GraphRanker:
             "choices": float(bool(plan.choices)),
         }
 
-    def _unexplained(self, ctx: _Context, plan: QueryPlan, values: Sequence[Value]
-                     ) -> tuple[float, tuple[str, ...]]:
+    def _unexplained(self, ctx: _Context, plan: QueryPlan, values: Sequence[Value],
+                     twice: Sequence[Word]) -> tuple[float, tuple[str, ...]]:
         """The question's relation words (the plan's mentions and the question's frame
         left out) that no property of the graph names, nor the class it checks, nor the
         class of its answers (``values``: "city" in "the headquarters city of X's
@@ -875,7 +866,7 @@ class GraphRanker:
         words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=False))
         if not words:
             return 0.0, ()
-        left = _counted([w for w in self._unexplained_words(ctx, plan)
+        left = _counted([w for w in self._unexplained_words(ctx, plan, twice)
                          if not self._answers_are(w.low, values, _last_property(plan))])
         if left:
             inner = self._inner_values(plan)

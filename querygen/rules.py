@@ -137,7 +137,7 @@ class RuleGenerator:
         self.finder = MentionFinder(kb, linker, says_where=self.fit.says_where)
         self._lock = threading.Lock()
         self._member_cache: dict[str, tuple[str, int] | None] = {}
-        self._symmetric_cache: dict[str, bool] = {}
+        self._held_back_cache: dict[tuple[str, str, int], tuple[int, int]] = {}
 
     # -- entry --------------------------------------------------------------------------------
     def generate(self, question: str, *, limit: int = 5, lang: str = "en"
@@ -306,19 +306,26 @@ class RuleGenerator:
         ("diplomatic relation", "sister city", "spouse"; a partial KB misses many of the
         reverse statements, other relations have none): its direction then says nothing,
         and the KB's statements decide between the readings. Sampled once per property."""
-        if pid not in self._symmetric_cache:
+        n, both = self.held_back(pid, pid, SYMMETRY_SAMPLE)
+        return n >= 2 and both >= SYMMETRY_SHARE * n
+
+    def held_back(self, pid: str, back: str, sample: int) -> tuple[int, int]:
+        """(statements sampled, how many the KB also holds from object to subject along
+        ``back``) for up to ``sample`` of ``pid``'s statements with an entity value;
+        (0, 0) for a property the KB cannot list. Sampled once per pair and size."""
+        key = (pid, back, sample)
+        if key not in self._held_back_cache:
             try:
-                sample = [st for st in self.kb.statements(None, pid, None,
-                                                          limit=SYMMETRY_SAMPLE)
-                          if st.value.kind in ("entity", "iri")]
-                both = sum(1 for st in sample
-                           if self.kb.statements(st.value.value, pid, st.subject, limit=1))
-                symmetric = len(sample) >= 2 and both >= SYMMETRY_SHARE * len(sample)
+                found = [st for st in self.kb.statements(None, pid, None, limit=sample)
+                         if st.value.kind in ("entity", "iri")]
+                held = sum(1 for st in found
+                           if self.kb.statements(st.value.value, back, st.subject, limit=1))
+                counts = (len(found), held)
             except Exception:          # noqa: BLE001 - a property the KB cannot list
-                symmetric = False
+                counts = (0, 0)
             with self._lock:
-                self._symmetric_cache[pid] = symmetric
-        return self._symmetric_cache[pid]
+                self._held_back_cache[key] = counts
+        return self._held_back_cache[key]
 
     def _out_props(self, entity: str) -> frozenset[str]:
         return self.props.roles([entity]).get(entity, (frozenset(), frozenset()))[0]
