@@ -324,7 +324,8 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
             # own relation: "born in X's capital" is X's capital, then born there
             own_first = relative_before_mention or (possessive and bool(b) and bool(af))
             out.append(af + ordered if own_first else ordered + af)
-            if unmarked_relative and b and len(af) > 1:
+            if unmarked_relative and b and af and not own_first:
+                # "the capital of the nation X belonged to": X's own relation first
                 out.append(af[:1] + ordered + af[1:])
             if possessive and af and len(af[0]) > 1 and not relative_before_mention:
                 first = af[0]

@@ -30,14 +30,14 @@ Readings, each a ``QueryPlan`` with a score (entity link + property fit, summed)
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
-from querygen.analysis import Analysis, analyze, expand_contractions
+from querygen.analysis import Analysis, analyze, expand_contractions, only_verb
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
@@ -100,6 +100,10 @@ CHAIN_FANOUT = 25
 BEAM = 8
 #: a chain's hop must fit its piece of the words this well ("government" is no sister city)
 MIN_HOP_FIT = 0.5
+#: the fit of a hop that only the class of the node it reaches names ("X's band")
+CLASS_HOP_FIT = 0.6
+#: a class names such a hop from at most this many entities (each property is sampled)
+CLASS_HOP_FROM = 3
 #: entities of a chain's node whose classes are read to tell what the node is
 CLASS_SAMPLE = 5
 #: the relation fit of a property that says where its subject lies, for a question whose
@@ -378,21 +382,12 @@ class RuleGenerator:
             last = depth == len(piece_scores) - 1
             grown = []
             for edges, fit_so_far, reached in frontier:
-                if edges and self._names_class_of(words, reached):
-                    # the piece describes the nodes reached ("the town where X died"):
-                    # no hop of its own
+                options = self._hop_options(a if last else None, scores, words, reached,
+                                            bool(edges), last)
+                if options is None:       # the piece describes the nodes reached
                     grown.append((_ending_at_answer(edges) if last else edges, fit_so_far,
                                   reached))
                     continue
-                roles = self.props.roles(reached)
-                options: dict[tuple[str, bool], float] = {}
-                for node in reached:
-                    out_p, in_p = roles.get(node, (frozenset(), frozenset()))
-                    for pid, forward in [*((p, True) for p in out_p),
-                                         *((p, False) for p in in_p)]:
-                        fit = self.fit.fit(a if last else None, pid, scores, [words])
-                        if fit is not None and fit[0] > options.get((pid, forward), 0.0):
-                            options[(pid, forward)] = fit[0]
                 for (pid, forward), hop_fit in sorted(options.items(),
                                                       key=lambda x: -x[1])[:4]:
                     if hop_fit < MIN_HOP_FIT:
@@ -411,6 +406,60 @@ class RuleGenerator:
                           CHAIN_PENALTY * (len(edges) - 1),
                           fit=fit / len(edges), notes=(f"chain of {len(edges)}",))
                 for edges, fit, _ in frontier if 1 < len(edges) <= CHAIN_HOPS]
+
+    def _hop_options(self, a: Analysis | None, scores: dict, words: list[str],
+                     reached: list[str], inner: bool, last: bool
+                     ) -> dict[tuple[str, bool], float] | None:
+        """(property, forward) → fit, for the hops a piece of relation ``words`` (name
+        ``scores``) may take from the entities ``reached``; None when the piece only
+        describes them (``inner``: they are reached by a hop already): "the town where X
+        died", "fronted a band that comes from" take no hop for "town", "band"."""
+        if inner and self._names_class_of(words, reached):
+            return None
+        roles = self.props.roles(reached)
+        options: dict[tuple[str, bool], float] = {}
+        for node in reached:
+            out_p, in_p = roles.get(node, (frozenset(), frozenset()))
+            for pid, forward in [*((p, True) for p in out_p), *((p, False) for p in in_p)]:
+                fit = self.fit.fit(a, pid, scores, [words])
+                if fit is not None and fit[0] > options.get((pid, forward), 0.0):
+                    options[(pid, forward)] = fit[0]
+        if not any(f >= MIN_HOP_FIT for f in options.values()):
+            if inner and self._describes(words, reached):
+                return None
+            if not last:
+                options.update(self._class_hops(words, reached, roles))
+        return options
+
+    def _describes(self, words: Sequence[str], reached: Sequence[str]) -> bool:
+        """Whether ``words`` are one noun that names the class of the entities reached
+        ("a band", "the organisation"), where no property fits them."""
+        return len(words) == 1 and not only_verb(words[0]) and \
+            words[0].lower() not in STOPWORDS and \
+            self.types.is_a(list(reached[:CLASS_SAMPLE]), words[0].lower())
+
+    def _class_hops(self, words: Sequence[str], reached: Sequence[str],
+                    roles: Mapping[str, tuple[frozenset[str], frozenset[str]]]
+                    ) -> dict[tuple[str, bool], float]:
+        """The hops from ``reached`` that a piece naming only a class and no property takes
+        ("Syd Barrett's band": the Pink Floyd he is a member of): each property (either
+        way) whose values from ``reached`` are of that class, at ``CLASS_HOP_FIT``. None
+        for a piece of more than one word, or from more than a few entities."""
+        if len(words) != 1 or len(reached) > CLASS_HOP_FROM or only_verb(words[0]) or \
+                words[0].lower() in PLACE_NOUNS or words[0].lower() in STOPWORDS:
+            return {}
+        noun = words[0].lower()
+        if self.types.is_a(list(reached[:CLASS_SAMPLE]), noun):
+            return {}                   # it describes the nodes reached, not the next
+        out: dict[tuple[str, bool], float] = {}
+        for node in reached:
+            out_p, in_p = roles.get(node, (frozenset(), frozenset()))
+            for pid, forward in [*((p, True) for p in out_p - {TYPE_PROPERTY}),
+                                 *((p, False) for p in in_p - {TYPE_PROPERTY})]:
+                values = self._values([node], pid, forward)[:CLASS_SAMPLE]
+                if values and self.types.is_a(values, noun):
+                    out[(pid, forward)] = CLASS_HOP_FIT
+        return out
 
     def _names_class_of(self, words: Sequence[str], reached: Sequence[str]) -> bool:
         """Whether ``words`` only name a kind of place or person that the entities a
@@ -787,11 +836,13 @@ def _named_relation_only(plans: list[QueryPlan], a: Analysis) -> list[QueryPlan]
     # ("doctoral | advisor" of X's doctoral students); a name of one word cannot be
     # split ("headquartered in the capital of X" is two relations, though "capital" is
     # also called "administrative headquarters")
-    one_hop = _whole_name_fit(plans, a)
+    # ("Which record label was X's band signed to?" keeps the chain that ends at the
+    # record label, once: it splits no name)
+    one_hop, whole = _whole_name_fit(plans, a)
     return [p for p in plans if p.fit is None or p.form == "ask" or
             (p.fit >= best - FIT_GAP and not (
                 one_hop is not None and p.fit <= one_hop and p.notes[:1]
-                and p.notes[0].startswith("chain")))]
+                and p.notes[0].startswith("chain") and not _takes_once(p, whole)))]
 
 
 def held_one_hop(plans: list[QueryPlan]) -> float:
@@ -801,12 +852,26 @@ def held_one_hop(plans: list[QueryPlan]) -> float:
                 and not p.notes[0].endswith(NOT_HELD)), default=float("-inf"))
 
 
-def _whole_name_fit(plans: list[QueryPlan], a: Analysis) -> float | None:
+def _whole_name_fit(plans: list[QueryPlan], a: Analysis) -> tuple[float | None, set[str]]:
     """The best fit of a one-hop reading whose property name, of several words all in
-    the question, names the relation outright; None if there is none."""
+    the question, names the relation outright (None if there is none), and the
+    properties of such readings."""
     question = {root(w) for w in norm_words(a.question)}
-    return max((p.fit for p in plans if NAMES_RELATION in p.notes and p.fit is not None
-                and p.fit >= NAMED_FIT and _splittable_name(p, question)), default=None)
+    whole = [p for p in plans if NAMES_RELATION in p.notes and p.fit is not None
+             and p.fit >= NAMED_FIT and _splittable_name(p, question)]
+    return (max((p.fit for p in whole if p.fit is not None), default=None),
+            {pid for p in whole for pid in _pids(p)})
+
+
+def _takes_once(plan: QueryPlan, pids: set[str]) -> bool:
+    """Whether ``plan`` follows one of ``pids`` and no property twice."""
+    path = _pids(plan)
+    return bool(pids & set(path)) and len(set(path)) == len(path)
+
+
+def _pids(plan: QueryPlan) -> list[str]:
+    """The IDs of the properties ``plan``'s edges follow."""
+    return [e.predicate.id for e in plan.edges if isinstance(e.predicate, LinkingDecision)]
 
 
 def _asks_where(a: Analysis) -> bool:
