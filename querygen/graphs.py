@@ -62,8 +62,8 @@ from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
 from querygen.fit import TYPE_PROPERTY, content, related_pair, root
-from querygen.lexicon import (CONTAINMENT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS,
-                              RELATED, ROLE_NOUNS)
+from querygen.lexicon import (CONTAINMENT_WORDS, NOT_A_FACT_WORDS, ONE_MEANING_VERBS,
+                              PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -439,10 +439,12 @@ class GraphRanker:
         lie?" is not X's capital's continent, nor "Is X a city in which country?" the
         country of the people born in X)."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
-        words = content(ctx.analysis.relation_words(spans, keep_type_noun=False))
+        written = ctx.analysis.relation_words(spans, keep_type_noun=False)
+        words = content(written)
         stems = self._plan_stems(plan)
         pids = _plan_pids(plan)
-        if any(_names_word(stems, w) for w in words) or self._locates(plan):
+        if any(_names_word(stems, w) for w in words) or self._locates(plan) or \
+                _named_pairs(written, stems):        # "takes its (name from)"
             return True
         # an irregular form ("holds" for "held by") meets its name as a lemma
         forms = {word_form(w) for pid in pids for w in self.rules.fit.name_words(pid)}
@@ -536,6 +538,7 @@ class GraphRanker:
         scores = fit.name_scores(fit.chunk_phrases(words))
         where = all(t in CONTAINMENT_WORDS for t in texts)
         options: dict[str, tuple[float, Candidate]] = {}
+        wheres: dict[str, tuple[float, Candidate]] = {}
         for subject_of, _ in self.rules.props.roles(answers).values():
             # what kind of thing an answer is, the type check asks; it is no hop on
             for pid in subject_of - options.keys() - {TYPE_PROPERTY}:
@@ -543,7 +546,9 @@ class GraphRanker:
                 if found is not None and found[0] >= EXTEND_FIT:
                     options[pid] = found
                 elif where and self._says_where(pid):
-                    options[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))
+                    wheres[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))
+        # "part of which region": the property "part" names, not any that says where
+        options = options or wheres
         # ties go to the older property (country before continent), for a stable order
         best = sorted(options.items(), key=lambda kv: (-kv[1][0], id_order(kv[0])))
         return [found for _, found in best[:EXTEND_PROPERTIES]]
@@ -751,6 +756,10 @@ class GraphRanker:
         unpaired = self._named_twice(
             ctx, plan, ctx.analysis.relation_words(spans, keep_type_noun=False))
         share, left = self._unexplained(ctx, plan, values, unpaired)
+        # a word no hop explains may say the graph's facts are not what is asked
+        # ("Which awards was X nominated for?" is not the awards X received)
+        lows = [w.low for w in unpaired]
+        lows += [w for w in left if w in NOT_A_FACT_WORDS and w not in lows]
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["unexplained"] = share
         feats["narrowed"] = float(narrowed_by is not None)
@@ -759,7 +768,7 @@ class GraphRanker:
         return QueryGraph(query, result, check, feats, self.model.probability(feats),
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of, unexplained=left,
-                          unpaired=tuple(w.low for w in unpaired))
+                          unpaired=tuple(lows))
 
     def _run(self, query: GeneratedQuery, lang: str) -> QueryResult | None:
         """``query``'s result on the KB; None on an error of the query's own (the KB
@@ -870,7 +879,14 @@ class GraphRanker:
                          if not self._answers_are(w.low, values, _last_property(plan))])
         if left:
             inner = self._inner_values(plan)
-            left = [w for w in left if not self._said_inside(w, inner)]
+            said = {w for w in words if self._said_inside(w, inner)}
+            # a noun before such a class noun is part of its name ("a space programme"),
+            # unless the two name a property ("native language")
+            ws = ctx.analysis.words
+            said |= {a.low for a, b in zip(ws, ws[1:], strict=False)
+                     if b.low in said and not only_verb(a.low) and
+                     self._named_outright(f"{a.low} {b.low}", set()) is None}
+            left = [w for w in left if w not in said]
         return min(1.0, len(left) / len(words)), tuple(left)
 
     def _inner_values(self, plan: QueryPlan) -> list[list[str]]:

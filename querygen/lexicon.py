@@ -13,13 +13,14 @@ from dataclasses import dataclass
 # the English word lists live in the one English lexicon, ``linking.lexicon.en``; they are
 # re-exported here for the modules of query generation that read them from this module
 from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, CONTAINMENT_WORDS,
-                                FRAME_WORDS, GENERIC_RELATION_WORDS, IMPERATIVES, ONE_MEANING_VERBS,
-                                PERSON_NOUNS, PLACE_NOUNS, TIME_NOUNS, VERB_FORMS)
+                                FRAME_WORDS, GENERIC_RELATION_WORDS, IMPERATIVES, NOT_A_FACT_WORDS,
+                                ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS, TIME_NOUNS,
+                                VERB_FORMS)
 
 __all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
-           "GENERIC_RELATION_WORDS", "IMPERATIVES", "ONE_MEANING_VERBS", "PERSON_NOUNS",
-           "PLACE_NOUNS", "RELATED", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS",
-           "Superlative"]
+           "GENERIC_RELATION_WORDS", "IMPERATIVES", "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS",
+           "PERSON_NOUNS", "PLACE_NOUNS", "RELATED", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS",
+           "VERB_FORMS", "Superlative"]
 
 #: place nouns that name a role of a place, not a kind of it: the capital of a country is
 #: one more hop, never a description of the place it is said of
@@ -106,13 +107,17 @@ RELATED: dict[str, tuple[str, ...]] = {
     "made": ("manufacturer", "maker"), "makes": ("manufacturer",), "built": ("manufacturer",),
     "produced": ("manufacturer", "producer"), "manufactures": ("manufacturer",),
     "developed": ("developer",), "develops": ("developer",), "develop": ("developer",),
-    "studied": ("educated at",), "study": ("educated at",), "attended": ("educated at",),
+    "studied": ("educated at",), "study": ("educated at",),
+    "studies": ("educated at", "field of work"), "research": ("field of work",),
+    "researches": ("field of work",), "researched": ("field of work",),
+    "attended": ("educated at",),
     "attend": ("educated at",), "educated": ("educated at",), "graduated": ("educated at",),
     "speak": ("languages spoken",), "speaks": ("languages spoken",),
     "spoke": ("languages spoken",), "spoken": ("languages spoken",),
     "writes": ("language", "author"), "wrote": ("author", "language"),
     "written": ("language", "author"), "write": ("language", "author"),
-    "take place": ("location",), "took place": ("location",),
+    "take place": ("location",), "took place": ("location",), "fought": ("location",),
+    "subgenre": ("subclass of",), "subgenres": ("subclass of",),
     "takes place": ("location",), "taken place": ("location",),
     "happened": ("location",), "happen": ("location",), "happens": ("location",),
     "faculty": ("employer",), "title": ("noble title", "position held"),
@@ -160,6 +165,12 @@ RELATED: dict[str, tuple[str, ...]] = {
     "party": ("member of political party",),
     "played": ("member of sports team", "instrument", "position played"),
     "plays": ("member of sports team", "instrument"),
+    "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
+    "fellow": ("member of",), "fronted": ("member of",), "fronts": ("member of",),
+    # "takes its name from" ("name" itself is frame, as in "Name the …")
+    "signed": ("record label",), "takes its": ("named after",),
+    "take its": ("named after",), "took its": ("named after",),
+    "take their": ("named after",), "took their": ("named after",),
     "club": ("member of sports team",), "team": ("member of sports team",),
     "capital": ("capital",), "seat": ("capital", "headquarters"),
     "mother": ("mother",), "father": ("father",), "child": ("child",),

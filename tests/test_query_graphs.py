@@ -826,3 +826,26 @@ def test_a_reading_that_takes_one_hop_for_two_words_is_not_grounded(slice_ground
     a = slice_grounder.ask("Who owns the owner of Janet Jackson's label?")
     assert a.ids in (["Q1127887"], []), a.text
     assert a.grounded == bool(a.ids), a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # "band" names no property: the hop is the one to what is a band (Bad Religion), and
+    # the record label is that band's, not Graffin's own (the KB has none)
+    ("Which record label was Greg Graffin's band signed to?", ["Q726153"]),
+    # "takes its name from" is "named after"; the city's country is one hop further
+    ("Jerusalem syndrome takes its name from a city in which country?", ["Q801"]),
+    # "band" describes what "fronted" reached: no hop of its own before "comes from"
+    ("Greg Graffin fronted a band that comes from which country?", ["Q30"]),
+])
+def test_a_hop_named_only_by_the_class_of_its_node_or_an_idiom(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == gold, (question, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_a_nomination_is_not_an_award_received(slice_grounder):
+    # the KB holds Pulp Fiction's awards, not its nominations: no answer, not the awards
+    a = slice_grounder.ask("Which awards was Pulp Fiction nominated for?")
+    assert not a.grounded and not a.values, a.text
+    assert slice_grounder.ask("Which awards did Pulp Fiction win?").grounded

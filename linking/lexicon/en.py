@@ -365,7 +365,7 @@ CLASS_WORDS = frozenset("kind sort type thing things entity class".split())
 
 #: "X is a kind of Y" says X belongs to Y, whatever the property's name
 CLASS_IDIOM_NOUNS = frozenset("""kind sort type class example instance form variety subclass
-subtype""".split())
+subtype subgenre subspecies subfamily genus""".split())
 
 #: verbs of one meaning, each related (``querygen.lexicon.RELATED``) to the properties of
 #: that meaning alone: the events of a life ("the city where X died" asks for the place of
@@ -374,6 +374,13 @@ subtype""".split())
 #: properties in different questions ("Which country owns Greenland?" is where it lies).
 ONE_MEANING_VERBS = frozenset("""born die died dies perished buried border borders bordered
 bordering married marry marries named""".split())
+
+#: words that turn a fact into something short of one: a nomination is no award received,
+#: a rejected offer no employer ("Which awards was WALL-E nominated for?"). Unexplained
+#: by a reading's properties, such a word means the reading answers another question.
+NOT_A_FACT_WORDS = frozenset("""nominated nominee nominees nomination nominations
+shortlisted rumoured rumored proposed planned refused rejected declined wanted almost
+nearly""".split())
 
 #: words that say where something is without naming the relation ("located in", "lies
 #: on", "part of", "belongs to", "found in", "within"): a property whose values are places
