@@ -80,16 +80,24 @@ class Analysis:
         spans = list(spans)
         described = self.described.union(*(self.described_as(s) for s in spans))
         out = []
-        for w in self.words:
+        for i, w in enumerate(self.words):
             if any(s <= w.start < e for s, e in spans) or w.low in described:
                 continue
             if w.start in self.frame and not (keep_type_noun and self.type_noun
                                                and w.low in self.type_noun.split()):
                 continue
-            if w.low in FRAME_WORDS:
+            if w.low in FRAME_WORDS and not self._names_a_name(i):
                 continue
             out.append(w)
         return out
+
+    def _names_a_name(self, i: int) -> bool:
+        """Whether word ``i`` is the noun "name" after a verb and its determiner ("X takes
+        its name from", "bears the name of"): a relation word, not the imperative "Name …"
+        nor "What is the name of …"."""
+        ws = self.words
+        return ws[i].low == "name" and i >= 2 and ws[i - 1].low in _NAME_DETERMINERS and \
+            ws[i - 2].low not in FRAME_WORDS and not _BE_OR_WH.intersection({ws[i - 2].low})
 
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
@@ -138,6 +146,9 @@ class Analysis:
         return frozenset(out)
 
 
+#: determiners of the noun "name" after a verb ("takes *its* name from")
+_NAME_DETERMINERS = frozenset("its their his her the a".split())
+_BE_OR_WH = frozenset("is are was were be been what which whose".split())
 #: prepositions that end a noun phrase ("the city *in* which …", "a town *of* …")
 _PREPOSITIONS = frozenset("of in on at by for from to with".split())
 #: words that open a relative clause ("the country *whose* capital …")

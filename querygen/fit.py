@@ -342,7 +342,8 @@ def _after_the_noun(a: Analysis, span: tuple[int, int]) -> bool:
 
 
 #: a stopword that is a relation word before these ("named after": a person is "named X")
-_RELATION_BEFORE = {"named": ("after", "for"), "called": ("after",)}
+_RELATION_BEFORE = {"named": ("after", "for"), "called": ("after",),
+                    "name": ("of", "from", "after")}   # "bears the name of"
 
 
 def content(words: Sequence[Word]) -> list[str]:

@@ -57,7 +57,7 @@ from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
-                               only_verb)
+                               only_verb, singulars)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
 from querygen.execute import QueryResult, run
@@ -569,7 +569,7 @@ class GraphRanker:
             if w.start in paired:
                 continue
             if low in CONTAINMENT_WORDS:
-                if not self._free_hop_for(plan, low, words):
+                if not self._free_hop_for(ctx, plan, w, words):
                     out.append(w)
                 continue
             if _names_word(stems, low):
@@ -654,19 +654,27 @@ class GraphRanker:
             return False
         return only_verb(low) or self._relational_noun(ctx, pids, words, j)
 
-    def _free_hop_for(self, plan: QueryPlan, word: str, words: Sequence[Word]) -> bool:
+    def _free_hop_for(self, ctx: _Context, plan: QueryPlan, said: Word,
+                      words: Sequence[Word]) -> bool:
         """Whether a property of ``plan`` leads to places or names ``word`` (a word that
         says where a thing is: "located", "within", "part") and is named by none of the
         question's other relation words: the hop that ``word`` stands for. In "Within which
         region is the birthplace of X?" the place of birth is named by "birthplace", so
-        "within" asks for one more hop."""
+        "within" asks for one more hop. When the question word comes after ``said``
+        ("The capital of X lies in which country?"), what lies somewhere was reached
+        before the answer: a hop from the answer back to it is not the one it names."""
+        word = POSSESSIVE_END.sub("", said.low)
         # a kind of place ("what continent") names the answer, not the thing located
         others = [w.low for w in words if w.low not in CONTAINMENT_WORDS
                   and w.low not in PLACE_NOUNS and content([w])]
+        asked_after = bool(ctx.analysis.frame) and min(ctx.analysis.frame) > said.start
+        backward = _backward_pids(plan) if asked_after else set()
         for pid in _plan_pids(plan):
             stems = self.rules.fit.name_stems(pid)
             if not (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)):
                 continue
+            if pid in backward:
+                continue      # "lies in": from the thing to where it is, never back
             label = (self.rules.props.label(pid) or "").lower().split()
             # a property whose own label says where ("headquarters location") answers
             # "where is the headquarters located" itself
@@ -1033,7 +1041,13 @@ class GraphRanker:
         if graph.features.get("ordered"):
             return None
         pids = set(_graph_pids(graph))
-        for phrase in self._naming_phrases(ctx, graph.unexplained):
+        phrases = self._naming_phrases(ctx, graph.unexplained)
+        noun = ctx.expected.noun
+        if noun and " " in noun and not graph.features.get("noun_named"):
+            # "which twin towns": a relation, besides a class
+            head, _, last = noun.rpartition(" ")
+            phrases += [noun, *(f"{head} {one}" for one in singulars(last))]
+        for phrase in phrases:
             best = self._named_outright(phrase, pids)
             if best is None:
                 continue
@@ -1376,6 +1390,24 @@ def _plan_pids(plan: QueryPlan) -> list[str]:
         if isinstance(e.predicate, PlanPath):
             pids += [s.id for s in e.predicate.steps]
     return pids
+
+
+def _backward_pids(plan: QueryPlan) -> set[str]:
+    """The properties of ``plan``'s relation path that it follows from value to subject
+    only (``?x p ?y1``: the answer is the subject of a node reached before it)."""
+    def rank(node: object) -> int:
+        if isinstance(node, Var):
+            if node.name == "x":
+                return 10_000
+            digits = "".join(ch for ch in node.name if ch.isdigit()) or "0"
+            return (1000 if node.name.startswith("m") else 0) + int(digits)
+        return -1                       # an entity of the question
+    back: set[str] = set()
+    ahead: set[str] = set()
+    for e in _relation_edges(plan):
+        if isinstance(e.predicate, LinkingDecision):
+            (back if rank(e.subject) > rank(e.object) else ahead).add(e.predicate.id)
+    return back - ahead
 
 
 def _relation_edges(plan: QueryPlan) -> list[Edge]:

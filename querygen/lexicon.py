@@ -132,6 +132,17 @@ RELATED: dict[str, tuple[str, ...]] = {
     "dob": ("date of birth",), "dod": ("date of death",),
     "based": ("headquarters", "work location", "residence"),
     "named": ("named after",), "called": ("named after",), "namesake": ("named after",),
+    # ("namesake" too: "named" and "after" are stopwords, which no name's stems keep)
+    "name": ("named after", "namesake"),
+    # "bears the name of", "takes its name from": the verb and the determiner name nothing
+    **{f"{word} name": ("named after", "namesake") for word in """bears bear bore carries
+       carry carried gets get got derives derive derived takes take took its their""".split()},
+    "set up": ("formation", "inception"),
+    "put together": ("formation",), "shows": ("original network",),
+    "showed": ("original network",), "property": ("owned by",),
+    "accolade": ("award received",), "accolades": ("award received",),
+    "followers": ("religion",), "follower": ("religion",), "adherents": ("religion",),
+    "elected": ("member of", "position held"), "passport": ("country of citizenship",),
     "married": ("spouse",), "wife": ("spouse",), "husband": ("spouse",),
     "nationality": ("country of citizenship",), "citizen": ("citizenship",),
     "faith": ("religion",), "religious": ("religion",),
@@ -152,7 +163,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "won": ("award received",), "receive": ("award received",),
     "received": ("award received",), "got": ("award received",),
     "win": ("award received",), "prize": ("award received",),
-    "honour": ("award received",), "honours": ("award received",),
+    # "named in honour of", "whose name honours which goddess"
+    "honour": ("award received", "named after", "namesake"),
+    "honours": ("award received", "named after", "namesake"),
     "honors": ("award received",), "awarded": ("award received",),
     "office": ("position held",), "post": ("position held",),
     "job": ("occupation",), "profession": ("occupation",), "living": ("occupation",),
