@@ -369,7 +369,8 @@ def related_pair(a: str, b: str, stems: frozenset[str] | set[str]) -> bool:
     """Whether the lower-case words ``a`` ``b`` form a phrase ``RELATED`` to a name with
     these word ``stems`` ("passed away": "death")."""
     pair = f"{a} {b}"
-    return pair in RELATED and any(needs <= stems for needs in _word_roots(pair))
+    # a form of stopwords alone ("its name": "named after") has no roots to name it by
+    return pair in RELATED and any(needs and needs <= stems for needs in _word_roots(pair))
 
 
 @functools.lru_cache(maxsize=65536)

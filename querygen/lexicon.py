@@ -180,10 +180,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "plays": ("member of sports team", "instrument"),
     "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
     "fellow": ("member of",), "fronted": ("member of",), "fronts": ("member of",),
-    # "takes its name from" ("name" itself is frame, as in "Name the …")
-    "signed": ("record label",), "takes its": ("named after",),
-    "take its": ("named after",), "took its": ("named after",),
-    "take their": ("named after",), "took their": ("named after",),
+    # "takes its name from": the verb and its determiner name nothing themselves
+    "signed": ("record label",), "takes its": ("named after", "namesake"),
+    "take its": ("named after", "namesake"), "took its": ("named after", "namesake"),
+    "take their": ("named after", "namesake"), "took their": ("named after", "namesake"),
     "club": ("member of sports team",), "team": ("member of sports team",),
     "capital": ("capital",), "seat": ("capital", "headquarters"),
     "mother": ("mother",), "father": ("father",), "child": ("child",),

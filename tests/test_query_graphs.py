@@ -866,3 +866,11 @@ def test_a_class_noun_that_names_a_relation_is_not_answered_by_another(slice_gro
     # "which twin towns" names sister city: the namesake city (Boston) is no answer
     a = slice_grounder.ask("Boston State College's namesake city has which twin towns?")
     assert not (a.grounded and "Q100" in a.ids), a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_phrase_of_stopwords_explains_no_hop_it_is_not_related_to(slice_grounder):
+    # "gets its name" names named after; a reading along capital and country leaves it
+    # unexplained, and its answer (the capital's country) is no answer
+    a = slice_grounder.ask("Which country does the Western Cape Province get its name from?")
+    assert not (a.grounded and "Q258" in a.ids), a.text

@@ -373,7 +373,7 @@ subtype subgenre subspecies subfamily genus""".split())
 #: general are not listed: "belongs", "composed", "owns" or "made" name different
 #: properties in different questions ("Which country owns Greenland?" is where it lies).
 ONE_MEANING_VERBS = frozenset("""born die died dies perished buried border borders bordered
-bordering married marry marries named""".split())
+bordering married marry marries named name""".split())    # ("takes its name from")
 
 #: words that turn a fact into something short of one: a nomination is no award received,
 #: a rejected offer no employer ("Which awards was WALL-E nominated for?"). Unexplained
