@@ -444,7 +444,8 @@ class RuleGenerator:
         """The hops from ``reached`` that a piece naming only a class and no property takes
         ("Syd Barrett's band": the Pink Floyd he is a member of): each property (either
         way) whose values from ``reached`` are of that class, at ``CLASS_HOP_FIT``. None
-        for a piece of more than one word, or from more than a few entities."""
+        for a piece of more than one word, a kind of place (``_names_class_of`` reads
+        those), or from more than ``CLASS_HOP_FROM`` entities."""
         if len(words) != 1 or len(reached) > CLASS_HOP_FROM or only_verb(words[0]) or \
                 words[0].lower() in PLACE_NOUNS or words[0].lower() in STOPWORDS:
             return {}
