@@ -1394,19 +1394,16 @@ def _plan_pids(plan: QueryPlan) -> list[str]:
 
 def _backward_pids(plan: QueryPlan) -> set[str]:
     """The properties of ``plan``'s relation path that it follows from value to subject
-    only (``?x p ?y1``: the answer is the subject of a node reached before it)."""
-    def rank(node: object) -> int:
-        if isinstance(node, Var):
-            if node.name == "x":
-                return 10_000
-            digits = "".join(ch for ch in node.name if ch.isdigit()) or "0"
-            return (1000 if node.name.startswith("m") else 0) + int(digits)
-        return -1                       # an entity of the question
+    only (``?x p ?y1``: the subject is a node the path had not reached yet, the edges
+    being in the order the path walks them)."""
+    reached: set[Var] = set()
     back: set[str] = set()
     ahead: set[str] = set()
     for e in _relation_edges(plan):
         if isinstance(e.predicate, LinkingDecision):
-            (back if rank(e.subject) > rank(e.object) else ahead).add(e.predicate.id)
+            forward = not isinstance(e.subject, Var) or e.subject in reached
+            (ahead if forward else back).add(e.predicate.id)
+        reached.update(n for n in (e.subject, e.object) if isinstance(n, Var))
     return back - ahead
 
 

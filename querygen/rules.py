@@ -425,9 +425,10 @@ class RuleGenerator:
                 if fit is not None and fit[0] > options.get((pid, forward), 0.0):
                     options[(pid, forward)] = fit[0]
         if not any(f >= MIN_HOP_FIT for f in options.values()):
-            if inner and self._describes(words, reached):
+            describes = self._describes(words, reached)
+            if inner and describes:
                 return None
-            if not last:
+            if not last and not describes:      # a class the entities reached are not
                 options.update(self._class_hops(words, reached, roles))
         return options
 
@@ -445,13 +446,12 @@ class RuleGenerator:
         ("Syd Barrett's band": the Pink Floyd he is a member of): each property (either
         way) whose values from ``reached`` are of that class, at ``CLASS_HOP_FIT``. None
         for a piece of more than one word, a kind of place (``_names_class_of`` reads
-        those), or from more than ``CLASS_HOP_FROM`` entities."""
+        those), or from more than ``CLASS_HOP_FROM`` entities. The caller has made sure
+        the entities reached are not of that class (``_describes``)."""
         if len(words) != 1 or len(reached) > CLASS_HOP_FROM or only_verb(words[0]) or \
                 words[0].lower() in PLACE_NOUNS or words[0].lower() in STOPWORDS:
             return {}
         noun = words[0].lower()
-        if self.types.is_a(list(reached[:CLASS_SAMPLE]), noun):
-            return {}                   # it describes the nodes reached, not the next
         out: dict[tuple[str, bool], float] = {}
         for node in reached:
             out_p, in_p = roles.get(node, (frozenset(), frozenset()))
