@@ -5,7 +5,7 @@
 ``form``        ``ask`` (yes/no: "Is …", "Did …", "Was …"), ``count`` ("how many",
                 "number of") or ``select`` (everything else);
 ``wh``          the question word: who, what, which, where, when, how many, how much,
-                yes/no, an imperative ("Name …", "List …", "Tell me …"), or '' (none);
+                how (before an auxiliary: "How did X die?", a manner), yes/no, an imperative ("Name …", "List …", "Tell me …"), or '' (none);
 ``answer_type`` what kind of thing answers it, as far as the words say: person, place, time,
                 number, or None;
 ``type_noun``   the noun of "which country …", "what city …", "how many children …" (the
@@ -301,6 +301,10 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
             return False
         r.wh = r.wh or w
         r.answer_type = r.answer_type or "person"
+        r.mark(i)
+        return True
+    if w == "how" and i + 1 < len(lows) and lows[i + 1] in AUXILIARIES:
+        r.wh = r.wh or "how"        # "How did X die?": a manner, no place, time or agent
         r.mark(i)
         return True
     if w in ("where", "when"):

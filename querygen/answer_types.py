@@ -157,6 +157,8 @@ def expected(a: Analysis) -> Expected:
     if wh == "when":
         return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE, QUANTITY, TEXT,
                                                           THING}), noun)
+    if wh == "how":             # "How did X die?": a cause or a manner
+        return Expected(wh, frozenset(), frozenset({AGENT, PLACE, TIME, QUANTITY}), noun)
     if a.answer_type == "time":
         return Expected(wh, frozenset({TIME}), frozenset({AGENT, PLACE}), noun)
     if a.answer_type == "person":      # "Name the people …", "which actor": as for who

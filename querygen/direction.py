@@ -89,6 +89,15 @@ def asked_direction(a: Analysis, span: tuple[int, int],
     return _verb_direction(a, span, split)
 
 
+def asked_by_verb(a: Analysis, span: tuple[int, int], names: Sequence[str]) -> str | None:
+    """The direction a verb construction around the mention ``span`` asks for a property
+    named ``names`` (no noun construction: for the last hop of a chain the nouns around
+    the mention name its first hop, "born in the capital city of X"; a verb before it
+    still says, "Which label is owned by X's record company?": the label is owned)."""
+    split = [w for w in (norm_words(n) for n in names) if w]
+    return _verb_direction(a, span, split) if split else None
+
+
 def _head(name_words: list[str]) -> str | None:
     """The noun a property's name is about: the word before "of" ("member of" → member,
     "place of birth" → place), else the last word ("doctoral advisor" → advisor); None

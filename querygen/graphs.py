@@ -480,8 +480,12 @@ class GraphRanker:
             if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
+            spans = [(d.start, d.end) for d in plan.decisions
+                     if d.kind == "entity" and d.start >= 0]
             for score, cand in self._extension_options(ctx, words, answers):
-                if self._goes_back(plan, cand.id):
+                if self._goes_back(plan, cand.id) or any(
+                        self.rules._against_asked(ctx.analysis, span, cand.id, cand, True)
+                        for span in spans):   # "Which label is owned by X's label?"
                     continue
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)

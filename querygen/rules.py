@@ -39,7 +39,7 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, analyze, expand_contractions, only_verb
 from querygen.answer_types import TypeOracle
-from querygen.direction import FORWARD, INVERSE, asked_direction
+from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
@@ -383,7 +383,7 @@ class RuleGenerator:
             grown = []
             for edges, fit_so_far, reached in frontier:
                 options = self._hop_options(a if last else None, scores, words, reached,
-                                            bool(edges), last)
+                                            bool(edges), last, mention.span)
                 if options is None:       # the piece describes the nodes reached
                     grown.append((_ending_at_answer(edges) if last else edges, fit_so_far,
                                   reached))
@@ -408,12 +408,16 @@ class RuleGenerator:
                 for edges, fit, _ in frontier if 1 < len(edges) <= CHAIN_HOPS]
 
     def _hop_options(self, a: Analysis | None, scores: dict, words: list[str],
-                     reached: list[str], inner: bool, last: bool
+                     reached: list[str], inner: bool, last: bool,
+                     span: tuple[int, int] | None = None
                      ) -> dict[tuple[str, bool], float] | None:
         """(property, forward) → fit, for the hops a piece of relation ``words`` (name
         ``scores``) may take from the entities ``reached``; None when the piece only
         describes them (``inner``: they are reached by a hop already): "the town where X
-        died", "fronted a band that comes from" take no hop for "town", "band"."""
+        died", "fronted a band that comes from" take no hop for "town", "band". The last
+        hop of a chain never goes against the direction the question's syntax around the
+        mention ``span`` asks ("Which label is owned by X's record company?": the label is
+        owned by the company, the company is not owned by the label)."""
         if inner and self._names_class_of(words, reached):
             return None
         roles = self.props.roles(reached)
@@ -422,8 +426,12 @@ class RuleGenerator:
             out_p, in_p = roles.get(node, (frozenset(), frozenset()))
             for pid, forward in [*((p, True) for p in out_p), *((p, False) for p in in_p)]:
                 fit = self.fit.fit(a, pid, scores, [words])
-                if fit is not None and fit[0] > options.get((pid, forward), 0.0):
-                    options[(pid, forward)] = fit[0]
+                if fit is None or fit[0] <= options.get((pid, forward), 0.0):
+                    continue
+                if last and inner and span is not None and \
+                        self._against_asked(a, span, pid, fit[1], forward):
+                    continue
+                options[(pid, forward)] = fit[0]
         if not any(f >= MIN_HOP_FIT for f in options.values()):
             describes = self._describes(words, reached)
             if inner and describes:
@@ -431,6 +439,16 @@ class RuleGenerator:
             if not last and not describes:      # a class the entities reached are not
                 options.update(self._class_hops(words, reached, roles))
         return options
+
+    def _against_asked(self, a: Analysis | None, span: tuple[int, int], pid: str,
+                       cand: Candidate | None, forward: bool) -> bool:
+        """Whether taking ``pid`` ``forward`` (or backward) as a chain's last hop goes
+        against the direction a verb around ``span`` asks for it (a symmetric property
+        has none)."""
+        if a is None or self._symmetric(pid):
+            return False
+        asked = asked_by_verb(a, span, self._names(pid, cand))
+        return asked is not None and (asked == FORWARD) != forward
 
     def _describes(self, words: Sequence[str], reached: Sequence[str]) -> bool:
         """Whether ``words`` are one noun that names the class of the entities reached

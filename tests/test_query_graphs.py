@@ -874,3 +874,25 @@ def test_a_phrase_of_stopwords_explains_no_hop_it_is_not_related_to(slice_ground
     # unexplained, and its answer (the capital's country) is no answer
     a = slice_grounder.ask("Which country does the Western Cape Province get its name from?")
     assert not (a.grounded and "Q258" in a.ids), a.text
+
+
+def test_how_before_an_auxiliary_asks_for_a_manner_not_a_place_a_time_or_an_agent():
+    exp = expected(analyze("How did Marie Curie die?"))
+    assert exp.wh == "how" and {AGENT, PLACE, TIME} <= exp.clash
+    assert expected(analyze("How many children did Marie Curie have?")).wh == "how many"
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, wrong", [
+    # the label Custard Records is owned by Atlantic: Atlantic's owner answers nothing
+    ("Which label is owned by Graham Nash's record company?", "Q21077"),
+    # the slice has Caligula's place of death, no cause or manner of it
+    ("How did Caligula die?", None),
+])
+def test_the_last_hop_goes_the_way_the_question_asks_and_how_gets_no_place(
+        slice_grounder, question, wrong):
+    a = slice_grounder.ask(question)
+    if wrong is None:
+        assert not a.grounded and not a.values, a.text
+    else:
+        assert wrong not in a.ids, a.text
