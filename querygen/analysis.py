@@ -5,7 +5,8 @@
 ``form``        ``ask`` (yes/no: "Is …", "Did …", "Was …"), ``count`` ("how many",
                 "number of") or ``select`` (everything else);
 ``wh``          the question word: who, what, which, where, when, how many, how much,
-                how (before an auxiliary: "How did X die?", a manner), yes/no, an imperative ("Name …", "List …", "Tell me …"), or '' (none);
+                how (before an auxiliary: "How did X die?", a manner), yes/no, an
+                imperative ("Name …", "List …", "Tell me …"), or '' (none);
 ``answer_type`` what kind of thing answers it, as far as the words say: person, place, time,
                 number, or None;
 ``type_noun``   the noun of "which country …", "what city …", "how many children …" (the
