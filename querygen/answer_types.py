@@ -190,13 +190,14 @@ def _says_located(a: Analysis) -> bool:
 
 
 def noun_forms(noun: str) -> frozenset[str]:
-    """The normalized noun and its singular forms ("countries" → "country")."""
+    """The normalized noun and its singular forms ("countries" → "country"), in British
+    and American spelling ("organisation" is an "organization", "theatre" a "theater")."""
     n = normalize(noun)
     out = {n}
     last = n.split()[-1] if n.split() else n
     head = n[: len(n) - len(last)]
-    for sing in singulars(last):
-        out.add(head + sing)
+    for form in {last, *singulars(last)}:
+        out.update(head + spelt for spelt in _spellings(form))
     if last in ("people", "persons"):
         out.update({"person", "human"})
     return frozenset(out)
@@ -605,6 +606,21 @@ def _check_note(exp: Expected, n: int, clashes: float, noun: float | None,
     if noun is not None and noun < 0:
         return f"the answers are not {exp.noun}"
     return ""
+
+
+#: British endings and their American forms
+_BRITISH = (("isation", "ization"), ("our", "or"), ("tre", "ter"))
+
+
+def _spellings(word: str) -> set[str]:
+    """``word`` and its other spelling, British or American, where an ending says."""
+    out = {word}
+    for uk, us in _BRITISH if len(word) > 5 else ():
+        if word.endswith(uk):
+            out.add(word[: -len(uk)] + us)
+        elif word.endswith(us):
+            out.add(word[: -len(us)] + uk)
+    return out
 
 
 def names_noun(label: str, forms: frozenset[str]) -> bool:

@@ -966,6 +966,10 @@ class GraphRanker:
             if g.confidence < threshold:
                 break
             if self._has_class_rival(ctx, g, answered):
+                unfounded = unfounded or (
+                    "confidence", f"the surest reading, {g.query.label_level}, answers along "
+                    f"another property than the one the class {ctx.expected.noun!r} names, "
+                    "and no reading along that one is sure enough")
                 continue
             near = _misspelled(g) or self._leaves_named_relation(ctx, g) or _unpaired_word(g)
             if near is not None:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from querygen.analysis import analyze
-from querygen.answer_types import AGENT, PLACE, THING, TIME, expected, split_label
+from querygen.answer_types import (AGENT, PLACE, THING, TIME, expected, noun_forms,
+                                   split_label)
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -141,6 +142,7 @@ def test_a_capitalized_word_after_which_still_belongs_to_the_class():
     ("What country is Bukittinggi a city of?", "Bukittinggi", {"city"}),
     ("What country is Oranjestad a capital of?", "Oranjestad", set()),
     ("Which country is Justin Trudeau a citizen of?", "Justin Trudeau", set()),
+    ("Tokyo is a city of which country?", "Tokyo", {"city"}),
 ])
 def test_words_that_describe_the_subject_are_not_relation_words(question, mention,
                                                                  described):
@@ -160,6 +162,20 @@ def test_words_that_describe_the_subject_are_not_relation_words(question, mentio
 def test_the_noun_before_a_name_is_offered_as_its_class(question, mention, noun):
     start = question.index(mention)
     assert analyze(question).class_noun_before((start, start + len(mention))) == noun
+
+
+def test_a_class_noun_is_read_in_british_and_american_spelling():
+    assert {"organisation", "organization"} <= noun_forms("organisations")
+    assert {"theatre", "theater"} <= noun_forms("theater")
+    assert noun_forms("door") == {"door"}
+
+
+def test_someone_asks_for_a_person_and_names_no_relation():
+    from querygen.fit import content
+    a = analyze("Name someone who was born in Liverpool")
+    start = a.question.index("Liverpool")
+    assert a.answer_type == "person"
+    assert content(a.relation_words([(start, start + 9)])) == ["born"]
 
 
 def test_a_who_question_cannot_be_answered_by_a_year():
@@ -896,3 +912,19 @@ def test_the_last_hop_goes_the_way_the_question_asks_and_how_gets_no_place(
         assert not a.grounded and not a.values, a.text
     else:
         assert wrong not in a.ids, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("phrase, pid", [
+    ("frontman of", "P463"), ("joined", "P463"), ("affiliated with", "P463"),
+    ("make up", "P527"), ("subdivisions", "P527"), ("neighbours", "P47"),
+    ("embassy", "P530"), ("signed for", "P54"), ("decorated with", "P166"),
+    ("premiered on", "P449"), ("fluent in", "P1412"), ("controlled by", "P127"),
+    ("believe in", "P140"), ("constructed by", "P176"), ("native of", "P19"),
+])
+def test_everyday_words_for_a_relation_name_its_property(slice_grounder, phrase, pid):
+    from querygen.fit import content
+    fit = slice_grounder.ranker.rules.fit
+    words = analyze(phrase).words
+    scores = fit.name_scores(fit.chunk_phrases(words))
+    assert fit.fit(None, pid, scores, [content(words)]) is not None
