@@ -40,7 +40,7 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis, singulars
-from querygen.lexicon import CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
+from querygen.lexicon import CLASS_SYNONYMS, CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
 from store.normalize import normalize
 
 #: coarse kinds of answers
@@ -191,13 +191,16 @@ def _says_located(a: Analysis) -> bool:
 
 def noun_forms(noun: str) -> frozenset[str]:
     """The normalized noun and its singular forms ("countries" → "country"), in British
-    and American spelling ("organisation" is an "organization", "theatre" a "theater")."""
+    and American spelling ("organisation" is an "organization", "theatre" a "theater"),
+    and the nouns of the same kind (``CLASS_SYNONYMS``: a "company" is a "business")."""
     n = normalize(noun)
     out = {n}
     last = n.split()[-1] if n.split() else n
     head = n[: len(n) - len(last)]
     for form in {last, *singulars(last)}:
-        out.update(head + spelt for spelt in _spellings(form))
+        for word in _spellings(form):
+            same = next((group for group in CLASS_SYNONYMS if word in group), {word})
+            out.update(head + w for w in same)
     if last in ("people", "persons"):
         out.update({"person", "human"})
     return frozenset(out)

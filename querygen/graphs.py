@@ -74,6 +74,10 @@ from store.errors import KGGroundError
 MODEL_PATH = Path(__file__).with_name("graph_model.json")
 #: readings run and scored per question (best first by the rules' score)
 RUN_LIMIT = 8
+#: readings past RUN_LIMIT run too (at most this many) when they leave fewer relation
+#: words unexplained than every reading within it (a chain of three read from the words
+#: ranks below shorter readings that explain less)
+EXPLAINING_EXTRA = 3
 #: the longest relation path of a graph
 MAX_HOPS = 3
 #: readings a class extension is tried on, properties followed per reading
@@ -290,7 +294,8 @@ class GraphRanker:
                                           and self.rules._circular(p))]
         plans = self._unique(plans)
         ctx = _Context(a, exp, mentions, *self._global_fit(a, mentions))
-        top = plans[:RUN_LIMIT]
+        top = plans[:RUN_LIMIT] + self._explaining_more(ctx, plans[:RUN_LIMIT],
+                                                        plans[RUN_LIMIT:])
         if a.form == "select":
             frontier, longer = top[:EXTEND_READINGS], []
             for _ in range(MAX_HOPS - 1):       # a hop per round, up to MAX_HOPS in all
@@ -326,6 +331,18 @@ class GraphRanker:
         for p in sorted(plans, key=lambda p: (_extended(p), -p.score)):
             kept.setdefault((_canonical(p.sparql(True)), p.form), p)
         return sorted(kept.values(), key=lambda p: -p.score)
+
+    def _explaining_more(self, ctx: _Context, run: Sequence[QueryPlan],
+                         rest: Sequence[QueryPlan]) -> list[QueryPlan]:
+        """Up to ``EXPLAINING_EXTRA`` of the readings ``rest`` (best first) that leave
+        fewer relation words unexplained than each of the readings ``run``."""
+        if not run or not rest:
+            return []
+        least = min(len(self._unexplained_words(ctx, p)) for p in run)
+        if not least:
+            return []
+        return [p for p in rest
+                if len(self._unexplained_words(ctx, p)) < least][:EXPLAINING_EXTRA]
 
     def _global_fit(self, a: Analysis, mentions: Sequence[Mention]
                     ) -> tuple[float, str | None]:

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 # the English word lists live in the one English lexicon, ``linking.lexicon.en``; they are
 # re-exported here for the modules of query generation that read them from this module
-from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, CONTAINMENT_WORDS,
-                                FRAME_WORDS, GENERIC_RELATION_WORDS, IMPERATIVES, NOT_A_FACT_WORDS,
-                                ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS, TIME_NOUNS,
-                                VERB_FORMS)
+from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_SYNONYMS, CLASS_WORDS,
+                                CONTAINMENT_WORDS, FRAME_WORDS, GENERIC_RELATION_WORDS,
+                                IMPERATIVES, NOT_A_FACT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS,
+                                PLACE_NOUNS, TIME_NOUNS, VERB_FORMS)
 
-__all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_WORDS", "CONTAINMENT_WORDS", "FRAME_WORDS",
-           "GENERIC_RELATION_WORDS", "IMPERATIVES", "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS",
-           "PERSON_NOUNS", "PLACE_NOUNS", "RELATED", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS",
-           "VERB_FORMS", "Superlative"]
+__all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
+           "CONTAINMENT_WORDS", "FRAME_WORDS", "GENERIC_RELATION_WORDS", "IMPERATIVES",
+           "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
+           "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
 
 #: place nouns that name a role of a place, not a kind of it: the capital of a country is
 #: one more hop, never a description of the place it is said of

@@ -383,6 +383,12 @@ NOT_A_FACT_WORDS = frozenset("""nominated nominee nominees nomination nomination
 shortlisted rumoured rumored proposed planned refused rejected declined wanted almost
 nearly""".split())
 
+#: class nouns that name the same kind of thing: "a company" is a "business" the KB types
+#: as one, "a movie" a "film" (each group read as one noun by ``querygen.answer_types``)
+CLASS_SYNONYMS = (frozenset("company business enterprise firm corporation".split()),
+                  frozenset("film movie".split()),
+                  frozenset("organisation organization".split()))
+
 #: words that say where something is without naming the relation ("located in", "lies
 #: on", "part of", "belongs to", "found in", "within"): a property whose values are places
 #: and which no other word of the question names explains them ("Which continent is
