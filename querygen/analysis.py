@@ -290,8 +290,7 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
     reading stops there). An imperative that opens the question is read (and marked) but
     ends the reading only with "the N whose …" after it."""
     lows, w = r.lows, r.lows[i]
-    if w == "how" and i + 1 < len(lows) and lows[i + 1] in ("many", "much"):
-        _read_count(r, i, "count" if r.form != "ask" else r.form, f"how {lows[i + 1]}")
+    if _read_how(r, i):
         return True
     if w == "number" and i + 1 < len(lows) and lows[i + 1] == "of" and (
             i == 0 or lows[i - 1] in ("the", "what", "a")):
@@ -302,10 +301,6 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
             return False
         r.wh = r.wh or w
         r.answer_type = r.answer_type or "person"
-        r.mark(i)
-        return True
-    if w == "how" and i + 1 < len(lows) and lows[i + 1] in AUXILIARIES:
-        r.wh = r.wh or "how"        # "How did X die?": a manner, no place, time or agent
         r.mark(i)
         return True
     if w in ("where", "when"):
@@ -319,6 +314,22 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
             _noun_before_relative(lows, i, r.texts)[0] is not None:
         return _read_imperative(r, i - 2)   # "Tell me the country where …" ("tell me" is
     return i == first and w in IMPERATIVES and _read_imperative(r, i)   # filler elsewhere)
+
+
+def _read_how(r: _Reading, i: int) -> bool:
+    """"how many"/"how much" at ``i`` (a count), or "how" before an auxiliary ("How did X
+    die?": a manner, no place, time or agent), read into ``r``; whether it was one."""
+    lows = r.lows
+    if lows[i] != "how" or i + 1 >= len(lows):
+        return False
+    if lows[i + 1] in ("many", "much"):
+        _read_count(r, i, "count" if r.form != "ask" else r.form, f"how {lows[i + 1]}")
+        return True
+    if lows[i + 1] in AUXILIARIES:
+        r.wh = r.wh or "how"
+        r.mark(i)
+        return True
+    return False
 
 
 def _read_count(r: _Reading, i: int, form: str, wh: str) -> None:
