@@ -31,8 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
-                              PERSON_NOUNS, PLACE_NOUNS, ROLE_NOUNS, SUPERLATIVES, TIME_NOUNS,
-                              VERB_FORMS, Superlative)
+                              PERSON_NOUNS, PLACE_NOUNS, RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES,
+                              TIME_NOUNS, VERB_FORMS, Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -142,6 +142,8 @@ class Analysis:
         for w in ws[first:first + 3]:
             if w.low in FRAME_WORDS or w.low in _PREPOSITIONS or w.low in _RELATIVES or \
                     w.start in self.frame:
+                if w.low == "of" and out and out[-1] in RELATIONAL_NOUNS:
+                    return frozenset()          # "X is a member of …": a relation
                 break
             out.append(w.low)
         return frozenset(out)

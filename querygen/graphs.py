@@ -1092,10 +1092,14 @@ class GraphRanker:
         best ("death": place of death), unless the graph follows any property that form
         may name (date of death)."""
         if " " in phrase or noun_only(phrase):
-            found = self.rules.props.link(phrase, limit=1)
-            if found and found[0].match == "exact" and found[0].score >= NAMED_OUTRIGHT and \
-                    found[0].id not in pids:
-                return found[0]
+            head, _, last = phrase.rpartition(" ")
+            # a plural of a name too ("diplomatic relations")
+            for form in dict.fromkeys([phrase, *(f"{head} {one}".strip()
+                                                 for one in singulars(last))]):
+                found = self.rules.props.link(form, limit=1)
+                if found and found[0].match == "exact" and \
+                        found[0].score >= NAMED_OUTRIGHT and found[0].id not in pids:
+                    return found[0]
         if phrase not in ONE_MEANING_VERBS:
             return None
         for form in RELATED.get(phrase, ()):

@@ -383,6 +383,12 @@ NOT_A_FACT_WORDS = frozenset("""nominated nominee nominees nomination nomination
 shortlisted rumoured rumored proposed planned refused rejected declined wanted almost
 nearly""".split())
 
+#: nouns that name a relation to what follows "of" ("a member of", "a citizen of"), never
+#: a description of the thing they are said of ("Zambia is a member of …" is no member)
+RELATIONAL_NOUNS = frozenset("""member members citizen citizens subsidiary resident
+residents native natives student students alumnus alumna alumni graduate fellow employee
+employees founder founders owner owners""".split())
+
 #: class nouns that name the same kind of thing: "a company" is a "business" the KB types
 #: as one, "a movie" a "film" (each group read as one noun by ``querygen.answer_types``)
 CLASS_SYNONYMS = (frozenset("company business enterprise firm corporation".split()),
