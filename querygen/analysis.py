@@ -138,7 +138,7 @@ class Analysis:
             first = after[0] + 1
         else:                                # ("X is the capital of": a relation)
             return frozenset()
-        out = []
+        out: list[str] = []
         for w in ws[first:first + 3]:
             if w.low in FRAME_WORDS or w.low in _PREPOSITIONS or w.low in _RELATIVES or \
                     w.start in self.frame:
