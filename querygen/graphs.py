@@ -988,7 +988,8 @@ class GraphRanker:
                     f"another property than the one the class {ctx.expected.noun!r} names, "
                     "and no reading along that one is sure enough")
                 continue
-            near = _misspelled(g) or self._leaves_named_relation(ctx, g) or _unpaired_word(g)
+            near = _misspelled(g) or _described_name_left_out(ctx, g) or \
+                self._leaves_named_relation(ctx, g) or _unpaired_word(g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -1352,6 +1353,26 @@ def _topic(mentions: Sequence[Mention]) -> Mention:
                 (c.score if c is not None else 0.0))
         return (m.text[:1].isupper(), conf)
     return max(mentions, key=key)
+
+
+def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+    """("entity", why) when ``graph`` reads the members of a category the question names
+    only to describe a name right after it, a name the KB lacks ("the poet Quillan
+    Marshwright" read as the poets): its answers are about every poet, not the one asked for
+    (a name after an entity that is no category, "Keio University HQ", is left alone)."""
+    from querygen.question_names import ignored_names
+    q = ctx.analysis.question
+    ignored = ignored_names(q, graph.query.decisions) if graph.features.get("members") else []
+    if not ignored:
+        return None
+    for d in graph.query.decisions:
+        after = q[d.end:].lstrip() if d.kind == "entity" and d.start >= 0 else ""
+        if after and after.split()[0] in ignored:
+            name = _name_run(q, [after.split()[0]])
+            return "entity", (f"the KB has no entity named {name!r}; the reading "
+                              f"{graph.query.label_level} is about {d.chosen.label!r} "
+                              "in general")
+    return None
 
 
 def _name_run(question: str, words: Sequence[str]) -> str:

@@ -181,6 +181,9 @@ def test_someone_asks_for_a_person_and_names_no_relation():
     start = a.question.index("Liverpool")
     assert a.answer_type == "person"
     assert content(a.relation_words([(start, start + 9)])) == ["born"]
+    b = analyze("Name a famous person who was born in Liverpool")     # "famous": no relation
+    span = (b.question.index("Liverpool"), len(b.question))
+    assert content(b.relation_words([span], keep_type_noun=False)) == ["born"]
 
 
 def test_a_who_question_cannot_be_answered_by_a_year():
@@ -926,6 +929,7 @@ def test_the_last_hop_goes_the_way_the_question_asks_and_how_gets_no_place(
     ("embassy", "P530"), ("signed for", "P54"), ("decorated with", "P166"),
     ("premiered on", "P449"), ("fluent in", "P1412"), ("controlled by", "P127"),
     ("believe in", "P140"), ("constructed by", "P176"), ("native of", "P19"),
+    ("turned out for", "P54"), ("alumnus of", "P69"), ("served in what rank", "P39"),
 ])
 def test_everyday_words_for_a_relation_name_its_property(slice_grounder, phrase, pid):
     from querygen.fit import content
@@ -952,3 +956,13 @@ def test_a_reading_that_leaves_a_plural_name_of_a_relation_unexplained_is_set_as
     a = slice_grounder.ask("Joseph Kabila is a citizen of a country that has diplomatic "
                            "relations with which country?")
     assert "Q974" not in a.ids, a.text          # the Democratic Republic of the Congo
+
+
+@pytest.mark.timeout(600)
+def test_a_description_before_a_name_the_kb_lacks_is_not_read_as_the_topic(slice_grounder):
+    # "the poet Quillan Marshwright": no such poet; the country of every poet's birthplace
+    # answers another question
+    a = slice_grounder.ask("In which country is the city where the poet Quillan Marshwright "
+                           "was born?")
+    assert not a.grounded and not a.values and a.missing == "entity", a.text
+    assert "Quillan Marshwright" in a.text

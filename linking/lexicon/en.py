@@ -33,7 +33,7 @@ to too under until up upon us very via was we were what whatever when where whet
 while who whom whose why will with within without would yet you your yours yourself
 yourselves s t d ll m re ve nt don didn doesn isn wasn aren weren won wouldn couldn
 shouldn hasn haven hadn ca na gon wanna gonna lol rt amp http https www com
-someone somebody anyone anybody something anything
+someone somebody anyone anybody something anything notable famous popular renowned prominent
 name named called call tell list give show find say said
 """.split())
 
