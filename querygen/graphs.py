@@ -502,7 +502,7 @@ class GraphRanker:
             for score, cand in self._extension_options(ctx, words, answers):
                 if self._goes_back(plan, cand.id) or any(
                         self.rules._against_asked(ctx.analysis, span, cand.id, cand, True)
-                        for span in spans):   # "Which label is owned by X's label?"
+                        for span in spans):   # "Which label is owned by X's company?"
                     continue
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)

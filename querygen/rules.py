@@ -415,9 +415,9 @@ class RuleGenerator:
         ``scores``) may take from the entities ``reached``; None when the piece only
         describes them (``inner``: they are reached by a hop already): "the town where X
         died", "fronted a band that comes from" take no hop for "town", "band". The last
-        hop of a chain never goes against the direction the question's syntax around the
-        mention ``span`` asks ("Which label is owned by X's record company?": the label is
-        owned by the company, the company is not owned by the label)."""
+        hop of a chain never goes against the direction a verb around the mention ``span``
+        asks ("Which label is owned by X's record company?": the label is owned by the
+        company, the company is not owned by the label)."""
         if inner and self._names_class_of(words, reached):
             return None
         roles = self.props.roles(reached)
