@@ -1366,9 +1366,9 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
     if not ignored:
         return None
     for d in graph.query.decisions:
-        after = q[d.end:].lstrip() if d.kind == "entity" and d.start >= 0 else ""
-        if after and after.split()[0] in ignored:
-            name = _name_run(q, [after.split()[0]])
+        after = q[d.end:].split(maxsplit=1) if d.kind == "entity" and d.start >= 0 else []
+        if after and after[0] in ignored:
+            name = _name_run(q, after[:1])
             return "entity", (f"the KB has no entity named {name!r}; the reading "
                               f"{graph.query.label_level} is about {d.chosen.label!r} "
                               "in general")

@@ -20,8 +20,8 @@ from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_SYNONYMS, 
 __all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
            "CONTAINMENT_WORDS", "FRAME_WORDS", "GENERIC_RELATION_WORDS", "IMPERATIVES",
            "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
-           "RELATIONAL_NOUNS",
-           "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS", "Superlative"]
+           "RELATIONAL_NOUNS", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS",
+           "Superlative"]
 
 #: place nouns that name a role of a place, not a kind of it: the capital of a country is
 #: one more hop, never a description of the place it is said of

@@ -408,8 +408,7 @@ class RuleGenerator:
                 for edges, fit, _ in frontier if 1 < len(edges) <= CHAIN_HOPS]
 
     def _hop_options(self, a: Analysis | None, scores: dict, words: list[str],
-                     reached: list[str], inner: bool, last: bool,
-                     span: tuple[int, int] | None = None
+                     reached: list[str], inner: bool, last: bool, span: tuple[int, int]
                      ) -> dict[tuple[str, bool], float] | None:
         """(property, forward) → fit, for the hops a piece of relation ``words`` (name
         ``scores``) may take from the entities ``reached``; None when the piece only
@@ -428,8 +427,7 @@ class RuleGenerator:
                 fit = self.fit.fit(a, pid, scores, [words])
                 if fit is None or fit[0] <= options.get((pid, forward), 0.0):
                     continue
-                if last and inner and span is not None and \
-                        self._against_asked(a, span, pid, fit[1], forward):
+                if last and inner and self._against_asked(a, span, pid, fit[1], forward):
                     continue
                 options[(pid, forward)] = fit[0]
         if not any(f >= MIN_HOP_FIT for f in options.values()):

@@ -11,6 +11,7 @@ import pytest
 from querygen.analysis import analyze
 from querygen.answer_types import (AGENT, PLACE, THING, TIME, expected, noun_forms,
                                    split_label)
+from querygen.fit import content
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -176,7 +177,6 @@ def test_a_class_noun_is_read_in_british_and_american_spelling_and_with_its_syno
 
 
 def test_someone_asks_for_a_person_and_names_no_relation():
-    from querygen.fit import content
     a = analyze("Name someone who was born in Liverpool")
     start = a.question.index("Liverpool")
     assert a.answer_type == "person"
@@ -932,7 +932,6 @@ def test_the_last_hop_goes_the_way_the_question_asks_and_how_gets_no_place(
     ("turned out for", "P54"), ("alumnus of", "P69"), ("served in what rank", "P39"),
 ])
 def test_everyday_words_for_a_relation_name_its_property(slice_grounder, phrase, pid):
-    from querygen.fit import content
     fit = slice_grounder.ranker.rules.fit
     words = analyze(phrase).words
     scores = fit.name_scores(fit.chunk_phrases(words))
