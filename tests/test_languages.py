@@ -421,3 +421,57 @@ def test_in_a_language_the_kb_has_no_names_in_an_alias_written_as_the_mention_is
     assert names_nothing_in("es", known) and names_nothing_in("pt-BR", known)
     assert not names_nothing_in("de", known) and not names_nothing_in("en", known)
     assert not names_nothing_in("es", None)
+
+
+def _knows(*names: str):
+    return lambda norms: {n for n in norms if n in names}
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Wie heißt die Hauptstadt der Philippinen?", "de", "Philippines"),
+    ("Qual è la capitale delle Filippine?", "it", "Philippines"),
+    ("Em que continente fica Marrocos?", "pt", "Morocco"),
+    ("Qual é o idioma oficial da Guiné?", "pt", "Guinea"),
+    ("In welchem Land liegt Moskau?", "de", "Moscow"),             # a city CLDR names
+    ("Какой город является столицей Филиппин?", "ru", "Philippines"),   # declined
+    ("Какой язык является официальным в Гвинее?", "ru", "Guinea"),
+    ("Welche Sprache spricht man in Deutschlands Hauptstadt?", "de", "Germany"),
+    ("Quais países falam francês?", "pt", "French"),                # a language
+])
+def test_a_place_or_language_the_kb_names_only_in_english_is_read_in_english(question, lang,
+                                                                            english):
+    out = gloss(question, lang, known=_knows())
+    assert english in out.text
+
+
+def test_a_place_name_inside_another_name_or_a_question_word_is_no_place():
+    # "Maurice" is Mauritius in French, but not in "Maurice Ravel"
+    assert "Mauritius" not in gloss("Où est né Maurice Ravel ?", "fr", known=_knows()).text
+    # "какой" declined would be Kako, a language: a lexicon word is never a name
+    out = gloss("Какой язык является официальным в Гвинее?", "ru", known=_knows()).text
+    assert out.lower().startswith("which language") and "Kako" not in out
+    # a name the KB knows as written stays so
+    assert "Filipinas" in gloss("¿Cuál es la capital de Filipinas?", "es",
+                                known=_knows("filipinas")).text
+
+
+def test_a_declined_name_of_several_words_is_tried_word_by_word():
+    out = gloss("Какой язык был родным для Льва Толстого?", "ru",
+                known=_knows("лев толстой"))
+    assert "Лев Толстой" in out.text
+
+
+def test_an_english_possessive_stays_on_its_name():
+    out = gloss("Aus welchem Land kommt McDonald's?", "de", known=_knows("mcdonald's"))
+    assert "McDonald's" in out.text and "it" not in out.text.split()
+
+
+def test_cldr_names_fold_accents_and_leave_shared_names_out():
+    from querygen.languages import places
+    de = places.english_names("de")
+    assert de["philippinen"] == ("Philippines", "place")
+    assert places.english_names("pt")["guine"] == ("Guinea", "place")
+    assert "южная африка" not in places.english_names("ru")     # a region, not a country
+    assert places.english_names("en") == {} and places.english_names("xx-bogus") == {}
+    assert "гвинея" in places.inflected_forms("Гвинее", "ru")
+    assert places.inflected_forms("Deutschlands", "de") == ["deutschland"]

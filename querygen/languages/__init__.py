@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,6 +40,7 @@ from typing import Any
 
 from linking.mentions import CJK
 from linking.lexicon import en as _en
+from querygen.languages import places
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
 #: languages with a lexicon module here
@@ -53,12 +55,15 @@ te th tl tr uk ur uz vi zh
 #: the longest word run looked up as a phrase of a lexicon or as a KB name
 MAX_PHRASE = 4
 MAX_NAME = 6
+#: the most forms of a declined name of several words tried, each word declined its own way
+MAX_DECLINED = 64
 #: the most words an aside set off by a comma has ("Oye,", ", per favore?")
 MAX_ASIDE = 3
 #: English words an aside's words may read as (function words, "please")
 ASIDE_WORDS = _en.STOPWORDS | {"please"}
 
-_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+#: a word; an English possessive "'s" stays on its name ("McDonald's" is no "es")
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*(?:['\u2019]s\b)?")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
 _FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
@@ -265,6 +270,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
                                protected) if known is not None else {}
+    places = _place_names(question, tokens, lows, lemmas, lex, code,
+                          protected | set(declined))
     aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
     if aside is not None:
         replacements.append((aside[0], aside[1], ""))
@@ -273,7 +280,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         if i in protected or (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
             i += 1
             continue
-        hit = (1, forced[i]) if i in forced else declined.get(i) or \
+        hit = (1, forced[i]) if i in forced else declined.get(i) or places.get(i) or \
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             word = question[tokens[i][0]:tokens[i][1]]
@@ -469,16 +476,71 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
     return out
 
 
+def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                 lemmas: list[str], lex: Lexicon | None, code: str, taken: set[int]
+                 ) -> dict[int, tuple[int, str]]:
+    """Countries, continents, cities and languages written as ``code`` writes them, where
+    the KB does not know that name (``taken``: names it knows): their first index →
+    (length, the English name), from CLDR (``querygen.languages.places``). No word of the
+    lexicon is one ("какой" is no Kako). A place's name is capitalized where the question
+    capitalizes its names, and stands alone: a capitalized word beside it that the
+    lexicon does not know (and not the question's first) makes it part of another name
+    ("Maurice Ravel" is no Mauritius); only a capitalized word is read as a declined name."""
+    names = places.english_names(code)
+    if not names:
+        return {}
+    cased = _cased(question, tokens)
+    words = [question[s:e] for s, e in tokens]
+
+    def known_word(j: int) -> bool:
+        return lex is not None and lex.word(lows[j], lemmas[j]) is not None
+
+    def capital(j: int) -> bool:
+        return 0 < j < len(words) and words[j][:1].isupper() and not known_word(j)
+    out: dict[int, tuple[int, str]] = {}
+    i = 0
+    while i < len(tokens):
+        for n in range(min(MAX_PHRASE, len(tokens) - i), 0, -1):
+            run = range(i, i + n)
+            if taken.intersection(run) or any(known_word(j) for j in run):
+                continue
+            forms = [places.fold(" ".join(lows[j] for j in run)),
+                     places.fold(" ".join(lemmas[j] for j in run))]
+            if n == 1 and words[i][:1].isupper():
+                forms += places.inflected_forms(lows[i], code)
+            hit = next((names[f] for f in forms if f in names), None)
+            if hit is None:
+                continue
+            english, kind = hit
+            if kind == "place" and (cased and not words[i][:1].isupper()
+                                    or capital(i - 1) or capital(i + n)):
+                continue
+            if places.fold(english) != forms[0]:
+                out[i] = (n, english)
+            i += n - 1
+            break
+        i += 1
+    return out
+
+
 def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None
                  ) -> list[list[str]]:
     """Other forms of a name's words the KB may write it in: the words with a case ending
     swapped for a nominative one (every word the same way), then the lemmas — last, as a
     lemmatizer knows nouns better than names ("Германии" is Германия, not germanium)."""
     out = []
-    for ending, nominative in (lex.name_endings if lex is not None else ()):
+    endings = lex.name_endings if lex is not None else ()
+    for ending, nominative in endings:
         if all(w.endswith(ending) and len(w) > len(ending) + 2 for w in lows):
             out.append([w[:len(w) - len(ending)] + nominative for w in lows])
-    return out + ([lemmas] if lemmas != lows else [])
+    if len(lows) > 1:
+        # each word its own way: "Льва Толстого" is Лев (the lemma) Толстой (-ого → -ой)
+        options = [[w[:len(w) - len(e)] + nom for e, nom in endings
+                    if w.endswith(e) and len(w) > len(e) + 2] + [lm]
+                   for w, lm in zip(lows, lemmas)]
+        out += [list(form) for form in itertools.islice(itertools.product(*options),
+                                                        MAX_DECLINED)]
+    return [list(f) for f in dict.fromkeys(map(tuple, out + [lemmas])) if list(f) != lows]
 
 
 def _tokens(question: str, code: str) -> list[tuple[int, int]]:

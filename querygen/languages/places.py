@@ -1,0 +1,99 @@
+"""Names of countries, continents, languages and big cities as another language writes
+them, read into English from the Unicode CLDR (which Babel ships): a KB may hold a place's
+label and aliases in a few languages only (the T-REx slice has none in German, Italian or
+Portuguese), so "Philippinen", "Filippine" and "Marrocos" would meet no label.
+
+``english_names(lang)`` maps a folded name ("philippinen") to its English one
+("Philippines"); ``inflected_forms(word, lang)`` gives the forms a declined word may have
+as a name (Russian "Филиппин" → "филиппины", German "Deutschlands" → "deutschland").
+A name that two places share in a language ("Южная Африка") is left out: it is no
+evidence of either.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+#: CLDR's region codes that are continents (its other numeric regions are parts of them,
+#: whose names other languages share with countries: ru "Южная Африка")
+CONTINENTS = frozenset({"002", "003", "005", "009", "142", "150"})
+#: endings a declined name may take in place of its nominative's last letter (or after
+#: it), per language: Russian cases, the German genitive's -s
+ENDINGS = {
+    "ru": ("а", "я", "у", "ю", "е", "ы", "и", "ой", "ей", "ом", "ем", "ии", "ию", "ее"),
+    "de": ("s",),
+}
+#: the nominative's last letters a Russian case ending replaces ("Гвинея" → "Гвинее")
+_RU_FINALS = frozenset("аяыийоеь")
+#: a shorter stem than this is no evidence of a name
+MIN_STEM = 4
+
+
+def fold(text: str) -> str:
+    """Lower case without accents ("Guiné" → "guine"), in the same script."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return unicodedata.normalize("NFC", "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch))).replace("ё", "е")
+
+
+@functools.cache
+def english_names(lang: str) -> dict[str, tuple[str, str]]:
+    """Folded name in ``lang`` → (its English name, its kind: "place" or "language"),
+    for CLDR's countries and territories, continents, the cities it names time zones
+    after, and languages. Empty for a language CLDR does not know, and for English."""
+    try:
+        from babel import Locale, UnknownLocaleError
+    except ImportError:                                   # pragma: no cover - a dependency
+        return {}
+    if lang == "en":
+        return {}
+    try:
+        local = Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return {}
+    english = Locale("en")
+    pairs: list[tuple[str, str, str]] = []
+    for code, name in local.territories.items():
+        if code.isalpha() or code in CONTINENTS:
+            if code in english.territories:
+                pairs.append((name, english.territories[code], "place"))
+    for zone, names in local.time_zones.items():
+        city = names.get("city")
+        if city:
+            en_city = english.time_zones.get(zone, {}).get("city") or \
+                zone.rsplit("/", 1)[-1].replace("_", " ")
+            pairs.append((city, en_city, "place"))
+    for code, name in local.languages.items():
+        if code.isalpha() and len(code) <= 3 and code in english.languages:
+            pairs.append((name, english.languages[code], "language"))
+    out: dict[str, tuple[str, str]] = {}
+    shared: set[str] = set()
+    for name, en_name, kind in pairs:
+        key = fold(name)
+        if key in out and out[key][0] != en_name:
+            shared.add(key)
+        out.setdefault(key, (en_name, kind))
+    for key in shared:
+        del out[key]
+    return out
+
+
+def inflected_forms(word: str, lang: str) -> list[str]:
+    """Folded nominatives a declined one-word name ``word`` may stand for, nearest first:
+    Russian "филиппин" → "филиппины", "филиппина" …, "гвинее" → "гвинея" …; German
+    "deutschlands" → "deutschland". None for other languages or short words."""
+    low = fold(word)
+    out: list[str] = []
+    if lang == "de" and low.endswith("s") and len(low) > MIN_STEM + 1:
+        out.append(low[:-1])
+    elif lang == "ru" and len(low) > MIN_STEM:
+        stems = [low]
+        for ending in ENDINGS["ru"]:
+            if low.endswith(ending) and len(low) - len(ending) >= MIN_STEM:
+                stems.append(low[:-len(ending)])
+        for stem in stems:
+            out += [stem + final for final in sorted(_RU_FINALS)]
+            if stem != low:
+                out.append(stem)
+    return [f for f in dict.fromkeys(out) if f != low]
