@@ -522,6 +522,8 @@ class RuleGenerator:
                 if member is None or member[1] < MIN_MEMBERS:
                     continue
                 pid = member[0]
+                if self._symmetric(pid):
+                    continue           # the entities that share a border with X are no kind of X
                 fit = self.fit.fit(None, pid, scores, [words]) if words else None
                 names = self._names(pid, fit[1] if fit else None)
                 if not self._symmetric(pid) and \

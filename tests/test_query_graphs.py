@@ -965,3 +965,15 @@ def test_a_description_before_a_name_the_kb_lacks_is_not_read_as_the_topic(slice
                            "was born?")
     assert not a.grounded and not a.values and a.missing == "entity", a.text
     assert "Quillan Marshwright" in a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_symmetric_relation_makes_no_category_of_its_entity(slice_grounder):
+    """The slice's most frequent statement pointing at South Sudan is "shares border
+    with": its neighbours are no kind of South Sudan, so no reading takes them as its
+    members (their memberships were answered, called grounded)."""
+    a = slice_grounder.ask("Which international organisation is South Sudan a member of?")
+    kb_ = slice_grounder.kb
+    own = {st.value.value for st in kb_.statements("Q958", "P463", limit=50)}
+    assert not a.grounded or set(a.ids) <= own, a.text
+    assert "shares border" not in (a.query_graph or {}).get("label_level", ""), a.text
