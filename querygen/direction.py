@@ -69,7 +69,9 @@ def asked_direction(a: Analysis, span: tuple[int, int],
         return None
     if class_idiom(a, span):                  # "X is a kind of what?": X belongs to it
         return FORWARD
-    words = {w.low for w in a.words}
+    # a noun that describes X ("Oaxaca is a state of which country?") says what X is,
+    # not which way a property named by it ("state", of P131) is asked
+    words = {w.low for w in a.words} - a.described_as(span)
     text = " ".join(w.low for w in a.words)
     # a name the question writes out whole first ("a kind of what": "kind of")
     split.sort(key=lambda n: f" {' '.join(n)} " not in f" {text} ")

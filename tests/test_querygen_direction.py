@@ -57,6 +57,9 @@ pytestmark = pytest.mark.timeout(600)
      "diplomatic relation", None),
     ("On which network did Eurovision 1960 air?", "Eurovision 1960", "original broadcaster",
      None),
+    # a noun that describes X says what X is: P131's alias "state" is no direction here
+    ("Oaxaca is a state of which country?", "Oaxaca", "state", None),
+    ("Texas is the state of which country?", "Texas", "state", "inverse"),
 ])
 def test_the_syntax_says_which_way_a_relation_is_asked(question, mention, name, expected):
     text = expand_contractions(question)
