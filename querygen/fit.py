@@ -34,8 +34,8 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import POSSESSIVE_END, Analysis, Word, class_idiom
-from querygen.lexicon import FRAME_WORDS, RELATED
+from querygen.analysis import POSSESSIVE_END, Analysis, Word, class_idiom, only_verb
+from querygen.lexicon import AUXILIARIES, FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
 RELATED_WEIGHT = 0.92
@@ -315,6 +315,10 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
                                                           "who", "whom", "when")
     unmarked_relative = not relative_before_mention and not possessive and \
         _after_the_noun(a, span)
+    # "the capital of the country X belongs to": a finite verb or an auxiliary after X
+    # opens a clause of X's own, so the words after X are its own relation, never the
+    # question's main verb ("Where was the wife of X born?")
+    finite_after = unmarked_relative and _finite_verb_after(a, span)
 
     out = []
     for b in _segmentations(before):
@@ -323,14 +327,35 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
             # what a relative word or a possessive introduces after the mention is its
             # own relation: "born in X's capital" is X's capital, then born there
             own_first = relative_before_mention or (possessive and bool(b) and bool(af))
-            out.append(af + ordered if own_first else ordered + af)
-            if unmarked_relative and b and af and not own_first:
-                # "the capital of the nation X belonged to": X's own relation first
-                out.append(af[:1] + ordered + af[1:])
+            out += _orders(ordered, af, own_first,
+                           unmarked_relative and bool(b) and bool(af) and not own_first,
+                           finite_after)
             if possessive and af and len(af[0]) > 1 and not relative_before_mention:
                 first = af[0]
                 out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]
     return out
+
+
+def _orders(before: list[list[Word]], after: list[list[Word]], own_first: bool,
+            own_clause: bool, finite_after: bool) -> list[list[list[Word]]]:
+    """The orders of the pieces before the mention (nearest first) and after it: the
+    mention's own relation first when a relative word or a possessive introduces it;
+    in a clause of the mention's own without a relative word ("the nation X belonged
+    to") its first piece after it first, then the rest, as well as (unless a finite
+    verb opens that clause: ``_finite_verb_after``) the pieces before, then after."""
+    out = []
+    if not (own_clause and finite_after):
+        out.append(after + before if own_first else before + after)
+    if own_clause:
+        out.append(after[:1] + before + after[1:])
+    return out
+
+
+def _finite_verb_after(a: Analysis, span: tuple[int, int]) -> bool:
+    """Whether the word right after the mention ``span`` is an auxiliary ("was", "has")
+    or a verb form that is nothing else and no participle ("belongs", "consists")."""
+    nxt = next((w.low for w in a.words if w.start >= span[1]), None)
+    return nxt is not None and (nxt in AUXILIARIES or (nxt.endswith("s") and only_verb(nxt)))
 
 
 def _after_the_noun(a: Analysis, span: tuple[int, int]) -> bool:
