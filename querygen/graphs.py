@@ -60,8 +60,9 @@ from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractio
                                only_verb, singulars)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
                                    noun_forms)
+from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
-from querygen.fit import TYPE_PROPERTY, content, related_pair, root
+from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
 from querygen.lexicon import (CONTAINMENT_WORDS, NOT_A_FACT_WORDS, ONE_MEANING_VERBS,
                               PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
@@ -264,6 +265,7 @@ class GraphRanker:
         self.linker = linker
         self.rules = rules or RuleGenerator(kb, linker)
         self.oracle = self.rules.types      # one cache of the KB's types for both
+        self.domains = PropertyDomains(kb, self.rules.props)
         self.model = model or default_model()
 
     def rank(self, question: str, *, lang: str = "en") -> GraphRanking:
@@ -347,19 +349,31 @@ class GraphRanker:
     def _global_fit(self, a: Analysis, mentions: Sequence[Mention]
                     ) -> tuple[float, str | None]:
         """The best fit any property of the KB has for the relation words (whatever the
-        entities have), and that property."""
+        entities have), and that property. A property that fits only through a related
+        form of a word ("belong" → country, "signed" → record label: ``lexicon.RELATED``
+        lists a word's senses) counts where an entity of the question's kinds has it
+        (``querygen.domains``): a sense for other kinds of entity is no relation the KB
+        lacks for these."""
         spans = [m.span for m in mentions]
         fit = self.rules.fit
-        best, best_pid = 0.0, None
         own = [spans[0]] if spans else []
-        scores = fit.name_scores(fit.phrases(a, own, spans))
+        phrases = fit.phrases(a, own, spans)
+        scores = fit.name_scores(phrases)
+        plain = fit.name_scores([p for p in phrases if p[1] != RELATED_WEIGHT])
         contents = [c for c in (content(a.relation_words(spans)),
                                 content(a.relation_words(spans, keep_type_noun=False))) if c]
+        fits = []
         for pid in scores:
-            f = fit.fit(a, pid, scores, contents or [[]])
-            if f is not None and f[0] > best:
-                best, best_pid = f[0], pid
-        return best, best_pid
+            found = fit.fit(a, pid, scores, contents or [[]])
+            if found is not None and found[0] > 0.0:
+                fits.append((found[0], pid))
+        entities = [m.candidates[0].id for m in mentions if m.candidates]
+        for score, pid in sorted(fits, key=lambda x: -x[0]):
+            own_words = fit.fit(a, pid, plain, contents or [[]])
+            if (own_words is not None and own_words[0] >= score - 1e-9) or \
+                    self.domains.plausible(pid, entities):
+                return score, pid
+        return 0.0, None
 
     def _to_class(self, ctx: _Context, plans: Sequence[QueryPlan]) -> list[QueryPlan]:
         """Readings one hop longer (two when one does not reach it), from answers that are
