@@ -193,8 +193,12 @@ class RuleGenerator:
         English labels."""
         if base_language(lang) == "en":
             return Glossed(question, "en", question)
-        return gloss(question, lang, known=self.linker.source.known, normalize=normalize,
-                     properties=self.props.names_in(base_language(lang)))
+        source = self.linker.source
+
+        def longer(norm: str) -> list[str]:
+            return [name for name, _ in source.similar(norm, "words", limit=50)]
+        return gloss(question, lang, known=source.known, normalize=normalize,
+                     properties=self.props.names_in(base_language(lang)), longer=longer)
 
     def _with_class_nouns(self, a: Analysis, mentions: list[Mention]) -> Analysis:
         """``a`` with the nouns that name the class of a mention's entity ("the town of

@@ -437,6 +437,7 @@ def _knows(*names: str):
     ("Какой язык является официальным в Гвинее?", "ru", "Guinea"),
     ("Welche Sprache spricht man in Deutschlands Hauptstadt?", "de", "Germany"),
     ("Quais países falam francês?", "pt", "French"),                # a language
+    ("Que língua é oficial no Benim?", "pt", "Benin"),      # as Portugal writes it
 ])
 def test_a_place_or_language_the_kb_names_only_in_english_is_read_in_english(question, lang,
                                                                             english):
@@ -475,3 +476,23 @@ def test_cldr_names_fold_accents_and_leave_shared_names_out():
     assert places.english_names("en") == {} and places.english_names("xx-bogus") == {}
     assert "гвинея" in places.inflected_forms("Гвинее", "ru")
     assert places.inflected_forms("Deutschlands", "de") == ["deutschland"]
+
+
+def test_a_declined_surname_alone_is_read_as_the_kbs_full_name():
+    names = ["максимилиан робеспьер", "робеспьер максимилиан", "с прокофьев",
+             "сергеи прокофьев", "лавеи антон", "провинции филиппин"]
+
+    def longer(norm):
+        return [n for n in names if norm in n.split()]
+    out = gloss("Какой язык был родным для Робеспьера?", "ru", known=_knows(),
+                longer=longer).text
+    assert "Максимилиан Робеспьер" in out
+    out = gloss("Каким был инструмент Прокофьева?", "ru", known=_knows(), longer=longer).text
+    assert "Сергеи Прокофьев" in out                     # not the initial "с"
+    # a given name beside another capitalized word is part of that name, no surname
+    out = gloss("Где умер Антон Чехов?", "ru", known=_knows(), longer=longer).text
+    assert "Лавеи" not in out
+    # a country CLDR names is no surname
+    out = gloss("Какой город является столицей Филиппин?", "ru", known=_knows(),
+                longer=longer).text
+    assert "Philippines" in out and "Провинции" not in out

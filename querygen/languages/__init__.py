@@ -55,6 +55,8 @@ te th tl tr uk ur uz vi zh
 #: the longest word run looked up as a phrase of a lexicon or as a KB name
 MAX_PHRASE = 4
 MAX_NAME = 6
+#: the shortest word read as a surname alone
+MIN_SURNAME = 4
 #: the most forms of a declined name of several words tried, each word declined its own way
 MAX_DECLINED = 64
 #: the most words an aside set off by a comma has ("Oye,", ", per favore?")
@@ -249,12 +251,15 @@ def lemma(word: str, lang: str) -> str:
 
 def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]] | None = None,
           normalize: Callable[[str], str] | None = None,
-          properties: Mapping[str, str] | None = None) -> Glossed:
+          properties: Mapping[str, str] | None = None,
+          longer: Callable[[str], list[str]] | None = None) -> Glossed:
     """``question`` read into English words for the analysis (see the module docstring).
 
     ``known(norms)`` answers which normalized names the KB knows, ``normalize`` is the
     KB's name normalization, ``properties`` maps the KB's normalized property names in
-    ``lang`` to the property's English label. Without ``known`` no name is protected."""
+    ``lang`` to the property's English label, ``longer(norm)`` gives the KB's longer
+    names that contain every word of ``norm`` (a surname alone: "робеспьер" →
+    "максимилиан робеспьер"). Without ``known`` no name is protected."""
     code = base_language(lang)
     lex = lexicon(code)
     if code == "en":
@@ -269,7 +274,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
               **_separable(lows, lemmas, lex, protected)}
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
-                               protected) if known is not None else {}
+                               protected, longer) if known is not None else {}
     places = _place_names(question, tokens, lows, lemmas, lex, code,
                           protected | set(declined))
     aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
@@ -448,11 +453,14 @@ def _cased(question: str, tokens: list[tuple[int, int]]) -> bool:
 def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
                     lemmas: list[str], lex: Lexicon | None,
                     known: Callable[[Sequence[str]], set[str]],
-                    norm: Callable[[str], str], protected: set[int]
+                    norm: Callable[[str], str], protected: set[int],
+                    longer: Callable[[str], list[str]] | None = None
                     ) -> dict[int, tuple[int, str]]:
     """Names in another script written in another case than the KB's label (Russian
     "Андорры", "Ника Клегга"): runs of up to three non-Latin words, none a lexicon word,
-    whose lemmas the KB knows as a name. Their first index → (length, the lemmas)."""
+    whose lemmas the KB knows as a name. Their first index → (length, the lemmas). A
+    capitalized word alone that names nothing, as written or in a nominative, may be a
+    surname: it is read as the KB's longer name that ends with it (``_full_name``)."""
     runs: dict[str, tuple[int, int, list[str]]] = {}
     for i in range(len(tokens)):
         for n in range(min(3, len(tokens) - i), 0, -1):
@@ -473,7 +481,71 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
         if taken.isdisjoint(range(i, i + n)):
             taken.update(range(i, i + n))
             out[i] = (n, " ".join(w[:1].upper() + w[1:] for w in form))
+    if longer is not None:
+        named = taken | protected | {j for k in hits
+                                     for j in range(runs[k][0], runs[k][0] + runs[k][1])}
+        out.update(_surnames(question, tokens, lows, lemmas, lex, named, norm, longer))
     return out
+
+
+def _surnames(question: str, tokens: list[tuple[int, int]], lows: list[str],
+              lemmas: list[str], lex: Lexicon | None, named: set[int],
+              norm: Callable[[str], str], longer: Callable[[str], list[str]]
+              ) -> dict[int, tuple[int, str]]:
+    """Capitalized words in another script, alone (``_name_beside``), that no name the
+    KB knows covers (``named``) and that are neither lexicon words nor CLDR's places:
+    their index → (1, the KB's full name ending with them, ``_full_name``)."""
+    out: dict[int, tuple[int, str]] = {}
+    for i, (s, e) in enumerate(tokens):
+        word = question[s:e]
+        if i in named or _LATIN.search(word) or not word[:1].isupper() or \
+                (lex is not None and lex.word(lows[i], lemmas[i]) is not None):
+            continue
+        if _name_beside(question, tokens, i, lows, lemmas, lex) or \
+                _cldr_name(lows[i], lemmas[i], lex):
+            continue      # "Антон" of "Антон Чехов"; "Филиппин" is the Philippines
+        forms = [lows[i]] + [f[0] for f in _nominatives([lows[i]], [lemmas[i]], lex)]
+        full = _full_name(forms, norm, longer)
+        if full is not None:
+            out[i] = (1, full)
+    return out
+
+
+def _cldr_name(low: str, lemma_: str, lex: Lexicon | None) -> bool:
+    """Whether CLDR names a country, city or language so in the lexicon's language."""
+    if lex is None:
+        return False
+    names = places.english_names(lex.code)
+    forms = [low, lemma_, *places.inflected_forms(low[:1].upper() + low[1:], lex.code)]
+    return any(places.fold(f) in names for f in forms)
+
+
+def _name_beside(question: str, tokens: list[tuple[int, int]], i: int, lows: list[str],
+                 lemmas: list[str], lex: Lexicon | None) -> bool:
+    """Whether a capitalized word the lexicon does not know stands right before or after
+    word ``i``: then ``i`` is part of a longer name."""
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(tokens):
+            word = question[tokens[j][0]:tokens[j][1]]
+            if word[:1].isupper() and (lex is None or lex.word(lows[j], lemmas[j]) is None):
+                return True
+    return False
+
+
+def _full_name(forms: Sequence[str], norm: Callable[[str], str],
+               longer: Callable[[str], list[str]]) -> str | None:
+    """The KB's name of two words that ends with one of ``forms`` (a surname, nearest
+    form first), its given name longer than an initial: "прокофьев" → "сергеи
+    прокофьев", not "с прокофьев". Capitalized; None when the KB has none."""
+    for form in dict.fromkeys(forms):
+        key = norm(form)
+        if len(key) < MIN_SURNAME:
+            continue
+        for name in longer(key):
+            words = name.split()
+            if len(words) == 2 and words[1] == key and len(words[0]) > 2:
+                return " ".join(w[:1].upper() + w[1:] for w in words)
+    return None
 
 
 def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],

@@ -5,6 +5,7 @@ a word. Written for this package from general German.
 """
 
 WORDS = {
+    "tätig": "worked",
     # question words
     "wer": "who", "wen": "whom", "wem": "whom", "wessen": "whose", "was": "what",
     "wo": "where", "woher": "where from", "wohin": "where to", "wann": "when",
@@ -86,6 +87,7 @@ WORDS = {
     "sport": "sport", "sportart": "sport", "sportler": "athlete", "spieler": "player",
     "spielerin": "player", "politiker": "politician", "schauspieler": "actor",
     "schauspielerin": "actress", "musiker": "musician", "maler": "painter",
+    "verdienen": "earn", "lebensunterhalt": "living",
     "wissenschaftler": "scientist", "schriftsteller": "writer",
     "schriftstellerin": "writer", "sänger": "singer", "sängerin": "singer",
     # relation words
@@ -153,7 +155,7 @@ WORDS = {
     "begraben": "buried", "beerdigt": "buried", "bestattet": "buried",
     "staatsbürger": "citizen", "bürger": "citizen", "bürgerin": "citizen",
     # occupation, field, employer, education
-    "tätig": "active", "job": "job", "berufsbezeichnung": "occupation",
+    "job": "job", "berufsbezeichnung": "occupation",
     "forschung": "research", "wissenschaft": "science", "bereich": "field",
     "fachbereich": "field", "forschungsbereich": "field of work", "disziplin": "field",
     "mitarbeiter": "employee", "mitarbeiterin": "employee", "angestellt": "employed",

@@ -12,6 +12,7 @@ like are read only in phrases or not at all: they are parts of many names.
 """
 
 WORDS = {
+    "destacar": "excelled", "destacó": "excelled", "destacado": "excelled",
     # question words (accented and as often typed without accents)
     "quién": "who", "quien": "who", "quienes": "who", "qué": "what", "que": "which",
     "cuál": "which", "cual": "which", "cuales": "which", "dónde": "where",

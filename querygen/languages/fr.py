@@ -12,6 +12,7 @@ phrases are written without them ("qu'est-ce que" → "qu est que", "comment s'a
 """
 
 WORDS = {
+    "illustrer": "excelled", "illustré": "excelled", "illustrée": "excelled",
     # question words
     "qui": "who", "quoi": "what", "que": "that", "qu": "that",
     "quel": "which", "quelle": "which", "quels": "which", "quelles": "which",

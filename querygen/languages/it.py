@@ -10,6 +10,7 @@ them ("come si chiama" → "come chiama").
 """
 
 WORDS = {
+    "operare": "worked", "operò": "worked", "distinguersi": "excelled",
     # question words
     "chi": "who", "che": "which", "cosa": "what", "cos": "what", "quale": "which",
     "quali": "which", "qual": "which", "dove": "where", "dov": "where",
@@ -297,6 +298,7 @@ WORDS = {
 }
 
 PHRASES = {
+    "in origine": "originally",
     # question phrases (words the lexicon drops, like "si", are skipped inside a phrase)
     "che cosa": "what", "che cos": "what", "di che cosa": "of what", "a che cosa": "to what",
     "da che cosa": "from what", "in che cosa": "in what", "quali città": "which cities",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from typing import Any
 
 #: CLDR's region codes that are continents (its other numeric regions are parts of them,
 #: whose names other languages share with countries: ru "Южная Африка")
@@ -41,7 +42,8 @@ def fold(text: str) -> str:
 def english_names(lang: str) -> dict[str, tuple[str, str]]:
     """Folded name in ``lang`` → (its English name, its kind: "place" or "language"),
     for CLDR's countries and territories, continents, the cities it names time zones
-    after, and languages. Empty for a language CLDR does not know, and for English."""
+    after, and languages, as ``lang`` and its regional variants write them. Empty for a
+    language CLDR does not know, and for English."""
     try:
         from babel import Locale, UnknownLocaleError
     except ImportError:                                   # pragma: no cover - a dependency
@@ -49,24 +51,13 @@ def english_names(lang: str) -> dict[str, tuple[str, str]]:
     if lang == "en":
         return {}
     try:
-        local = Locale.parse(lang)
+        locales = [Locale.parse(lang)] + [Locale.parse(v) for v in _regional(lang)]
     except (UnknownLocaleError, ValueError):
         return {}
     english = Locale("en")
     pairs: list[tuple[str, str, str]] = []
-    for code, name in local.territories.items():
-        if code.isalpha() or code in CONTINENTS:
-            if code in english.territories:
-                pairs.append((name, english.territories[code], "place"))
-    for zone, names in local.time_zones.items():
-        city = names.get("city")
-        if city:
-            en_city = english.time_zones.get(zone, {}).get("city") or \
-                zone.rsplit("/", 1)[-1].replace("_", " ")
-            pairs.append((city, en_city, "place"))
-    for code, name in local.languages.items():
-        if code.isalpha() and len(code) <= 3 and code in english.languages:
-            pairs.append((name, english.languages[code], "language"))
+    for local in locales:
+        pairs += _pairs(local, english)
     out: dict[str, tuple[str, str]] = {}
     shared: set[str] = set()
     for name, en_name, kind in pairs:
@@ -77,6 +68,31 @@ def english_names(lang: str) -> dict[str, tuple[str, str]]:
     for key in shared:
         del out[key]
     return out
+
+
+def _regional(lang: str) -> list[str]:
+    """CLDR's regional variants of ``lang`` ("pt_PT" writes Benin "Benim")."""
+    from babel import localedata
+    return [i for i in localedata.locale_identifiers()
+            if i.startswith(f"{lang}_") and len(i.split("_")) == 2]
+
+
+def _pairs(local: Any, english: Any) -> list[tuple[str, str, str]]:
+    """(name in ``local``, English name, kind) for CLDR's places and languages."""
+    pairs: list[tuple[str, str, str]] = []
+    for code, name in local.territories.items():
+        if (code.isalpha() or code in CONTINENTS) and code in english.territories:
+            pairs.append((name, english.territories[code], "place"))
+    for zone, names in local.time_zones.items():
+        city = names.get("city")
+        if city:
+            en_city = english.time_zones.get(zone, {}).get("city") or \
+                zone.rsplit("/", 1)[-1].replace("_", " ")
+            pairs.append((city, en_city, "place"))
+    for code, name in local.languages.items():
+        if code.isalpha() and len(code) <= 3 and code in english.languages:
+            pairs.append((name, english.languages[code], "language"))
+    return pairs
 
 
 def inflected_forms(word: str, lang: str) -> list[str]:

@@ -15,6 +15,7 @@ without accents ("quem e").
 """
 
 WORDS = {
+    "destacar": "excelled", "destacou": "excelled",
     # question words
     "quem": "who", "que": "which", "quê": "what", "qual": "which", "onde": "where",
     "aonde": "where to", "donde": "where from", "quando": "when", "como": "how",

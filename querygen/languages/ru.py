@@ -158,6 +158,7 @@ WORDS = {
     "производитель": "manufacturer of", "изготовитель": "manufacturer of",
     "производить": "makes", "производиться": "made", "произвести": "produced",
     "произведен": "produced", "произведён": "produced", "выпускать": "produces",
+    "зарабатывать": "earn", "жизнь": "living",
     "выпускаться": "released", "выходить": "released",
     "выйти": "released",
     "выпустить": "released", "разработчик": "developer of", "разработать": "developed",
