@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from linking.lexicon import STOPWORDS
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
                               PERSON_NOUNS, PLACE_NOUNS, RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES,
                               TIME_NOUNS, VERB_FORMS, Superlative)
@@ -119,6 +120,32 @@ class Analysis:
                 noun.low in AUXILIARIES:
             return None
         return noun.low
+
+    def descriptor_before(self, span: tuple[int, int]) -> list[Word]:
+        """The words right before the mention at ``span`` that describe it as an
+        apposition: "the Indonesian president Suharto", "antiques expert David Battie",
+        "The Estonian painter Kristjan Raud" — a lower-case noun (English knows it as a
+        noun, or not at all) right before the name,
+        with the words before it back to an article, a comma or the question's start
+        (at most three in all, none a question or frame word, a preposition, a relative
+        or an auxiliary). Empty when the word before the name is no such noun ("the
+        capital of France": "of" comes first). Whether they describe the entity is the
+        KB's to say (the caller asks it)."""
+        before = [w for w in self.words if w.end <= span[0]]
+        if not before or before[-1].text != before[-1].low or \
+                before[-1].low in STOPWORDS or before[-1].start in self.frame or \
+                before[-1].low in VERB_FORMS or \
+                "NOUN" not in (_parts_of_speech(before[-1].low) or {"NOUN"}):
+            return []                   # "Who owns X": a verb, no apposition
+        run: list[Word] = []
+        for w in reversed(before[-3:]):
+            if w.low in STOPWORDS or w.low in FRAME_WORDS or w.low in AUXILIARIES or \
+                    w.start in self.frame or w.low in _PREPOSITIONS or w.low in _RELATIVES:
+                break
+            if self.question[w.end:w.end + 1] == ",":
+                break
+            run.insert(0, w)
+        return run
 
     def described_as(self, span: tuple[int, int]) -> frozenset[str]:
         """The nouns the question uses to describe the entity at ``span``: "X is a N …"

@@ -54,6 +54,9 @@ from store.normalize import normalize
 #: a best plan scoring below this sends the generator looking for names the detector missed
 #: (an exact entity name scores about 1.2, a property that names the relation about 0.8)
 WEAK_PLAN = 1.9
+#: the class whose members a noun before their name describes, whatever the KB says of
+#: their occupations ("the Indonesian president Suharto")
+PERSON_CLASS = "human"
 #: the inverse reading (the entity is the value) needs to fit better to win
 INVERSE_PENALTY = 0.05
 #: how well "the members of a category" answers a question that names no property, and
@@ -175,7 +178,7 @@ class RuleGenerator:
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
         mentions = self.finder.find(text, a, lang=base_language(lang))
-        a = self._with_class_nouns(a, mentions)
+        a, mentions = self._with_class_nouns(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
@@ -200,17 +203,32 @@ class RuleGenerator:
         return gloss(question, lang, known=source.known, normalize=normalize,
                      properties=self.props.names_in(base_language(lang)), longer=longer)
 
-    def _with_class_nouns(self, a: Analysis, mentions: list[Mention]) -> Analysis:
+    def _with_class_nouns(self, a: Analysis, mentions: list[Mention]
+                          ) -> tuple[Analysis, list[Mention]]:
         """``a`` with the nouns that name the class of a mention's entity ("the town of
-        Brighton", "the volcano Karisimbi") marked as describing it: not relation words."""
-        found = set()
+        Brighton", "the volcano Karisimbi") marked as describing it: not relation words;
+        so too an apposition before a name ("the Indonesian president Suharto",
+        ``Analysis.descriptor_before``) where the KB says the entity is of the noun's
+        class, or is a person (whose occupations a KB often lacks): the mentions inside it
+        ("Indonesian") are left out, as they only describe."""
+        found: set[str] = set()
+        inside: list[tuple[int, int]] = []
         for m in mentions:
-            noun = a.class_noun_before(m.span)
-            if noun is None or not m.candidates:
+            if not m.candidates:
                 continue
-            if self.types.is_a([c.id for c in m.candidates[:2]], noun):
+            ids = [c.id for c in m.candidates[:2]]
+            noun = a.class_noun_before(m.span)
+            if noun is not None and self.types.is_a(ids, noun):
                 found.add(noun)
-        return replace(a, described=a.described | found) if found else a
+            run = a.descriptor_before(m.span)
+            if run and (self.types.is_a(ids[:1], run[-1].low) or (
+                    run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
+                    self.types.is_a(ids[:1], PERSON_CLASS))):
+                found.update(w.low for w in run)
+                inside.append((run[0].start, run[-1].end))
+        kept = [m for m in mentions
+                if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)]
+        return (replace(a, described=a.described | found) if found else a), kept
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""

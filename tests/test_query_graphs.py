@@ -1042,3 +1042,31 @@ def test_on_a_turtle_kb_a_word_of_several_senses_keeps_the_kinds_relation(painti
                        ("What movement does the painter of The Kiss belong to?", "Secession")):
         a = paintings.ask(q)
         assert a.grounded and painter in a.text, a.text
+
+
+@pytest.mark.parametrize("question, mention, words", [
+    ("In which city did the Indonesian president Suharto die?", "Suharto",
+     ["Indonesian", "president"]),
+    ("Where is the employer of antiques expert David Battie headquartered?", "David Battie",
+     ["antiques", "expert"]),
+    ("Which country does the film E.T. come from?", "E.T.", ["film"]),
+    ("Who owns Hal Varian's employer?", "Hal Varian", []),          # a verb
+    ("What is the capital of France?", "France", []),               # "of" first
+])
+def test_an_apposition_before_a_name_is_read_as_its_description(question, mention, words):
+    start = question.index(mention)
+    run = analyze(question).descriptor_before((start, start + len(mention)))
+    assert [w.text for w in run] == words
+
+
+@pytest.mark.timeout(600)
+def test_a_person_described_before_the_name_is_asked_about_not_the_description(
+        slice_grounder):
+    # "Indonesian" names Indonesia, but only describes Suharto; "president" is no relation
+    a = slice_grounder.ask("In which city did the Indonesian president Suharto die?")
+    kb_ = slice_grounder.kb
+    died = {st.value.value for st in kb_.statements("Q44819", "P20", limit=5)}
+    assert a.grounded and set(a.ids) == died, a.text
+    # a place noun before a person is the answer's class in a clause, no description
+    b = slice_grounder.ask("The town Romain Gavras was born in is named after whom?")
+    assert b.grounded and b.ids == ["Q37122"], b.text
