@@ -125,12 +125,11 @@ class Analysis:
         """The words right before the mention at ``span`` that describe it as an
         apposition: "the Indonesian president Suharto", "antiques expert David Battie",
         "The Estonian painter Kristjan Raud" — a lower-case noun (English knows it as a
-        noun, or not at all) right before the name,
-        with the words before it back to an article, a comma or the question's start
-        (at most three in all, none a question or frame word, a preposition, a relative
-        or an auxiliary). Empty when the word before the name is no such noun ("the
-        capital of France": "of" comes first). Whether they describe the entity is the
-        KB's to say (the caller asks it)."""
+        noun, or not at all) right before the name, with the words before it back to an
+        article, a comma or the question's start (at most three in all, none a question
+        or frame word, a preposition, a relative or an auxiliary). Empty when the word
+        before the name is no such noun ("the capital of France": "of" comes first).
+        Whether they describe the entity is the KB's to say (the caller asks it)."""
         before = [w for w in self.words if w.end <= span[0]]
         if not before or before[-1].text != before[-1].low or \
                 before[-1].low in STOPWORDS or before[-1].start in self.frame or \

@@ -7,7 +7,7 @@ classes has, as subject or as value, is no relation the KB could hold for X.
 The relation words of a question are matched against every property of the KB, and the
 best match measures how well the question's relation is named (``graphs._global_fit``).
 A word of several senses then meets properties of other kinds of entity: "signed" a
-treaty meets "record label" (a band is signed to one), "go" meets "go rank", "belong"
+treaty meets "record label" (a band is signed to one), "belong" a painting's movement
 meets "country". Such a property says nothing about what the KB lacks for X. The classes
 of X are its ``instance of`` (or ``rdf:type``) values; their members are sampled
 (``MEMBERS`` per class) and the properties they have, either way, are the class's. Of a

@@ -275,8 +275,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
                                protected, longer) if known is not None else {}
-    places = _place_names(question, tokens, lows, lemmas, lex, code,
-                          protected | set(declined))
+    place_names = _place_names(question, tokens, lows, lemmas, lex, code,
+                               protected | set(declined))
     aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
     if aside is not None:
         replacements.append((aside[0], aside[1], ""))
@@ -285,7 +285,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         if i in protected or (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
             i += 1
             continue
-        hit = (1, forced[i]) if i in forced else declined.get(i) or places.get(i) or \
+        hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             word = question[tokens[i][0]:tokens[i][1]]
@@ -516,7 +516,7 @@ def _cldr_name(low: str, lemma_: str, lex: Lexicon | None) -> bool:
     if lex is None:
         return False
     names = places.english_names(lex.code)
-    forms = [low, lemma_, *places.inflected_forms(low[:1].upper() + low[1:], lex.code)]
+    forms = [low, lemma_, *places.inflected_forms(low, lex.code)]
     return any(places.fold(f) in names for f in forms)
 
 
@@ -598,7 +598,8 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
 def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None
                  ) -> list[list[str]]:
     """Other forms of a name's words the KB may write it in: the words with a case ending
-    swapped for a nominative one (every word the same way), then the lemmas — last, as a
+    swapped for a nominative one (every word the same way), then, for several words, each
+    word its own way (an ending swapped or its lemma), then the lemmas — last, as a
     lemmatizer knows nouns better than names ("Германии" is Германия, not germanium)."""
     out = []
     endings = lex.name_endings if lex is not None else ()

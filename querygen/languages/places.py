@@ -6,8 +6,9 @@ Portuguese), so "Philippinen", "Filippine" and "Marrocos" would meet no label.
 ``english_names(lang)`` maps a folded name ("philippinen") to its English one
 ("Philippines"); ``inflected_forms(word, lang)`` gives the forms a declined word may have
 as a name (Russian "Филиппин" → "филиппины", German "Deutschlands" → "deutschland").
-A name that two places share in a language ("Южная Африка") is left out: it is no
-evidence of either.
+CLDR's regions other than continents are left out (a language may name one as it names a
+country: Russian "Южная Африка"), and so is a name two places share: it is evidence of
+neither.
 """
 
 from __future__ import annotations
