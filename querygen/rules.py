@@ -548,8 +548,7 @@ class RuleGenerator:
                     continue           # the entities that share a border with X are no kind of X
                 fit = self.fit.fit(None, pid, scores, [words]) if words else None
                 names = self._names(pid, fit[1] if fit else None)
-                if not self._symmetric(pid) and \
-                        asked_direction(a, mention.span, names) == FORWARD:
+                if asked_direction(a, mention.span, names) == FORWARD:
                     continue           # "Who advised X?": X's advisor, not X's students
                 if fit is not None and pid in self._out_props(cand.id):
                     # the words name a property X has itself ("Which country does X

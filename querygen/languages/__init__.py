@@ -113,7 +113,7 @@ def _entry(table: Mapping[str, str], folded: Mapping[str, str],
         if form in table:
             return table[form]
     for form in forms:
-        if _fold(form) == form:     # typed without accents: "decede", "citta"
+        if places.strip_accents(form) == form:     # typed without accents: "decede", "citta"
             hit = folded.get(form)
             if hit is not None:
                 return hit
@@ -231,7 +231,7 @@ def _lexicon(code: str) -> Lexicon | None:
     def folded(table: Mapping[str, str]) -> dict[str, str]:
         out: dict[str, str] = {}
         for key, value in table.items():
-            out.setdefault(_fold(key), value)
+            out.setdefault(places.strip_accents(key), value)
         return out
     return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
                    getattr(module, "RELATIVES", {}),
@@ -766,14 +766,6 @@ def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexic
     return lex is not None and (
         all(lex.word(w, lm) is not None for w, lm in zip(lows, lemmas)) or
         lex.phrase(" ".join(lows), " ".join(lemmas)) is not None)
-
-
-def _fold(text: str) -> str:
-    """Lower case without accents, in the same script ("é" → "e", "ё" → "е")."""
-    import unicodedata
-    decomposed = unicodedata.normalize("NFD", text)
-    return unicodedata.normalize("NFC", "".join(
-        ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
 def _transliterated(word: str) -> str:

@@ -32,11 +32,16 @@ _RU_FINALS = frozenset("аяыийоеь")
 MIN_STEM = 4
 
 
+def strip_accents(text: str) -> str:
+    """``text`` without accents, in the same script ("é" → "e", "ё" → "е")."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
 def fold(text: str) -> str:
     """Lower case without accents ("Guiné" → "guine"), in the same script."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    return unicodedata.normalize("NFC", "".join(
-        ch for ch in decomposed if not unicodedata.combining(ch))).replace("ё", "е")
+    return strip_accents(text.lower())
 
 
 @functools.cache
