@@ -104,22 +104,31 @@ class Analysis:
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
 
-    def class_noun_before(self, span: tuple[int, int]) -> str | None:
+    def class_phrase_before(self, span: tuple[int, int]) -> list[Word]:
         """The lower-case noun right before the mention at ``span`` in "the N of X" or
-        "the N X" ("the town of Brighton", "the volcano Karisimbi"): a description of X
-        if X is an N (the caller asks the KB), else a relation ("the capital of France")."""
+        "the N X" ("the town of Brighton", "the volcano Karisimbi"), with up to two
+        modifiers between the article and it ("the Australian city of Brisbane"), noun
+        last: a description of X if X is an N (the caller asks the KB), else a relation
+        ("the capital of France"). Empty when the words do not read so."""
         before = [w for w in self.words if w.end <= span[0]]
-        if len(before) >= 3 and before[-1].low == "of":
-            noun, article = before[-2], before[-3]
-        elif len(before) >= 2:
-            noun, article = before[-1], before[-2]
-        else:
-            return None
-        if article.low not in ("the", "a", "an") or noun.text != noun.low or \
-                noun.start in self.frame or noun.low in FRAME_WORDS or \
+        if before and before[-1].low == "of":
+            before = before[:-1]
+        if len(before) < 2:
+            return []
+        noun = before[-1]
+        if noun.text != noun.low or noun.start in self.frame or noun.low in FRAME_WORDS or \
                 noun.low in AUXILIARIES:
-            return None
-        return noun.low
+            return []
+        for k in range(2, min(4, len(before)) + 1):
+            word = before[-k]
+            if word.low in ("the", "a", "an"):
+                return before[-k + 1:]
+            # a modifier: a name's adjective ("Australian") or an adjective ("small"),
+            # not a noun ("a twin city of X" asks X's twin city)
+            if not (word.text[:1].isupper() or parts_of_speech(word.low) == {"ADJ"}) or \
+                    word.start in self.frame or word.low in FRAME_WORDS:
+                return []
+        return []
 
     def descriptor_before(self, span: tuple[int, int]) -> list[Word]:
         """The words right before the mention at ``span`` that describe it as an
@@ -127,19 +136,25 @@ class Analysis:
         "The Estonian painter Kristjan Raud" — a lower-case noun (English knows it as a
         noun, or not at all) right before the name, with the words before it back to an
         article, a comma or the question's start (at most three in all, none a question
-        or frame word, a preposition, a relative or an auxiliary). Empty when the word
-        before the name is no such noun ("the capital of France": "of" comes first).
-        Whether they describe the entity is the KB's to say (the caller asks it)."""
+        or frame word, a preposition, a relative, an auxiliary or a verb). Empty when the
+        word before the name is no such noun ("the capital of France": "of" comes first),
+        or the name is not capitalized (there is no telling where a name begins then:
+        "the album hand cut"). Whether they describe the entity is the KB's to say (the
+        caller asks it)."""
         before = [w for w in self.words if w.end <= span[0]]
+        if not self.question[span[0]:span[0] + 1].isupper() and \
+                not self.question[span[0]:span[0] + 1].isdigit():
+            return []       # "the album hand cut": where names are not capitalized
         if not before or before[-1].text != before[-1].low or \
                 before[-1].low in STOPWORDS or before[-1].start in self.frame or \
                 before[-1].low in VERB_FORMS or \
-                "NOUN" not in (_parts_of_speech(before[-1].low) or {"NOUN"}):
+                "NOUN" not in (parts_of_speech(before[-1].low) or {"NOUN"}):
             return []                   # "Who owns X": a verb, no apposition
         run: list[Word] = []
         for w in reversed(before[-3:]):
             if w.low in STOPWORDS or w.low in FRAME_WORDS or w.low in AUXILIARIES or \
-                    w.start in self.frame or w.low in _PREPOSITIONS or w.low in _RELATIVES:
+                    w.start in self.frame or w.low in _PREPOSITIONS or w.low in _RELATIVES \
+                    or only_verb(w.low):        # "worked Sir Alex Ferguson"
                 break
             if self.question[w.end:w.end + 1] == ",":
                 break
@@ -254,18 +269,18 @@ def singulars(word: str) -> list[str]:
 
 def known_word(word: str) -> bool:
     """Whether English (lemminflect's lexicon) knows ``word`` in any form."""
-    return bool(_parts_of_speech(word))
+    return bool(parts_of_speech(word))
 
 
 def noun_only(word: str) -> bool:
     """Whether English knows ``word`` as a noun and not as a verb ("birthplace", not
     "contains")."""
-    pos = _parts_of_speech(word)
+    pos = parts_of_speech(word)
     return "NOUN" in pos and "VERB" not in pos
 
 
 @functools.lru_cache(maxsize=4096)
-def _parts_of_speech(word: str) -> frozenset[str]:
+def parts_of_speech(word: str) -> frozenset[str]:
     """The parts of speech English (lemminflect's lexicon) knows ``word`` as."""
     from lemminflect import getAllLemmas
     return frozenset(getAllLemmas(word))
@@ -338,8 +353,7 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
     if w in ("which", "what"):
         _read_which(r, i)
         return True
-    if i == first and i >= 2 and lows[i - 2:i] == ["tell", "me"] and \
-            _noun_before_relative(lows, i, r.texts)[0] is not None:
+    if i == first and i >= 2 and lows[i - 2:i] == ["tell", "me"]:
         return _read_imperative(r, i - 2)   # "Tell me the country where …" ("tell me" is
     return i == first and w in IMPERATIVES and _read_imperative(r, i)   # filler elsewhere)
 
@@ -401,18 +415,27 @@ def _read_which(r: _Reading, i: int) -> None:
 
 
 def _read_imperative(r: _Reading, i: int) -> bool:
-    """An imperative at ``i`` ("Name …", "Tell me …"), read into ``r``; whether "the N
-    whose/where/in which …" follows it, making N the class asked for ("Name the country
+    """An imperative at ``i`` ("Name …", "Tell me …"), read into ``r``; whether the
+    reading ends there: unless a question word follows it ("Tell me who …"). "The N
+    whose/where/in which …" after it makes N the class asked for ("Name the country
     whose capital is …": a country)."""
     lows = r.lows
-    r.wh = r.wh or "imperative"
-    r.mark(i)
-    if i + 1 < len(lows) and lows[i + 1] in ("me", "us"):
-        r.mark(i + 1)
     after = i + 2 if lows[i + 1:i + 2] in (["me"], ["us"]) else i + 1
     nouns, relative = _noun_before_relative(lows, after, r.texts)
+    nxt = after + 1 if lows[after:after + 1] and lows[after] in _PREPOSITIONS else after
+    # "Tell me who …", "Name someone who …": the question word or relative after it asks
+    asks_on = nouns is None and lows[nxt:nxt + 1] != [] and (
+        lows[nxt] in _WH_WORDS or lows[after] in _INDEFINITE_PRONOUNS)
+    if asks_on and lows[i] == "tell":
+        return False            # "Tell me (in) which …": filler before the question word
+    r.wh = r.wh or "imperative"
+    r.mark(i)
+    if after == i + 2:
+        r.mark(i + 1)
     if nouns is None:
-        return False
+        # "Name what …" asks with the word after it; a "where" or "who" further on is a
+        # relative ("Tell me the official language of the city where …")
+        return not asks_on
     r.type_noun = _noun_phrase(lows, nouns[0], nouns[1])
     r.answer_type = _type_of(r.type_noun)
     r.mark(*range(nouns[0] - 1, relative + 1))
@@ -473,10 +496,11 @@ def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
 
 def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
     """Whether the who/whom/whose at ``i`` opens a relative clause after a noun and the
-    question word comes later ("a country *whose* capital is *which* city?")."""
+    question word comes later ("a country *whose* capital is *which* city?", "… whose
+    capital is named after *whom*?")."""
     return i > 0 and lows[i - 1] not in AUXILIARIES and lows[i - 1] not in _PREPOSITIONS \
         and lows[i - 1] not in _WH_WORDS and lows[i - 1] not in ("me", "us") \
-        and any(w in ("which", "what", "where", "when") for w in lows[i + 1:])
+        and any(w in ("which", "what", "where", "when", "who", "whom") for w in lows[i + 1:])
 
 
 def _has_wh(lows: Sequence[str]) -> bool:
@@ -504,7 +528,7 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
         if j > i and j + 1 < len(lows) and lows[j + 1] in _VERB_FOLLOWERS \
-                and "VERB" in _parts_of_speech(w):
+                and "VERB" in parts_of_speech(w):
             break                          # "which countries *share* a border", "what
             #                                river *flows* through"
         end = j
@@ -524,7 +548,7 @@ def _abbreviation(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> b
 def only_verb(word: str) -> bool:
     """Whether English knows ``word`` as a verb form and as nothing else ("belongs",
     "consists"; not "plays", "works", which are nouns too)."""
-    parts = _parts_of_speech(word)
+    parts = parts_of_speech(word)
     return bool(parts) and parts <= {"VERB", "AUX"}
 
 
@@ -575,8 +599,13 @@ def _plain_noun(word: str) -> bool:
 
 
 def _participle(word: str) -> bool:
-    """Whether ``word`` is a verb's -ing or -ed form ("containing", "directed")."""
-    return word.endswith(("ing", "ed")) and "VERB" in _parts_of_speech(word)
+    """Whether ``word`` is a verb's -ing or -ed form ("containing", "directed") or its
+    past participle ("born", "written")."""
+    if word.endswith(("ing", "ed")) and "VERB" in parts_of_speech(word):
+        return True
+    from lemminflect import getAllLemmas, getInflection
+    return any(word in getInflection(lemma, tag="VBN")
+               for lemma in getAllLemmas(word).get("VERB", ()))
 
 
 def _head_before(lows: Sequence[str], i: int) -> int | None:

@@ -34,7 +34,8 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import POSSESSIVE_END, Analysis, Word, class_idiom, only_verb
+from querygen.analysis import (POSSESSIVE_END, Analysis, Word, class_idiom, only_verb,
+                               parts_of_speech)
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
@@ -266,6 +267,17 @@ def _segmentations(side: list[tuple[list[Word], str]]) -> list[list[list[Word]]]
     return out
 
 
+def _describing(a: Analysis, span: tuple[int, int]) -> set[int]:
+    """The starts of the words right before the mention ``span`` that the analysis marks
+    as describing it (``Analysis.described``: "the Greek singer Katy Garbi")."""
+    out: set[int] = set()
+    for w in reversed([w for w in a.words if w.end <= span[0]]):
+        if w.low not in a.described:
+            break
+        out.add(w.start)
+    return out
+
+
 def _sides(a: Analysis, span: tuple[int, int]
            ) -> tuple[list[tuple[list[Word], str]], list[tuple[list[Word], str]], bool]:
     """The relation words before and after the mention ``span`` as pieces (words, the
@@ -273,7 +285,10 @@ def _sides(a: Analysis, span: tuple[int, int]
     before: list[tuple[list[Word], str]] = [([], "")]
     after: list[tuple[list[Word], str]] = [([], "")]
     possessive = bool(POSSESSIVE_END.search(a.question[span[0]:span[1]]))
+    describing = _describing(a, span)
     for w in a.words:
+        if w.start in describing:       # "the Greek singer X": what X is, no relation
+            continue
         if span[0] <= w.start < span[1]:
             if w.end > span[1]:            # "Curie's": a possessive joins what follows
                 after.append(([], "'s"))
@@ -285,10 +300,26 @@ def _sides(a: Analysis, span: tuple[int, int]
         if w.low in CHAIN_JOINS or (w.low in ("the", "a", "an") and content(side[-1][0])):
             side.append(([], w.low))
             continue
+        if side is after and _clause_ended(side[-1][0], w):
+            side.append(([], ""))
         if w.low in FRAME_WORDS:
             continue
         side[-1][0].append(w)
     return before, after, possessive
+
+
+#: prepositions a relative clause may end with ("the church X belonged to")
+_STRANDED = frozenset("to for in at with from on by".split())
+
+
+def _clause_ended(piece: list[Word], w: Word) -> bool:
+    """Whether ``w`` begins a new piece after the ``piece`` so far because a clause ended
+    with a preposition: a verb form right after one is not its object ("the church that
+    X belonged to | headquartered", "the club X played for | founded")."""
+    if not piece or piece[-1].low not in _STRANDED:
+        return False
+    parts = parts_of_speech(w.low)
+    return "VERB" in parts and parts <= {"VERB", "ADJ", "AUX"}
 
 
 def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
@@ -330,10 +361,24 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
             out += _orders(ordered, af, own_first,
                            unmarked_relative and bool(b) and bool(af) and not own_first,
                            finite_after)
-            if possessive and af and len(af[0]) > 1 and not relative_before_mention:
-                first = af[0]
-                out += [ordered + [first[:k], first[k:]] + af[1:] for k in range(1, len(first))]
+            if relative_before_mention and b and len(af) > 1 and _clause_ended(af[0], af[1][0]):
+                # "the church that X belonged to | headquartered": the clause ended, the
+                # noun it describes comes next, the main verb last
+                out.append(af[:1] + ordered + af[1:])
+            if possessive and af and len(af[0]) > 1:
+                out += _possessed_splits(ordered, af, relative_before_mention)
     return out
+
+
+def _possessed_splits(before: list[list[Word]], after: list[list[Word]],
+                      relative: bool) -> list[list[list[Word]]]:
+    """After a possessive ("X's spouse born"), each split of the first piece after it
+    (where the possessed noun ends is not written): after the pieces before the mention,
+    or first where a relative word introduces the mention's clause ("the city where X's
+    party | has its seat")."""
+    first = after[0]
+    splits = [[first[:k], first[k:]] + after[1:] for k in range(1, len(first))]
+    return [s + before for s in splits] if relative else [before + s for s in splits]
 
 
 def _orders(before: list[list[Word]], after: list[list[Word]], own_first: bool,

@@ -1249,8 +1249,7 @@ def _unpaired_word(graph: QueryGraph) -> tuple[str, str] | None:
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
     """("entity", why) when the KB lacks an entity of the question: a name no reading
     used, no entity found at all, or only names near the mentions; else None."""
-    from querygen.question_names import ignored_names
-    names = ignored_names(ctx.analysis.question, _entities(ctx))
+    names = _names_left_out(ctx, _entities(ctx))
     if names:
         name = _name_run(ctx.analysis.question, names)
         return "entity", f"the KB has no entity named {name!r}"
@@ -1556,10 +1555,18 @@ def _entities(ctx: _Context) -> list[LinkingDecision]:
 def _ignored(ctx: _Context, plan: QueryPlan) -> list[str]:
     """The question's names ``plan`` leaves out: capitalized words, and in a question
     typed in lower case, the names the linker found (``querygen.question_names``)."""
-    from querygen.question_names import ignored_mentions, ignored_names
+    from querygen.question_names import ignored_mentions
     q = ctx.analysis.question
-    return ignored_names(q, plan.decisions) + ignored_mentions(q, ctx.mentions,
-                                                               plan.decisions)
+    return _names_left_out(ctx, plan.decisions) + ignored_mentions(q, ctx.mentions,
+                                                                   plan.decisions)
+
+
+def _names_left_out(ctx: _Context, decisions: Sequence[LinkingDecision]) -> list[str]:
+    """The question's capitalized words that ``decisions`` leave out, but for the words
+    that only describe an entity ("Greek" in "the Greek singer Katy Garbi")."""
+    from querygen.question_names import ignored_names
+    return [n for n in ignored_names(ctx.analysis.question, decisions)
+            if n.lower() not in ctx.analysis.described]
 
 
 def _is_failure(exc: KGGroundError) -> bool:

@@ -183,10 +183,11 @@ RELATED: dict[str, tuple[str, ...]] = {
     "broadcast": ("original network",), "aired": ("original network",),
     "air": ("original network",), "shown": ("original network",),
     "channel": ("original network",), "network": ("original network",),
-    # a place belongs to its country, a person to the nation of their citizenship
-    "belong": ("part of", "country", "country of citizenship"),
-    "belongs": ("part of", "country", "country of citizenship"),
-    "belonged": ("part of", "country", "country of citizenship"),
+    # a place belongs to its country, a person to the nation of their citizenship, to a
+    # church, to an organisation of members
+    "belong": ("part of", "country", "country of citizenship", "member of", "religion"),
+    "belongs": ("part of", "country", "country of citizenship", "member of", "religion"),
+    "belonged": ("part of", "country", "country of citizenship", "member of", "religion"),
     "branch": ("subclass of", "part of"), "branches": ("subclass of", "part of"),
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),

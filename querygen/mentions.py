@@ -26,7 +26,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
-from querygen.lexicon import FRAME_WORDS, RELATED
+from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED
 
 #: entity candidates kept per mention
 ENTITY_CANDIDATES = 5
@@ -51,6 +51,9 @@ class Mention:
     def span(self) -> tuple[int, int]:
         return (self.start, self.end)
 
+
+#: the kinds of place a name is written after ("the city of Brisbane": Brisbane itself)
+KINDS_OF_PLACE = PLACE_NOUNS - {"capital", "location", "locations", "place", "places"}
 
 class MentionFinder:
     """Finds the entity mentions of questions against one KB (see the module docstring)."""
@@ -84,7 +87,10 @@ class MentionFinder:
                                 lang)
             if grown is not None:
                 found.append(grown)
-            found.append(Mention(m.text, m.start, m.end, lm.candidates))
+            as_written = any(c.matched == m.text for c in lm.candidates)
+            found.append((None if as_written else self._named_part(text, a, m.start, m.end,
+                                                                   lang)) or
+                         Mention(m.text, m.start, m.end, lm.candidates))
         if gaps:
             found.extend(self._gap_names(text, a, found, lang))
         out: list[Mention] = []
@@ -147,6 +153,25 @@ class MentionFinder:
             return ()
         return tuple(c for c in self.linker.candidates(name, limit=ENTITY_CANDIDATES, lang=lang)
                      if c.features.get("match", 0.0) >= 0.95)
+
+    def _named_part(self, text: str, a: Analysis, start: int, end: int,
+                    lang: str = "en") -> Mention | None:
+        """In a question that capitalizes its names, the capitalized end of a mention
+        [start, end) that begins with a lower-case kind of place ("city of Brisbane" →
+        "Brisbane"; not "headquarters of the United Nations", which is the UN's),
+        where the KB knows that end as a name: the words before it describe it. None
+        otherwise. (The caller keeps a mention the KB names as written: "atmosphere of
+        Mercury".)"""
+        ws = [w for w in a.words if start <= w.start < end]
+        cased = any(w.text[:1].isupper() for w in a.words[1:])
+        if not ws or not cased or not ws[0].text.islower() or ws[0].low not in KINDS_OF_PLACE:
+            return None
+        k = next((i for i, w in enumerate(ws) if w.text[:1].isupper()), None)
+        if k is None:
+            return None
+        name = text[ws[k].start:end]
+        cands = self.exact(name, lang)
+        return Mention(name, ws[k].start, end, tuple(cands)) if cands else None
 
     def _grown(self, text: str, a: Analysis, start: int, end: int,
                detected: Sequence[Any], lang: str = "en") -> Mention | None:

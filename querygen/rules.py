@@ -37,7 +37,8 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
-from querygen.analysis import Analysis, analyze, expand_contractions, only_verb
+from querygen.analysis import (Analysis, Word, analyze, expand_contractions, only_verb,
+                               parts_of_speech)
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
@@ -109,6 +110,8 @@ CLASS_HOP_FIT = 0.6
 CLASS_HOP_FROM = 3
 #: entities of a chain's node whose classes are read to tell what the node is
 CLASS_SAMPLE = 5
+#: how many of a mention's candidates a noun describing it ("the film E.T.") may bring first
+DESCRIBED_CANDIDATES = 5
 #: the relation fit of a property that says where its subject lies, for a question whose
 #: only relation is "where" (no word names it)
 WHERE_FIT = 1.0
@@ -209,26 +212,57 @@ class RuleGenerator:
         Brighton", "the volcano Karisimbi") marked as describing it: not relation words;
         so too an apposition before a name ("the Indonesian president Suharto",
         ``Analysis.descriptor_before``) where the KB says the entity is of the noun's
-        class, or is a person (whose occupations a KB often lacks): the mentions inside it
-        ("Indonesian") are left out, as they only describe."""
+        class, or is a person (whose occupations a KB often lacks), or gives it no class:
+        the mentions inside it ("Indonesian") are left out, as they only describe."""
         found: set[str] = set()
         inside: list[tuple[int, int]] = []
+        described: dict[tuple[int, int], Mention] = {}
         for m in mentions:
             if not m.candidates:
                 continue
-            ids = [c.id for c in m.candidates[:2]]
-            noun = a.class_noun_before(m.span)
-            if noun is not None and self.types.is_a(ids, noun):
-                found.add(noun)
+            phrase = a.class_phrase_before(m.span)
+            noun = phrase[-1].low if phrase else None
             run = a.descriptor_before(m.span)
+            # "the film E.T." says which E.T.; "the capital of X" asks X's capital
+            after_of = a.question[:m.start].rstrip().lower().endswith(" of")
+            m = self._described_first(m, (noun if not after_of else None) or
+                                      (run[-1].low if run else None))
+            described[m.span] = m
+            ids = [c.id for c in m.candidates[:2]]
+            if noun is not None and self.types.is_a(ids, noun):
+                found.update(w.low for w in phrase)
+                if len(phrase) > 1:         # "the Australian city of": not Australia's
+                    inside.append((phrase[0].start, phrase[-2].end))
             if run and (self.types.is_a(ids[:1], run[-1].low) or (
                     run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
-                    self.types.is_a(ids[:1], PERSON_CLASS))):
+                    (self.types.is_a(ids[:1], PERSON_CLASS) or
+                     (self._untyped(ids[0]) and _english_nouns(run))))):
                 found.update(w.low for w in run)
                 inside.append((run[0].start, run[-1].end))
-        kept = [m for m in mentions
+        kept = [described.get(m.span, m) for m in mentions
                 if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)]
         return (replace(a, described=a.described | found) if found else a), kept
+
+    def _untyped(self, entity: str) -> bool:
+        """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
+        says it is cannot be checked, nor contradicted)."""
+        return not self.types.type_labels([entity]).get(entity)
+
+    def _described_first(self, m: Mention, noun: str | None) -> Mention:
+        """``m`` with its first candidate of the class the question gives it ("the film
+        E.T.", "the band Queen") put first when the linker ranked another first: the
+        question says which entity it means, so that candidate takes the first one's
+        confidence. ``m`` as it is when no noun describes it, its first candidate is of
+        the class, or none of its first ``DESCRIBED_CANDIDATES`` is."""
+        cands = m.candidates
+        if not noun or len(cands) < 2 or self.types.is_a([cands[0].id], noun):
+            return m
+        for i, c in enumerate(cands[1:DESCRIBED_CANDIDATES], start=1):
+            if self.types.is_a([c.id], noun):
+                top = max(c.confidence or 0.0, cands[0].confidence or 0.0)
+                first = replace(c, confidence=top)
+                return replace(m, candidates=(first, *cands[:i], *cands[i + 1:]))
+        return m
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""
@@ -1035,3 +1069,12 @@ def _singulars(noun: str) -> list[str]:
     if noun in ("people", "persons"):
         out.append("human")
     return list(dict.fromkeys(out))
+
+
+def _english_nouns(words: Sequence[Word]) -> bool:
+    """Whether every one of ``words`` is a word English knows or a capitalized one ("TV",
+    "Greek"), the last a noun ("TV series", "the Greek singer"; not "horst bartel"
+    before "field" in a question typed in lower case)."""
+    parts = [parts_of_speech(w.low) for w in words]
+    return all(p or w.text[:1].isupper() for p, w in zip(parts, words)) and \
+        "NOUN" in parts[-1]
