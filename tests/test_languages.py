@@ -496,3 +496,57 @@ def test_a_declined_surname_alone_is_read_as_the_kbs_full_name():
     out = gloss("Какой город является столицей Филиппин?", "ru", known=_knows(),
                 longer=longer).text
     assert "Philippines" in out and "Провинции" not in out
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("¿Dónde nació el pintor español Pablo Picasso?", "es", "the Spanish painter Pablo"),
+    ("Dove è nato il compositore tedesco Johann Sebastian Bach?", "it",
+     "the German composer Johann"),
+    ("Onde nasceu o escritor português José Saramago?", "pt", "the Portuguese writer José"),
+    ("Où se trouve la ville française de Lyon ?", "fr", "the French city of Lyon"),
+])
+def test_a_nationality_after_its_noun_reads_in_english_order(question, lang, english):
+    # Romance languages put the adjective after the noun: read so, "the painter Spanish
+    # Pablo Picasso" was no apposition, and "Spanish" was asked about
+    assert english in gloss(question, lang, known=lambda norms: set()).text
+
+
+def test_a_name_the_kb_knows_does_not_cut_initials_in_two():
+    # the KB knows "Film E" (some name): that is not what "der Film E.T." says
+    known = {"film e", "film", "e t", "et"}
+    text = gloss("Aus welchem Land stammt der Film E.T.?", "de",
+                 known=lambda norms: {n for n in norms if n in known}).text
+    assert "the film E.T." in text, text
+
+
+@pytest.mark.timeout(600)
+def test_a_noun_before_a_name_picks_its_entity_in_other_languages(slice_mirror_path):
+    from reasoning import Grounder
+    for q, lang in (("De quel pays vient le groupe Kansas ?", "fr"),
+                    ("Aus welchem Land stammt die Band Kansas?", "de")):
+        a = Grounder(slice_mirror_path, lang=lang).ask(q)
+        assert a.grounded and a.ids == ["Q30"], (q, a.text)
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    # a country's name of two words, one of them a lexicon word ("nuova": new) or a name
+    # the KB knows alone ("Zelanda": Zeeland)
+    ("Qual è la capitale della Nuova Zelanda?", "it", "New Zealand"),
+    ("Qual é a capital da Nova Zelândia?", "pt", "New Zealand"),
+    # a German adjective of a language, declined inside a name
+    ("Wo hat die Hebräische Universität ihren Sitz?", "de", "the Hebrew"),
+    # a name written with capitals, adjective last
+    ("Dove ha sede l'Università Ebraica?", "it", "the Hebrew university"),
+])
+def test_place_and_language_names_read_in_english_inside_longer_names(question, lang,
+                                                                      english):
+    known = {"zelanda", "nova"}
+    text = gloss(question, lang, known=lambda norms: {n for n in norms if n in known}).text
+    assert english in text, text
+
+
+def test_a_verb_before_a_russian_name_takes_no_article():
+    # "работал Фергюсон" is "worked Ferguson": only a noun before a name is an apposition
+    text = gloss("В каком клубе работал Алекс Фергюсон?", "ru",
+                 known=lambda norms: {n for n in norms if n == "алекс фергюсон"}).text
+    assert "the worked" not in text and "worked" in text, text

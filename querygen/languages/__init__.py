@@ -96,6 +96,10 @@ class Lexicon:
     #: the language has no articles (Russian): a noun right before a name is read with
     #: "the", as English writes an apposition ("группа Rammstein" → "the band Rammstein")
     articleless: bool = False
+    #: the language puts an adjective of nationality after its noun: "le président
+    #: indonésien Soeharto" is read "the Indonesian president Suharto", as English writes
+    #: an apposition
+    adjective_after: bool = False
 
     def word(self, *forms: str) -> str | None:
         """The English of the first of ``forms`` (a word, its lemma) the lexicon has."""
@@ -237,7 +241,8 @@ def _lexicon(code: str) -> Lexicon | None:
                    getattr(module, "RELATIVES", {}),
                    tuple(getattr(module, "NAME_ENDINGS", ())),
                    folded(module.WORDS), folded(module.PHRASES),
-                   bool(getattr(module, "ARTICLELESS", False)))
+                   bool(getattr(module, "ARTICLELESS", False)),
+                   bool(getattr(module, "ADJECTIVE_AFTER", False)))
 
 
 def lemma(word: str, lang: str) -> str:
@@ -282,7 +287,9 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         replacements.append((aside[0], aside[1], ""))
     i = 0
     while i < len(tokens):
-        if i in protected or (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
+        longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
+        if (i in protected and not longer_place) or \
+                (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
             i += 1
             continue
         hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
@@ -300,7 +307,45 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
                                  declined, replacements)
         replacements.append((tokens[i][0], end, english))
         i += length
+    if lex is not None and lex.adjective_after:
+        replacements = _adjectives_first(question, tokens, place_names, protected, declined,
+                                         replacements)
     return Glossed(question, code, _replaced(question, sorted(replacements)))
+
+
+#: "of" in the languages that put an adjective after its noun
+_OF = frozenset("de di da do du del della dello".split())
+
+
+def _adjectives_first(question: str, tokens: list[tuple[int, int]],
+                      place_names: Mapping[int, tuple[int, str]], protected: set[int],
+                      declined: Mapping[int, tuple[int, str]],
+                      replacements: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``replacements`` with a lower-case nationality word that follows a lower-case noun
+    and comes before a name (or "of" and a name) put before the noun ("il pittore italiano
+    Caravaggio" → "the Italian pittore Caravaggio", "la ville française de Lyon" → "the
+    French city of Lyon"): the order of an English apposition; so too in a name written
+    with capitals ("l'Università Ebraica" → "the Hebrew University")."""
+    out = list(replacements)
+
+    def of_name(j: int) -> bool:        # "la ville française de Lyon"
+        return j < len(tokens) and question[tokens[j][0]:tokens[j][1]].lower() in _OF and \
+            _before_name(question, tokens, j + 1, protected, declined)
+    for i, (n, english) in place_names.items():
+        if n != 1 or i < 1:
+            continue
+        (s0, e0), (s1, e1) = tokens[i - 1], tokens[i]
+        noun, adjective = question[s0:e0], question[s1:e1]
+        described = noun.islower() and adjective.islower() and (
+            _before_name(question, tokens, i + 1, protected, declined) or of_name(i + 1))
+        named = noun[:1].isupper() and adjective[:1].isupper() and i - 1 not in protected
+        if not (described or named) or question[e0:s1] != " ":
+            continue
+        own = [r for r in out if r[0] == s0 and r[1] <= s1]
+        noun_english = own[0][2].strip() if own else noun
+        out = [r for r in out if not (r in own or r[0] == s1)]
+        out.append((s0, e1, f"{english} {noun_english}"))
+    return out
 
 
 def _in_place(question: str, tokens: list[tuple[int, int]], after: int, english: str,
@@ -333,11 +378,15 @@ def _before_name(question: str, tokens: list[tuple[int, int]], j: int,
 
 
 def _apposition_noun(english: str, replacements: list[tuple[int, int, str]]) -> bool:
-    """Whether ``english`` reads as a bare noun (one word, no function word) and the
-    English before it is no determiner or question word ("какая группа" is "which
-    band", not "which the band")."""
-    if " " in english or not english or english in _en.STOPWORDS:
+    """Whether ``english`` reads as a bare noun (one word, no function word, a noun where
+    English knows the word) and the English before it is no determiner or question word
+    ("какая группа" is "which band", not "which the band")."""
+    if " " in english or not english or english in _en.STOPWORDS or english in VERB_FORMS:
         return False
+    from lemminflect import getAllLemmas
+    parts = getAllLemmas(english.lower())
+    if parts and "NOUN" not in parts:
+        return False                # "работал Фергюсон" is "worked Ferguson", no apposition
     before = replacements[-1][2].split() if replacements else []
     return not before or before[-1] not in _DETERMINERS
 
@@ -554,10 +603,12 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     """Countries, continents, cities and languages written as ``code`` writes them, where
     the KB does not know that name (``taken``: names it knows): their first index →
     (length, the English name), from CLDR (``querygen.languages.places``). No word of the
-    lexicon is one ("какой" is no Kako). A place's name is capitalized where the question
-    capitalizes its names, and stands alone: a capitalized word beside it that the
-    lexicon does not know (and not the question's first) makes it part of another name
-    ("Maurice Ravel" is no Mauritius); only a capitalized word is read as a declined name."""
+    lexicon is one ("какой" is no Kako), nor a run of them alone; a longer name wins over
+    a shorter one the KB knows ("Nuova Zelanda" over "Zelanda"). A place's name is
+    capitalized where the question capitalizes its names, and stands alone: a capitalized
+    word beside it that the lexicon does not know (and not the question's first) makes it
+    part of another name ("Maurice Ravel" is no Mauritius); only a capitalized word is
+    read as a declined name."""
     names = places.english_names(code)
     if not names:
         return {}
@@ -574,7 +625,11 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     while i < len(tokens):
         for n in range(min(MAX_PHRASE, len(tokens) - i), 0, -1):
             run = range(i, i + n)
-            if taken.intersection(run) or any(known_word(j) for j in run):
+            lexical = [known_word(j) for j in run]
+            # a name the KB knows wins, unless the place's name is longer: "Nuova Zelanda"
+            # is New Zealand, though the KB knows "Zelanda"; "какой" is no Kako
+            if (taken.issuperset(run) if n > 1 else i in taken) or all(lexical) or \
+                    (n == 1 and any(lexical)):
                 continue
             forms = [places.fold(" ".join(lows[j] for j in run)),
                      places.fold(" ".join(lemmas[j] for j in run))]
@@ -718,7 +773,8 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
-            if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased):
+            if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased) or \
+                    _cuts_initials(question, tokens[i][0], tokens[i + n - 1][1]):
                 continue
             if all(w == w.lower() for w in words) and \
                     in_phrase.issuperset(range(i, i + n)):
@@ -731,6 +787,14 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
         i, n = runs[key]
         out.update(range(i, i + n))
     return out
+
+
+def _cuts_initials(question: str, start: int, end: int) -> bool:
+    """Whether the span cuts a name written with full stops in two ("Film E" of "der
+    Film E.T.", "R. Tolkien" of "J.R.R. Tolkien"): a run of words is no name then,
+    whatever the KB knows by it."""
+    return bool(re.match(r"\.\w", question[end:end + 2]) or
+                re.search(r"\w\.$", question[max(0, start - 2):start]))
 
 
 def _in_phrases(lows: list[str], lemmas: list[str], lex: Lexicon | None) -> set[int]:

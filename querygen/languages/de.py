@@ -241,6 +241,15 @@ WORDS = {
     "beschäftigen": "worked", "beherrschen": "speaks", "beherrscht": "speaks",
     "beherrschte": "did speak", "beherrschten": "did speak", "verschwistert": "twinned",
     "partnerschaft": "partnership", "sendete": "aired", "sendeten": "aired",
+    # people and things a question names before a name ("the painter X")
+    "künstler": "artist", "künstlerin": "artist", "präsident": "president",
+    "physiker": "physicist", "fußballspieler": "footballer", "fußballer": "footballer",
+    "gruppe": "group", "roman": "novel", "dichter": "poet", "architekt": "architect",
+    "philosoph": "philosopher", "mathematiker": "mathematician", "chemiker": "chemist",
+    "biologe": "biologist", "erfinder": "inventor", "unternehmer": "entrepreneur",
+    "pianist": "pianist", "dirigent": "conductor", "papst": "pope", "könig": "king",
+    "königin": "queen", "kaiser": "emperor", "bischof": "bishop",
+    "rennfahrer": "racing driver", "boxer": "boxer", "tennisspieler": "tennis player",
 }
 
 PHRASES = {

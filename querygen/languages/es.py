@@ -11,6 +11,9 @@ llama"); phrases that begin with "se" are given as written ("se encuentra") and 
 like are read only in phrases or not at all: they are parts of many names.
 """
 
+#: "le président indonésien X": the nationality after the noun (Lexicon.adjective_after)
+ADJECTIVE_AFTER = True
+
 WORDS = {
     "destacar": "excelled", "destacó": "excelled", "destacado": "excelled",
     # question words (accented and as often typed without accents)
@@ -239,6 +242,11 @@ WORDS = {
     "fundar": "founded", "fundador": "founder", "fundación": "founding",
     "establecer": "established", "constituir": "established", "formar": "formed",
     "surgir": "formed", "inaugurar": "opened", "disolver": "dissolved",
+    # people and things a question names before a name ("the painter X")
+    "físico": "physicist", "río": "river", "poeta": "poet", "filósofo": "philosopher",
+    "matemático": "mathematician", "químico": "chemist", "biólogo": "biologist",
+    "pianista": "pianist", "rey": "king", "reina": "queen", "emperador": "emperor",
+    "obispo": "bishop", "deportista": "sportsperson", "piloto": "pilot", "boxeador": "boxer",
 }
 
 PHRASES = {

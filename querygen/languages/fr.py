@@ -11,6 +11,9 @@ phrases are written without them ("qu'est-ce que" → "qu est que", "comment s'a
 "comment appelle").
 """
 
+#: "le président indonésien X": the nationality after the noun (Lexicon.adjective_after)
+ADJECTIVE_AFTER = True
+
 WORDS = {
     "illustrer": "excelled", "illustré": "excelled", "illustrée": "excelled",
     # question words
@@ -287,6 +290,12 @@ WORDS = {
     "années": "years", "films": "films", "livres": "books", "œuvres": "works",
     "chansons": "songs", "acteurs": "actors", "auteurs": "authors",
     "villages": "villages", "langages": "languages", "instruments": "instruments",
+    # people and things a question names before a name ("the painter X")
+    "peintre": "painter", "politicien": "politician", "physicien": "physicist",
+    "scientifique": "scientist", "poète": "poet", "architecte": "architect",
+    "philosophe": "philosopher", "mathématicien": "mathematician", "chimiste": "chemist",
+    "biologiste": "biologist", "pianiste": "pianist", "pape": "pope", "empereur": "emperor",
+    "évêque": "bishop", "sportif": "sportsperson", "pilote": "pilot", "boxeur": "boxer",
 }
 
 PHRASES = {

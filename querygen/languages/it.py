@@ -9,6 +9,9 @@ The tokenizer splits at apostrophes ("l'autore" → "l" + "autore", "dov'è" →
 them ("come si chiama" → "come chiama").
 """
 
+#: "le président indonésien X": the nationality after the noun (Lexicon.adjective_after)
+ADJECTIVE_AFTER = True
+
 WORDS = {
     "operare": "worked", "operò": "worked", "distinguersi": "excelled",
     # question words
@@ -295,6 +298,12 @@ WORDS = {
     "cofondatore": "co-founder", "fondazione": "founding", "istituire": "established",
     "istituito": "established", "costituire": "established",
     "formare": "formed", "inaugurare": "opened", "esistere": "exists", "contare": "has",
+    # people and things a question names before a name ("the painter X")
+    "pittore": "painter", "pittrice": "painter", "fisico": "physicist",
+    "scienziato": "scientist", "poeta": "poet", "architetto": "architect",
+    "filosofo": "philosopher", "matematico": "mathematician", "chimico": "chemist",
+    "biologo": "biologist", "pianista": "pianist", "imperatore": "emperor",
+    "vescovo": "bishop", "sportivo": "sportsperson", "pilota": "pilot", "pugile": "boxer",
 }
 
 PHRASES = {

@@ -14,6 +14,7 @@ neither.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from typing import Any
 
@@ -109,6 +110,8 @@ def inflected_forms(word: str, lang: str) -> list[str]:
     out: list[str] = []
     if lang == "de" and low.endswith("s") and len(low) > MIN_STEM + 1:
         out.append(low[:-1])
+    elif lang == "de" and re.search(r"isch(e|en|er|es|em)$", low):
+        out.append(re.sub(r"(e|en|er|es|em)$", "", low))   # "Hebräische" → "hebraisch"
     elif lang == "ru" and len(low) > MIN_STEM:
         stems = [low]
         for ending in ENDINGS["ru"]:

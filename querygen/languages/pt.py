@@ -14,6 +14,9 @@ are read only in phrases or not at all. Phrases such as "quem é" also serve que
 without accents ("quem e").
 """
 
+#: "le président indonésien X": the nationality after the noun (Lexicon.adjective_after)
+ADJECTIVE_AFTER = True
+
 WORDS = {
     "destacar": "excelled", "destacou": "excelled",
     # question words
@@ -267,6 +270,12 @@ WORDS = {
     "fundação": "founding", "estabelecer": "established", "constituir": "established",
     "formar": "formed", "surgir": "formed", "inaugurar": "opened",
     "dissolver": "dissolved",
+    # people and things a question names before a name ("the painter X")
+    "físico": "physicist", "rio": "river", "poeta": "poet", "filósofo": "philosopher",
+    "matemático": "mathematician", "químico": "chemist", "biólogo": "biologist",
+    "pianista": "pianist", "papa": "pope", "rei": "king", "rainha": "queen",
+    "imperador": "emperor", "bispo": "bishop", "desportista": "sportsperson",
+    "piloto": "pilot", "boxeador": "boxer",
 }
 
 PHRASES = {

@@ -231,6 +231,12 @@ WORDS = {
     "граничил": "bordered", "граничила": "bordered", "граничило": "bordered",
     "граничили": "bordered", "преподавать": "taught", "преподаватель": "teacher",
     "раздел": "part", "играли": "played", "играло": "played",
+    # people and things a question names before a name ("the painter X")
+    "живописец": "painter", "физик": "physicist", "роман": "novel", "философ": "philosopher",
+    "математик": "mathematician", "химик": "chemist", "биолог": "biologist",
+    "пианист": "pianist", "дирижёр": "conductor", "папа": "pope", "король": "king",
+    "королева": "queen", "император": "emperor", "епископ": "bishop",
+    "гонщик": "racing driver", "боксёр": "boxer",
 }
 
 PHRASES = {
