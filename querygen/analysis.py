@@ -159,7 +159,43 @@ class Analysis:
             if self.question[w.end:w.end + 1] == ",":
                 break
             run.insert(0, w)
+        if run and self._relative_without_word(before[:len(before) - len(run)], span):
+            return []
         return run
+
+    def _relative_without_word(self, before: list[Word], span: tuple[int, int]) -> bool:
+        """Whether "the N X" after a preposition, followed by a verb, is a noun and a
+        relative clause without "that" ("the label of the band Ian Gillan fronted": the
+        band he fronted), not an apposition; ``before`` are the words before "N"."""
+        after = next((w for w in self.words if w.start >= span[1]), None)
+        return len(before) >= 2 and before[-1].low in ("the", "a", "an") and \
+            before[-2].low in _PREPOSITIONS and after is not None and \
+            after.low not in AUXILIARIES and "VERB" in parts_of_speech(after.low) and \
+            "NOUN" not in parts_of_speech(after.low)
+
+    def aside_after(self, span: tuple[int, int]) -> list[Word]:
+        """The words of an aside between commas (or a comma and the question's end) right
+        after the mention at ``span`` ("James McGill, founder of McGill University, passed
+        away"; "John O'Neill, the Canadian politician, was born"): at most six, beginning
+        with an article or (between commas) a lower-case noun — not a list of names
+        ("France, Spain, and Italy"), not a verb ("…, born?"), not the relation asked at
+        the end ("Boeing, place of founding?") — none a question word or an auxiliary.
+        Empty when no such aside follows."""
+        rest = self.question[span[1]:]
+        close = rest.find(",", 1)
+        closed = close > 0
+        if not closed:      # "… Carl Linnaeus, the father of taxonomy?": to the end
+            close = len(rest.rstrip(" ?.!"))
+        if not rest.startswith(",") or close <= 1:
+            return []
+        words = [w for w in self.words if span[1] < w.start < span[1] + close]
+        # at the end, only with an article: "Boeing, place of founding?" asks that
+        if not words or len(words) > 6 or not (
+                words[0].low in ("the", "a", "an") or (closed and _noun_first(words[0]))) or \
+                any(w.low in _WH_WORDS or w.start in self.frame or w.low in AUXILIARIES
+                    for w in words):
+            return []
+        return words
 
     def described_as(self, span: tuple[int, int]) -> frozenset[str]:
         """The nouns the question uses to describe the entity at ``span``: "X is a N …"
@@ -557,6 +593,13 @@ _COUNT_WORDS = frozenset("two three four five six seven eight nine ten".split())
 #: words that stand for an entity without naming its class ("Name someone who …")
 _INDEFINITE_PRONOUNS = frozenset(
     "someone somebody something anyone anybody anything everyone everything one".split())
+
+
+def _noun_first(word: Word) -> bool:
+    """Whether ``word`` may begin an aside without an article: a lower-case noun
+    ("founder of …"; not a verb: "…, born?", nor a name: "France, Spain")."""
+    parts = parts_of_speech(word.low)
+    return word.text.islower() and "NOUN" in parts and not only_verb(word.low)
 
 
 def _noun_before_relative(lows: Sequence[str], i: int, cased: Sequence[str]

@@ -269,12 +269,16 @@ def _segmentations(side: list[tuple[list[Word], str]]) -> list[list[list[Word]]]
 
 def _describing(a: Analysis, span: tuple[int, int]) -> set[int]:
     """The starts of the words right before the mention ``span`` that the analysis marks
-    as describing it (``Analysis.described``: "the Greek singer Katy Garbi")."""
+    as describing it (``Analysis.described``: "the Greek singer Katy Garbi"), and of an
+    aside after it (``Analysis.aside_after``) that it marks so."""
     out: set[int] = set()
     for w in reversed([w for w in a.words if w.end <= span[0]]):
         if w.low not in a.described:
             break
         out.add(w.start)
+    aside = a.aside_after(span)         # "X, founder of Y, passed away"
+    if aside and all(w.low in a.described or w.low in STOPWORDS for w in aside):
+        out.update(w.start for w in aside)
     return out
 
 

@@ -682,12 +682,14 @@ class GraphRanker:
     def _own_hop(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
                  j: int) -> bool:
         """Whether the relation word ``words[j]`` asks for a hop of its own: a word English
-        knows only as a verb, or a noun before "of" (``_relational_noun``), that is not
-        joined to the word before it by "or"/"and" ("speak or write": one hop)."""
+        knows only as a verb, a noun before "of" (``_relational_noun``) or right after a
+        possessive ("twinned with X's twin town": two hops), that is not joined to the
+        word before it by "or"/"and" ("speak or write": one hop)."""
         low = POSSESSIVE_END.sub("", words[j].low)
         if j >= 2 and words[j - 1].low in ("or", "and"):
             return False
-        return only_verb(low) or self._relational_noun(ctx, pids, words, j)
+        return only_verb(low) or self._relational_noun(ctx, pids, words, j) or \
+            _after_possessive(ctx.analysis, words[j])
 
     def _free_hop_for(self, ctx: _Context, plan: QueryPlan, said: Word,
                       words: Sequence[Word]) -> bool:
@@ -1559,6 +1561,18 @@ def _ignored(ctx: _Context, plan: QueryPlan) -> list[str]:
     q = ctx.analysis.question
     return _names_left_out(ctx, plan.decisions) + ignored_mentions(q, ctx.mentions,
                                                                    plan.decisions)
+
+
+def _after_possessive(a: Analysis, word: Word) -> bool:
+    """Whether ``word`` comes right after a name's possessive ("Tampere's *twin* town";
+    not "Which country's city …", where the question asks the country)."""
+    before = [w for w in a.words if w.end <= word.start]
+    return bool(before) and bool(_POSSESSIVE_S.search(before[-1].text)) and \
+        before[-1].text[:1].isupper() and before[-1].start not in a.frame
+
+
+#: a possessive ending ("Tampere's", "the Beatles'"), not a closing quote ("'Alien'")
+_POSSESSIVE_S = re.compile(r"(['\u2019]s|s['\u2019])$")
 
 
 def _names_left_out(ctx: _Context, decisions: Sequence[LinkingDecision]) -> list[str]:

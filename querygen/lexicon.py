@@ -93,6 +93,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
     "perished": ("death",), "perish": ("death",), "hometown": ("place of birth",),
     "home country": ("country of citizenship",), "homeland": ("country of citizenship",),
+    "subject": ("country of citizenship",), "subjects": ("country of citizenship",),
     "made up": ("has part", "consists of"), "make up": ("has part", "part of"),
     "makes up": ("has part", "part of"), "making up": ("has part", "part of"),
     "included": ("part of", "has part"), "divisions": ("has part",),

@@ -212,36 +212,47 @@ class RuleGenerator:
         Brighton", "the volcano Karisimbi") marked as describing it: not relation words;
         so too an apposition before a name ("the Indonesian president Suharto",
         ``Analysis.descriptor_before``) where the KB says the entity is of the noun's
-        class, or is a person (whose occupations a KB often lacks), or gives it no class:
-        the mentions inside it ("Indonesian") are left out, as they only describe."""
+        class, or is a person (whose occupations a KB often lacks), or gives it no class,
+        and an aside after it ("X, founder of Y, …"): the mentions inside them
+        ("Indonesian", "Y") are left out, as they only describe."""
         found: set[str] = set()
         inside: list[tuple[int, int]] = []
         described: dict[tuple[int, int], Mention] = {}
         for m in mentions:
-            if not m.candidates:
-                continue
-            phrase = a.class_phrase_before(m.span)
-            noun = phrase[-1].low if phrase else None
-            run = a.descriptor_before(m.span)
-            # "the film E.T." says which E.T.; "the capital of X" asks X's capital
-            after_of = a.question[:m.start].rstrip().lower().endswith(" of")
-            m = self._described_first(m, (noun if not after_of else None) or
-                                      (run[-1].low if run else None))
-            described[m.span] = m
-            ids = [c.id for c in m.candidates[:2]]
-            if noun is not None and self.types.is_a(ids, noun):
-                found.update(w.low for w in phrase)
-                if len(phrase) > 1:         # "the Australian city of": not Australia's
-                    inside.append((phrase[0].start, phrase[-2].end))
-            if run and (self.types.is_a(ids[:1], run[-1].low) or (
-                    run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
-                    (self.types.is_a(ids[:1], PERSON_CLASS) or
-                     (self._untyped(ids[0]) and _english_nouns(run))))):
-                found.update(w.low for w in run)
-                inside.append((run[0].start, run[-1].end))
+            if m.candidates:
+                described[m.span] = self._described(a, m, found, inside)
         kept = [described.get(m.span, m) for m in mentions
                 if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)]
         return (replace(a, described=a.described | found) if found else a), kept
+
+    def _described(self, a: Analysis, m: Mention, found: set[str],
+                   inside: list[tuple[int, int]]) -> Mention:
+        """``m`` with the candidate its description names first (``_described_first``);
+        the words that describe it are added to ``found``, the spans of its descriptions
+        to ``inside`` (see ``_with_class_nouns``)."""
+        phrase = a.class_phrase_before(m.span)
+        noun = phrase[-1].low if phrase else None
+        run = a.descriptor_before(m.span)
+        # "the film E.T." says which E.T.; "the capital of X" asks X's capital
+        after_of = a.question[:m.start].rstrip().lower().endswith(" of")
+        m = self._described_first(m, (noun if not after_of else None) or
+                                  (run[-1].low if run else None))
+        ids = [c.id for c in m.candidates[:2]]
+        if noun is not None and self.types.is_a(ids, noun):
+            found.update(w.low for w in phrase)
+            if len(phrase) > 1:         # "the Australian city of": not Australia's
+                inside.append((phrase[0].start, phrase[-2].end))
+        if run and (self.types.is_a(ids[:1], run[-1].low) or (
+                run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
+                (self.types.is_a(ids[:1], PERSON_CLASS) or
+                 (self._untyped(ids[0]) and _english_nouns(run))))):
+            found.update(w.low for w in run)
+            inside.append((run[0].start, run[-1].end))
+        aside = a.aside_after(m.span)
+        if aside:           # "X, founder of Y, …": what X is, Y no entity asked about
+            found.update(w.low for w in aside if w.low not in STOPWORDS)
+            inside.append((aside[0].start, aside[-1].end))
+        return m
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question

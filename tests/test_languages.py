@@ -550,3 +550,16 @@ def test_a_verb_before_a_russian_name_takes_no_article():
     text = gloss("В каком клубе работал Алекс Фергюсон?", "ru",
                  known=lambda norms: {n for n in norms if n == "алекс фергюсон"}).text
     assert "the worked" not in text and "worked" in text, text
+
+
+@pytest.mark.timeout(600)
+def test_a_subject_of_a_country_is_its_citizen(slice_mirror_path):
+    # "sujet de quel pays" is the person's country of citizenship; an aside after the name
+    # ("le premier roi Tudor") only describes him
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="en").ask(
+        "Henry VII, the first Tudor king, was a subject of which country?")
+    b = Grounder(slice_mirror_path, lang="en").ask("Henry VII was a subject of which country?")
+    assert a.grounded and b.grounded and a.ids == b.ids, (a.text, b.text)
+    assert "subject of which country" in gloss(
+        "Henri VII était sujet de quel pays ?", "fr", known=lambda norms: set()).text

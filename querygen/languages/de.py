@@ -242,6 +242,7 @@ WORDS = {
     "beherrschte": "did speak", "beherrschten": "did speak", "verschwistert": "twinned",
     "partnerschaft": "partnership", "sendete": "aired", "sendeten": "aired",
     # people and things a question names before a name ("the painter X")
+    "untertan": "subject",
     "künstler": "artist", "künstlerin": "artist", "präsident": "president",
     "physiker": "physicist", "fußballspieler": "footballer", "fußballer": "footballer",
     "gruppe": "group", "roman": "novel", "dichter": "poet", "architekt": "architect",

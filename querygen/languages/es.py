@@ -243,6 +243,7 @@ WORDS = {
     "establecer": "established", "constituir": "established", "formar": "formed",
     "surgir": "formed", "inaugurar": "opened", "disolver": "dissolved",
     # people and things a question names before a name ("the painter X")
+    "súbdito": "subject",
     "físico": "physicist", "río": "river", "poeta": "poet", "filósofo": "philosopher",
     "matemático": "mathematician", "químico": "chemist", "biólogo": "biologist",
     "pianista": "pianist", "rey": "king", "reina": "queen", "emperador": "emperor",

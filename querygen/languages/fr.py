@@ -291,6 +291,7 @@ WORDS = {
     "chansons": "songs", "acteurs": "actors", "auteurs": "authors",
     "villages": "villages", "langages": "languages", "instruments": "instruments",
     # people and things a question names before a name ("the painter X")
+    "sujet": "subject",
     "peintre": "painter", "politicien": "politician", "physicien": "physicist",
     "scientifique": "scientist", "poète": "poet", "architecte": "architect",
     "philosophe": "philosopher", "mathématicien": "mathematician", "chimiste": "chemist",

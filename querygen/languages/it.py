@@ -299,6 +299,7 @@ WORDS = {
     "istituito": "established", "costituire": "established",
     "formare": "formed", "inaugurare": "opened", "esistere": "exists", "contare": "has",
     # people and things a question names before a name ("the painter X")
+    "suddito": "subject",
     "pittore": "painter", "pittrice": "painter", "fisico": "physicist",
     "scienziato": "scientist", "poeta": "poet", "architetto": "architect",
     "filosofo": "philosopher", "matematico": "mathematician", "chimico": "chemist",

@@ -271,6 +271,7 @@ WORDS = {
     "formar": "formed", "surgir": "formed", "inaugurar": "opened",
     "dissolver": "dissolved",
     # people and things a question names before a name ("the painter X")
+    "súdito": "subject",
     "físico": "physicist", "rio": "river", "poeta": "poet", "filósofo": "philosopher",
     "matemático": "mathematician", "químico": "chemist", "biólogo": "biologist",
     "pianista": "pianist", "papa": "pope", "rei": "king", "rainha": "queen",

@@ -232,6 +232,7 @@ WORDS = {
     "граничили": "bordered", "преподавать": "taught", "преподаватель": "teacher",
     "раздел": "part", "играли": "played", "играло": "played",
     # people and things a question names before a name ("the painter X")
+    "подданный": "subject", "подданным": "subject",
     "живописец": "painter", "физик": "physicist", "роман": "novel", "философ": "philosopher",
     "математик": "mathematician", "химик": "chemist", "биолог": "biologist",
     "пианист": "pianist", "дирижёр": "conductor", "папа": "pope", "король": "king",
