@@ -123,8 +123,8 @@ class Analysis:
             word = before[-k]
             if word.low in ("the", "a", "an"):
                 return before[-k + 1:]
-            # a modifier: a name's adjective ("Australian") or an adjective ("small"),
-            # not a noun ("a twin city of X" asks X's twin city)
+            # a modifier: a name's adjective ("Australian") or a word English knows only
+            # as an adjective ("big"), not a noun ("a twin city of X" asks X's twin city)
             if not (word.text[:1].isupper() or parts_of_speech(word.low) == {"ADJ"}) or \
                     word.start in self.frame or word.low in FRAME_WORDS:
                 return []
@@ -366,8 +366,8 @@ def _read_question_word(r: _Reading, first: int | None) -> None:
 
 def _read_word(r: _Reading, i: int, first: int | None) -> bool:
     """Reads the word at ``i`` into ``r`` if it is the question word; whether it was (the
-    reading stops there). An imperative that opens the question is read (and marked) but
-    ends the reading only with "the N whose …" after it."""
+    reading stops there). An imperative that opens the question is read (and marked) and
+    ends the reading unless a question word follows it (``_read_imperative``)."""
     lows, w = r.lows, r.lows[i]
     if _read_how(r, i):
         return True
