@@ -192,6 +192,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "belong": ("part of", "country", "country of citizenship", "member of", "religion"),
     "belongs": ("part of", "country", "country of citizenship", "member of", "religion"),
     "belonged": ("part of", "country", "country of citizenship", "member of", "religion"),
+    "subgroup": ("subclass of",), "subgroups": ("subclass of",),
     "branch": ("subclass of", "part of"), "branches": ("subclass of", "part of"),
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),

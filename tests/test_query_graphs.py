@@ -935,7 +935,7 @@ def test_the_last_hop_goes_the_way_the_question_asks_and_how_gets_no_place(
     ("believe in", "P140"), ("constructed by", "P176"), ("native of", "P19"),
     ("turned out for", "P54"), ("alumnus of", "P69"), ("served in what rank", "P39"),
     ("home country", "P27"), ("behind", "P178"), ("go to", "P69"), ("went to", "P166"),
-    ("falls under", "P279"),
+    ("falls under", "P279"), ("a subgroup of", "P279"),
 ])
 def test_everyday_words_for_a_relation_name_its_property(slice_grounder, phrase, pid):
     fit = slice_grounder.ranker.rules.fit
