@@ -231,6 +231,9 @@ _NAME_DETERMINERS = frozenset("its their his her the a".split())
 _BE_OR_WH = frozenset("is are was were be been what which whose".split())
 #: prepositions that end a noun phrase ("the city *in* which …", "a town *of* …")
 _PREPOSITIONS = frozenset("of in on at by for from to with".split())
+#: prepositions a clause may end with ("the church X belonged *to*", "the city *in* which"):
+#: not "of", which joins two nouns
+CLAUSE_PREPOSITIONS = _PREPOSITIONS - {"of"}
 #: words that open a relative clause ("the country *whose* capital …")
 _RELATIVES = frozenset("whose where that which who whom".split())
 #: words after which a word that may be a verb is one, not the end of a class noun (not
@@ -655,7 +658,7 @@ def _head_before(lows: Sequence[str], i: int) -> int | None:
     """The noun a relative "in which" at ``i`` attaches to ("the city in which …"), if the
     words read so."""
     # not "of which": "the capital of the country of which X was a citizen" asks a capital
-    if i >= 3 and lows[i - 1] in _PREPOSITIONS - {"of"} and \
+    if i >= 3 and lows[i - 1] in CLAUSE_PREPOSITIONS and \
             lows[i - 3] in ("the", "a", "an") and lows[i - 2] not in FRAME_WORDS \
             and lows[i - 2] not in AUXILIARIES:
         return i - 2

@@ -34,8 +34,8 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import (POSSESSIVE_END, Analysis, Word, class_idiom, only_verb,
-                               parts_of_speech)
+from querygen.analysis import (CLAUSE_PREPOSITIONS, POSSESSIVE_END, Analysis, Word,
+                               class_idiom, only_verb, parts_of_speech)
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
@@ -312,15 +312,11 @@ def _sides(a: Analysis, span: tuple[int, int]
     return before, after, possessive
 
 
-#: prepositions a relative clause may end with ("the church X belonged to")
-_STRANDED = frozenset("to for in at with from on by".split())
-
-
 def _clause_ended(piece: list[Word], w: Word) -> bool:
     """Whether ``w`` begins a new piece after the ``piece`` so far because a clause ended
     with a preposition: a verb form right after one is not its object ("the church that
     X belonged to | headquartered", "the club X played for | founded")."""
-    if not piece or piece[-1].low not in _STRANDED:
+    if not piece or piece[-1].low not in CLAUSE_PREPOSITIONS:
         return False
     parts = parts_of_speech(w.low)
     return "VERB" in parts and parts <= {"VERB", "ADJ", "AUX"}

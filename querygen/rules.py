@@ -234,8 +234,7 @@ class RuleGenerator:
         noun = phrase[-1].low if phrase else None
         run = a.descriptor_before(m.span)
         # "the film E.T." says which E.T.; "the capital of X" asks X's capital
-        after_of = a.question[:m.start].rstrip().lower().endswith(" of")
-        m = self._described_first(m, (noun if not after_of else None) or
+        m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
         if noun is not None and self.types.is_a(ids, noun):

@@ -102,6 +102,9 @@ def _pairs(local: Any, english: Any) -> list[tuple[str, str, str]]:
     return pairs
 
 
+#: a German adjective of a language, declined: its stem ("hebraischen" → "hebraisch")
+_DE_ADJECTIVE = re.compile(r"(.*isch)(?:e|en|er|es|em)")
+
 def inflected_forms(word: str, lang: str) -> list[str]:
     """Folded nominatives a declined one-word name ``word`` may stand for, nearest first:
     Russian "филиппин" → "филиппины", "филиппина" …, "гвинее" → "гвинея" …; German
@@ -110,8 +113,8 @@ def inflected_forms(word: str, lang: str) -> list[str]:
     out: list[str] = []
     if lang == "de" and low.endswith("s") and len(low) > MIN_STEM + 1:
         out.append(low[:-1])
-    elif lang == "de" and re.search(r"isch(e|en|er|es|em)$", low):
-        out.append(re.sub(r"(e|en|er|es|em)$", "", low))   # "Hebräische" → "hebraisch"
+    elif lang == "de" and (adjective := _DE_ADJECTIVE.fullmatch(low)):
+        out.append(adjective.group(1))                      # "Hebräische" → "hebraisch"
     elif lang == "ru" and len(low) > MIN_STEM:
         stems = [low]
         for ending in ENDINGS["ru"]:
