@@ -164,14 +164,71 @@ class Analysis:
         return run
 
     def _relative_without_word(self, before: list[Word], span: tuple[int, int]) -> bool:
-        """Whether "the N X" after a preposition, followed by a verb, is a noun and a
-        relative clause without "that" ("the label of the band Ian Gillan fronted": the
-        band he fronted), not an apposition; ``before`` are the words before "N"."""
-        after = next((w for w in self.words if w.start >= span[1]), None)
-        return len(before) >= 2 and before[-1].low in ("the", "a", "an") and \
-            before[-2].low in _PREPOSITIONS and after is not None and \
-            after.low not in AUXILIARIES and "VERB" in parts_of_speech(after.low) and \
-            "NOUN" not in parts_of_speech(after.low)
+        """Whether "the N X" after a preposition or a relative word, followed by a verb,
+        is a noun and a relative clause without "that" ("the label of the band Ian Gillan
+        fronted": the band he fronted; "the city where the university X attended is"),
+        not an apposition; ``before`` are the words before "N"."""
+        later = [w for w in self.words if w.start >= span[1]]
+        after = later[0] if later else None
+        if len(before) < 2 or before[-1].low not in ("the", "a", "an") or after is None or \
+                after.low in AUXILIARIES or "VERB" not in parts_of_speech(after.low) or \
+                "NOUN" in parts_of_speech(after.low):
+            return False
+        if before[-2].low in _PREPOSITIONS:
+            return True
+        # after a relative word, only when the clause has a verb of its own after it:
+        # "where the university X attended | is located" (not "where the painter X died")
+        return before[-2].low in _RELATIVES and any(
+            w.low in AUXILIARIES or only_verb(w.low) for w in later[1:])
+
+    def own_clause(self, span: tuple[int, int]) -> list[Word]:
+        """The words of the relative clause of the mention at ``span``: those after it
+        that a relative word right before it introduces, up to a comma, a question word
+        or the end ("the country that X belongs to": "belongs", "to"; a description
+        between them is skipped: "where the Indonesian president X died"); [] when no
+        relative word comes before the mention."""
+        if self._relative_before(span) is None or \
+                POSSESSIVE_END.search(self.question[span[0]:span[1]]) or \
+                self.question[span[1]:span[1] + 2] in ("'s", "\u2019s"):
+            return []       # "where X's university is": the university's clause
+        out: list[Word] = []
+        for w in (w for w in self.words if w.start >= span[1]):
+            if w.low in WH_WORDS or w.start in self.frame or \
+                    "," in self.question[span[1]:w.start] or \
+                    (out and (clause_ended(out[-1].low, w.low) or      # "works for | written"
+                              _verbs_in_a_row(out[-1].low, w.low))):   # "founded | based"
+                break
+            out.append(w)
+        return out
+
+    def clause_noun(self, span: tuple[int, int]) -> Word | None:
+        """The noun the relative clause of the mention at ``span`` describes ("the
+        country that X belongs to": "country"), or None."""
+        before = self._relative_before(span)
+        if not before or len(before) < 2 or before[-2].start in self.frame or \
+                "NOUN" not in parts_of_speech(before[-2].low):
+            return None
+        return before[-2]
+
+    def _relative_before(self, span: tuple[int, int]) -> list[Word] | None:
+        """The words before the mention at ``span`` (articles and descriptions left out)
+        when the last is a relative word, else None."""
+        before = [w for w in self.words if w.end <= span[0]
+                  and w.low not in ("the", "a", "an") and w.low not in self.described]
+        return before if before and before[-1].low in _RELATIVES else None
+
+    def class_noun_after(self, span: tuple[int, int]) -> Word | None:
+        """The lower-case noun right after the mention at ``span`` that may say what it is
+        ("the Camp Nou stadium", "the Guardian newspaper"), or None: not a question word,
+        a word of the question's frame, a stopword or a word English knows only as a
+        verb. Whether the entity is of that class is the KB's to say."""
+        nxt = next((w for w in self.words if w.start >= span[1]), None)
+        if nxt is None or nxt.text != nxt.low or nxt.low in STOPWORDS or \
+                nxt.low in WH_WORDS or nxt.start in self.frame or only_verb(nxt.low) or \
+                "NOUN" not in parts_of_speech(nxt.low) or \
+                self.question[span[1]:nxt.start].strip():    # "X, stadium" or "X's"
+            return None
+        return nxt
 
     def aside_after(self, span: tuple[int, int]) -> list[Word]:
         """The words of an aside between commas (or a comma and the question's end) right
@@ -192,7 +249,7 @@ class Analysis:
         # at the end, only with an article: "Boeing, place of founding?" asks that
         if not words or len(words) > 6 or not (
                 words[0].low in ("the", "a", "an") or (closed and _noun_first(words[0]))) or \
-                any(w.low in _WH_WORDS or w.start in self.frame or w.low in AUXILIARIES
+                any(w.low in WH_WORDS or w.start in self.frame or w.low in AUXILIARIES
                     for w in words):
             return []
         return words
@@ -234,6 +291,23 @@ _PREPOSITIONS = frozenset("of in on at by for from to with".split())
 #: prepositions a clause may end with ("the church X belonged *to*", "the city *in* which"):
 #: not "of", which joins two nouns
 CLAUSE_PREPOSITIONS = _PREPOSITIONS - {"of"}
+
+
+def _verbs_in_a_row(before: str, word: str) -> bool:
+    """Whether two verb forms follow each other with no auxiliary first ("the company
+    that X founded | headquartered"): the second is another clause's."""
+    return before not in AUXILIARIES and "VERB" in parts_of_speech(before) and \
+        ("VERB" in parts_of_speech(word) or word in AUXILIARIES)    # "attended | is"
+
+
+def clause_ended(before: str, word: str) -> bool:
+    """Whether a clause ended with the preposition ``before`` and ``word``, a verb form
+    right after it that is no object of it, begins another: "the church that X belonged
+    to | headquartered", "the club X played for | founded"."""
+    if before not in CLAUSE_PREPOSITIONS:
+        return False
+    parts = parts_of_speech(word)
+    return "VERB" in parts and parts <= {"VERB", "ADJ", "AUX"}
 #: words that open a relative clause ("the country *whose* capital …")
 _RELATIVES = frozenset("whose where that which who whom".split())
 #: words after which a word that may be a verb is one, not the end of a class noun (not
@@ -285,7 +359,7 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
         if len(low) >= 4 and low.isalpha() and (w.text == low or i == 0) \
                 and low not in _SPELLED and not _SPELLED_SET.intersection(singulars(low)) \
                 and not known_word(low) \
-                and low[:-1] not in _WH_WORDS:      # "whats": a contraction, not a typo
+                and low[:-1] not in WH_WORDS:      # "whats": a contraction, not a typo
             close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
             if len(close) == 1:
                 low = close[0]
@@ -349,7 +423,7 @@ def _opens_yes_no(lows: Sequence[str], first: int) -> bool:
     auxiliary, no question word is near the start, and it is no polite request around a
     wh-question ("Could you tell me who …")."""
     polite = first + 1 < len(lows) and lows[first + 1] == "you" \
-        and any(w in _WH_WORDS for w in lows[first + 2:])
+        and any(w in WH_WORDS for w in lows[first + 2:])
     return lows[first] in AUXILIARIES and not _has_wh(lows) and not polite
 
 
@@ -464,7 +538,7 @@ def _read_imperative(r: _Reading, i: int) -> bool:
     nxt = after + 1 if lows[after:after + 1] and lows[after] in _PREPOSITIONS else after
     # "Tell me who …", "Name someone who …": the question word or relative after it asks
     asks_on = nouns is None and lows[nxt:nxt + 1] != [] and (
-        lows[nxt] in _WH_WORDS or lows[after] in _INDEFINITE_PRONOUNS)
+        lows[nxt] in WH_WORDS or lows[after] in _INDEFINITE_PRONOUNS)
     if asks_on and lows[i] == "tell":
         return False            # "Tell me (in) which …": filler before the question word
     r.wh = r.wh or "imperative"
@@ -509,7 +583,7 @@ def _first_content(lows: Sequence[str]) -> int | None:
     return None
 
 
-_WH_WORDS = frozenset("who whom whose what which where when how".split())
+WH_WORDS = frozenset("who whom whose what which where when how".split())
 #: a possessive ending ("Curie's", "employer's"), shared by the readers of the question
 POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 
@@ -528,7 +602,7 @@ def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
     after = [w.low for w in a.words if w.start >= span[1]]
     for i, w in enumerate(after[:-1]):
         if w in CLASS_IDIOM_NOUNS and after[i + 1] == "of" and (
-                i + 2 == len(after) or after[i + 2] in _WH_WORDS):
+                i + 2 == len(after) or after[i + 2] in WH_WORDS):
             return True
     return False
 
@@ -538,12 +612,12 @@ def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
     question word comes later ("a country *whose* capital is *which* city?", "… whose
     capital is named after *whom*?")."""
     return i > 0 and lows[i - 1] not in AUXILIARIES and lows[i - 1] not in _PREPOSITIONS \
-        and lows[i - 1] not in _WH_WORDS and lows[i - 1] not in ("me", "us") \
+        and lows[i - 1] not in WH_WORDS and lows[i - 1] not in ("me", "us") \
         and any(w in ("which", "what", "where", "when", "who", "whom") for w in lows[i + 1:])
 
 
 def _has_wh(lows: Sequence[str]) -> bool:
-    return any(w in _WH_WORDS for w in lows[:3])
+    return any(w in WH_WORDS for w in lows[:3])
 
 
 def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None

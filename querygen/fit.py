@@ -34,8 +34,8 @@ from kb.base import KnowledgeBase
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
-from querygen.analysis import (CLAUSE_PREPOSITIONS, POSSESSIVE_END, Analysis, Word,
-                               class_idiom, only_verb, parts_of_speech)
+from querygen.analysis import (POSSESSIVE_END, Analysis, Word, class_idiom, clause_ended,
+                               only_verb)
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, RELATED
 
 #: related word forms count a little less than the question's own words
@@ -276,6 +276,9 @@ def _describing(a: Analysis, span: tuple[int, int]) -> set[int]:
         if w.low not in a.described:
             break
         out.add(w.start)
+    phrase = a.class_phrase_before(span)        # "the province of X"
+    if phrase and all(w.low in a.described for w in phrase):
+        out.update(w.start for w in phrase)
     aside = a.aside_after(span)         # "X, founder of Y, passed away"
     if aside and all(w.low in a.described or w.low in STOPWORDS for w in aside):
         out.update(w.start for w in aside)
@@ -316,10 +319,7 @@ def _clause_ended(piece: list[Word], w: Word) -> bool:
     """Whether ``w`` begins a new piece after the ``piece`` so far because a clause ended
     with a preposition: a verb form right after one is not its object ("the church that
     X belonged to | headquartered", "the club X played for | founded")."""
-    if not piece or piece[-1].low not in CLAUSE_PREPOSITIONS:
-        return False
-    parts = parts_of_speech(w.low)
-    return "VERB" in parts and parts <= {"VERB", "ADJ", "AUX"}
+    return bool(piece) and clause_ended(piece[-1].low, w.low)
 
 
 def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
@@ -340,7 +340,8 @@ def chunks(a: Analysis, span: tuple[int, int]) -> list[list[list[Word]]]:
     possessive ("X's spouse born") each split of the words that follow is offered (where
     the possessed noun ends is not written). The KB keeps the segmentations it holds."""
     before, after, possessive = _sides(a, span)
-    lows = [w.low for w in a.words if w.end <= span[0]]
+    describing = _describing(a, span)     # "where the Indonesian president X died"
+    lows = [w.low for w in a.words if w.end <= span[0] and w.start not in describing]
     tail = [w for w in lows[-3:] if w not in ("the", "a", "an")]
     relative_before_mention = bool(tail) and tail[-1] in ("where", "whose", "that", "which",
                                                           "who", "whom", "when")

@@ -57,18 +57,19 @@ from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
-                               only_verb, singulars)
-from querygen.answer_types import (PLACE, Expected, TypeCheck, expected,
+                               only_verb, parts_of_speech, singulars)
+from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of_words,
                                    noun_forms)
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
-from querygen.lexicon import (CONTAINMENT_WORDS, NOT_A_FACT_WORDS, ONE_MEANING_VERBS,
-                              PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
+from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, NOT_A_FACT_WORDS,
+                              ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
+                              ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
-from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator
+from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator, against_of, of_side
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
 
@@ -511,12 +512,8 @@ class GraphRanker:
             if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
-            spans = [(d.start, d.end) for d in plan.decisions
-                     if d.kind == "entity" and d.start >= 0]
             for score, cand in self._extension_options(ctx, words, answers):
-                if self._goes_back(plan, cand.id) or any(
-                        self.rules._against_asked(ctx.analysis, span, cand.id, cand, True)
-                        for span in spans):   # "Which label is owned by X's company?"
+                if self._extension_refused(ctx, plan, words, cand):
                     continue
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)
@@ -528,6 +525,24 @@ class GraphRanker:
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
         return out
 
+    def _extension_refused(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word],
+                           cand: Candidate) -> bool:
+        """Whether a hop along ``cand`` after ``plan``'s answers, for ``words``, goes back
+        along the hop that reached them, against the side of "the R of" the answer is on
+        ("the capital of the country where X died": the capital, not what X's place of
+        death is the capital of; "the capital of which country": that country), or
+        against the direction a verb asks ("Which label is owned by X's company?")."""
+        if self._goes_back(plan, cand.id):
+            return True
+        sides = {(found, w.low) for w in words
+                 if (found := of_side(ctx.analysis, [w])) is not None}
+        if len(sides) == 1 and against_of(cand, True, *sides.pop()):
+            return True
+        spans = [(d.start, d.end) for d in plan.decisions
+                 if d.kind == "entity" and d.start >= 0]
+        return any(self.rules._against_asked(ctx.analysis, span, cand.id, cand, True)
+                   for span in spans)
+
     def _asking_more(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word],
                      answers: Sequence[str]) -> list[Word]:
         """The unexplained ``words`` that may ask for a hop after ``plan``'s ``answers``:
@@ -537,10 +552,17 @@ class GraphRanker:
         values = [Value("entity", v) for v in answers]
         names = [m for m in ctx.mentions if m.text != m.text.lower()]
         inner = self._inner_values(plan)
+        # "the country that X belongs to": X's own relation is its first hop, never one
+        # after the answer
+        own = {w.start for d in plan.decisions if d.kind == "entity" and d.start >= 0
+               for w in [*ctx.analysis.own_clause((d.start, d.end)),
+                         ctx.analysis.clause_noun((d.start, d.end))] if w is not None}
+        lows = {w.start: POSSESSIVE_END.sub("", w.low) for w in words}    # "that state's"
         return [w for w in words
-                if not self._answers_are(w.low, values, _last_property(plan))
-                and not self._said_inside(w.low, inner)
-                and not any(m.start <= w.start < m.end for m in names)]
+                if not self._answers_are(lows[w.start], values, _last_property(plan))
+                and not self._said_inside(lows[w.start], inner)
+                and not any(m.start <= w.start < m.end for m in names)
+                and w.start not in own]
 
     def _names_inner_hop(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
                          ) -> bool:
@@ -559,9 +581,17 @@ class GraphRanker:
             if not _names_word(stems, v.low):
                 continue
             if i + 1 < len(ws) and ws[i + 1].low == "of" and \
-                    any(w.start > ws[i + 1].start for w in words):
+                    any(w.start > ws[i + 1].start and not self._verb_between(
+                        ctx, ws[i + 1].start, w.start) for w in words):
                 return True
         return False
+
+    @staticmethod
+    def _verb_between(ctx: _Context, start: int, end: int) -> bool:
+        """Whether an auxiliary or a verb stands between the offsets: "the owner of X
+        *is* the capital of …" ends the phrase that "of" began."""
+        return any(start < x.start < end and (x.low in AUXILIARIES or only_verb(x.low))
+                   for x in ctx.analysis.words)
 
     def _extension_options(self, ctx: _Context, words: Sequence[Word],
                            answers: Sequence[str]) -> list[tuple[float, Candidate]]:
@@ -597,11 +627,15 @@ class GraphRanker:
         words = ctx.analysis.relation_words(spans, keep_type_noun=False)
         paired = _named_pairs(words, stems)
         edge_pids = _plan_pids(plan)        # an ordering's too ("who died first")
+        own = self._own_clause_stems(ctx, plan)
         seen: dict[str, int] = {}
         out = []
         for i, w in enumerate(words):
             low = POSSESSIVE_END.sub("", w.low)      # "employer's owner"
             if w.start in paired:
+                continue
+            if w.start in own and self._not_own_hop(low, own[w.start], edge_pids):
+                out.append(w)       # "the country that X belongs to": X's own hop only
                 continue
             if low in CONTAINMENT_WORDS:
                 if not self._free_hop_for(ctx, plan, w, words):
@@ -670,6 +704,14 @@ class GraphRanker:
         free = any(low in CONTAINMENT_WORDS for low in lows)
         on_path = [[] if free and self._says_where(pid) else js
                    for pid, js in zip(path, namers(path), strict=True)]
+        # the noun of "what N" may name the hop to the answer ("In what language is the
+        # paper X works for published?": "language" names language of work, so "works"
+        # is left to the employer)
+        last = _last_property(plan)
+        noun = ctx.analysis.type_noun
+        if last in path and noun and any(
+                _names_word(self.rules.fit.name_stems(last), n) for n in noun.split()):
+            on_path[len(path) - 1 - path[::-1].index(last)] = []
         out = [words[on_path[h][0]] for h in _unpaired(on_path)] if len(path) > 1 else []
         # an ordering's property is a hop a word may ask for too ("who died first")
         every = _plan_pids(plan)
@@ -720,6 +762,37 @@ class GraphRanker:
                 return True
         return False
 
+    def _not_own_hop(self, word: str, pids: Sequence[str], path: Sequence[str]) -> bool:
+        """Whether the verb ``word`` of an entity's own relative clause, which a hop of the
+        reading's ``path`` explains, is named by none of ``pids``, the hops from that
+        entity: a word that says where ("belongs", "is located") by none that goes from
+        it to where it is. Other words are left to the other checks ("originally", "the
+        city where the card is used")."""
+        def names(pid: str) -> bool:
+            return _names_word(self.rules.fit.name_stems(pid), word)
+        if word in CONTAINMENT_WORDS:
+            return not any(self._says_where(pid) or names(pid) for pid in pids)
+        return "VERB" in parts_of_speech(word) and any(names(p) for p in path) and \
+            not any(names(pid) for pid in pids)
+
+    def _own_clause_stems(self, ctx: _Context, plan: QueryPlan) -> dict[int, list[str]]:
+        """Word start → the properties of the hops from the entity whose relative clause
+        holds the word (``Analysis.own_clause``): only such a hop explains it (a hop that
+        says where, forward from it)."""
+        out: dict[int, list[str]] = {}
+        edges = _relation_edges(plan)
+        for d in plan.decisions:
+            if d.kind != "entity" or d.start < 0:
+                continue
+            clause = ctx.analysis.own_clause((d.start, d.end))
+            if not clause:
+                continue
+            pids = [e.predicate.id for e in edges if isinstance(e.predicate, LinkingDecision)
+                    and (e.subject == d or (e.object == d and not self._says_where(
+                        e.predicate.id)))]
+            out.update((w.start, pids) for w in clause)
+        return out
+
     def _plan_stems(self, plan: QueryPlan) -> set[str]:
         stems: set[str] = set()
         for pid in _plan_pids(plan):
@@ -742,11 +815,18 @@ class GraphRanker:
 
     def _noun_steps(self, noun: str, entities: Sequence[str]
                     ) -> list[tuple[tuple[str, ...], float]]:
-        """One-property paths from ``entities`` to Ns, best first."""
+        """One-property paths from ``entities`` to Ns, best first. To a kind of place only
+        up, along a property to a place that holds it (``_goes_up``): "Which city did X
+        take place in?", where the KB's location is a country, is not that country's
+        capital."""
+        # (a role names its own property: "Which capital does X's country have?")
+        place = kind_of_words(noun) == PLACE and not _names_role(noun)
         roles = self.rules.props.roles(entities)
         options: dict[str, float] = {}
         for subject_of, _ in roles.values():
             for pid in subject_of - options.keys():
+                if place and not self._goes_up(pid):
+                    continue
                 score = self._noun_fit(noun, pid)
                 if score >= NOUN_FIT:
                     options[pid] = score
@@ -757,13 +837,16 @@ class GraphRanker:
                         ) -> list[tuple[tuple[str, ...], float]]:
         """Two-property paths from ``entities`` to Ns, the first property leading to the
         kind of thing an N is (a place for "country")."""
-        from querygen.answer_types import kind_of_words
         kind = kind_of_words(noun)
         if kind is None:
             return []
         roles = self.rules.props.roles(entities)
+        # from places to a kind of place, only up (``_noun_steps``)
+        from_places = kind == PLACE and not _names_role(noun) and \
+            PLACE in self.oracle.kinds(list(entities)).values()
         firsts = {pid for subject_of, _ in roles.values() for pid in subject_of
-                  if self.oracle.range_kind(pid) == kind}
+                  if self.oracle.range_kind(pid) == kind and
+                  not (from_places and not self._goes_up(pid))}
         out: dict[tuple[str, ...], float] = {}
         for pid in sorted(firsts)[:EXTEND_FIRST]:
             middle = self.rules._values(entities, pid, True)[:EXTEND_SAMPLE]
@@ -789,7 +872,7 @@ class GraphRanker:
         if result is not None and query.form == "select":
             result, narrowed_by, narrowed_of = self._narrowed_by_numbers(question, query,
                                                                          result)
-        if _answers_own_entities(plan, query, result):
+        if _answers_own_entities(plan, query, result) or self._comes_back(plan, query, result):
             result = None       # a path back to the question's own entity answers nothing
         values = _answer_values(query, result)
         via = _last_property(plan)
@@ -805,6 +888,12 @@ class GraphRanker:
         # ("Which awards was X nominated for?" is not the awards X received)
         lows = [w.low for w in unpaired]
         lows += [w for w in left if w in NOT_A_FACT_WORDS and w not in lows]
+        # nor does a reading that leaves a word of an entity's own relative clause to
+        # hops that do not start from it ("the country that X belongs to")
+        own = self._own_clause_stems(ctx, plan)
+        lows += [w.low for w in ctx.analysis.words
+                 if w.start in own and w.low in left and w.low not in lows and
+                 self._not_own_hop(w.low, own[w.start], _plan_pids(plan))]
         feats = self._features(ctx, plan, rank, plans, result, check, values)
         feats["unexplained"] = share
         feats["narrowed"] = float(narrowed_by is not None)
@@ -934,14 +1023,37 @@ class GraphRanker:
             left = [w for w in left if w not in said]
         return min(1.0, len(left) / len(words)), tuple(left)
 
+    def _comes_back(self, plan: QueryPlan, query: GeneratedQuery,
+                    result: QueryResult | None) -> bool:
+        """Whether the select ``result`` answers only the entities a backward hop started
+        from, the next hop going forward to the answer: "the things whose country is
+        Denmark, then where they lie" comes back to Denmark and answers nothing."""
+        if result is None or query.form != "select" or not result.answers:
+            return False
+        answers = {a.value.value for a in result.answers}
+        edges = _relation_edges(plan)
+        known = self._node_values(plan)
+        for back, on in zip(edges, edges[1:], strict=False):
+            start = back.object
+            came_from = [start.id] if isinstance(start, LinkingDecision) else \
+                known.get(start.name, []) if isinstance(start, Var) else []
+            if isinstance(back.subject, Var) and back.subject == on.subject and \
+                    on.object == Var(plan.answer) and came_from and answers <= set(came_from):
+                return True
+        return False
+
     def _inner_values(self, plan: QueryPlan) -> list[list[str]]:
         """A sample of the entities each inner node of the relation path holds (the nodes
         between the question's entity and the answer; none for one hop), walked out from
         the question's entities."""
+        return [v for v in self._node_values(plan).values() if v]
+
+    def _node_values(self, plan: QueryPlan) -> dict[str, list[str]]:
+        """Inner node (variable name) → a sample of the entities it holds (``_inner_values``)."""
         edges = [(e, e.predicate.id) for e in _relation_edges(plan)
                  if isinstance(e.predicate, LinkingDecision)]
         if len(edges) < 2:
-            return []
+            return {}
         known: dict[str, list[str]] = {}
 
         def ids(node: object) -> list[str] | None:
@@ -962,7 +1074,7 @@ class GraphRanker:
                         grown = True
             if not grown:
                 break
-        return [v for v in known.values() if v]
+        return known
 
     def _said_inside(self, word: str, inner: Sequence[Sequence[str]]) -> bool:
         """Whether ``word`` names the class of an inner node of the path: "the town where
@@ -1143,6 +1255,13 @@ class GraphRanker:
                 out += [f"{a.low} {b.low}" for a, b in pairs if len(content([a, b])) == 2]
         return list(dict.fromkeys(out))
 
+    def _goes_up(self, pid: str) -> bool:
+        """Whether ``pid`` goes from a place to a place that holds it: one that says where
+        its subject is, or one named "R of" ("capital of": the country the city is the
+        capital of holds it; not "capital", from the country down to its city)."""
+        label = (self.rules.props.label(pid) or "").lower()
+        return self._says_where(pid) or label.endswith(" of")
+
     def _says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,
         country, continent), by its name."""
@@ -1154,9 +1273,12 @@ class GraphRanker:
         that class, while ``graph`` answers along another property with answers the KB
         does not show to be of it ("in which genre belongs Metallica?": its genre, heavy
         metal, against what it is an instance of, heavy metal band). The words and the
-        class asked for disagree: ``graph`` does not answer."""
+        class asked for disagree: ``graph`` does not answer. A kind of place or person
+        names no property so ("In which city did X die?": X's birthplace is a city too, and
+        the KB may type the place X died in otherwise)."""
         noun = ctx.expected.noun
-        if not noun or graph.features.get("noun_pos", 0.0) > 0:
+        if not noun or graph.features.get("noun_pos", 0.0) > 0 or \
+                noun.split()[-1] in PLACE_NOUNS or noun.split()[-1] in PERSON_NOUNS:
             return False
         mine = set(_graph_pids(graph))
         for other in answered:
@@ -1381,7 +1503,10 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
     if not ignored:
         return None
     for d in graph.query.decisions:
-        after = q[d.end:].split(maxsplit=1) if d.kind == "entity" and d.start >= 0 else []
+        # the word right after, a quotation mark before it or not ("the novel «X»")
+        found = re.match(r"[\s\"'«»„“”‘’]*([^\s\"'«»„“”‘’]+)", q[d.end:]) \
+            if d.kind == "entity" and d.start >= 0 else None
+        after = [found.group(1)] if found else []
         if after and after[0] in ignored:
             name = _name_run(q, after[:1])
             return "entity", (f"the KB has no entity named {name!r}; the reading "
@@ -1390,12 +1515,19 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
     return None
 
 
+def _names_role(noun: str) -> bool:
+    """Whether a word of ``noun`` is a role, which names its own property ("capital city")."""
+    return any(w in ROLE_NOUNS for w in noun.split())
+
+
 def _name_run(question: str, words: Sequence[str]) -> str:
     """The ignored capitalized words as they stand together in the question ("Fenwick
     Astraguard"), or the first of them."""
     for m in re.finditer(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", question):
         if words[0] in m.group().split():
-            return m.group()
+            name = m.group()
+            # a sentence's full stop is no initial's ("the band Sorrelgate.")
+            return name[:-1] if name.endswith(".") and len(name.split()[-1]) > 2 else name
     return words[0]
 
 

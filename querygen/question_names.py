@@ -25,8 +25,8 @@ from querygen.mentions import Mention
 from querygen.types import LinkingDecision
 from store.normalize import normalize
 
-#: a capitalized word (a name, or part of one)
-NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’.-]*")
+#: a word (a name, or part of one, when it begins with a capital of any script)
+WORD = re.compile(r"(?<![\w'’])[^\W\d_][\w'’.-]*")
 POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 #: the string-match score from which a lower-case mention's name is taken as meant
 SURE_MATCH = 0.9
@@ -43,8 +43,9 @@ def ignored_names(question: str, decisions: Iterable[LinkingDecision]) -> list[s
     """Capitalized words of ``question`` after its first word that no decision covers."""
     spans, texts = _covered(list(decisions))
     out = []
-    for m in NAME.finditer(question):
-        if m.start() == 0 or any(s <= m.start() < e for s, e in spans):
+    for m in WORD.finditer(question):
+        if m.start() == 0 or not m.group()[0].isupper() or \
+                any(s <= m.start() < e for s, e in spans):
             continue
         word = normalize(POSSESSIVE.sub("", m.group()))
         if word and not any(word in t.split() for t in texts):

@@ -37,21 +37,23 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
-from querygen.analysis import (Analysis, Word, analyze, expand_contractions, only_verb,
-                               parts_of_speech)
+from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
+                               only_verb, parts_of_speech)
 from querygen.answer_types import TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
-from querygen.lexicon import (CONTAINMENT_WORDS, GENERIC_RELATION_WORDS, PERSON_NOUNS,
-                              PLACE_NOUNS)
+from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, GENERIC_RELATION_WORDS,
+                              PERSON_NOUNS, PLACE_NOUNS, ROLE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.normalize import normalize
 
+#: the score of an exact match with a property's name that makes a word that name
+PROPERTY_NAME_SCORE = 0.9
 #: a best plan scoring below this sends the generator looking for names the detector missed
 #: (an exact entity name scores about 1.2, a property that names the relation about 0.8)
 WEAK_PLAN = 1.9
@@ -185,6 +187,7 @@ class RuleGenerator:
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
+            more = [m for m in more if not _describes_unknown_name(a, m, more)]
             plans += self.plans(a, more)
             mentions = mentions + [m for m in more if m.span not in {x.span for x in mentions}]
         plans = _named_relation_only(plans, a)
@@ -222,7 +225,8 @@ class RuleGenerator:
             if m.candidates:
                 described[m.span] = self._described(a, m, found, inside)
         kept = [described.get(m.span, m) for m in mentions
-                if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)]
+                if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)
+                and not _describes_unknown_name(a, m, mentions)]
         return (replace(a, described=a.described | found) if found else a), kept
 
     def _described(self, a: Analysis, m: Mention, found: set[str],
@@ -239,19 +243,32 @@ class RuleGenerator:
         ids = [c.id for c in m.candidates[:2]]
         if noun is not None and self.types.is_a(ids, noun):
             found.update(w.low for w in phrase)
-            if len(phrase) > 1:         # "the Australian city of": not Australia's
-                inside.append((phrase[0].start, phrase[-2].end))
+            # no entity inside: "the Australian city of" is not Australia's, "the
+            # province of" no newspaper called The Province
+            inside.append((phrase[0].start, phrase[-1].end))
         if run and (self.types.is_a(ids[:1], run[-1].low) or (
                 run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
                 (self.types.is_a(ids[:1], PERSON_CLASS) or
                  (self._untyped(ids[0]) and _english_nouns(run))))):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
+        after = a.class_noun_after(m.span)
+        if after is not None and after.low not in ROLE_NOUNS and \
+                self.types.is_a(ids[:1], after.low) and \
+                not self._names_property(after.low):       # "the Camp Nou stadium"
+            found.add(after.low)                            # (not "the disco genre")
+            inside.append((after.start, after.end))
         aside = a.aside_after(m.span)
         if aside:           # "X, founder of Y, …": what X is, Y no entity asked about
             found.update(w.low for w in aside if w.low not in STOPWORDS)
             inside.append((aside[0].start, aside[-1].end))
         return m
+
+    def _names_property(self, word: str) -> bool:
+        """Whether ``word`` is a name of a property of the KB ("genre", "country")."""
+        found = self.props.link(word, limit=1)
+        return bool(found) and found[0].match == "exact" and \
+            found[0].score >= PROPERTY_NAME_SCORE
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
@@ -434,13 +451,18 @@ class RuleGenerator:
                 piece_scores = [self.fit.name_scores(self.fit.chunk_phrases(p))
                                 for p in pieces]
                 piece_words = [content(p) for p in pieces]
+                side = of_side(a, pieces[-1])
+                answer_of = (side, pieces[-1][0].low) if side else None
                 for cand in mention.candidates[:3]:
-                    plans += self._follow(a, mention, cand, piece_scores, piece_words)
+                    plans += self._follow(a, mention, cand, piece_scores, piece_words,
+                                          answer_of)
         return plans
 
     def _follow(self, a: Analysis, mention: Mention, cand: Candidate,
-                piece_scores: list[dict], piece_words: list[list[str]]) -> list[QueryPlan]:
-        """Chains from ``cand``: hop i follows a property fitting piece i."""
+                piece_scores: list[dict], piece_words: list[list[str]],
+                answer_of: tuple[str, str] | None) -> list[QueryPlan]:
+        """Chains from ``cand``: hop i follows a property fitting piece i (the last one,
+        ``answer_of``, the answer's own: "the R of …")."""
         # partial chains: (edges so far, their fit, the entities reached)
         entity = _entity(mention, cand)
         frontier: list[tuple[tuple[Edge, ...], float, list[str]]] = [((), 0.0, [cand.id])]
@@ -449,7 +471,8 @@ class RuleGenerator:
             grown = []
             for edges, fit_so_far, reached in frontier:
                 options = self._hop_options(a if last else None, scores, words, reached,
-                                            bool(edges), last, mention.span)
+                                            bool(edges), last, mention.span,
+                                            answer_of if last else None)
                 if options is None:       # the piece describes the nodes reached
                     grown.append((_ending_at_answer(edges) if last else edges, fit_so_far,
                                   reached))
@@ -474,7 +497,8 @@ class RuleGenerator:
                 for edges, fit, _ in frontier if 1 < len(edges) <= CHAIN_HOPS]
 
     def _hop_options(self, a: Analysis | None, scores: dict, words: list[str],
-                     reached: list[str], inner: bool, last: bool, span: tuple[int, int]
+                     reached: list[str], inner: bool, last: bool, span: tuple[int, int],
+                     answer_of: tuple[str, str] | None = None
                      ) -> dict[tuple[str, bool], float] | None:
         """(property, forward) → fit, for the hops a piece of relation ``words`` (name
         ``scores``) may take from the entities ``reached``; None when the piece only
@@ -482,18 +506,28 @@ class RuleGenerator:
         died", "fronted a band that comes from" take no hop for "town", "band". The last
         hop of a chain never goes against the direction a verb around the mention ``span``
         asks ("Which label is owned by X's record company?": the label is owned by the
-        company, the company is not owned by the label)."""
+        company, the company is not owned by the label), nor against the side of "the R
+        of" the answer is on (``answer_of``: the side, ``of_side``, and R): "the capital
+        of the country where X died" is that country's capital, not what the city X died
+        in is the capital of."""
         if inner and self._names_class_of(words, reached):
             return None
         roles = self.props.roles(reached)
+        # "that state's capital", "the state capital": the first noun says what the
+        # entities reached are, the rest names the hop
+        rest = words[1:] if inner and len(words) > 1 and \
+            self._describes(words[:1], reached) else None
         options: dict[tuple[str, bool], float] = {}
         for node in reached:
             out_p, in_p = roles.get(node, (frozenset(), frozenset()))
             for pid, forward in [*((p, True) for p in out_p), *((p, False) for p in in_p)]:
                 fit = self.fit.fit(a, pid, scores, [words])
-                if fit is None or fit[0] <= options.get((pid, forward), 0.0):
+                if fit is None or fit[0] <= options.get((pid, forward), 0.0) or \
+                        rest is not None and not self.fit.coverage(rest, pid):
                     continue
-                if last and inner and self._against_asked(a, span, pid, fit[1], forward):
+                if last and inner and (self._against_asked(a, span, pid, fit[1], forward)
+                                       or answer_of is not None and
+                                       against_of(fit[1], forward, *answer_of)):
                     continue
                 options[(pid, forward)] = fit[0]
         if not any(f >= MIN_HOP_FIT for f in options.values()):
@@ -1057,10 +1091,70 @@ def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:
 
 
 def _of_before(a: Analysis, mention: Mention) -> bool:
-    """Whether "of" (perhaps with an article) directly precedes the mention."""
+    """Whether "of" (perhaps with an article) directly precedes the mention, and not as
+    the end of a phrase that only says what it is ("the province of X")."""
+    phrase = a.class_phrase_before(mention.span)
+    if phrase and all(w.low in a.described for w in phrase):
+        return False
     before = [w.low for w in a.words if w.end <= mention.start][-2:]
     before = [w for w in before if w not in ("the", "a", "an")]
     return bool(before) and before[-1] == "of"
+
+
+def of_side(a: Analysis, piece: Sequence[Word]) -> str | None:
+    """Which side of "the R of …" the answer is on, when the first word of ``piece`` is
+    followed by "of": "head" when a thing follows ("the capital of the country where …"
+    asks for the capital), "object" when the question word or its noun does ("the capital
+    of what", "the capital of which country"); None when no "of" follows or it is stranded
+    ("What is X the capital of?"). "whose R" asks for the R too ("a country whose capital
+    is what")."""
+    if not piece:
+        return None
+    earlier = [w.low for w in a.words if w.start < piece[0].start]
+    if earlier and earlier[-1] == "whose":      # "a country whose capital is what"
+        return "head"
+    later = [w for w in a.words if w.start > piece[0].start]
+    if len(later) < 2 or later[0].low != "of":
+        return None
+    thing = [w for w in later[1:] if w.low not in ("the", "a", "an")][:1]
+    if not thing or not thing[0].low.isalnum():
+        return None
+    if thing[0].start in a.frame or thing[0].low in WH_WORDS:
+        return "object"
+    for w in later[2:]:     # "the capital of places on which continent": theirs
+        if w.start in a.frame and w.low not in WH_WORDS:    # (not a relative "which")
+            return "object"
+        if w.low in AUXILIARIES or only_verb(w.low):
+            break
+    return "head"
+
+
+def against_of(cand: Candidate | None, forward: bool, side: str, noun: str) -> bool:
+    """Whether a hop along ``cand``'s property ``forward`` (or backward) to the answer
+    reaches the other side of "the R of" than ``side`` asks, R (``noun``) being a word of
+    the property's name: "the capital of Y" is Y's capital (forward along "capital",
+    backward along a property named "capital of"); "the capital of what" is what the
+    capital is the capital of. ("named in honour of whom" says nothing of the kind.)"""
+    if cand is None:
+        return False
+    names = [(name or "").lower() for name in (cand.matched, cand.label)]
+    if not any(root(noun) in {root(w) for w in name.split()} for name in names):
+        return False
+    inverse_named = any(name.endswith(" of") for name in names)
+    return (forward == inverse_named) == (side == "head")
+
+
+def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:
+    """Whether ``m`` is a noun written in lower case ("the band") right before a
+    capitalized word no mention covers ("the band Morvenkite"): it describes a name the
+    KB does not know, and is no entity of the question itself."""
+    if m.text != m.text.lower():
+        return False
+    words = [w for w in a.words if m.span[0] <= w.start < m.span[1]]
+    nxt = next((w for w in a.words if w.start >= m.span[1]), None)
+    return bool(words) and nxt is not None and nxt.text[:1].isupper() and \
+        "NOUN" in parts_of_speech(words[-1].low) and \
+        not any(o.span[0] <= nxt.start < o.span[1] for o in mentions if o.candidates)
 
 
 def _pairs_of(mentions: list[Mention]) -> list[tuple[Mention, Mention]]:
