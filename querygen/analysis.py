@@ -138,6 +138,7 @@ class Analysis:
         article, a comma or the question's start (at most three in all, none a question
         or frame word, a preposition, a relative, an auxiliary or a verb). Empty when the
         word before the name is no such noun ("the capital of France": "of" comes first),
+        or a form of "be" comes right before the words ("is member X": a predicate),
         or the name is not capitalized (there is no telling where a name begins then:
         "the album hand cut"). Whether they describe the entity is the KB's to say (the
         caller asks it)."""
@@ -159,7 +160,9 @@ class Analysis:
             if self.question[w.end:w.end + 1] == ",":
                 break
             run.insert(0, w)
-        if run and self._relative_without_word(before[:len(before) - len(run)], span):
+        rest = before[:len(before) - len(run)]
+        if run and (self._relative_without_word(rest, span) or
+                    (rest and rest[-1].low in _BE)):   # "of which band is member X"
             return []
         return run
 
@@ -308,6 +311,10 @@ def clause_ended(before: str, word: str) -> bool:
         return False
     parts = parts_of_speech(word)
     return "VERB" in parts and parts <= {"VERB", "ADJ", "AUX"}
+
+
+#: forms of "be" (a noun after one is a predicate: "of which band is member X")
+_BE = frozenset("is are was were be been being".split())
 #: words that open a relative clause ("the country *whose* capital …")
 _RELATIVES = frozenset("whose where that which who whom".split())
 #: words after which a word that may be a verb is one, not the end of a class noun (not

@@ -45,7 +45,7 @@ from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, Relati
                           content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, GENERIC_RELATION_WORDS,
-                              PERSON_NOUNS, PLACE_NOUNS, ROLE_NOUNS)
+                              PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
@@ -252,10 +252,10 @@ class RuleGenerator:
                  (self._untyped(ids[0]) and _english_nouns(run))))):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
-        after = a.class_noun_after(m.span)
+        after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
         if after is not None and after.low not in ROLE_NOUNS and \
-                self.types.is_a(ids[:1], after.low) and \
-                not self._names_property(after.low):       # "the Camp Nou stadium"
+                (self.types.is_a(ids[:1], after.low) or self._untyped_noun(ids[0], after.low)) \
+                and not self._names_property(after.low):   # "the Camp Nou stadium"
             found.add(after.low)                            # (not "the disco genre")
             inside.append((after.start, after.end))
         aside = a.aside_after(m.span)
@@ -269,6 +269,16 @@ class RuleGenerator:
         found = self.props.link(word, limit=1)
         return bool(found) and found[0].match == "exact" and \
             found[0].score >= PROPERTY_NAME_SCORE
+
+    def _untyped_noun(self, entity: str, word: str) -> bool:
+        """Whether ``entity`` has no class in the KB and ``word`` may say what it is: a
+        word English knows only as a noun, no relation word, and no word of a property's
+        name ("the R-11 Zemlya missile"; not "X birth country", "Where did X die?")."""
+        if not self._untyped(entity) or parts_of_speech(word) != {"NOUN"} or \
+                word in RELATED:
+            return False
+        found = self.props.link(word, limit=1)
+        return not (found and found[0].match in ("exact", "words") and found[0].score >= 0.5)
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
