@@ -1274,11 +1274,15 @@ class GraphRanker:
         does not show to be of it ("in which genre belongs Metallica?": its genre, heavy
         metal, against what it is an instance of, heavy metal band). The words and the
         class asked for disagree: ``graph`` does not answer. A kind of place or person
-        names no property so ("In which city did X die?": X's birthplace is a city too, and
-        the KB may type the place X died in otherwise)."""
+        names no property so for a one-hop graph ("In which city did X die?": X's
+        birthplace is a city too, and the KB may type the place X died in otherwise); a
+        longer one still has its rival ("In which state did the office of ephor exist?"
+        is not that state's continent)."""
         noun = ctx.expected.noun
-        if not noun or graph.features.get("noun_pos", 0.0) > 0 or \
-                noun.split()[-1] in PLACE_NOUNS or noun.split()[-1] in PERSON_NOUNS:
+        if not noun or graph.features.get("noun_pos", 0.0) > 0:
+            return False
+        head = noun.split()[-1]
+        if graph.hops == 1 and (head in PLACE_NOUNS or head in PERSON_NOUNS):
             return False
         mine = set(_graph_pids(graph))
         for other in answered:

@@ -162,7 +162,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "serve": ("position held",), "served": ("position held",), "serves": ("position held",),
     "located": ("location", "located in"), "situated": ("location",), "lies": ("location",),
     "published": ("publisher", "language of work", "publication date"),
-    "publishes": ("publisher",), "publish": ("publisher",),
+    "publishes": ("publisher", "language of work"),
+    "publish": ("publisher", "language of work"),
     # "a state that followed which religion" (an "R followed by" is named as it is)
     "followed": ("religion",), "follows": ("religion",), "follow": ("religion",),
     "practised": ("religion",), "practiced": ("religion",), "practises": ("religion",),
