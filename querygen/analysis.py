@@ -184,16 +184,25 @@ class Analysis:
         return before[-2].low in _RELATIVES and any(
             w.low in AUXILIARIES or only_verb(w.low) for w in later[1:])
 
+    def description_before(self, span: tuple[int, int]) -> list[Word]:
+        """The phrase right before the mention at ``span`` that only says what it is, as
+        the rules marked it (``class_phrase_before`` with every word in ``described``:
+        "the province of X"), or []."""
+        phrase = self.class_phrase_before(span)
+        return phrase if phrase and all(w.low in self.described for w in phrase) else []
+
     def own_clause(self, span: tuple[int, int]) -> list[Word]:
         """The words of the relative clause of the mention at ``span``: those after it
-        that a relative word right before it introduces, up to a comma, a question word
-        or the end ("the country that X belongs to": "belongs", "to"; a description
-        between them is skipped: "where the Indonesian president X died"); [] when no
-        relative word comes before the mention."""
+        that a relative word right before it introduces, up to a comma, a question word,
+        the start of another clause ("that X founded | is headquartered", "that X worked
+        for | written") or the end ("the country that X belongs to": "belongs", "to"; a
+        description between them is skipped: "where the Indonesian president X died");
+        [] when no relative word comes before the mention, or it is a possessive ("where
+        X's university is": the university's clause)."""
         if self._relative_before(span) is None or \
                 POSSESSIVE_END.search(self.question[span[0]:span[1]]) or \
                 self.question[span[1]:span[1] + 2] in ("'s", "\u2019s"):
-            return []       # "where X's university is": the university's clause
+            return []
         out: list[Word] = []
         for w in (w for w in self.words if w.start >= span[1]):
             if w.low in WH_WORDS or w.start in self.frame or \

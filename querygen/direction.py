@@ -148,9 +148,8 @@ def _around(a: Analysis, span: tuple[int, int]) -> tuple[list[str], list[str]]:
     """The question's lowercased words before the mention ``span`` and after it; before
     it, not a phrase that only says what it is ("the province of X": the words before
     "the province of")."""
-    phrase = a.class_phrase_before(span)
-    end = phrase[0].start if phrase and all(w.low in a.described for w in phrase) \
-        else span[0]
+    phrase = a.description_before(span)
+    end = phrase[0].start if phrase else span[0]
     return ([w.low for w in a.words if w.end <= end],
             [w.low for w in a.words if w.start >= span[1]])
 

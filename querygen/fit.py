@@ -276,9 +276,7 @@ def _describing(a: Analysis, span: tuple[int, int]) -> set[int]:
         if w.low not in a.described:
             break
         out.add(w.start)
-    phrase = a.class_phrase_before(span)        # "the province of X"
-    if phrase and all(w.low in a.described for w in phrase):
-        out.update(w.start for w in phrase)
+    out.update(w.start for w in a.description_before(span))    # "the province of X"
     aside = a.aside_after(span)         # "X, founder of Y, passed away"
     if aside and all(w.low in a.described or w.low in STOPWORDS for w in aside):
         out.update(w.start for w in aside)

@@ -54,6 +54,9 @@ from store.normalize import normalize
 
 #: the score of an exact match with a property's name that makes a word that name
 PROPERTY_NAME_SCORE = 0.9
+#: the score of a match with the words of a property's name from which a word may be one
+#: of them ("birth" in "place of birth")
+PROPERTY_WORD_SCORE = 0.5
 #: a best plan scoring below this sends the generator looking for names the detector missed
 #: (an exact entity name scores about 1.2, a property that names the relation about 0.8)
 WEAK_PLAN = 1.9
@@ -278,7 +281,8 @@ class RuleGenerator:
                 word in RELATED:
             return False
         found = self.props.link(word, limit=1)
-        return not (found and found[0].match in ("exact", "words") and found[0].score >= 0.5)
+        return not (found and found[0].match in ("exact", "words") and
+                    found[0].score >= PROPERTY_WORD_SCORE)
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
@@ -1103,8 +1107,7 @@ def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:
 def _of_before(a: Analysis, mention: Mention) -> bool:
     """Whether "of" (perhaps with an article) directly precedes the mention, and not as
     the end of a phrase that only says what it is ("the province of X")."""
-    phrase = a.class_phrase_before(mention.span)
-    if phrase and all(w.low in a.described for w in phrase):
+    if a.description_before(mention.span):
         return False
     before = [w.low for w in a.words if w.end <= mention.start][-2:]
     before = [w for w in before if w not in ("the", "a", "an")]
