@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from linking.lexicon import STOPWORDS
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
                               PERSON_NOUNS, PLACE_NOUNS, RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES,
-                              TIME_NOUNS, VERB_FORMS, Superlative)
+                              TIME_NOUNS, TITLES, VERB_FORMS, Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -41,6 +41,20 @@ _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019
                  # the apostrophe left out: "whats the capital …"
                  (re.compile(r"\b(what|where|when|how)s\b", re.I), r"\1 is"),
                  (re.compile(r"\b(\w+)n['\u2019]t\b", re.I), r"\1 not")]
+#: a verb that says no more than "be" before "as" and a lower-case noun ("Ajaccio serves as
+#: the capital of what?"), and the form of "be" it is read as; before a name ("served as
+#: Postmaster General") the verb stays, as it may name the relation itself
+_LIGHT_VERB = re.compile(r"\b([Ss]erv|[Aa]ct|[Ff]unction)(es|s|ed|ing|e|)\s+as\s+"
+                         r"(?=(?:the\s+|a\s+|an\s+)?[a-z])")
+_LIGHT_BE = {"es": "is", "s": "is", "ed": "was", "ing": "being", "e": "are", "": "are"}
+_DO_BEFORE = re.compile(r"(?i)\b(?:did|does|do|will|would|can|could|may|might|to)\b")
+
+
+def _light_verb(m: re.Match) -> str:
+    be = _LIGHT_BE[m.group(2)]
+    if be == "are" and _DO_BEFORE.search(m.string, 0, m.start()):
+        return m.group(0)   # "Did Turku serve as the capital …": no "be" reads well here
+    return be + " "
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,23 +147,20 @@ class Analysis:
     def descriptor_before(self, span: tuple[int, int]) -> list[Word]:
         """The words right before the mention at ``span`` that describe it as an
         apposition: "the Indonesian president Suharto", "antiques expert David Battie",
-        "The Estonian painter Kristjan Raud" — a lower-case noun (English knows it as a
-        noun, or not at all) right before the name, with the words before it back to an
-        article, a comma or the question's start (at most three in all, none a question
-        or frame word, a preposition, a relative, an auxiliary or a verb). Empty when the
-        word before the name is no such noun ("the capital of France": "of" comes first),
-        or a form of "be" comes right before the words ("is member X": a predicate),
-        or the name is not capitalized (there is no telling where a name begins then:
-        "the album hand cut"). Whether they describe the entity is the KB's to say (the
-        caller asks it)."""
+        "The Estonian painter Kristjan Raud", "King Hussein" — a lower-case noun (English
+        knows it as a noun, or not at all) or a title right before the name, with the
+        words before it back to an article, a comma or the question's start (at most
+        three in all, none a question or frame word, a preposition, a relative, an
+        auxiliary or a verb). Empty when the word before the name is no such noun ("the
+        capital of France": "of" comes first), or a form of "be" comes right before the
+        words ("is member X": a predicate), or the name is not capitalized (there is no
+        telling where a name begins then: "the album hand cut"). Whether they describe
+        the entity is the KB's to say (the caller asks it)."""
         before = [w for w in self.words if w.end <= span[0]]
         if not self.question[span[0]:span[0] + 1].isupper() and \
                 not self.question[span[0]:span[0] + 1].isdigit():
             return []       # "the album hand cut": where names are not capitalized
-        if not before or before[-1].text != before[-1].low or \
-                before[-1].low in STOPWORDS or before[-1].start in self.frame or \
-                before[-1].low in VERB_FORMS or \
-                "NOUN" not in (parts_of_speech(before[-1].low) or {"NOUN"}):
+        if not before or not self._may_describe(before[-1]):
             return []                   # "Who owns X": a verb, no apposition
         run: list[Word] = []
         for w in reversed(before[-3:]):
@@ -165,6 +176,13 @@ class Analysis:
                     (rest and rest[-1].low in _BE)):   # "of which band is member X"
             return []
         return run
+
+    def _may_describe(self, w: Word) -> bool:
+        """Whether ``w``, right before a name, may be the head of a description of it: a
+        lower-case noun or a title ("King"), not a stopword, a frame word or a verb."""
+        return (w.text == w.low or w.low in TITLES) and w.low not in STOPWORDS and \
+            w.start not in self.frame and w.low not in VERB_FORMS and \
+            "NOUN" in (parts_of_speech(w.low) or {"NOUN"})
 
     def _relative_without_word(self, before: list[Word], span: tuple[int, int]) -> bool:
         """Whether "the N X" after a preposition or a relative word, followed by a verb,
@@ -326,6 +344,7 @@ def clause_ended(before: str, word: str) -> bool:
 _BE = frozenset("is are was were be been being".split())
 #: words that open a relative clause ("the country *whose* capital …")
 _RELATIVES = frozenset("whose where that which who whom".split())
+
 #: words after which a word that may be a verb is one, not the end of a class noun (not
 #: "in", "with", …, which follow nouns as often: "the record label with which …")
 _VERB_FOLLOWERS = frozenset("a an the through into across along onto".split())
@@ -336,11 +355,11 @@ def words_of(text: str) -> tuple[Word, ...]:
 
 
 def expand_contractions(question: str) -> str:
-    """"What's" (or "whats") → "What is", "didn't" → "did not"; other apostrophes
-    (possessives) stay."""
+    """"What's" (or "whats") → "What is", "didn't" → "did not", "serves as the capital"
+    → "is the capital"; other apostrophes (possessives) stay."""
     for pattern, repl in _CONTRACTIONS:
         question = pattern.sub(repl, question)
-    return question
+    return _LIGHT_VERB.sub(_light_verb, question)
 
 
 def analyze(question: str) -> Analysis:
@@ -480,6 +499,8 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
         r.mark(i)
         return True
     if w in ("which", "what"):
+        if w == "which" and _relative_before_wh(lows, i):
+            return False            # "a city which is named after whom?"
         _read_which(r, i)
         return True
     if i == first and i >= 2 and lows[i - 2:i] == ["tell", "me"]:
@@ -624,8 +645,8 @@ def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
 
 
 def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
-    """Whether the who/whom/whose at ``i`` opens a relative clause after a noun and the
-    question word comes later ("a country *whose* capital is *which* city?", "… whose
+    """Whether the who/whom/whose/which at ``i`` opens a relative clause after a noun
+    and the question word comes later ("a country *whose* capital is *which* city?", "… whose
     capital is named after *whom*?")."""
     return i > 0 and lows[i - 1] not in AUXILIARIES and lows[i - 1] not in _PREPOSITIONS \
         and lows[i - 1] not in WH_WORDS and lows[i - 1] not in ("me", "us") \

@@ -494,11 +494,15 @@ class TypeOracle:
         members = self._member_share(noun, forms, typed, labels) if typed else 0.0
         if members:
             return members
+        distance = self._types_distance(noun, typed, labels) if typed else 0.0
+        if distance < 0 and place_level(noun) is not None:
+            # typed as places of other levels only: a province is no country, whatever
+            # the property's name says ("country" names the jurisdiction of a court)
+            return distance
         if via is not None:
             by_property = self._property_agreement(noun, forms, via, via_names)
             if by_property is not None:
                 return by_property
-        distance = self._types_distance(noun, typed, labels) if typed else 0.0
         if distance == 0.0 and not forms & (PLACE_NOUNS | PERSON_NOUNS) and \
                 _any_names(via_aliases, forms):
             return 1.0
@@ -516,8 +520,12 @@ class TypeOracle:
                    } if "state" in forms else set()
         rest = [i for i in typed if i not in named]
         # only the answers no type names lexically are compared by meaning: a forward
-        # pass of the embedder is most of a first-time question's cost
-        close = self._similar_labels(noun, {lab for i in rest for lab in labels[i]})
+        # pass of the embedder is most of a first-time question's cost. A place of
+        # another level is never close ("province of Canada" is near "country" in meaning)
+        want = place_level(noun)
+        close = self._similar_labels(noun, {
+            lab for i in rest for lab in labels[i]
+            if want is None or place_level(lab) in (None, want)})
         hits = len(named) - len(loosely) / 2 + \
             sum(1 for i in rest if any(lab in close for lab in labels[i]))
         return hits / len(typed) if hits else 0.0

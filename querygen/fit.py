@@ -450,7 +450,7 @@ def _word_roots(word: str) -> tuple[frozenset[str], ...]:
                  for f in (word, *RELATED.get(word, ())))
 
 
-_NORM_WORD = re.compile(r"[a-z0-9]+")
+_NORM_WORD = re.compile(r"[^\W_]+")       # letters of any alphabet ("jordânia" is one word)
 _WHERE_STEMS = frozenset(root(w) for w in
                          "located location part country continent territory".split())
 

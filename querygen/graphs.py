@@ -316,10 +316,15 @@ class GraphRanker:
         graphs = [self._graph(ctx, plan, i, top, question, lang) for i, plan in enumerate(top)]
         # a confident graph along the property the class noun names, leaving no word
         # unexplained, goes first ("What continent is Peru a part of?": its continent,
-        # not what it is part of, however sure that reading is)
+        # not what it is part of, however sure that reading is); the shortest of them
+        # ("Vanuatu belongs to what continent?" is not the continent of the headquarters
+        # of what Vanuatu is a member of)
         threshold = self.model.threshold
-        graphs.sort(key=lambda g: (not (g.features.get("noun_named") and
-                                        g.confidence >= threshold), -g.confidence))
+
+        def order(g: QueryGraph) -> tuple[bool, int, float]:
+            named = bool(g.features.get("noun_named")) and g.confidence >= threshold
+            return not named, g.hops if named else 0, -g.confidence
+        graphs.sort(key=order)
         graphs = _explaining_first(graphs, threshold)
         t3 = time.perf_counter()
         timings = {"candidates": t1 - t0, "extend": t2 - t1, "run": t3 - t2}
@@ -935,16 +940,20 @@ class GraphRanker:
 
     def _named_by_noun(self, ctx: _Context, plan: QueryPlan, check: TypeCheck,
                        feats: Mapping[str, float]) -> bool:
-        """Whether ``plan`` is one hop along the property the question's class noun names
-        ("continent" for "Which continent is X part of?"), its answers are Ns, and it
-        leaves no relation word unexplained. Not a model feature: ``rank`` puts such a
-        graph first when it is confident."""
+        """Whether ``plan`` reaches its answer forward along the property the question's
+        class noun names ("continent" for "Which continent is X part of?"; "country" for
+        "X's neighbours belong to which country?", over the neighbours), its answers are
+        Ns, and it leaves no relation word unexplained. Not a model feature: ``rank``
+        puts such a graph first when it is confident."""
         noun = ctx.expected.noun
+        edges = _relation_edges(plan)
         if not noun or plan.form != "select" or feats["unexplained"] > 0 or \
-                (check.noun or 0.0) <= 0 or len(_relation_edges(plan)) != 1:
+                (check.noun or 0.0) <= 0 or len(_plan_pids(plan)) != len(edges):
             return False
-        pids = _plan_pids(plan)
-        return len(pids) == 1 and self._noun_fit(noun, pids[0]) >= NOUN_FIT
+        last = edges[-1]
+        return isinstance(last.predicate, LinkingDecision) and \
+            last.object == Var(plan.answer) and \
+            self._noun_fit(noun, last.predicate.id) >= NOUN_FIT
 
     def _ask_check(self, plan: QueryPlan) -> TypeCheck:
         """A yes/no graph asks whether an entity is a property's value: a property whose
@@ -1083,6 +1092,9 @@ class GraphRanker:
         ("capital": the capital of the country is one more hop)."""
         if not inner or word in ROLE_NOUNS:
             return False
+        if word in _ANY_PLACE:      # "which country is that place in?": any place
+            return any(kind == PLACE for vals in inner
+                       for kind in self.oracle.kinds(list(vals)).values())
         person = word in PERSON_NOUNS
         return any(self.oracle.is_a(list(vals), word) or
                    (person and self.oracle.is_a(list(vals), "human")) for vals in inner)
@@ -1279,7 +1291,11 @@ class GraphRanker:
         longer one still has its rival ("In which state did the office of ephor exist?"
         is not that state's continent)."""
         noun = ctx.expected.noun
-        if not noun or graph.features.get("noun_pos", 0.0) > 0:
+        if not noun or graph.features.get("noun_named"):
+            return False
+        if self._named_rival(graph, answered):
+            return True
+        if graph.features.get("noun_pos", 0.0) > 0:
             return False
         head = noun.split()[-1]
         if graph.hops == 1 and (head in PLACE_NOUNS or head in PERSON_NOUNS):
@@ -1293,6 +1309,17 @@ class GraphRanker:
                     self._noun_fit(noun, pids[0]) >= NOUN_FIT:
                 return True
         return False
+
+    @staticmethod
+    def _named_rival(graph: QueryGraph, answered: Sequence[QueryGraph]) -> bool:
+        """Whether another graph reaches other answers over the property the class noun
+        names, explaining every word (``noun_named``), where ``graph`` does not: "X's
+        neighbours belong to which country?" read over "part of" has that rival over
+        "country"."""
+        mine = {a.value.value for a in graph.result.answers} if graph.result else set()
+        return any(other.features.get("noun_named") and other.result is not None and
+                   {a.value.value for a in other.result.answers} != mine
+                   for other in answered if other is not graph)
 
     def _validated(self, graph: QueryGraph) -> QueryGraph:
         """``graph`` with the validator's diagnostics of its SPARQL (``querygen.validate``)
@@ -1517,6 +1544,10 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
                               f"{graph.query.label_level} is about {d.chosen.label!r} "
                               "in general")
     return None
+
+
+#: nouns that say of a node only that it is a place
+_ANY_PLACE = frozenset("place places location locations spot".split())
 
 
 def _names_role(noun: str) -> bool:

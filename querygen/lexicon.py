@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_SYNONYMS, CLASS_WORDS,
                                 CONTAINMENT_WORDS, FRAME_WORDS, GENERIC_RELATION_WORDS,
                                 IMPERATIVES, NOT_A_FACT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS,
-                                PLACE_NOUNS, RELATIONAL_NOUNS, TIME_NOUNS, VERB_FORMS)
+                                PLACE_NOUNS, RELATIONAL_NOUNS, TIME_NOUNS, TITLES, VERB_FORMS)
 
 __all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
            "CONTAINMENT_WORDS", "FRAME_WORDS", "GENERIC_RELATION_WORDS", "IMPERATIVES",
            "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "PERSON_NOUNS", "PLACE_NOUNS", "RELATED",
-           "RELATIONAL_NOUNS", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "VERB_FORMS",
+           "RELATIONAL_NOUNS", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "TITLES",
+           "VERB_FORMS",
            "Superlative"]
 
 #: place nouns that name a role of a place, not a kind of it: the capital of a country is
@@ -219,6 +220,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "office": ("position held",), "post": ("position held",),
     "job": ("occupation",), "profession": ("occupation",), "living": ("occupation",),
     "originate": ("country of origin",), "originated": ("country of origin",),
+    "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
     "jurisdiction": ("applies to jurisdiction",),
     "superclass": ("subclass of",), "subclass": ("subclass of",),

@@ -39,7 +39,7 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
                                only_verb, parts_of_speech)
-from querygen.answer_types import TypeOracle
+from querygen.answer_types import PLACE, TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
@@ -227,6 +227,11 @@ class RuleGenerator:
         for m in mentions:
             if m.candidates:
                 described[m.span] = self._described(a, m, found, inside)
+                place = self._place_of_person(a, m, mentions)
+                if place is not None:
+                    inside.append(place.span)
+                    found.update(w.low for w in a.words
+                                 if place.span[0] <= w.start < place.span[1])
         kept = [described.get(m.span, m) for m in mentions
                 if not any(s <= m.span[0] and m.span[1] <= e for s, e in inside)
                 and not _describes_unknown_name(a, m, mentions)]
@@ -266,6 +271,24 @@ class RuleGenerator:
             found.update(w.low for w in aside if w.low not in STOPWORDS)
             inside.append((aside[0].start, aside[-1].end))
         return m
+
+    def _place_of_person(self, a: Analysis, m: Mention, mentions: Sequence[Mention]
+                         ) -> Mention | None:
+        """The place named right after the person ``m`` by "of" ("King Hussein of
+        Jordan", "Catherine of Aragon"), which only says who ``m`` is; None if none."""
+        after = a.question[m.span[1]:].lower()
+        gap = len(after) - len(after.lstrip())
+        if not after.lstrip().startswith("of ") or not m.candidates or \
+                not self.types.is_a([m.candidates[0].id], PERSON_CLASS):
+            return None
+        rest = after[gap + 3:].lstrip()
+        rest = rest[4:] if rest.startswith("the ") else rest
+        start = m.span[1] + len(after) - len(rest)
+        place = next((n for n in mentions if n.span[0] == start and n.candidates), None)
+        if place is None or self.types.kinds([place.candidates[0].id]).get(
+                place.candidates[0].id) != PLACE:
+            return None
+        return place
 
     def _names_property(self, word: str) -> bool:
         """Whether ``word`` is a name of a property of the KB ("genre", "country")."""

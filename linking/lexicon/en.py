@@ -337,6 +337,13 @@ can could would you i
 #: first words of imperative questions ("Name the capital of …")
 IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
 
+#: titles written before a name with a capital ("King Hussein", "Pope Leo"), which describe
+#: it as a lower-case noun would ("the Indonesian president Suharto")
+TITLES = frozenset("""
+king queen prince princess emperor empress pope saint tsar czar tsarina sultan caliph
+pharaoh president chancellor senator governor general admiral sir lord lady duke duchess
+""".split())
+
 PERSON_NOUNS = frozenset("""
 person people man woman men women human humans actor actress author writer politician
 player players scientist artist musician singer king queen president founder leader
