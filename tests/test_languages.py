@@ -563,3 +563,23 @@ def test_a_subject_of_a_country_is_its_citizen(slice_mirror_path):
     assert a.grounded and b.grounded and a.ids == b.ids, (a.text, b.text)
     assert "subject of which country" in gloss(
         "Henri VII était sujet de quel pays ?", "fr", known=lambda norms: set()).text
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    # a "Gebiet" is a territory, "auf welchem Gebiet" asks for a field
+    ("Quillstadt ist die Hauptstadt von welchem Gebiet?", "de",
+     "Quillstadt is the capital of which territory?"),
+    ("Auf welchem Gebiet forschte Ada Quill?", "de", "in which field researched Ada Quill?"),
+    # a place of several words whose first is written in lower case
+    ("Quelles sont les langues officielles des îles Féroé ?", "fr",
+     "what are the official languages of the Faroe Islands?"),
+    ("lingue ufficiali delle isole fær øer", "it", "official languages of the Faroe Islands"),
+])
+def test_places_and_words_of_several_senses_read_as_meant(question, lang, english):
+    assert gloss(question, lang).text.startswith(english)
+
+
+def test_a_time_zone_named_after_a_territory_is_no_second_place():
+    from querygen.languages.places import english_names
+    # CLDR's zone "Atlantic/Faroe" is the city "Faroes": the same place, not a rival name
+    assert english_names("fr")["iles feroe"] == ("Faroe Islands", "place")

@@ -639,8 +639,8 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             if hit is None:
                 continue
             english, kind = hit
-            if kind == "place" and (cased and not words[i][:1].isupper()
-                                    or capital(i - 1) or capital(i + n)):
+            if kind == "place" and (cased and not _capitalized(words, run) or
+                                    capital(i - 1) or capital(i + n)):
                 continue
             if places.fold(english) != forms[0]:
                 out[i] = (n, english)
@@ -648,6 +648,12 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             break
         i += 1
     return out
+
+
+def _capitalized(words: Sequence[str], run: range) -> bool:
+    """Whether a place's name at ``run`` is written as a name: its first word capitalized,
+    or for several words any ("les îles Féroé")."""
+    return any(words[j][:1].isupper() for j in (run if len(run) > 1 else run[:1]))
 
 
 def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None

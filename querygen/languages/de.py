@@ -107,7 +107,7 @@ WORDS = {
     "besuchen": "attended", "besuchte": "attended", "fachgebiet": "field of work",
     "forschen": "research", "forschungsgebiet": "field of work",
     "arbeitsgebiet": "field of work",
-    "gebiet": "field", "fach": "field",
+    "gebiet": "territory", "fach": "field",
     "genre": "genre", "gattung": "genre", "stil": "genre", "musikrichtung": "genre",
     "spielen": "play", "spielte": "played", "spielt": "plays", "instrument": "instrument",
     "position": "position", "spielposition": "position played", "rolle": "position",
@@ -254,6 +254,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # a "Gebiet" is a territory; the field one works in is one "auf dem Gebiet"
+    "auf dem gebiet": "in the field of", "auf welchem gebiet": "in which field",
     "wie viele": "how many", "wie viel": "how much", "wie hieß": "what was",
     "wie heißt": "what is", "in welchem": "in which", "aus welchem": "from which",
     "aus welcher": "from which", "zu welchem": "to which", "zu welcher": "to which",

@@ -90,9 +90,11 @@ def _pairs(local: Any, english: Any) -> list[tuple[str, str, str]]:
     for code, name in local.territories.items():
         if (code.isalpha() or code in CONTINENTS) and code in english.territories:
             pairs.append((name, english.territories[code], "place"))
+    countries = {name for name, _, _ in pairs}
     for zone, names in local.time_zones.items():
         city = names.get("city")
-        if city:
+        # a zone named after a territory ("Îles Féroé", English "Faroes") is that territory
+        if city and city not in countries:
             en_city = english.time_zones.get(zone, {}).get("city") or \
                 zone.rsplit("/", 1)[-1].replace("_", " ")
             pairs.append((city, en_city, "place"))
