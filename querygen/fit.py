@@ -450,7 +450,9 @@ def _word_roots(word: str) -> tuple[frozenset[str], ...]:
                  for f in (word, *RELATED.get(word, ())))
 
 
-_NORM_WORD = re.compile(r"[^\W_]+")       # letters of any alphabet ("jordânia" is one word)
+#: a word of the Latin alphabet, accented letters too ("jordânia" is one word); words of
+#: other scripts a question was not read out of count as no relation word, as before
+_NORM_WORD = re.compile(r"[a-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]+")
 _WHERE_STEMS = frozenset(root(w) for w in
                          "located location part country continent territory".split())
 

@@ -109,6 +109,9 @@ EVENT_NAMES = 0.5
 #: statements of a property sampled, and the share of them the KB holds the other way
 #: along a second property, for the two to be each other's inverse (capital, capital of)
 INVERSE_SAMPLE, INVERSE_SHARE = 30, 0.2
+#: a reading along the property the class noun names, no longer than the surest one and
+#: this sure, is a rival that keeps the surest from answering (``_named_rival``)
+RIVAL_CONFIDENCE = 0.5
 #: how much surer a graph leaving words unexplained may be and still yield to one that
 #: explains them all
 EXPLAINED_MARGIN = 0.15
@@ -1312,12 +1315,14 @@ class GraphRanker:
 
     @staticmethod
     def _named_rival(graph: QueryGraph, answered: Sequence[QueryGraph]) -> bool:
-        """Whether another graph reaches other answers over the property the class noun
+        """Whether another graph, no longer than ``graph`` and not unsure
+        (``RIVAL_CONFIDENCE``), reaches other answers over the property the class noun
         names, explaining every word (``noun_named``), where ``graph`` does not: "X's
         neighbours belong to which country?" read over "part of" has that rival over
         "country"."""
         mine = {a.value.value for a in graph.result.answers} if graph.result else set()
         return any(other.features.get("noun_named") and other.result is not None and
+                   other.confidence >= RIVAL_CONFIDENCE and other.hops <= graph.hops and
                    {a.value.value for a in other.result.answers} != mine
                    for other in answered if other is not graph)
 
