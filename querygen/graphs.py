@@ -1292,7 +1292,8 @@ class GraphRanker:
         names no property so for a one-hop graph ("In which city did X die?": X's
         birthplace is a city too, and the KB may type the place X died in otherwise); a
         longer one still has its rival ("In which state did the office of ephor exist?"
-        is not that state's continent)."""
+        is not that state's continent). A graph the noun names has no rival; one that it
+        does not name has one in any reading along the noun's property (``_named_rival``)."""
         noun = ctx.expected.noun
         if not noun or graph.features.get("noun_named"):
             return False
