@@ -40,9 +40,15 @@ _MAX_COMBINATIONS = 27
 #: per language, how it writes foreign names where English keeps their spelling
 #: (regular expression over a normalized name, replacement): German writes k for c
 #: ("Kolumbien"), w for v ("Medwedew"), sch for sh ("britisch"), j for y ("Jemen"), and
-#: -ien for -ia ("Kalifornien"). Each rule alone, and all of them at once, make a form.
+#: -ien for -ia ("Kalifornien"); Russian below. Each rule alone, and all of them at once,
+#: make a form.
 RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "de": ((r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"), (r"ien\b", "ia")),
+    # a Cyrillic name transliterated letter by letter (``querygen.languages``) as a Latin
+    # label writes it: "Yokhan" → "Johan", "Dzhekson" → "Jekson", "Dmitriy" → "Dmitry",
+    # "Aleksey" → "Alexey"
+    "ru": ((r"dzh", "j"), (r"kh", "h"), (r"\by(?=[aeiou])", "j"), (r"iy\b", "y"),
+           (r"ks", "x")),
 }
 #: the factor of a match through a respelling
 RESPELLING_FACTOR = 0.85

@@ -40,7 +40,10 @@ _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019
                   r"\1 is"),
                  # the apostrophe left out: "whats the capital …"
                  (re.compile(r"\b(what|where|when|how)s\b", re.I), r"\1 is"),
-                 (re.compile(r"\b(\w+)n['\u2019]t\b", re.I), r"\1 not")]
+                 (re.compile(r"\b(\w+)n['\u2019]t\b", re.I), r"\1 not"),
+                 # "is a part of" is "is part of", not "is a <class>"
+                 (re.compile(r"\b(?:a|an)\s+(?:integral\s+|constituent\s+)?(part\s+of)\b",
+                             re.I), r"\1")]
 #: a verb that says no more than "be" before "as" and a lower-case noun ("Ajaccio serves as
 #: the capital of what?"), and the form of "be" it is read as; before a name ("served as
 #: Postmaster General") the verb stays, as it may name the relation itself
@@ -356,7 +359,7 @@ def words_of(text: str) -> tuple[Word, ...]:
 
 def expand_contractions(question: str) -> str:
     """"What's" (or "whats") → "What is", "didn't" → "did not", "serves as the capital"
-    → "is the capital"; other apostrophes (possessives) stay."""
+    → "is the capital", "a part of" → "part of"; other apostrophes (possessives) stay."""
     for pattern, repl in _CONTRACTIONS:
         question = pattern.sub(repl, question)
     return _LIGHT_VERB.sub(_light_verb, question)

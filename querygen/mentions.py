@@ -16,8 +16,9 @@ a name found.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,13 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
 from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED
+from store.normalize import normalize
 
+#: the shortest noun of a compound name ("N of M"), M's most words, and the labels
+#: starting with M read
+MIN_COMPOUND_NOUN, COMPOUND_WORDS, COMPOUND_SEARCH = 5, 3, 100
+#: what makes two words one word in two languages (``cognate``)
+COGNATE_PREFIX, COGNATE_TRIPLES = 5, 0.55
 #: entity candidates kept per mention
 ENTITY_CANDIDATES = 5
 #: words a detected mention may grow by on either side to reach a longer exact name
@@ -91,6 +98,7 @@ class MentionFinder:
             found.append((None if as_written else self._named_part(text, a, m.start, m.end,
                                                                    lang)) or
                          Mention(m.text, m.start, m.end, lm.candidates))
+        found.extend(self._compounds(text, a, detected))
         if gaps:
             found.extend(self._gap_names(text, a, found, lang))
         out: list[Mention] = []
@@ -153,6 +161,58 @@ class MentionFinder:
             return ()
         return tuple(c for c in self.linker.candidates(name, limit=ENTITY_CANDIDATES, lang=lang)
                      if c.features.get("match", 0.0) >= 0.95)
+
+    def _compounds(self, text: str, a: Analysis,
+                   detected: Sequence[Any]) -> list[Mention]:
+        """Names written as "N of (the) M" where the KB's name is "M N'" and N' is N or
+        N in another language (``cognate``): "the theorem of Koopmans" → "Koopmans'
+        theorem", "la présidence de Bombay" (read "the présidence of Bombay") → "Bombay
+        Presidency", "o Secretariado das Nações Unidas" → "United Nations Secretariat".
+        M is one to ``COMPOUND_WORDS`` words, as written or, where the linker detected it,
+        as its first candidates' labels name it (``detected``: the linker's mentions); N
+        one word before "of", no function word, relation word or kind of place ("the city
+        of Brisbane" is Brisbane, not Brisbane City)."""
+        ws = a.words
+        out: list[Mention] = []
+        for j in range(1, len(ws) - 1):
+            noun = ws[j - 1]
+            if ws[j].low != "of" or len(noun.low) < MIN_COMPOUND_NOUN or \
+                    not noun.low.isalpha() or noun.low in STOPWORDS or \
+                    noun.low in FRAME_WORDS or noun.low in RELATED or \
+                    noun.low in PLACE_NOUNS or noun.start in a.frame:
+                continue
+            first = j + 2 if ws[j + 1].low == "the" else j + 1
+            for last in range(min(len(ws), first + COMPOUND_WORDS) - 1, first - 1, -1):
+                if ws[last].low in STOPWORDS or ws[last].low in FRAME_WORDS:
+                    continue
+                start, end = ws[first].start, ws[last].end
+                heads = {text[start:end]: None}
+                heads.update((c.label, None) for d in detected
+                             if (d.mention.start, d.mention.end) == (start, end)
+                             for c in d.candidates[:2] if c.label != c.id)
+                found = self._named_with(heads, normalize(noun.low))
+                if found:
+                    out.append(Mention(text[noun.start:end], noun.start, end, found))
+                    break
+        return out
+
+    def _named_with(self, heads: Iterable[str], noun: str) -> tuple[Candidate, ...]:
+        """The entities (at most ``ENTITY_CANDIDATES``) whose label or a name that starts
+        one of ``heads`` ends with a word that is ``noun`` or its ``cognate``: "Bombay
+        Presidency" for "Bombay" and "presidence"."""
+        found: dict[str, Candidate] = {}
+        for head in heads:
+            for hit in self.kb.search(head, limit=COMPOUND_SEARCH):
+                for name in {hit.label, hit.matched}:
+                    words = normalize(name).split()
+                    if len(words) > 1 and " ".join(words[:-1]) == normalize(head) and \
+                            cognate(words[-1], noun):
+                        found.setdefault(hit.id, hit)
+        if not found or len(found) > ENTITY_CANDIDATES:
+            return ()
+        return tuple(c for hit in found.values()
+                     for c in self.linker.candidates(hit.label, limit=ENTITY_CANDIDATES)
+                     if c.id == hit.id)
 
     def _named_part(self, text: str, a: Analysis, start: int, end: int,
                     lang: str = "en") -> Mention | None:
@@ -246,6 +306,27 @@ class MentionFinder:
                     out.append(((start, m.end()), list(cands)))
                     break
         return out
+
+
+def cognate(word: str, other: str) -> bool:
+    """Whether two normalized words are one word in two languages, or spelled alike:
+    equal, sharing a beginning of at least ``COGNATE_PREFIX`` letters and three quarters of the
+    shorter ("presidence" and "presidency"), or alike in most of their letter triples
+    (``COGNATE_TRIPLES``: "segretariato" and "secretariat", "teorema" and "theorem")."""
+    if word == other:
+        return True
+    shorter = min(len(word), len(other))
+    if shorter < MIN_COMPOUND_NOUN:
+        return False
+    prefix = len(os.path.commonprefix([word, other]))
+    if prefix >= COGNATE_PREFIX and prefix >= 0.75 * shorter:
+        return True
+    a, b = _triples(word), _triples(other)
+    return 2 * len(a & b) / (len(a) + len(b)) >= COGNATE_TRIPLES
+
+
+def _triples(word: str) -> set[str]:
+    return {word[i:i + 3] for i in range(len(word) - 2)}
 
 
 def _class_noun_of_question(a: Analysis, m: Mention) -> bool:

@@ -583,3 +583,21 @@ def test_a_time_zone_named_after_a_territory_is_no_second_place():
     from querygen.languages.places import english_names
     # CLDR's zone "Atlantic/Faroe" is the city "Faroes": the same place, not a rival name
     assert english_names("fr")["iles feroe"] == ("Faroe Islands", "place")
+
+
+@pytest.mark.parametrize("name, english", [
+    ("yokhan evertsen", "johan evertsen"),       # й → y before a vowel, х → kh
+    ("dmitriy", "dmitry"),
+    ("aleksey", "alexey"),
+    ("dzhekson", "jekson"),
+])
+def test_a_transliterated_russian_name_is_respelled_as_latin_labels_write_it(name, english):
+    from linking.variants import respellings
+    assert english in {v.norm for v in respellings(name, "ru")}
+
+
+def test_a_known_word_inside_an_unknown_cyrillic_name_is_transliterated_with_it():
+    # "Адамс" alone is a county the KB knows; "Сэмюэл Адамс" as a whole it does not
+    text = gloss("Где умер Сэмюэл Адамс?", "ru",
+                 known=lambda norms: {n for n in norms if n == "адамс"}).text
+    assert "Semyuel Adams" in text, text

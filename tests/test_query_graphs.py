@@ -1438,3 +1438,45 @@ def test_the_class_noun_names_the_last_hop_of_a_longer_reading(slice_grounder):
 def test_relatives_light_verbs_titles_and_back_references(slice_grounder, question, gold):
     a = slice_grounder.ask(question)
     assert a.grounded and a.ids == gold, a.text
+
+
+@pytest.mark.parametrize("word, other, same", [
+    ("presidence", "presidency", True),        # French, a shared beginning
+    ("segretariato", "secretariat", True),     # Italian, shared letter triples
+    ("teorema", "theorem", True),
+    ("theorem", "theorem", True),
+    ("museum", "musical", False),
+    ("station", "statute", False),
+    ("college", "collection", False),          # too short a shared beginning, few triples
+])
+def test_cognates_are_one_word_in_two_languages(word, other, same):
+    from querygen.mentions import cognate
+    assert cognate(word, other) is same
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, lang, gold", [
+    # "N of M" where the KB writes "M N": the KB has no entity "Bengal" at all
+    ("What was the capital of the Presidency of Bengal?", "en", ["Q1348"]),   # Kolkata
+    ("The theorem of Thales honours which person?", "en", ["Q36303"]),       # Thales
+    # the noun in another language: its cognate in the English name
+    ("D'après qui le théorème de Thalès a-t-il été nommé ?", "fr", ["Q36303"]),
+    ("Il Segretariato delle Nazioni Unite è una parte di quale organizzazione?", "it",
+     ["Q1065"]),
+])
+def test_a_name_written_n_of_m_meets_the_kbs_m_n(slice_mirror_path, question, lang, gold):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang=lang).ask(question)
+    assert a.grounded and a.ids == gold, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_kind_of_place_before_of_is_no_compound_name(slice_mirror_path):
+    import kb
+    from linking import EntityLinker
+    from querygen.analysis import analyze
+    from querygen.mentions import MentionFinder
+    k = kb.open(slice_mirror_path)
+    finder = MentionFinder(k, EntityLinker(k))
+    text = "Which river flows through the city of Bergen?"
+    assert all("city" not in m.text for m in finder.find(text, analyze(text)))

@@ -792,6 +792,26 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for key in hits:
         i, n = runs[key]
         out.update(range(i, i + n))
+    return out - _inside_unknown_names(question, tokens, lows, lemmas, lex, out)
+
+
+def _inside_unknown_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                          lemmas: list[str], lex: Lexicon | None, known: set[int]) -> set[int]:
+    """Indexes of words the KB knows as a name that are only part of a longer run of
+    capitalized words in another script than Latin, which the KB does not know as a whole
+    ("Адамс" of "Сэмюэл Адамс" is Adams County alone): the run is one name, to be
+    transliterated together."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i in [*range(len(tokens)), len(tokens)]:
+        word = question[tokens[i][0]:tokens[i][1]] if i < len(tokens) else ""
+        if word[:1].isupper() and not _LATIN.search(word) and not CJK.search(word) and \
+                (lex is None or lex.word(lows[i], lemmas[i]) is None):
+            run.append(i)
+            continue
+        if len(run) > 1 and not known.issuperset(run):
+            out.update(known.intersection(run))
+        run = []
     return out
 
 
