@@ -601,3 +601,23 @@ def test_a_known_word_inside_an_unknown_cyrillic_name_is_transliterated_with_it(
     text = gloss("Где умер Сэмюэл Адамс?", "ru",
                  known=lambda norms: {n for n in norms if n == "адамс"}).text
     assert "Semyuel Adams" in text, text
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    # one letter dropped, or one vowel wrong: read as the lexicon word it misspells
+    ("Wo ist Ada Quill gestorbn?", "de", "where died Ada Quill?"),
+    ("¿Qué intrumentos toca Ada Quill?", "es", "what instruments plays Ada Quill?"),
+    ("Кто произвадил Quillmobile?", "ru", "who makes Quillmobile?"),
+    # an idiom for dying, and a reflexive verb for graduating
+    ("Dove si è spenta Ada Quill?", "it", "where died Ada Quill?"),
+    ("Em que universidade se formou Ada Quill?", "pt", "in which university graduated Ada Quill?"),
+])
+def test_misspelled_words_and_idioms_read_in_english(question, lang, english):
+    assert gloss(question, lang).text == english
+
+
+def test_a_word_simplemma_knows_is_no_misspelling():
+    # "geboren" is a word of its own, not a misspelling of anything the lexicon has
+    assert "born" in gloss("Wo wurde Ada Quill geboren?", "de").text
+    # a lower-case name the lexicon cannot read stays as written
+    assert "quillorane" in gloss("wo ist quillorane gestorben?", "de").text

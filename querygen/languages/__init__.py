@@ -245,6 +245,46 @@ def _lexicon(code: str) -> Lexicon | None:
                    bool(getattr(module, "ADJECTIVE_AFTER", False)))
 
 
+#: the shortest word read as a misspelling of a lexicon word
+MIN_MISSPELLED = 6
+_CYRILLIC_LETTERS = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèêëàâîïôûùçñáíóúãõì"
+
+
+def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                          lemmas: list[str], lex: Lexicon) -> None:
+    """Reads, in place, each lower-case word of at least ``MIN_MISSPELLED`` letters that
+    neither the lexicon nor simplemma knows as the one word (of the language, one letter
+    changed, added, dropped or two swapped) that simplemma knows and the lexicon reads:
+    "gestorbn" → "gestorben", "intrumentos" → "instrumentos", "произвадил" → "производил".
+    Left alone when no such word, or several read differently, are found."""
+    import simplemma
+    for i, (s, e) in enumerate(tokens):
+        low = lows[i]
+        if question[s:e] != low or len(low) < MIN_MISSPELLED or not low.isalpha() or \
+                lex.word(low, lemmas[i]) is not None or simplemma.is_known(low, lex.code):
+            continue
+        readings: dict[str, tuple[str, str]] = {}
+        for form in _one_edit(low):
+            if simplemma.is_known(form, lex.code):
+                lemma_ = lemma(form, lex.code)
+                english = lex.word(form, lemma_)
+                if english:
+                    readings.setdefault(english, (form, lemma_))
+        if len(readings) == 1:
+            lows[i], lemmas[i] = next(iter(readings.values()))
+
+
+def _one_edit(word: str) -> set[str]:
+    """Every spelling one letter away from ``word`` in its script's letters."""
+    letters = _CYRILLIC_LETTERS if not _LATIN.search(word) else _LATIN_LETTERS
+    splits = [(word[:k], word[k:]) for k in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} |
+            {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1} |
+            {a + c + b[1:] for a, b in splits if b for c in letters} |
+            {a + c + b for a, b in splits for c in letters}) - {word}
+
+
 def lemma(word: str, lang: str) -> str:
     """The lemma of a lower-case ``word`` (itself when simplemma does not know it)."""
     import simplemma
@@ -272,6 +312,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     tokens = _tokens(question, code)
     lows = [question[s:e].lower() for s, e in tokens]
     lemmas = [lemma(w, code) for w in lows] if lex is not None else lows
+    if lex is not None:
+        _correct_misspellings(question, tokens, lows, lemmas, lex)
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
     replacements: list[tuple[int, int, str]] = []

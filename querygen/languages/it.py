@@ -134,6 +134,7 @@ WORDS = {
     "nacque": "was born", "nacquero": "were born", "nascita": "birth",
     "natale": "native", "natio": "native", "natia": "native",
     "morire": "died", "morto": "died", "morta": "died", "morti": "died",
+    "spense": "died", "spensero": "died",
     "morì": "died", "morirono": "died", "morte": "death", "decesso": "death",
     "decedere": "died", "deceduto": "died", "deceduta": "died",
     "scomparso": "died", "scomparsa": "died", "ucciso": "killed",
@@ -379,6 +380,8 @@ PHRASES = {
     "è morto": "died", "è morta": "died", "sono morti": "died", "essere morire": "died",
     "è deceduto": "died", "è deceduta": "died", "è scomparso": "died",
     "è scomparsa": "died", "ha perso la vita": "died", "perse la vita": "died",
+    # "si è spento", "si spense" (the "si" dropped): died, said gently
+    "è spento": "died", "è spenta": "died", "sono spenti": "died",
     "luogo di morte": "place of death", "luogo del decesso": "place of death",
     "luogo della morte": "place of death", "luogo di decesso": "place of death",
     "data di morte": "date of death", "data della morte": "date of death",
