@@ -39,8 +39,9 @@ from typing import Any
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
-from querygen.analysis import Analysis, singulars
+from querygen.analysis import Analysis, known_word, singulars
 from querygen.lexicon import CLASS_SYNONYMS, CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
+from store.errors import KGGroundError
 from store.normalize import normalize
 
 #: coarse kinds of answers
@@ -292,6 +293,7 @@ class TypeOracle:
         self._roles: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._profiles: dict[str, _PropertyProfile] = {}
         self._similar: dict[tuple[str, frozenset[str]], set[str]] = {}
+        self._aliases: dict[str, tuple[str, ...]] = {}       # type → its English aliases
 
     # -- entities ---------------------------------------------------------------------------
     def type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
@@ -314,9 +316,27 @@ class TypeOracle:
         names = self.source.labels(all_types) if all_types else {}
         with self._lock:
             for i in missing:
-                self._types[i] = frozenset(lab for t in closure[i]
-                                           for lab in split_label(names.get(t, (t, None))[0]))
+                self._types[i] = frozenset(
+                    lab for t in closure[i]
+                    for name in (names.get(t, (t, None))[0], *self._english_aliases(
+                        t, names.get(t, (t, None))[0]))
+                    for lab in split_label(name))
                 self._roles[i] = roles.get(i, (frozenset(), frozenset()))
+
+    def _english_aliases(self, type_id: str, label: str) -> tuple[str, ...]:
+        """The English aliases of a type whose English label is no English word, as
+        Wikidata leaves some classes' names untranslated ("Regierungsbezirk": its alias
+        "government region" says what it is); () for other types."""
+        if any(known_word(w) for w in re.findall(r"[a-z]+", label.lower())):
+            return ()
+        if type_id not in self._aliases:
+            try:
+                aliases = self.kb.entity(type_id).aliases.get("en", ())
+            except KGGroundError:
+                aliases = ()
+            self._aliases[type_id] = tuple(
+                a for a in aliases if any(known_word(w) for w in re.findall(r"[a-z]+", a.lower())))
+        return self._aliases[type_id]
 
     def _superclass_closure(self, own: dict[str, set[str]]) -> dict[str, set[str]]:
         """entity → its ``own`` types and their superclasses up to SUPERCLASS_DEPTH levels

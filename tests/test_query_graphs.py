@@ -1480,3 +1480,44 @@ def test_a_kind_of_place_before_of_is_no_compound_name(slice_mirror_path):
     finder = MentionFinder(k, EntityLinker(k))
     text = "Which river flows through the city of Bergen?"
     assert all("city" not in m.text for m in finder.find(text, analyze(text)))
+
+
+_REGIONS_TTL = """\
+@prefix ex: <http://example.org/regions/> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+ex:Country a rdfs:Class ; rdfs:label "country"@en .
+ex:Bezirk a rdfs:Class ; rdfs:label "Regierungsbezirk"@en ; skos:altLabel "government region"@en .
+ex:Kreis a rdfs:Class ; rdfs:label "Landkreis"@en ; skos:altLabel "rural district"@en .
+ex:locatedIn a rdf:Property ; rdfs:label "located in the administrative territorial entity"@en .
+ex:country a rdf:Property ; rdfs:label "country"@en .
+ex:quillland a ex:Country ; rdfs:label "Quillland"@en .
+ex:morvenkite a ex:Bezirk ; rdfs:label "Morvenkite"@en ; ex:country ex:quillland .
+ex:quillshire a ex:Kreis ; rdfs:label "Quillshire"@en ; ex:locatedIn ex:morvenkite ;
+    ex:country ex:quillland .
+ex:adaburg a ex:Kreis ; rdfs:label "Adaburg"@en ; ex:locatedIn ex:morvenkite ;
+    ex:country ex:quillland .
+"""
+
+
+@pytest.mark.timeout(300)
+def test_a_class_named_in_another_language_is_known_by_its_english_aliases(tmp_path):
+    # Wikidata leaves "Regierungsbezirk" untranslated; its alias says it is a region
+    from reasoning import Grounder
+    path = tmp_path / "regions.ttl"
+    path.write_text(_REGIONS_TTL, encoding="utf-8")
+    morvenkite = "http://example.org/regions/morvenkite"
+    english = Grounder(str(path))
+    for q in ("Quillshire is located in which region?", "Which region is Quillshire in?"):
+        a = english.ask(q)
+        assert a.grounded and a.ids == [morvenkite], (q, a.text)
+    # German writes every noun with a capital: after "welchem" it is the class asked for,
+    # so the country (typed, and no Regierungsbezirk) is never the grounded answer
+    a = Grounder(str(path), lang="de").ask("Zu welchem Regierungsbezirk gehört Quillshire?")
+    assert not a.grounded or a.ids == [morvenkite], a.text
+    from querygen.languages import gloss
+    assert "which regierungsbezirk" in gloss("Zu welchem Regierungsbezirk gehört Quillshire?",
+                                             "de", known=lambda norms: {
+                                                 n for n in norms if n == "regierungsbezirk"}
+                                             ).text

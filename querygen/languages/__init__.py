@@ -100,6 +100,10 @@ class Lexicon:
     #: indonésien Soeharto" is read "the Indonesian president Suharto", as English writes
     #: an apposition
     adjective_after: bool = False
+    #: the language capitalizes every noun (German): a noun the lexicon does not know right
+    #: after "which" is the class asked for, not a name ("welchem Regierungsbezirk" →
+    #: "which regierungsbezirk")
+    nouns_capitalized: bool = False
 
     def word(self, *forms: str) -> str | None:
         """The English of the first of ``forms`` (a word, its lemma) the lexicon has."""
@@ -242,7 +246,8 @@ def _lexicon(code: str) -> Lexicon | None:
                    tuple(getattr(module, "NAME_ENDINGS", ())),
                    folded(module.WORDS), folded(module.PHRASES),
                    bool(getattr(module, "ARTICLELESS", False)),
-                   bool(getattr(module, "ADJECTIVE_AFTER", False)))
+                   bool(getattr(module, "ADJECTIVE_AFTER", False)),
+                   bool(getattr(module, "NOUNS_CAPITALIZED", False)))
 
 
 #: the shortest word read as a misspelling of a lexicon word
@@ -332,6 +337,10 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
         if (i in protected and not longer_place) or \
                 (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
+            word = question[tokens[i][0]:tokens[i][1]]
+            if i in protected and i + 1 not in protected and \
+                    _class_noun_after_which(i, word, lows, lemmas, lex):
+                replacements.append((tokens[i][0], tokens[i][1], word.lower()))
             i += 1
             continue
         hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
@@ -340,6 +349,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             word = question[tokens[i][0]:tokens[i][1]]
             latin = _transliteration(word, lemmas[i], lows[i], cased) \
                 if known is not None else None
+            if latin is None and _class_noun_after_which(i, word, lows, lemmas, lex):
+                latin = word.lower()
             if latin is not None:
                 replacements.append((tokens[i][0], tokens[i][1], latin))
             i += 1
@@ -523,6 +534,15 @@ def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | Non
         if latin and latin != word:
             return latin
     return None
+
+
+def _class_noun_after_which(i: int, word: str, lows: list[str], lemmas: list[str],
+                            lex: Lexicon | None) -> bool:
+    """Whether ``word``, which no lexicon reads, is a capitalized noun right after "which"
+    in a language that capitalizes its nouns: the class asked for ("Zu welchem
+    Regierungsbezirk gehört …?"), even where the KB knows the class by that name."""
+    return lex is not None and lex.nouns_capitalized and i > 0 and word[:1].isupper() \
+        and word[1:].islower() and lex.word(lows[i - 1], lemmas[i - 1]) == "which"
 
 
 def _replaced(question: str, replacements: list[tuple[int, int, str]]) -> str:

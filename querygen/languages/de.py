@@ -4,6 +4,9 @@ Keys are lower-case word forms or lemmas (simplemma's); values are English words
 a word. Written for this package from general German.
 """
 
+#: every noun is written with a capital (Lexicon.nouns_capitalized)
+NOUNS_CAPITALIZED = True
+
 WORDS = {
     "tätig": "worked",
     # question words
