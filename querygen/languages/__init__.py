@@ -257,12 +257,15 @@ _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèêëàâîïôûùçñá
 
 
 def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: list[str],
-                          lemmas: list[str], lex: Lexicon) -> None:
+                          lemmas: list[str], lex: Lexicon | None) -> None:
     """Reads, in place, each lower-case word of at least ``MIN_MISSPELLED`` letters that
     neither the lexicon nor simplemma knows as the one word (of the language, one letter
     changed, added, dropped or two swapped) that simplemma knows and the lexicon reads:
     "gestorbn" → "gestorben", "intrumentos" → "instrumentos", "произвадил" → "производил".
-    Left alone when no such word, or several read differently, are found."""
+    Left alone when no such word, or several read differently, are found (and in a
+    language without a lexicon)."""
+    if lex is None:
+        return
     import simplemma
     for i, (s, e) in enumerate(tokens):
         low = lows[i]
@@ -317,8 +320,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     tokens = _tokens(question, code)
     lows = [question[s:e].lower() for s, e in tokens]
     lemmas = [lemma(w, code) for w in lows] if lex is not None else lows
-    if lex is not None:
-        _correct_misspellings(question, tokens, lows, lemmas, lex)
+    _correct_misspellings(question, tokens, lows, lemmas, lex)
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
     replacements: list[tuple[int, int, str]] = []
@@ -332,15 +334,16 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     aside = _aside(question, tokens, lows, lemmas, lex, protected, properties or {}, norm)
     if aside is not None:
         replacements.append((aside[0], aside[1], ""))
+    class_nouns = _class_nouns_after_which(question, tokens, lows, lemmas, lex, protected)
     i = 0
     while i < len(tokens):
         longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
+        if i in class_nouns:
+            replacements.append((tokens[i][0], tokens[i][1], lows[i]))
+            i += 1
+            continue
         if (i in protected and not longer_place) or \
                 (aside is not None and aside[0] <= tokens[i][0] < aside[1]):
-            word = question[tokens[i][0]:tokens[i][1]]
-            if i in protected and i + 1 not in protected and \
-                    _class_noun_after_which(i, word, lows, lemmas, lex):
-                replacements.append((tokens[i][0], tokens[i][1], word.lower()))
             i += 1
             continue
         hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
@@ -349,8 +352,6 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             word = question[tokens[i][0]:tokens[i][1]]
             latin = _transliteration(word, lemmas[i], lows[i], cased) \
                 if known is not None else None
-            if latin is None and _class_noun_after_which(i, word, lows, lemmas, lex):
-                latin = word.lower()
             if latin is not None:
                 replacements.append((tokens[i][0], tokens[i][1], latin))
             i += 1
@@ -536,13 +537,24 @@ def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | Non
     return None
 
 
-def _class_noun_after_which(i: int, word: str, lows: list[str], lemmas: list[str],
-                            lex: Lexicon | None) -> bool:
-    """Whether ``word``, which no lexicon reads, is a capitalized noun right after "which"
-    in a language that capitalizes its nouns: the class asked for ("Zu welchem
-    Regierungsbezirk gehört …?"), even where the KB knows the class by that name."""
-    return lex is not None and lex.nouns_capitalized and i > 0 and word[:1].isupper() \
-        and word[1:].islower() and lex.word(lows[i - 1], lemmas[i - 1]) == "which"
+def _class_nouns_after_which(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                             lemmas: list[str], lex: Lexicon | None,
+                             protected: set[int]) -> set[int]:
+    """Indexes of the capitalized nouns right after "which" that no lexicon reads, in a
+    language that capitalizes its nouns: the class asked for ("Zu welchem Regierungsbezirk
+    gehört …?" → "which regierungsbezirk"), even where the KB knows the class by that name
+    (not the first word of a longer name the KB knows)."""
+    if lex is None or not lex.nouns_capitalized:
+        return set()
+    out = set()
+    for i in range(1, len(tokens)):
+        word = question[tokens[i][0]:tokens[i][1]]
+        if word[:1].isupper() and word[1:].islower() and \
+                lex.word(lows[i - 1], lemmas[i - 1]) == "which" and \
+                lex.word(lows[i], lemmas[i]) is None and \
+                not (i in protected and i + 1 in protected):
+            out.add(i)
+    return out
 
 
 def _replaced(question: str, replacements: list[tuple[int, int, str]]) -> str:
