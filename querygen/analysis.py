@@ -365,6 +365,40 @@ def expand_contractions(question: str) -> str:
     return _LIGHT_VERB.sub(_light_verb, question)
 
 
+#: the shortest word read as a misspelling (``respelled``)
+MIN_MISSPELLED = 6
+_ENGLISH_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def one_letter_away(word: str, letters: str = _ENGLISH_LETTERS) -> set[str]:
+    """Every spelling of ``word`` with one of ``letters`` changed, added or dropped, or
+    two letters next to each other swapped."""
+    splits = [(word[:k], word[k:]) for k in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} |
+            {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1} |
+            {a + c + b[1:] for a, b in splits if b for c in letters} |
+            {a + c + b for a, b in splits for c in letters}) - {word}
+
+
+def respelled(question: str, vocabulary: frozenset[str]) -> str:
+    """``question`` with each lower-case word of at least ``MIN_MISSPELLED`` letters that
+    English does not know replaced by the one word a letter away of ``vocabulary`` (the
+    relation words: the KB's property names: "captial" → capital, "leauge" → league),
+    else the one such word English knows. Of several, the one that keeps every letter
+    written ("orginate" → originate, not ordinate). A word with no such neighbour, or
+    several still, stays."""
+    def fix(m: re.Match) -> str:
+        word = m.group(0)
+        if len(word) < MIN_MISSPELLED or word in vocabulary or known_word(word):
+            return word
+        near = one_letter_away(word)
+        named = near & vocabulary or {w for w in near if known_word(w)}
+        if len(named) > 1:       # a letter left out or two swapped, before one mistyped
+            named = {w for w in named if len(w) > len(word) or sorted(w) == sorted(word)}
+        return named.pop() if len(named) == 1 else word
+    return re.sub(r"(?<![\w'\u2019-])[a-z]+(?![\w'\u2019-])", fix, question)
+
+
 def analyze(question: str) -> Analysis:
     """The analysis of ``question`` (see the module docstring). Offsets index ``question``
     as given, so mentions found by the linker in the same text line up."""

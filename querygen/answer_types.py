@@ -167,7 +167,7 @@ def expected(a: Analysis) -> Expected:
                         frozenset({PLACE, THING}))
     if a.answer_type == "place":
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), noun)
-    if generic and _says_located(a):     # "located in which country-level entity"
+    if generic and says_located(a):     # "located in which country-level entity"
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT}), None,
                         frozenset({AGENT, THING}))
     if noun:                          # "which river", "what award": an entity of class N
@@ -179,7 +179,7 @@ def expected(a: Analysis) -> Expected:
     return Expected(wh)
 
 
-def _says_located(a: Analysis) -> bool:
+def says_located(a: Analysis) -> bool:
     """Whether the question word follows a word that says where a thing is ("located in
     which …", "within what …", "lies on which …")."""
     lows = [w.low for w in a.words]

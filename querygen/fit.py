@@ -81,6 +81,18 @@ class RelationFit:
         self._stems: dict[str, frozenset[str]] = {}
         # the property linker's candidates per phrase (phrasings recur across questions)
         self._linked: dict[str, tuple[Candidate, ...]] = {}
+        self._vocabulary: frozenset[str] | None = None
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """The lower-case words of every property's English names and of ``RELATED``'s
+        phrases: the words a relation is named with (what ``respelled`` mends toward)."""
+        if self._vocabulary is None:
+            words = {w for pid in self.props.labels() for name in self.props.names(pid)
+                     for w in re.findall(r"[a-z]+", name.lower())}
+            words |= {w for phrase in RELATED for w in phrase.split()}
+            self._vocabulary = frozenset(w for w in words if w not in STOPWORDS)
+        return self._vocabulary
 
     # -- phrasings ----------------------------------------------------------------------------
     def phrases(self, a: Analysis, own: Sequence[tuple[int, int]],

@@ -59,7 +59,7 @@ from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of_words,
-                                   noun_forms)
+                                   noun_forms, place_level, says_located)
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
@@ -570,7 +570,7 @@ class GraphRanker:
                 if not self._answers_are(lows[w.start], values, _last_property(plan))
                 and not self._said_inside(lows[w.start], inner)
                 and not any(m.start <= w.start < m.end for m in names)
-                and w.start not in own]
+                and w.start not in own and not _a_place_reached(ctx.analysis, w)]
 
     def _names_inner_hop(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
                          ) -> bool:
@@ -880,7 +880,8 @@ class GraphRanker:
         if result is not None and query.form == "select":
             result, narrowed_by, narrowed_of = self._narrowed_by_numbers(question, query,
                                                                          result)
-        if _answers_own_entities(plan, query, result) or self._comes_back(plan, query, result):
+        if _answers_own_entities(plan, query, result) or \
+                self._comes_back(plan, query, result) or self._reaches_inside(ctx, plan):
             result = None       # a path back to the question's own entity answers nothing
         values = _answer_values(query, result)
         via = _last_property(plan)
@@ -1032,6 +1033,8 @@ class GraphRanker:
             said |= {a.low for a, b in zip(ws, ws[1:], strict=False)
                      if b.low in said and not only_verb(a.low) and
                      self._named_outright(f"{a.low} {b.low}", set()) is None}
+            said |= {w.low for w in ws if w.low in left and _a_place_reached(ctx.analysis, w)
+                     and self._may_be_place(w.low, inner)}
             left = [w for w in left if w not in said]
         return min(1.0, len(left) / len(words)), tuple(left)
 
@@ -1039,12 +1042,17 @@ class GraphRanker:
                     result: QueryResult | None) -> bool:
         """Whether the select ``result`` answers only the entities a backward hop started
         from, the next hop going forward to the answer: "the things whose country is
-        Denmark, then where they lie" comes back to Denmark and answers nothing."""
+        Denmark, then where they lie" comes back to Denmark and answers nothing. So too a
+        path whose answers are all entities an inner node already holds: "formed in a city
+        situated in which country" read as city → country → capital answers the city
+        itself (the KB did not type Oslo as a city, so a capital hop seemed to say one)."""
         if result is None or query.form != "select" or not result.answers:
             return False
         answers = {a.value.value for a in result.answers}
         edges = _relation_edges(plan)
         known = self._node_values(plan)
+        if any(answers <= set(values) for values in known.values() if values):
+            return True
         for back, on in zip(edges, edges[1:], strict=False):
             start = back.object
             came_from = [start.id] if isinstance(start, LinkingDecision) else \
@@ -1053,6 +1061,17 @@ class GraphRanker:
                     on.object == Var(plan.answer) and came_from and answers <= set(came_from):
                 return True
         return False
+
+    def _reaches_inside(self, ctx: _Context, plan: QueryPlan) -> bool:
+        """Whether the question asks what a thing lies in, its question word right after a
+        word that says where ("a city situated in which country"), while the graph reaches
+        its answer backwards along a property that says where (``?x located in ?city``):
+        that answers what lies in the thing, not what it lies in."""
+        if not says_located(ctx.analysis):
+            return False
+        x = Var(plan.answer)
+        return any(e.subject == x and isinstance(e.predicate, LinkingDecision) and
+                   self._says_where(e.predicate.id) for e in _relation_edges(plan))
 
     def _inner_values(self, plan: QueryPlan) -> list[list[str]]:
         """A sample of the entities each inner node of the relation path holds (the nodes
@@ -1101,6 +1120,20 @@ class GraphRanker:
         person = word in PERSON_NOUNS
         return any(self.oracle.is_a(list(vals), word) or
                    (person and self.oracle.is_a(list(vals), "human")) for vals in inner)
+
+    def _may_be_place(self, word: str, inner: Sequence[Sequence[str]]) -> bool:
+        """Whether an inner node holds places that the KB types at no other level than
+        the one ``word`` names: "in a city" said of Oslo, which the KB types only as an
+        administrative centre."""
+        want = place_level(word)
+        for vals in inner:
+            kinds = self.oracle.kinds(list(vals))
+            if kinds and all(k == PLACE for k in kinds.values()) and all(
+                    place_level(label) in (None, want)
+                    for labels in self.oracle.type_labels(list(vals)).values()
+                    for label in labels):
+                return True
+        return False
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not
@@ -1664,6 +1697,21 @@ def _repeats(plan: QueryPlan) -> bool:
     pids = [e.predicate.id for e in _relation_edges(plan)
             if isinstance(e.predicate, LinkingDecision)]
     return len(pids) != len(set(pids))
+
+
+#: the prepositions before "a <place>" that say a place is reached (``_a_place_reached``)
+_PREPOSITIONS = frozenset("in at from to into on near".split())
+
+
+def _a_place_reached(a: Analysis, word: Word) -> bool:
+    """Whether ``word`` is a kind of place after a preposition and "a" ("has its head
+    office in *a city* situated in …", "comes from *a country*"): it says what the place
+    reached is, and asks for no hop of its own (not the "sister city" of the place)."""
+    ws = a.words
+    i = next((k for k, w in enumerate(ws) if w.start == word.start), None)
+    return i is not None and i >= 2 and ws[i - 1].low in ("a", "an") and \
+        ws[i - 2].low in _PREPOSITIONS and \
+        any(form in PLACE_NOUNS for form in (word.low, *singulars(word.low)))
 
 
 def _answers_own_entities(plan: QueryPlan, query: GeneratedQuery,

@@ -38,7 +38,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
-                               only_verb, parts_of_speech)
+                               only_verb, parts_of_speech, respelled)
 from querygen.answer_types import PLACE, TypeOracle
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
@@ -178,10 +178,13 @@ class RuleGenerator:
     def candidates(self, question: str, *, lang: str = "en"
                    ) -> tuple[Analysis, list[Mention], list[QueryPlan]]:
         """The analysis of ``question`` (read into English first when ``lang`` is another
-        language, ``gloss``; contractions expanded: offsets index that text), the entity
+        language, ``gloss``; contractions expanded, misspelled relation words mended,
+        ``respelled``: offsets index that text), the entity
         mentions found, and every reading, best first (chains not yet checked for
         circularity). No readings for a negated question other than yes/no."""
         text = expand_contractions(self.gloss(question.strip(), lang).text)
+        if base_language(lang) == "en":
+            text = respelled(text, self.fit.vocabulary)
         a = analyze(text)
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it

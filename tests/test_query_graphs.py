@@ -1521,3 +1521,31 @@ def test_a_class_named_in_another_language_is_known_by_its_english_aliases(tmp_p
                                              "de", known=lambda norms: {
                                                  n for n in norms if n == "regierungsbezirk"}
                                              ).text
+
+
+@pytest.mark.parametrize("question, reading", [
+    ("what is the captial of norway", "what is the capital of norway"),     # two swapped
+    ("which country does fado orginate from", "which country does fado originate from"),
+    ("Which leauge does X play in?", "Which league does X play in?"),
+    ("Where was Ada Quillorane born?", "Where was Ada Quillorane born?"),   # a name stays
+    ("Where is the stadium located?", "Where is the stadium located?"),     # known words stay
+])
+def test_a_misspelled_relation_word_is_read_as_the_word_a_letter_away(question, reading):
+    from querygen.analysis import respelled
+    vocabulary = frozenset({"capital", "league", "ordinate", "originate"})
+    assert respelled(question, vocabulary) == reading
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # "a city" says what the place reached is: no hop along "sister city", no hop back
+    # along "capital" to the city itself (the KB types Oslo only as an administrative
+    # centre), no hop to what lies in the city
+    ("Gluecifer started out in a city that lies in which country?", ["Q20"]),
+    ("Schibsted has its head office in a city situated in which country?", ["Q20"]),
+    ("Stonegard was founded in a city situated in what country?", ["Q20"]),
+    ("Which leauge does the Philadelphia Eagles play in?", ["Q1215884"]),     # NFL
+])
+def test_a_place_reached_is_described_not_hopped_from(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == gold, a.text

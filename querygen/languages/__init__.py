@@ -40,6 +40,7 @@ from typing import Any
 
 from linking.mentions import CJK
 from linking.lexicon import en as _en
+from querygen.analysis import MIN_MISSPELLED, one_letter_away
 from querygen.languages import places
 from querygen.lexicon import AUXILIARIES, FRAME_WORDS, VERB_FORMS
 
@@ -250,8 +251,7 @@ def _lexicon(code: str) -> Lexicon | None:
                    bool(getattr(module, "NOUNS_CAPITALIZED", False)))
 
 
-#: the shortest word read as a misspelling of a lexicon word
-MIN_MISSPELLED = 6
+#: the letters a misspelling is mended with, by script
 _CYRILLIC_LETTERS = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèêëàâîïôûùçñáíóúãõì"
 
@@ -273,7 +273,8 @@ def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: li
                 lex.word(low, lemmas[i]) is not None or simplemma.is_known(low, lex.code):
             continue
         readings: dict[str, tuple[str, str]] = {}
-        for form in _one_edit(low):
+        letters = _CYRILLIC_LETTERS if not _LATIN.search(low) else _LATIN_LETTERS
+        for form in one_letter_away(low, letters):
             if simplemma.is_known(form, lex.code):
                 lemma_ = lemma(form, lex.code)
                 english = lex.word(form, lemma_)
@@ -281,16 +282,6 @@ def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: li
                     readings.setdefault(english, (form, lemma_))
         if len(readings) == 1:
             lows[i], lemmas[i] = next(iter(readings.values()))
-
-
-def _one_edit(word: str) -> set[str]:
-    """Every spelling one letter away from ``word`` in its script's letters."""
-    letters = _CYRILLIC_LETTERS if not _LATIN.search(word) else _LATIN_LETTERS
-    splits = [(word[:k], word[k:]) for k in range(len(word) + 1)]
-    return ({a + b[1:] for a, b in splits if b} |
-            {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1} |
-            {a + c + b[1:] for a, b in splits if b for c in letters} |
-            {a + c + b for a, b in splits for c in letters}) - {word}
 
 
 def lemma(word: str, lang: str) -> str:
