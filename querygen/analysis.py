@@ -27,7 +27,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from linking.lexicon import STOPWORDS
@@ -380,13 +380,15 @@ def one_letter_away(word: str, letters: str = _ENGLISH_LETTERS) -> set[str]:
             {a + c + b for a, b in splits for c in letters}) - {word}
 
 
-def respelled(question: str, vocabulary: frozenset[str]) -> str:
+def respelled(question: str, vocabulary: frozenset[str],
+              is_name: Callable[[str], bool] = lambda word: False) -> str:
     """``question`` with each lower-case word of at least ``MIN_MISSPELLED`` letters that
     English does not know replaced by the one word a letter away of ``vocabulary`` (the
     relation words: the KB's property names: "captial" → capital, "leauge" → league),
     else the one such word English knows. Of several, the one that keeps every letter
     written ("orginate" → originate, not ordinate). A word with no such neighbour, or
-    several still, stays."""
+    several still, stays; so does a word ``is_name`` says is (part of) a name the KB knows
+    ("norman rockwell", "panch phoron")."""
     def fix(m: re.Match) -> str:
         word = m.group(0)
         if len(word) < MIN_MISSPELLED or word in vocabulary or known_word(word):
@@ -395,7 +397,7 @@ def respelled(question: str, vocabulary: frozenset[str]) -> str:
         named = near & vocabulary or {w for w in near if known_word(w)}
         if len(named) > 1:       # a letter left out or two swapped, before one mistyped
             named = {w for w in named if len(w) > len(word) or sorted(w) == sorted(word)}
-        return named.pop() if len(named) == 1 else word
+        return named.pop() if len(named) == 1 and not is_name(word) else word
     return re.sub(r"(?<![\w'\u2019-])[a-z]+(?![\w'\u2019-])", fix, question)
 
 

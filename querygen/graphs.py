@@ -1042,17 +1042,12 @@ class GraphRanker:
                     result: QueryResult | None) -> bool:
         """Whether the select ``result`` answers only the entities a backward hop started
         from, the next hop going forward to the answer: "the things whose country is
-        Denmark, then where they lie" comes back to Denmark and answers nothing. So too a
-        path whose answers are all entities an inner node already holds: "formed in a city
-        situated in which country" read as city → country → capital answers the city
-        itself (the KB did not type Oslo as a city, so a capital hop seemed to say one)."""
+        Denmark, then where they lie" comes back to Denmark and answers nothing."""
         if result is None or query.form != "select" or not result.answers:
             return False
         answers = {a.value.value for a in result.answers}
         edges = _relation_edges(plan)
         known = self._node_values(plan)
-        if any(answers <= set(values) for values in known.values() if values):
-            return True
         for back, on in zip(edges, edges[1:], strict=False):
             start = back.object
             came_from = [start.id] if isinstance(start, LinkingDecision) else \
@@ -1396,16 +1391,19 @@ class GraphRanker:
             return "relation", (f"the KB has no relation that the words {phrase!r} name"
                                 if phrase else "the question names no relation the KB has")
         about = topic.candidates[0].label if topic.candidates else topic.text
-        return self._missing_fact(graphs, top, about, best_label or phrase)
+        return self._missing_fact(graphs, top, about, best_label or phrase, phrase)
 
     def _missing_fact(self, graphs: Sequence[QueryGraph], top: QueryGraph | None,
-                      about: str, relation: str) -> tuple[str, str]:
+                      about: str, relation: str, phrase: str) -> tuple[str, str]:
         """("fact", why) when the KB lacks the fact (a reading along the property the
         question names found nothing, or none fits the words nearly as well as the
         property named), else ("confidence", why): the surest reading is below the
-        threshold."""
+        threshold. ("relation", why) when that reading leaves relation words unexplained:
+        the KB's "size" is no "shoe size"."""
         named_empty = next((g for g in graphs if not g.answered
                             and NAMES_RELATION in g.query.notes), None)
+        if named_empty is not None and named_empty.unexplained and phrase:
+            return "relation", f"the KB has no relation that the words {phrase!r} name"
         if named_empty is not None:
             props = [d.label for d in named_empty.query.decisions if d.kind == "property"]
             ents = [d.chosen.label for d in named_empty.query.decisions if d.kind == "entity"]

@@ -184,7 +184,7 @@ class RuleGenerator:
         circularity). No readings for a negated question other than yes/no."""
         text = expand_contractions(self.gloss(question.strip(), lang).text)
         if base_language(lang) == "en":
-            text = respelled(text, self.fit.vocabulary)
+            text = respelled(text, self.fit.vocabulary, self._in_a_name)
         a = analyze(text)
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
@@ -330,6 +330,11 @@ class RuleGenerator:
                 first = replace(c, confidence=top)
                 return replace(m, candidates=(first, *cands[:i], *cands[i + 1:]))
         return m
+
+    def _in_a_name(self, word: str) -> bool:
+        """Whether the lower-case ``word`` is a name the KB knows or a word of one."""
+        source = self.linker.source
+        return bool(source.known([word])) or bool(source.similar(word, "words", limit=1))
 
     def plans(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """Every reading of the analysed question, unsorted."""

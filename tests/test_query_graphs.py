@@ -1549,3 +1549,19 @@ def test_a_misspelled_relation_word_is_read_as_the_word_a_letter_away(question, 
 def test_a_place_reached_is_described_not_hopped_from(slice_grounder, question, gold):
     a = slice_grounder.ask(question)
     assert a.grounded and a.ids == gold, a.text
+
+
+def test_a_word_of_a_name_the_kb_knows_is_no_misspelling():
+    from querygen.analysis import respelled
+    names = {"norman", "irving"}
+    assert respelled("norman rockwell was a citizen of which country", frozenset({"normal"}),
+                     lambda w: w in names) == "norman rockwell was a citizen of which country"
+
+
+@pytest.mark.timeout(600)
+def test_a_capital_reached_back_through_its_country_is_an_answer(slice_grounder):
+    # born in the capital: the capital of the birth country is the birthplace itself
+    a = slice_grounder.ask("What is the capital of the country where Ada Quill was born?")
+    assert not a.grounded       # no such person; the reading must not crash or guess
+    b = slice_grounder.ask("Marin Barbu birth country capital")
+    assert b.grounded and b.ids == ["Q19660"], b.text                    # Bucharest

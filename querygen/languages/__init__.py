@@ -257,13 +257,14 @@ _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèêëàâîïôûùçñá
 
 
 def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: list[str],
-                          lemmas: list[str], lex: Lexicon | None) -> None:
+                          lemmas: list[str], lex: Lexicon | None,
+                          known: Callable[[Sequence[str]], set[str]] | None = None) -> None:
     """Reads, in place, each lower-case word of at least ``MIN_MISSPELLED`` letters that
     neither the lexicon nor simplemma knows as the one word (of the language, one letter
     changed, added, dropped or two swapped) that simplemma knows and the lexicon reads:
     "gestorbn" → "gestorben", "intrumentos" → "instrumentos", "произвадил" → "производил".
-    Left alone when no such word, or several read differently, are found (and in a
-    language without a lexicon)."""
+    Left alone when no such word, or several read differently, are found, when the KB
+    knows the word as a name (``known``), and in a language without a lexicon."""
     if lex is None:
         return
     import simplemma
@@ -280,7 +281,7 @@ def _correct_misspellings(question: str, tokens: list[tuple[int, int]], lows: li
                 english = lex.word(form, lemma_)
                 if english:
                     readings.setdefault(english, (form, lemma_))
-        if len(readings) == 1:
+        if len(readings) == 1 and not (known is not None and known([low])):
             lows[i], lemmas[i] = next(iter(readings.values()))
 
 
@@ -311,7 +312,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     tokens = _tokens(question, code)
     lows = [question[s:e].lower() for s, e in tokens]
     lemmas = [lemma(w, code) for w in lows] if lex is not None else lows
-    _correct_misspellings(question, tokens, lows, lemmas, lex)
+    _correct_misspellings(question, tokens, lows, lemmas, lex, known)
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
     replacements: list[tuple[int, int, str]] = []
