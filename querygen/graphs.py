@@ -63,6 +63,7 @@ from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
+from querygen.languages import base_language
 from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, NOT_A_FACT_WORDS,
                               ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
@@ -72,6 +73,7 @@ from querygen.qualifiers import narrowed, numbers_unused
 from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator, against_of, of_side
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
+from store.normalize import normalize
 
 MODEL_PATH = Path(__file__).with_name("graph_model.json")
 #: readings run and scored per question (best first by the rules' score)
@@ -299,7 +301,8 @@ class GraphRanker:
         plans = [p for p in plans if not (p.notes[:1] and p.notes[0].startswith("chain")
                                           and self.rules._circular(p))]
         plans = self._unique(plans)
-        ctx = _Context(a, exp, mentions, *self._global_fit(a, mentions))
+        ctx = _Context(a, exp, mentions, *self._global_fit(a, mentions),
+                       lang=base_language(lang))
         top = plans[:RUN_LIMIT] + self._explaining_more(ctx, plans[:RUN_LIMIT],
                                                         plans[RUN_LIMIT:])
         if a.form == "select":
@@ -1159,7 +1162,7 @@ class GraphRanker:
                     f"another property than the one the class {ctx.expected.noun!r} names, "
                     "and no reading along that one is sure enough")
                 continue
-            near = _misspelled(g) or _described_name_left_out(ctx, g) or \
+            near = _misspelled(g, ctx.lang) or _described_name_left_out(ctx, g) or \
                 self._leaves_named_relation(ctx, g) or _unpaired_word(g)
             if near is not None:
                 unfounded = unfounded or near
@@ -1456,16 +1459,26 @@ def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
     return None
 
 
-def _misspelled(graph: QueryGraph) -> tuple[str, str] | None:
+def _misspelled(graph: QueryGraph, lang: str = "en") -> tuple[str, str] | None:
     """("entity", why) when an entity of ``graph`` matched its mention only as a
     misspelling does ("Seymour Sarasin" for Seymour Sarason): a name that is not in the KB
-    may be a typo or another person, and only the asker knows which."""
+    may be a typo or another person, and only the asker knows which. In a question in
+    another language than English, a name of as many words whose last word, the surname,
+    is the label's is that language's spelling of the given name ("Alexandre Pushkin")."""
     for d in graph.query.decisions:
-        if d.kind == "entity" and d.chosen.match == "fuzzy" and d.mention:
+        if d.kind == "entity" and d.chosen.match == "fuzzy" and d.mention and \
+                not (lang != "en" and _foreign_given_name(d.mention, d.chosen.label)):
             return "entity", (f"the KB has no entity named {d.mention!r}; the closest name "
                               f"is {d.chosen.label!r} ({d.chosen.id}): ask with that name "
                               "if it is the one meant")
     return None
+
+
+def _foreign_given_name(mention: str, label: str) -> bool:
+    """Whether ``mention`` and ``label`` are names of two or more words, as many, that
+    differ before their last word only ("Alexandre Pushkin", "Alexander Pushkin")."""
+    a, b = normalize(mention).split(), normalize(label).split()
+    return len(a) == len(b) >= 2 and a[-1] == b[-1]
 
 
 def _counted(words: Sequence[Word]) -> list[str]:
@@ -1610,6 +1623,7 @@ class _Context:
     mentions: list[Mention]
     global_fit: float
     global_property: str | None
+    lang: str = "en"
 
     @property
     def question_features(self) -> dict[str, float]:

@@ -621,3 +621,14 @@ def test_a_word_simplemma_knows_is_no_misspelling():
     assert "born" in gloss("Wo wurde Ada Quill geboren?", "de").text
     # a lower-case name the lexicon cannot read stays as written
     assert "quillorane" in gloss("wo ist quillorane gestorben?", "de").text
+
+
+@pytest.mark.timeout(600)
+def test_a_given_name_spelled_the_languages_way_is_the_person(slice_mirror_path):
+    # the surname is the label's, the given name Portuguese: no misspelling to ask about
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="pt").ask("Quais línguas falava Alexandre Pushkin?")
+    assert a.grounded and a.ids == ["Q7737"], a.text               # Russian
+    # in English the same name is a near miss the asker must confirm
+    b = Grounder(slice_mirror_path).ask("Which languages did Alexandre Pushkin speak?")
+    assert not b.grounded and b.missing == "entity", b.text
