@@ -241,6 +241,21 @@ def place_level(label: str) -> int | None:
     return None
 
 
+#: nouns that ask for a place of any of several levels: a "region" may be a county
+#: (Norway's, Ireland's first divisions) as well as a state or a province
+VAGUE_LEVELS = {"region": frozenset({2, 3}), "regions": frozenset({2, 3})}
+
+
+def asked_levels(noun: str) -> frozenset[int] | None:
+    """The levels of place the class noun ``noun`` asks for (``place_level``, widened for
+    ``VAGUE_LEVELS``); None when it asks for no place."""
+    vague = VAGUE_LEVELS.get(head_phrase(noun))
+    if vague is not None:
+        return vague
+    level = place_level(noun)
+    return frozenset({level}) if level is not None else None
+
+
 #: which kind a tie of class labels goes to (``TypeOracle._kind_from_labels``)
 _KIND_ORDER = {AGENT: 0, PLACE: 1, THING: 2}
 
@@ -542,10 +557,10 @@ class TypeOracle:
         # only the answers no type names lexically are compared by meaning: a forward
         # pass of the embedder is most of a first-time question's cost. A place of
         # another level is never close ("province of Canada" is near "country" in meaning)
-        want = place_level(noun)
+        want = asked_levels(noun)
         close = self._similar_labels(noun, {
             lab for i in rest for lab in labels[i]
-            if want is None or place_level(lab) in (None, want)})
+            if want is None or place_level(lab) is None or place_level(lab) in want})
         hits = len(named) - len(loosely) / 2 + \
             sum(1 for i in rest if any(lab in close for lab in labels[i]))
         return hits / len(typed) if hits else 0.0
@@ -567,13 +582,13 @@ class TypeOracle:
         # typed, and no type names the noun: how far apart are they? A place of another
         # level (a city for "which country") is not one; a place of the same level (a
         # capital for "which city") may be, the KB's class tree being partial
-        want = place_level(noun)
+        want = asked_levels(noun)
         if want is not None:
             levels = {lv for i in typed for lab in labels[i]
                       if (lv := place_level(lab)) is not None}
-            if levels and want not in levels:
+            if levels and not levels & want:
                 return -1.0
-            return 0.5 if want in levels else 0.0
+            return 0.5 if levels & want else 0.0
         kinds = {k for i in typed if (k := self._kind_from_labels(labels[i]))}
         wanted = kind_of_words(noun)
         if wanted is not None and kinds and wanted not in kinds:

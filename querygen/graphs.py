@@ -59,7 +59,8 @@ from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of_words,
-                                   noun_forms, place_level, says_located)
+                                   asked_levels, noun_forms, place_level,
+                                   says_located)
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
@@ -1123,11 +1124,11 @@ class GraphRanker:
         """Whether an inner node holds places that the KB types at no other level than
         the one ``word`` names: "in a city" said of Oslo, which the KB types only as an
         administrative centre."""
-        want = place_level(word)
+        want = asked_levels(word) or frozenset()
         for vals in inner:
             kinds = self.oracle.kinds(list(vals))
             if kinds and all(k == PLACE for k in kinds.values()) and all(
-                    place_level(label) in (None, want)
+                    place_level(label) is None or place_level(label) in want
                     for labels in self.oracle.type_labels(list(vals)).values()
                     for label in labels):
                 return True

@@ -1565,3 +1565,16 @@ def test_a_capital_reached_back_through_its_country_is_an_answer(slice_grounder)
     assert not a.grounded       # no such person; the reading must not crash or guess
     b = slice_grounder.ask("Marin Barbu birth country capital")
     assert b.grounded and b.ids == ["Q19660"], b.text                    # Bucharest
+
+
+def test_a_region_may_be_a_county_or_a_province():
+    from querygen.answer_types import asked_levels
+    assert asked_levels("regions") == {2, 3}
+    assert asked_levels("country") == {4} and asked_levels("river") is None
+
+
+@pytest.mark.timeout(600)
+def test_a_county_answers_which_region(slice_grounder):
+    # Norway's counties are its regions: "which regions" does not veto them
+    a = slice_grounder.ask("Rogaland has a border with which regions?")
+    assert a.grounded and a.ids == ["Q50625"], a.text                     # Hordaland

@@ -79,7 +79,7 @@ WORDS = {
     "continente": "continent", "territorio": "territory", "zona": "area", "año": "year",
     "fecha": "date", "día": "day", "mes": "month", "siglo": "century", "década": "decade",
     "época": "period", "idioma": "language", "lengua": "language",
-    "organización": "organization", "institución": "institution", "empresa": "company",
+    "organización": "organization", "asociación": "association", "institución": "institution", "empresa": "company",
     "compañía": "company", "firma": "company", "sociedad": "company", "club": "club",
     "equipo": "team", "escudería": "team", "partido": "party", "universidad": "university",
     "facultad": "faculty", "escuela": "school", "colegio": "school",

@@ -114,7 +114,7 @@ WORDS = {
     "mer": "sea", "océan": "ocean", "année": "year", "an": "year", "date": "date",
     "jour": "day", "mois": "month", "siècle": "century", "décennie": "decade",
     "époque": "period", "période": "period", "langue": "language",
-    "langage": "language", "organisation": "organization", "organisme": "organization",
+    "langage": "language", "organisation": "organization", "association": "association", "organisme": "organization",
     "entreprise": "company", "société": "company", "compagnie": "company",
     "firme": "company", "marque": "brand", "club": "club", "équipe": "team", "écurie": "team",
     "parti": "party", "université": "university", "école": "school",

@@ -102,7 +102,7 @@ WORDS = {
     "giorno": "day", "mese": "month", "secolo": "century", "decennio": "decade",
     "epoca": "period", "periodo": "period", "lingua": "language",
     "lingue": "languages", "idioma": "language", "linguaggio": "language",
-    "organizzazione": "organization", "ente": "organization", "società": "company",
+    "organizzazione": "organization", "associazione": "association", "ente": "organization", "società": "company",
     "azienda": "company", "impresa": "company", "ditta": "company",
     "compagnia": "company", "marchio": "brand", "club": "club", "squadra": "team",
     "scuderia": "team",

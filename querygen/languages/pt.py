@@ -88,7 +88,7 @@ WORDS = {
     "condado": "county", "continente": "continent", "território": "territory",
     "zona": "area", "ano": "year", "data": "date", "mês": "month", "século": "century",
     "década": "decade", "época": "period", "língua": "language", "línguas": "languages",
-    "idioma": "language", "organização": "organization", "instituição": "institution",
+    "idioma": "language", "organização": "organization", "associação": "association", "instituição": "institution",
     "empresa": "company", "companhia": "company", "firma": "company",
     "sociedade": "company", "clube": "club", "equipa": "team", "equipe": "team",
     "time": "team", "seleção": "national team", "selecção": "national team",

@@ -76,7 +76,7 @@ WORDS = {
     "год": "year", "годы": "years", "лет": "years", "гг": "",
     "дата": "date", "день": "day", "месяц": "month", "век": "century",
     "столетие": "century", "язык": "language", "языки": "languages",
-    "организация": "organization", "компания": "company", "фирма": "company",
+    "организация": "organization", "ассоциация": "association", "компания": "company", "фирма": "company",
     "предприятие": "company", "корпорация": "corporation", "клуб": "club",
     "команда": "team", "сборная": "national team", "сборный": "national team",
     "партия": "party", "университет": "university", "вуз": "university",
