@@ -157,7 +157,10 @@ class Analysis:
         auxiliary or a verb). Empty when the word before the name is no such noun ("the
         capital of France": "of" comes first), or a form of "be" comes right before the
         words ("is member X": a predicate), or the name is not capitalized (there is no
-        telling where a name begins then: "the album hand cut"). Whether they describe
+        telling where a name begins then: "the album hand cut"), or "who" or "that" comes
+        right before them ("Who brews X", "the company that manufactures X": a verb,
+        though English knows "brews" as a noun too).
+        Whether they describe
         the entity is the KB's to say (the caller asks it)."""
         before = [w for w in self.words if w.end <= span[0]]
         if not self.question[span[0]:span[0] + 1].isupper() and \
@@ -176,7 +179,8 @@ class Analysis:
             run.insert(0, w)
         rest = before[:len(before) - len(run)]
         if run and (self._relative_without_word(rest, span) or
-                    (rest and rest[-1].low in _BE)):   # "of which band is member X"
+                    (rest and rest[-1].low in _BE) or     # "of which band is member X"
+                    (rest and rest[-1].low in ("who", "that"))):   # "Who brews X"
             return []
         return run
 

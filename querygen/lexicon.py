@@ -249,6 +249,13 @@ RELATED: dict[str, tuple[str, ...]] = {
     "first language": ("native language",), "officially": ("official language",),
     "state language": ("official language",),
     "label": ("record label",), "released": ("record label", "publication date"),
-    "competed": ("participating teams",), "participated": ("participating teams",),
+    "competed": ("participating teams", "league", "member of", "participant in"),
+    "participated": ("participating teams",),
+    # a team competes in its league
+    "compete": ("league", "member of", "participant in"),
+    "competes": ("league", "member of", "participant in"),
+    "competing": ("league", "member of", "participant in"),
+    "brews": ("manufacturer",), "brewed": ("manufacturer",), "brew": ("manufacturer",),
+    "brewer": ("manufacturer",), "brewery": ("manufacturer",),
     "teams": ("participating teams",),
 }

@@ -1578,3 +1578,15 @@ def test_a_county_answers_which_region(slice_grounder):
     # Norway's counties are its regions: "which regions" does not veto them
     a = slice_grounder.ask("Rogaland has a border with which regions?")
     assert a.grounded and a.ids == ["Q50625"], a.text                     # Hordaland
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, gold", [
+    # a word right after "who" or "that" is a verb, not a noun describing the name, even
+    # where English knows it as a noun too and the KB gives the entity no class
+    ("Who manufactures Dynavision?", ["Q10269187"]),                         # Dynacom
+    ("Which league do the New Orleans Saints compete in?", ["Q1215884"]),    # NFL
+])
+def test_a_verb_after_who_or_that_names_the_relation(slice_grounder, question, gold):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == gold, a.text
