@@ -241,19 +241,23 @@ def place_level(label: str) -> int | None:
     return None
 
 
-#: nouns that ask for a place of any of several levels: a "region" may be a county
-#: (Norway's, Ireland's first divisions) as well as a state or a province
-VAGUE_LEVELS = {"region": frozenset({2, 3}), "regions": frozenset({2, 3})}
+#: head words of places of any of several levels: a "region" may be a county (Norway's,
+#: Ireland's first divisions) as well as a state or a province; a "borough" a town
+#: (Pennsylvania's) as well as a district (London's)
+VAGUE_LEVELS = {"region": frozenset({2, 3}), "borough": frozenset({1, 2})}
 
 
-def asked_levels(noun: str) -> frozenset[int] | None:
-    """The levels of place the class noun ``noun`` asks for (``place_level``, widened for
-    ``VAGUE_LEVELS``); None when it asks for no place."""
-    vague = VAGUE_LEVELS.get(head_phrase(noun))
-    if vague is not None:
-        return vague
-    level = place_level(noun)
-    return frozenset({level}) if level is not None else None
+def place_levels(text: str) -> frozenset[int] | None:
+    """The levels of place a class noun or label names (``place_level``, widened for
+    ``VAGUE_LEVELS``); None when it names no place."""
+    level = place_level(text)
+    if level is None:
+        return None
+    words = head_phrase(text).split()
+    for form in (words[-1], *singulars(words[-1])) if words else ():
+        if form in VAGUE_LEVELS:
+            return VAGUE_LEVELS[form]
+    return frozenset({level})
 
 
 #: which kind a tie of class labels goes to (``TypeOracle._kind_from_labels``)
@@ -557,10 +561,10 @@ class TypeOracle:
         # only the answers no type names lexically are compared by meaning: a forward
         # pass of the embedder is most of a first-time question's cost. A place of
         # another level is never close ("province of Canada" is near "country" in meaning)
-        want = asked_levels(noun)
+        want = place_levels(noun)
         close = self._similar_labels(noun, {
             lab for i in rest for lab in labels[i]
-            if want is None or place_level(lab) is None or place_level(lab) in want})
+            if want is None or (place_levels(lab) or want) & want})
         hits = len(named) - len(loosely) / 2 + \
             sum(1 for i in rest if any(lab in close for lab in labels[i]))
         return hits / len(typed) if hits else 0.0
@@ -582,10 +586,9 @@ class TypeOracle:
         # typed, and no type names the noun: how far apart are they? A place of another
         # level (a city for "which country") is not one; a place of the same level (a
         # capital for "which city") may be, the KB's class tree being partial
-        want = asked_levels(noun)
+        want = place_levels(noun)
         if want is not None:
-            levels = {lv for i in typed for lab in labels[i]
-                      if (lv := place_level(lab)) is not None}
+            levels = {lv for i in typed for lab in labels[i] for lv in place_levels(lab) or ()}
             if levels and not levels & want:
                 return -1.0
             return 0.5 if levels & want else 0.0

@@ -59,7 +59,7 @@ from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
 from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of_words,
-                                   asked_levels, noun_forms, place_level,
+                                   noun_forms, place_levels,
                                    says_located)
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
@@ -1124,11 +1124,11 @@ class GraphRanker:
         """Whether an inner node holds places that the KB types at no other level than
         the one ``word`` names: "in a city" said of Oslo, which the KB types only as an
         administrative centre."""
-        want = asked_levels(word) or frozenset()
+        want = place_levels(word) or frozenset()
         for vals in inner:
             kinds = self.oracle.kinds(list(vals))
             if kinds and all(k == PLACE for k in kinds.values()) and all(
-                    place_level(label) is None or place_level(label) in want
+                    not want or (place_levels(label) or want) & want
                     for labels in self.oracle.type_labels(list(vals)).values()
                     for label in labels):
                 return True
