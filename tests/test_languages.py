@@ -632,3 +632,9 @@ def test_a_given_name_spelled_the_languages_way_is_the_person(slice_mirror_path)
     # in English the same name is a near miss the asker must confirm
     b = Grounder(slice_mirror_path).ask("Which languages did Alexandre Pushkin speak?")
     assert not b.grounded and b.missing == "entity", b.text
+
+
+def test_cldr_country_names_are_written_with_and_as_labels_are():
+    from querygen.languages.places import english_names
+    # CLDR's "Bosnia & Herzegovina": with "&" the name would be another entity's alias
+    assert english_names("de")["bosnien und herzegowina"] == ("Bosnia and Herzegovina", "place")

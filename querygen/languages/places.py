@@ -89,7 +89,9 @@ def _pairs(local: Any, english: Any) -> list[tuple[str, str, str]]:
     pairs: list[tuple[str, str, str]] = []
     for code, name in local.territories.items():
         if (code.isalpha() or code in CONTINENTS) and code in english.territories:
-            pairs.append((name, english.territories[code], "place"))
+            # CLDR writes "Trinidad & Tobago"; labels write "and" (with "&" a name is
+            # another entity's: the football team's alias)
+            pairs.append((name, english.territories[code].replace(" & ", " and "), "place"))
     countries = {name for name, _, _ in pairs}
     for zone, names in local.time_zones.items():
         city = names.get("city")
