@@ -157,15 +157,17 @@ class Analysis:
         auxiliary or a verb). Empty when the word before the name is no such noun ("the
         capital of France": "of" comes first), or a form of "be" comes right before the
         words ("is member X": a predicate), or the name is not capitalized (there is no
-        telling where a name begins then: "the album hand cut"), or "who" or "that" comes
-        right before them ("Who brews X", "the company that manufactures X": a verb,
-        though English knows "brews" as a noun too).
-        Whether they describe
-        the entity is the KB's to say (the caller asks it)."""
+        telling where a name begins then: "the album hand cut"; a title right before it
+        still describes it: "king hussein"), or "who" or "that" comes right before them
+        ("Who brews X", "the company that manufactures X": a verb, though English knows
+        "brews" as a noun too). Whether they describe the entity is the KB's to say (the
+        caller asks it)."""
         before = [w for w in self.words if w.end <= span[0]]
         if not self.question[span[0]:span[0] + 1].isupper() and \
                 not self.question[span[0]:span[0] + 1].isdigit():
-            return []       # "the album hand cut": where names are not capitalized
+            # "the album hand cut": where names are not capitalized; a title still
+            # describes the name after it ("where did king hussein die")
+            return before[-1:] if before and before[-1].low in TITLES else []
         if not before or not self._may_describe(before[-1]):
             return []                   # "Who owns X": a verb, no apposition
         run: list[Word] = []

@@ -1597,3 +1597,13 @@ def test_a_borough_may_be_the_town_asked_for(slice_grounder):
     # Pennsylvania's boroughs are its towns; the class noun does not veto them
     a = slice_grounder.ask("Werner Co. is headquartered in which town?")
     assert a.grounded and "Greenville" in a.text, a.text
+
+
+def test_a_title_describes_a_name_in_a_question_typed_in_lower_case():
+    text = "where did king quillorane die"
+    a = analyze(text)
+    start = text.index("quillorane")
+    assert [w.low for w in a.descriptor_before((start, len(text) - 4))] == ["king"]
+    text = "which album did the band hand cut record"
+    a = analyze(text)
+    assert a.descriptor_before((text.index("hand"), text.index(" record"))) == []
