@@ -58,7 +58,7 @@ from linking.linker import id_order
 from linking.morphology import word_form
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
-from querygen.answer_types import (PLACE, Expected, TypeCheck, expected, kind_of_words,
+from querygen.answer_types import (AGENT, PLACE, Expected, TypeCheck, expected, kind_of_words,
                                    noun_forms, place_levels,
                                    says_located)
 from querygen.domains import PropertyDomains
@@ -1037,8 +1037,9 @@ class GraphRanker:
             said |= {a.low for a, b in zip(ws, ws[1:], strict=False)
                      if b.low in said and not only_verb(a.low) and
                      self._named_outright(f"{a.low} {b.low}", set()) is None}
-            said |= {w.low for w in ws if w.low in left and _a_place_reached(ctx.analysis, w)
-                     and self._may_be_place(w.low, inner)}
+            said |= {w.low for w in ws if w.low in left and (
+                (_a_place_reached(ctx.analysis, w) and self._may_be_place(w.low, inner)) or
+                (_a_person_reached(ctx.analysis, w) and self._may_be_person(inner)))}
             left = [w for w in left if w not in said]
         return min(1.0, len(left) / len(words)), tuple(left)
 
@@ -1133,6 +1134,16 @@ class GraphRanker:
                     for label in labels):
                 return True
         return False
+
+    def _may_be_person(self, inner: Sequence[Sequence[str]]) -> bool:
+        """Whether an inner node holds agents the KB types as nothing but people, if at
+        all: "named after a man born in …" said of Hipparchus, whom the KB leaves
+        untyped."""
+        return any(
+            (kinds := self.oracle.kinds(list(vals))) and
+            all(k == AGENT for k in kinds.values()) and
+            all(labels <= {"human"} for labels in self.oracle.type_labels(list(vals)).values())
+            for vals in inner)
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
         """Whether ``word`` names a kind of place or person that ``values`` all are. Not
@@ -1725,6 +1736,21 @@ def _a_place_reached(a: Analysis, word: Word) -> bool:
     return i is not None and i >= 2 and ws[i - 1].low in ("a", "an") and \
         ws[i - 2].low in _PREPOSITIONS and \
         any(form in PLACE_NOUNS for form in (word.low, *singulars(word.low)))
+
+
+#: the nouns that say only that a node is a person (``_a_person_reached``), and the
+#: prepositions before "a <person>"
+_ANY_PERSON = frozenset("man woman person men women people".split())
+_PERSON_PREPOSITIONS = frozenset("after by to for with from".split())
+
+
+def _a_person_reached(a: Analysis, word: Word) -> bool:
+    """Whether ``word`` says only "a person" after a preposition and "a" ("named after
+    *a man* born in which city"): it says what the node reached is, no hop of its own."""
+    ws = a.words
+    i = next((k for k, w in enumerate(ws) if w.start == word.start), None)
+    return i is not None and i >= 2 and ws[i - 1].low in ("a", "an") and \
+        ws[i - 2].low in _PERSON_PREPOSITIONS and word.low in _ANY_PERSON
 
 
 def _answers_own_entities(plan: QueryPlan, query: GeneratedQuery,

@@ -1607,3 +1607,16 @@ def test_a_title_describes_a_name_in_a_question_typed_in_lower_case():
     text = "which album did the band hand cut record"
     a = analyze(text)
     assert a.descriptor_before((text.index("hand"), text.index(" record"))) == []
+
+
+@pytest.mark.timeout(600)
+def test_a_man_after_a_preposition_says_the_node_is_a_person(slice_mirror_path):
+    # Saint Giles is untyped in the slice: "a man" describes him, it asks no hop
+    import kb
+    from linking import EntityLinker
+    from querygen.graphs import GraphRanker
+    k = kb.open(slice_mirror_path)
+    ranking = GraphRanker(k, EntityLinker(k)).rank(
+        "Graz Cathedral is named after a man born in which city?")
+    assert ranking.best is not None and ranking.best.unexplained == ()
+    assert [a.id for a in ranking.best.result.answers] == ["Q1524"]            # Athens
