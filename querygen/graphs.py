@@ -65,9 +65,9 @@ from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
 from querygen.languages import base_language
-from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, NOT_A_FACT_WORDS,
-                              ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
-                              ROLE_NOUNS)
+from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, CONTAINMENT_WORDS,
+                              NOT_A_FACT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS,
+                              RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -636,7 +636,7 @@ class GraphRanker:
         that no property of the plan names."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         stems = self._plan_stems(plan)
-        words = ctx.analysis.relation_words(spans, keep_type_noun=False)
+        words = ctx.analysis.relation_words(spans, keep_type_noun=ctx.unknown_noun)
         paired = _named_pairs(words, stems)
         edge_pids = _plan_pids(plan)        # an ordering's too ("who died first")
         own = self._own_clause_stems(ctx, plan)
@@ -1023,7 +1023,7 @@ class GraphRanker:
         class of its answers (``values``: "city" in "the headquarters city of X's
         employer" is said by answers that are cities): their share, and the words."""
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
-        words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=False))
+        words = _counted(ctx.analysis.relation_words(spans, keep_type_noun=ctx.unknown_noun))
         if not words:
             return 0.0, ()
         left = _counted([w for w in self._unexplained_words(ctx, plan, twice)
@@ -1636,6 +1636,14 @@ class _Context:
     global_fit: float
     global_property: str | None
     lang: str = "en"
+
+    @property
+    def unknown_noun(self) -> bool:
+        """Whether the question's "what N" noun names no class of the KB ("What blood type
+        did X have?"): then it is words the graph must explain, like any relation word."""
+        noun = (self.analysis.type_noun or "").split()
+        return bool(noun) and self.expected.noun is None and \
+            not (len(noun) == 1 and noun[0] in CLASS_WORDS | CLASS_IDIOM_NOUNS)  # "type of X"
 
     @property
     def question_features(self) -> dict[str, float]:

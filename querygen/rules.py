@@ -189,7 +189,8 @@ class RuleGenerator:
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
         mentions = self.finder.find(text, a, lang=base_language(lang))
-        a, mentions = self._with_class_nouns(a, mentions)
+        a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
+        a = self._people_of_place(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
@@ -274,6 +275,20 @@ class RuleGenerator:
             found.update(w.low for w in aside if w.low not in STOPWORDS)
             inside.append((aside[0].start, aside[-1].end))
         return m
+
+    def _people_of_place(self, a: Analysis, mentions: Sequence[Mention]) -> Analysis:
+        """``a`` with "people" read as describing the place a mention names, in a question
+        that asks for a class of thing ("What language do the people speak in X?", "What
+        language do Danish people speak?"): what the people of a place speak or use is the
+        place's, no relation of its own."""
+        if a.wh not in ("what", "which") or not a.type_noun or \
+                "people" in a.type_noun.split() or \
+                not any(w.low == "people" for w in a.relation_words([m.span for m in mentions])):
+            return a
+        ids = [m.candidates[0].id for m in mentions if m.candidates]
+        if PLACE not in self.types.kinds(ids).values():
+            return a
+        return replace(a, described=a.described | {"people"})
 
     def _place_of_person(self, a: Analysis, m: Mention, mentions: Sequence[Mention]
                          ) -> Mention | None:
@@ -785,8 +800,13 @@ class RuleGenerator:
 
     def _locates(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject lies (located in, country, continent,
-        location), not what it is part of (a mountain range, an organization)."""
-        return self._containment(pid) and "part" not in self.fit.name_words(pid)
+        location), not what it is part of (a mountain range, an organization), nor what
+        lies in it: by its label, as an alias says other things ("administrative centre"
+        is a capital, which lies in its subject)."""
+        info = self.fit.info(pid)
+        label = set(norm_words(info.label)) if info is not None else set()
+        return self._containment(pid) and "part" not in self.fit.name_words(pid) and \
+            not label & {"capital", "contains"}
 
     def _ask_fit(self, pid: str, scores: dict, words: list[str]
                  ) -> tuple[float, Candidate] | None:
@@ -1035,6 +1055,25 @@ def _takes_once(plan: QueryPlan, pids: set[str]) -> bool:
 def _pids(plan: QueryPlan) -> list[str]:
     """The IDs of the properties ``plan``'s edges follow."""
     return [e.predicate.id for e in plan.edges if isinstance(e.predicate, LinkingDecision)]
+
+
+def _located_as_frame(a: Analysis, mentions: list[Mention]
+                      ) -> tuple[Analysis, list[Mention]]:
+    """``a`` with the words that only say a place is asked for read as the question's
+    frame, when they are its only relation words: "Where is X located?", "Where does X
+    lie?" ask what "Where is X?" asks, no property named "location" (a lower-case mention
+    of such a word, "lie", goes too). Not with another mention beside the place, which may
+    name a hop ("Where is the birthplace of X located?")."""
+    if a.wh != "where":
+        return a, mentions
+    kept = [m for m in mentions if m.text.lower() not in CONTAINMENT_WORDS]
+    if len(kept) != 1:
+        return a, mentions
+    words = a.relation_words([m.span for m in kept])
+    if not content(words) or not all(w in CONTAINMENT_WORDS for w in content(words)):
+        return a, mentions
+    said = {w.start for w in words if w.low in CONTAINMENT_WORDS}
+    return replace(a, frame=a.frame | said), kept
 
 
 def _asks_where(a: Analysis) -> bool:

@@ -1620,3 +1620,30 @@ def test_a_man_after_a_preposition_says_the_node_is_a_person(slice_mirror_path):
         "Graz Cathedral is named after a man born in which city?")
     assert ranking.best is not None and ranking.best.unexplained == ()
     assert [a.id for a in ranking.best.result.answers] == ["Q1524"]            # Athens
+
+
+@pytest.mark.timeout(600)
+def test_where_is_x_located_asks_what_where_is_x_asks(slice_grounder):
+    # "located" names no property here: Graz has no location statement, but a country
+    for q in ("Where is Graz situated?", "Graz is located where?"):
+        a = slice_grounder.ask(q)
+        assert a.grounded and a.ids == ["Q40"], (q, a.text)                  # Austria
+    # a capital lies in its country, it does not say where the country is
+    b = slice_grounder.ask("Where is Liechtenstein located?")
+    assert "Vaduz" not in b.text, b.text
+
+
+@pytest.mark.timeout(600)
+def test_the_languages_spoken_in_a_country_are_its_official_languages(slice_grounder):
+    for q in ("Which languages are spoken in Switzerland?",
+              "What languages do the people of Switzerland talk?"):       # "people": its
+        a = slice_grounder.ask(q)                                         # people's
+        assert a.grounded and {"French", "German", "Italian"} <= set(
+            a.text.replace(",", " ").split()), (q, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_a_what_noun_no_class_is_named_by_must_be_explained(slice_grounder):
+    # "blood type" is no class of the KB: "type" alone does not make it instance of
+    a = slice_grounder.ask("What blood type did Douglas Adams have?")
+    assert not a.grounded and "human" not in a.text, a.text
