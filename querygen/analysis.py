@@ -147,7 +147,8 @@ class Analysis:
                 return []
         return []
 
-    def descriptor_before(self, span: tuple[int, int]) -> list[Word]:
+    def descriptor_before(self, span: tuple[int, int], *, relative: bool = False
+                          ) -> list[Word]:
         """The words right before the mention at ``span`` that describe it as an
         apposition: "the Indonesian president Suharto", "antiques expert David Battie",
         "The Estonian painter Kristjan Raud", "King Hussein" — a lower-case noun (English
@@ -161,7 +162,9 @@ class Analysis:
         still describes it: "king hussein"), or "who" or "that" comes right before them
         ("Who brews X", "the company that manufactures X": a verb, though English knows
         "brews" as a noun too). Whether they describe the entity is the KB's to say (the
-        caller asks it)."""
+        caller asks it). With ``relative`` the words are given even where they may begin a
+        relative clause without "that" ("where the band Braids formed": the band it is, or
+        the band it formed): only the KB's class of the entity can tell."""
         before = [w for w in self.words if w.end <= span[0]]
         if not self.question[span[0]:span[0] + 1].isupper() and \
                 not self.question[span[0]:span[0] + 1].isdigit():
@@ -180,7 +183,7 @@ class Analysis:
                 break
             run.insert(0, w)
         rest = before[:len(before) - len(run)]
-        if run and (self._relative_without_word(rest, span) or
+        if run and ((not relative and self._relative_without_word(rest, span)) or
                     (rest and rest[-1].low in _BE) or     # "of which band is member X"
                     (rest and rest[-1].low in ("who", "that"))):   # "Who brews X"
             return []
@@ -540,6 +543,8 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
         r.mark(i)
         return True
     if w in ("where", "when"):
+        if _relative_before_wh(lows, i):
+            return False            # "The city where X died is the capital of what?"
         r.wh, r.answer_type = r.wh or w, r.answer_type or ("place" if w == "where" else "time")
         r.mark(i)
         return True
@@ -690,9 +695,10 @@ def class_idiom(a: Analysis, span: tuple[int, int] = (0, 0)) -> bool:
 
 
 def _relative_before_wh(lows: Sequence[str], i: int) -> bool:
-    """Whether the who/whom/whose/which at ``i`` opens a relative clause after a noun
-    and the question word comes later ("a country *whose* capital is *which* city?", "… whose
-    capital is named after *whom*?")."""
+    """Whether the who/whom/whose/which/where/when at ``i`` opens a relative clause
+    after a noun and the question word comes later ("a country *whose* capital is *which*
+    city?", "… whose capital is named after *whom*?", "The city *where* X died is in
+    *which* country?")."""
     return i > 0 and lows[i - 1] not in AUXILIARIES and lows[i - 1] not in _PREPOSITIONS \
         and lows[i - 1] not in WH_WORDS and lows[i - 1] not in ("me", "us") \
         and any(w in ("which", "what", "where", "when", "who", "whom") for w in lows[i + 1:])

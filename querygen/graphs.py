@@ -1754,11 +1754,14 @@ _PERSON_PREPOSITIONS = frozenset("after by to for with from".split())
 
 def _a_person_reached(a: Analysis, word: Word) -> bool:
     """Whether ``word`` says only "a person" after a preposition and "a" ("named after
-    *a man* born in which city"): it says what the node reached is, no hop of its own."""
+    *a man* born in which city"), or points back to one ("X was named after someone,
+    where was *that person* born"): it says what the node reached is, no hop of its own."""
     ws = a.words
     i = next((k for k, w in enumerate(ws) if w.start == word.start), None)
-    return i is not None and i >= 2 and ws[i - 1].low in ("a", "an") and \
-        ws[i - 2].low in _PERSON_PREPOSITIONS and word.low in _ANY_PERSON
+    if i is None or word.low not in _ANY_PERSON:
+        return False
+    return (i >= 2 and ws[i - 1].low in ("a", "an") and ws[i - 2].low in _PERSON_PREPOSITIONS) \
+        or (i >= 1 and ws[i - 1].low in ("that", "this", "said"))
 
 
 def _answers_own_entities(plan: QueryPlan, query: GeneratedQuery,

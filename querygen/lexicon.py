@@ -116,7 +116,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "works": ("work",), "worked": ("work", "employer"), "working": ("work", "employer"),
     "own": ("owned by", "owner"), "owns": ("owned by", "owner"), "owned": ("owned by",),
     "owner": ("owned by",),
-    "made": ("manufacturer", "maker"), "makes": ("manufacturer",), "built": ("manufacturer",),
+    # software and games are made by their developer
+    "made": ("manufacturer", "maker", "developer"), "makes": ("manufacturer", "developer"),
+    "built": ("manufacturer",),
     "produced": ("manufacturer", "producer"), "manufactures": ("manufacturer",),
     "produces": ("manufacturer", "producer"), "produce": ("manufacturer", "producer"),
     # "earn a living" (an award is earned too); "excel in a field"
@@ -127,7 +129,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "studied": ("educated at",), "study": ("educated at",),
     "studies": ("educated at", "field of work"), "research": ("field of work",),
     "researches": ("field of work",), "researched": ("field of work",),
-    "attended": ("educated at",),
+    "attended": ("educated at",), "trained": ("educated at",), "train": ("educated at",),
+    "trains": ("educated at",), "training": ("educated at",),
     "attend": ("educated at",),
     # "go to university" or "the prize went to X"
     "go to": ("educated at", "award received"), "went to": ("educated at", "award received"),
@@ -157,6 +160,11 @@ RELATED: dict[str, tuple[str, ...]] = {
     "controlled": ("owned by",), "programmed": ("developer",),
     "behind": ("developer", "creator", "founded by", "manufacturer", "owned by"),
     "believe": ("religion",), "believes": ("religion",), "believed": ("religion",),
+    "maintain": ("diplomatic relation", "maintained by", "operator"),
+    "maintains": ("diplomatic relation", "maintained by", "operator"),
+    "maintained": ("diplomatic relation", "maintained by", "operator"),
+    # "originally aired on", "where is X originally from"
+    "originally": ("original network", "country of origin", "place of birth"),
     "embassy": ("diplomatic relation",), "embassies": ("diplomatic relation",),
     "signed for": ("member of sports team",), "decorated": ("award received",),
     "turned out": ("member of sports team",),
@@ -223,7 +231,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "honours": ("award received", "named after", "namesake"),
     "honors": ("award received",), "awarded": ("award received",),
     "office": ("position held",), "post": ("position held",),
-    "job": ("occupation",), "profession": ("occupation",), "living": ("occupation",),
+    "job": ("occupation", "position held"), "profession": ("occupation",),
+    "living": ("occupation",),
     "originate": ("country of origin",), "originated": ("country of origin",),
     "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
@@ -232,11 +241,14 @@ RELATED: dict[str, tuple[str, ...]] = {
     "discipline": ("field of work",), "specialize": ("field of work",),
     "specialized": ("field of work",),
     "party": ("member of political party",),
-    "played": ("member of sports team", "instrument", "position played"),
-    "plays": ("member of sports team", "instrument"),
+    "played": ("member of sports team", "instrument", "position played", "genre"),
+    "plays": ("member of sports team", "instrument", "genre"),
     "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
     # one plays in a band (a role is played too: "the actor who played Chewbacca")
-    "plays in": ("member of",), "play in": ("member of",), "played in": ("member of",),
+    # and a team plays in a match or a final
+    "plays in": ("member of", "participating teams", "participant in"),
+    "play in": ("member of", "participating teams", "participant in"),
+    "played in": ("member of", "participating teams", "participant in"),
     "fellow": ("member of",), "fronted": ("member of",), "fronts": ("member of",),
     "frontman": ("member of",), "frontwoman": ("member of",), "joined": ("member of",),
     "join": ("member of",), "joins": ("member of",), "affiliated": ("member of",),
@@ -244,7 +256,11 @@ RELATED: dict[str, tuple[str, ...]] = {
     "signed": ("record label",), "takes its": ("named after", "namesake"),
     "take its": ("named after", "namesake"), "took its": ("named after", "namesake"),
     "take their": ("named after", "namesake"), "took their": ("named after", "namesake"),
+    # a sport is said by its teams, positions and leagues ("football player Zico")
+    **{sport: ("member of sports team", "position played on team", "sport", "league")
+       for sport in "football soccer basketball baseball hockey rugby cricket".split()},
     "club": ("member of sports team",), "team": ("member of sports team",),
+    "player": ("member of sports team",), "players": ("member of sports team",),
     "capital": ("capital",), "seat": ("capital", "headquarters"),
     "mother": ("mother",), "father": ("father",), "child": ("child",),
     "children": ("child",), "kids": ("child",), "son": ("child",), "daughter": ("child",),

@@ -39,7 +39,7 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
                                only_verb, parts_of_speech, respelled)
-from querygen.answer_types import PLACE, TypeOracle
+from querygen.answer_types import PLACE, TypeOracle, kind_of_words
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
@@ -249,6 +249,10 @@ class RuleGenerator:
         phrase = a.class_phrase_before(m.span)
         noun = phrase[-1].low if phrase else None
         run = a.descriptor_before(m.span)
+        if not run:         # "where the band Braids formed": a band, by the KB's classes
+            maybe = a.descriptor_before(m.span, relative=True)
+            run = maybe if maybe and self.types.is_a([c.id for c in m.candidates[:1]],
+                                                     maybe[-1].low) else []
         # "the film E.T." says which E.T.; "the capital of X" asks X's capital
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
@@ -260,8 +264,10 @@ class RuleGenerator:
             inside.append((phrase[0].start, phrase[-1].end))
         if run and (self.types.is_a(ids[:1], run[-1].low) or (
                 run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
-                (self.types.is_a(ids[:1], PERSON_CLASS) or
-                 (self._untyped(ids[0]) and _english_nouns(run))))):
+                ((self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(run[-1].low))
+                 or
+                 (self._untyped(ids[0]) and _english_nouns(run) and
+                  not _clause_verb_after(a, m))))):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
         after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
@@ -278,16 +284,17 @@ class RuleGenerator:
 
     def _people_of_place(self, a: Analysis, mentions: Sequence[Mention]) -> Analysis:
         """``a`` with "people" read as describing the place a mention names, in a question
-        that asks for a class of thing ("What language do the people speak in X?", "What
-        language do Danish people speak?"): what the people of a place speak or use is the
-        place's, no relation of its own."""
-        if a.wh not in ("what", "which") or not a.type_noun or \
-                "people" in a.type_noun.split() or \
+        that asks for a thing ("What language do the people speak in X?", "What do
+        Chilean people speak?"): what the people of a place speak or use is the place's,
+        no relation of its own; and "people" asked where ("Where do people speak X?") is
+        anyone."""
+        if a.wh not in ("what", "which", "where") or \
+                "people" in (a.type_noun or "").split() or \
                 not any(w.low == "people" for w in a.relation_words([m.span for m in mentions])):
             return a
         ids = [m.candidates[0].id for m in mentions if m.candidates]
-        if PLACE not in self.types.kinds(ids).values():
-            return a
+        if a.wh != "where" and PLACE not in self.types.kinds(ids).values():
+            return a            # "Where do people speak Welsh?": people anywhere
         return replace(a, described=a.described | {"people"})
 
     def _place_of_person(self, a: Analysis, m: Mention, mentions: Sequence[Mention]
@@ -1225,6 +1232,22 @@ def against_of(cand: Candidate | None, forward: bool, side: str, noun: str) -> b
         return False
     inverse_named = any(name.endswith(" of") for name in names)
     return (forward == inverse_named) == (side == "head")
+
+
+def _clause_verb_after(a: Analysis, m: Mention) -> bool:
+    """Whether a verb (and nothing else English knows the word as) comes right after the
+    mention: "the genre Keith Hudson played" is the genre he played, a relative clause
+    without "that", not a genre called Keith Hudson."""
+    nxt = next((w for w in a.words if w.start >= m.span[1]), None)
+    return nxt is not None and nxt.low not in AUXILIARIES and only_verb(nxt.low)
+
+
+def _may_name_a_person(noun: str) -> bool:
+    """Whether ``noun`` may say what a person is ("the Estonian painter X", "antiques
+    expert X"): a noun the lexicon knows as a kind of place, thing or organization does
+    not ("the genre Keith Hudson played" is the genre he played)."""
+    forms = {noun, *_singulars(noun)}
+    return bool(forms & PERSON_NOUNS) or kind_of_words(noun) is None
 
 
 def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:

@@ -1647,3 +1647,47 @@ def test_a_what_noun_no_class_is_named_by_must_be_explained(slice_grounder):
     # "blood type" is no class of the KB: "type" alone does not make it instance of
     a = slice_grounder.ask("What blood type did Douglas Adams have?")
     assert not a.grounded and "human" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_the_genre_x_played_is_a_relative_clause_not_an_apposition(slice_grounder):
+    # "the genre Tony Rebel sang" is the genre he sang, no genre called Tony Rebel
+    a = slice_grounder.ask("The genre Tony Rebel sang came from which country?")
+    assert a.grounded and a.ids == ["Q766"], a.text                           # Jamaica
+
+
+@pytest.mark.timeout(600)
+def test_that_person_points_back_to_the_node_reached(slice_grounder):
+    a = slice_grounder.ask("Cope's rule is named after someone. Where was that person born?")
+    assert a.grounded and a.ids == ["Q1345"], a.text                          # Philadelphia
+
+
+@pytest.mark.timeout(600)
+def test_teams_play_in_a_match_and_studios_make_games(slice_grounder):
+    a = slice_grounder.ask("who played in super bowl xxix")
+    assert a.grounded and "San Diego Chargers" in a.text and "49ers" in a.text, a.text
+    b = slice_grounder.ask("Which games did Taito Corporation make?")
+    assert b.grounded and "Puzzle Bobble" in b.text, b.text                   # developer
+
+
+@pytest.mark.timeout(600)
+def test_a_relative_where_is_no_question_word_and_the_band_describes_a_band(slice_grounder):
+    # "where" opens a relative clause, "which" asks; "the band" says what Despised Icon
+    # is (the KB types it a band), no relative clause "the band it formed"
+    a = slice_grounder.ask("The city where the band Despised Icon formed is in which country?")
+    assert a.grounded and a.ids == ["Q16"], a.text                            # Canada
+    assert a.query_graph is not None and not a.query_graph["unexplained"]
+
+
+@pytest.mark.timeout(600)
+def test_relation_verbs_that_say_a_known_property(slice_grounder):
+    # "the country containing X" is X's country; one maintains diplomatic relations;
+    # one trains at a school
+    a = slice_grounder.ask(
+        "What is the capital of the country containing Victor Grignard's place of death?")
+    assert a.grounded and a.ids == ["Q90"], a.text                            # Paris
+    b = slice_grounder.ask("Which countries does Malawi maintain diplomatic relations with?")
+    assert b.grounded and b.query_graph is not None and \
+        "diplomatic relation" in b.query_graph["label_level"], b.text
+    c = slice_grounder.ask("Who trained at the Stockholm Conservatory?")
+    assert c.grounded and "Ruben Liljefors" in c.text, c.text

@@ -409,7 +409,7 @@ CLASS_SYNONYMS = (frozenset("company business enterprise firm corporation".split
 #: Germany located in?" is Germany's continent)
 CONTAINMENT_WORDS = frozenset("""
 located locate lie lies lying situated sits sit stands stand standing part belong belongs
-belonging found within inside
+belonging found within inside containing
 """.split())
 
 #: words that ask how two things are related without naming the relation
