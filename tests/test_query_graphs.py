@@ -1666,7 +1666,7 @@ def test_that_person_points_back_to_the_node_reached(slice_grounder):
 def test_teams_play_in_a_match_and_studios_make_games(slice_grounder):
     a = slice_grounder.ask("who played in super bowl xxix")
     assert a.grounded and "San Diego Chargers" in a.text and "49ers" in a.text, a.text
-    b = slice_grounder.ask("Which games did Taito Corporation make?")
+    b = slice_grounder.ask("Which games were made by Taito Corporation?")
     assert b.grounded and "Puzzle Bobble" in b.text, b.text                   # developer
 
 
