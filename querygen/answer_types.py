@@ -247,6 +247,13 @@ def place_level(label: str) -> int | None:
 VAGUE_LEVELS = {"region": frozenset({2, 3}), "borough": frozenset({1, 2})}
 
 
+def _any_administrative_unit(noun: str) -> bool:
+    """Whether ``noun`` names a division of a country of any level ("administrative
+    unit", "administrative territorial entity", "territorial division"): places of every
+    size from a town to a country are such units."""
+    return bool({"administrative", "territorial"} & set(head_phrase(noun).split()))
+
+
 def place_levels(text: str) -> frozenset[int] | None:
     """The levels of place a class noun or label names (``place_level``, widened for
     ``VAGUE_LEVELS``); None when it names no place."""
@@ -528,6 +535,10 @@ class TypeOracle:
         forms = noun_forms(noun)
         if any(literal_kind(v) for v in values):
             return -1.0 if ids == [] else 0.0
+        if _any_administrative_unit(noun):      # "which administrative unit": a province,
+            kinds = self.kinds(list(ids))       # a county, a country alike
+            if kinds and all(k == PLACE for k in kinds.values()):
+                return 1.0
         labels = self.type_labels(ids)
         typed = [i for i in ids if labels[i]]
         members = self._member_share(noun, forms, typed, labels) if typed else 0.0

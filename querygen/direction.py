@@ -22,7 +22,8 @@ is the verb's agent (an agent noun: "employer", "doctoral advisor", "manufacture
 name ending in "by": "owned by"), X is the agent when it is the subject of an active verb
 with "do" ("Whom did X employ?") or follows "by" ("Who was employed by X?"): inverse;
 X is the patient when a question word is the verb's subject ("Who employed X?") or X is
-the subject of a passive ("Who was X employed by?"): forward. For other properties only
+the subject of a passive ("Who was X employed by?", "X was employed by whom?"): forward.
+For other properties only
 the passive says: "Where was X born?" (X the passive's subject) forward, "Who was born in
 X?" (X after a preposition of the passive) inverse.
 
@@ -205,6 +206,9 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
         return INVERSE if agentive else None
     if aux in _BE and any(_participle(w) for w in after):   # "Who was X employed by?",
         return FORWARD                               # "Where was X born?": X the patient
+    if not aux and after[:1] and after[0] in _BE and len(after) > 1 and \
+            _participle(after[1]):       # "X was developed by which studio?": the passive's
+        return FORWARD                   # subject, the patient
     prep = before[-1] if before else ""
     if prep == "by" and any(_participle(w) for w in before):        # "employed by X"
         return INVERSE if agentive else None

@@ -753,13 +753,24 @@ class GraphRanker:
         region is the birthplace of X?" the place of birth is named by "birthplace", so
         "within" asks for one more hop. When the question word comes after ``said``
         ("The capital of X lies in which country?"), what lies somewhere was reached
-        before the answer: a hop from the answer back to it is not the one it names."""
+        before the answer: a hop from the answer back to it is not the one it names; and
+        when a kind of place says what lies there ("The city where X is headquartered lies
+        in which region?"), a property whose label says where ("headquarters location")
+        reached that place, not where it lies."""
         word = POSSESSIVE_END.sub("", said.low)
         # a kind of place ("what continent") names the answer, not the thing located
         others = [w.low for w in words if w.low not in CONTAINMENT_WORDS
                   and w.low not in PLACE_NOUNS and content([w])]
         asked_after = bool(ctx.analysis.frame) and min(ctx.analysis.frame) > said.start
         backward = _backward_pids(plan) if asked_after else set()
+        # "The city where X is headquartered lies in …": what lies is a place already,
+        # reached by an earlier hop; only a hop from it (an inner node) says where it lies
+        place_lies = asked_after and any(
+            w.low in PLACE_NOUNS for w in ctx.analysis.words
+            if w.end <= said.start and w.start not in ctx.analysis.frame)
+        from_inner = {e.predicate.id for e in _relation_edges(plan)
+                      if isinstance(e.predicate, LinkingDecision)
+                      and isinstance(e.subject, Var) and e.subject != Var("x")}
         for pid in _plan_pids(plan):
             stems = self.rules.fit.name_stems(pid)
             if not (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)):
@@ -770,7 +781,8 @@ class GraphRanker:
             # a property whose own label says where ("headquarters location") answers
             # "where is the headquarters located" itself
             if not any(_names_word(stems, w) for w in others) or \
-                    _LOCATION_LABEL_WORDS.intersection(label):
+                    (_LOCATION_LABEL_WORDS.intersection(label) and
+                     not (place_lies and pid not in from_inner)):
                 return True
         return False
 

@@ -241,8 +241,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "discipline": ("field of work",), "specialize": ("field of work",),
     "specialized": ("field of work",),
     "party": ("member of political party",),
-    "played": ("member of sports team", "instrument", "position played", "genre"),
-    "plays": ("member of sports team", "instrument", "genre"),
+    # one plays for a team, an instrument, a position ("member of" would meet "instance
+    # of" through its alias "distinct member of"; "genre" the instrument of "на чём играл")
+    "played": ("member of sports team", "instrument", "position played"),
+    "plays": ("member of sports team", "instrument"),
     "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
     # one plays in a band (a role is played too: "the actor who played Chewbacca")
     # and a team plays in a match or a final

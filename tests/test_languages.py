@@ -638,3 +638,19 @@ def test_cldr_country_names_are_written_with_and_as_labels_are():
     from querygen.languages.places import english_names
     # CLDR's "Bosnia & Herzegovina": with "&" the name would be another entity's alias
     assert english_names("de")["bosnien und herzegowina"] == ("Bosnia and Herzegovina", "place")
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    # a quiz's label before the question, and a filler word, are no relation words
+    ("Question de quiz : de quel instrument jouait Ada Quill ?", "fr",
+     ": of which instrument played Ada Quill?"),
+    ("Oye, ¿en qué canal echaban Quill Hour?", "es", "in which channel aired Quill Hour?"),
+    # "what did X do for a living", "studied at college", a nuclear test
+    ("Was hat Ada Quill eigentlich beruflich gemacht?", "de",
+     "what has Ada Quill did for a living?"),
+    ("A Ada Quill fez faculdade onde?", "pt", "the Ada Quill studied where?"),
+    ("Wo wurde der Atomtest Quillbravo durchgeführt?", "de",
+     "where was the nuclear test Quillbravo held?"),
+])
+def test_fillers_and_everyday_verbs_read_in_english(question, lang, english):
+    assert gloss(question, lang).text == english

@@ -1691,3 +1691,15 @@ def test_relation_verbs_that_say_a_known_property(slice_grounder):
         "diplomatic relation" in b.query_graph["label_level"], b.text
     c = slice_grounder.ask("Who trained at the Stockholm Conservatory?")
     assert c.grounded and "Ruben Liljefors" in c.text, c.text
+
+
+
+@pytest.mark.timeout(600)
+def test_a_city_reached_by_a_relative_clause_lies_in_an_administrative_unit(slice_grounder):
+    # "the city where X has its headquarters" is reached by the headquarters hop; "is
+    # located in" asks where that city lies, and a state is an administrative division
+    a = slice_grounder.ask("The city where GoAir has its headquarters is located in "
+                           "which administrative division?")
+    assert a.grounded and a.ids == ["Q1191"], a.text                        # Maharashtra
+    b = slice_grounder.ask("Where is the headquarters of GoAir located?")
+    assert b.grounded and b.ids == ["Q1156"], b.text                        # Mumbai

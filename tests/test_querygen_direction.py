@@ -38,6 +38,9 @@ pytestmark = pytest.mark.timeout(600)
     ("Who did Max Planck advise?", "Max Planck", "doctoral advisor", "inverse"),
     ("Who was Max Planck advised by?", "Max Planck", "doctoral advisor", "forward"),
     ("Who was advised by Max Planck?", "Max Planck", "doctoral advisor", "inverse"),
+    # the passive's subject opening the question is the patient, whatever asks after it
+    ("Max Planck was advised by whom?", "Max Planck", "doctoral advisor", "forward"),
+    ("Fallout 3 was developed by which studio?", "Fallout 3", "developer", "forward"),
     ("Whom did IBM employ?", "IBM", "employer", "inverse"),
     ("Who employed Albert Einstein?", "Albert Einstein", "employer", "forward"),
     ("Where was Marie Curie born?", "Marie Curie", "place of birth", "forward"),

@@ -8,6 +8,9 @@ a word. Written for this package from general German.
 NOUNS_CAPITALIZED = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "durchgeführt": "held", "atomtest": "nuclear test", "kernwaffentest": "nuclear test",
+    "beruflich": "for a living", "uni": "university",
     "tätig": "worked",
     # question words
     "wer": "who", "wen": "whom", "wem": "whom", "wessen": "whose", "was": "what",
@@ -258,6 +261,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "beruflich gemacht": "did for a living", "macht beruflich": "does for a living",
     # a "Gebiet" is a territory; the field one works in is one "auf dem Gebiet"
     "auf dem gebiet": "in the field of", "auf welchem gebiet": "in which field",
     "wie viele": "how many", "wie viel": "how much", "wie hieß": "what was",

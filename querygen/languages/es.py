@@ -15,6 +15,9 @@ like are read only in phrases or not at all: they are parts of many names.
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "echaban": "aired", "echaron": "aired", "echan": "airs", "béisbol": "baseball",
+    "oye": "", "trivia": "",
     "destacar": "excelled", "destacó": "excelled", "destacado": "excelled",
     # question words (accented and as often typed without accents)
     "quién": "who", "quien": "who", "quienes": "who", "qué": "what", "que": "which",
@@ -252,6 +255,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "prueba nuclear": "nuclear test",
     # interrogative phrases
     "por qué": "why", "por que": "why", "por qué cadena": "by which network",
     "por qué canal": "by which channel", "por qué equipo": "for which team",

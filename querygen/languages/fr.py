@@ -15,6 +15,8 @@ phrases are written without them ("qu'est-ce que" → "qu est que", "comment s'a
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "quiz": "",
     "illustrer": "excelled", "illustré": "excelled", "illustrée": "excelled",
     # question words
     "qui": "who", "quoi": "what", "que": "that", "qu": "that",
@@ -301,6 +303,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "question de quiz": "", "essai nucléaire": "nuclear test",
     # question phrases
     # (words the lexicon drops, like the "-ce" of "est-ce", are skipped inside a phrase)
     "qu est que": "what is", "qu est qu": "what is", "qu est qui": "what",

@@ -13,6 +13,9 @@ them ("come si chiama" → "come chiama").
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "condotto": "held", "condotta": "held", "condotti": "held",
+    "cantone": "canton",
     "operare": "worked", "operò": "worked", "distinguersi": "excelled",
     # question words
     "chi": "who", "che": "which", "cosa": "what", "cos": "what", "quale": "which",
@@ -310,6 +313,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "di preciso": "", "test nucleare": "nuclear test",
     "in origine": "originally",
     # question phrases (words the lexicon drops, like "si", are skipped inside a phrase)
     "che cosa": "what", "che cos": "what", "di che cosa": "of what", "a che cosa": "to what",

@@ -18,6 +18,9 @@ without accents ("quem e").
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "beisebol": "baseball", "futebol": "football",
+    "quiz": "", "guitarrista": "guitarist",
     "destacar": "excelled", "destacou": "excelled",
     # question words
     "quem": "who", "que": "which", "quê": "what", "qual": "which", "onde": "where",
@@ -282,6 +285,9 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "fez faculdade": "studied",
+    "pergunta de quiz": "", "teste nuclear": "nuclear test",
     # "the same" (and "in/of the same"): "mesmo" alone is a hedge
     "o mesmo": "the same", "a mesma": "the same", "os mesmos": "the same",
     "as mesmas": "the same", "no mesmo": "in the same", "na mesma": "in the same",

@@ -18,6 +18,10 @@ package from general Russian.
 ARTICLELESS = True
 
 WORDS = {
+    # fillers, and nouns and verbs of everyday questions
+    "делал": "made", "сделал": "made", "делала": "made", "сделала": "made",
+    "делали": "made", "сделали": "made",
+    "слушай": "",
     # question words (the lemma covers the cases: кого, кому, кем, ком → кто …)
     "кто": "who", "кого": "whom", "кому": "whom", "кем": "who", "ком": "whom",
     "что": "what", "чей": "whose", "чья": "whose", "чьё": "whose", "чье": "whose",
@@ -242,6 +246,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # fillers, and nouns and verbs of everyday questions
+    "вопрос на засыпку": "",
     # question phrases (keys as written or as lemma runs: "в каком году" → "в какой год")
     "в какой год": "in what year", "какой год": "which year",
     "с какой год": "since which year",
