@@ -304,8 +304,8 @@ def _sides(a: Analysis, span: tuple[int, int]
     possessive = bool(POSSESSIVE_END.search(a.question[span[0]:span[1]]))
     describing = _describing(a, span)
     for w in a.words:
-        if w.start in describing:       # "the Greek singer X": what X is, no relation
-            continue
+        if w.start in describing or w.low in a.described:   # "the Greek singer X": what
+            continue                                         # X is, no relation
         if span[0] <= w.start < span[1]:
             if w.end > span[1]:            # "Curie's": a possessive joins what follows
                 after.append(([], "'s"))

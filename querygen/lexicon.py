@@ -163,8 +163,6 @@ RELATED: dict[str, tuple[str, ...]] = {
     "maintain": ("diplomatic relation", "maintained by", "operator"),
     "maintains": ("diplomatic relation", "maintained by", "operator"),
     "maintained": ("diplomatic relation", "maintained by", "operator"),
-    # "originally aired on", "where is X originally from"
-    "originally": ("original network", "country of origin", "place of birth"),
     "embassy": ("diplomatic relation",), "embassies": ("diplomatic relation",),
     "signed for": ("member of sports team",), "decorated": ("award received",),
     "turned out": ("member of sports team",),

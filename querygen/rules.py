@@ -39,7 +39,7 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
                                only_verb, parts_of_speech, respelled)
-from querygen.answer_types import PLACE, TypeOracle, kind_of_words
+from querygen.answer_types import PLACE, TypeOracle, kind_of_words, place_level
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
@@ -190,6 +190,7 @@ class RuleGenerator:
             return a, [], []       # what does not hold: no triplet query lists it
         mentions = self.finder.find(text, a, lang=base_language(lang))
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
+        a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
@@ -1062,6 +1063,19 @@ def _takes_once(plan: QueryPlan, pids: set[str]) -> bool:
 def _pids(plan: QueryPlan) -> list[str]:
     """The IDs of the properties ``plan``'s edges follow."""
     return [e.predicate.id for e in plan.edges if isinstance(e.predicate, LinkingDecision)]
+
+
+def _relative_place_head(a: Analysis) -> Analysis:
+    """``a`` with a town or a place that heads a relative "where" clause read as
+    describing the place reached ("The city where X died is the capital of what?"): it
+    asks no hop of its own ("city" is also a name of "located in"). Not when "where" asks,
+    nor a larger place ("the country where X was born" is the birthplace's country)."""
+    ws = a.words
+    heads = {ws[i - 1].low for i in range(1, len(ws))
+             if ws[i].low == "where" and ws[i].start not in a.frame
+             and ws[i - 1].low in PLACE_NOUNS - ROLE_NOUNS
+             and (ws[i - 1].low in ("place", "places") or place_level(ws[i - 1].low) == 1)}
+    return replace(a, described=a.described | heads) if heads else a
 
 
 def _located_as_frame(a: Analysis, mentions: list[Mention]

@@ -1703,3 +1703,11 @@ def test_a_city_reached_by_a_relative_clause_lies_in_an_administrative_unit(slic
     assert a.grounded and a.ids == ["Q1191"], a.text                        # Maharashtra
     b = slice_grounder.ask("Where is the headquarters of GoAir located?")
     assert b.grounded and b.ids == ["Q1156"], b.text                        # Mumbai
+
+
+@pytest.mark.timeout(600)
+def test_the_kind_of_place_heading_a_relative_where_asks_no_hop(slice_grounder):
+    # "city" says what Lyon is; as a name of "located in" it had made a third hop
+    a = slice_grounder.ask("The city where Victor Grignard died is the capital of what?")
+    assert a.grounded and "Auvergne-Rhône-Alpes" in a.text, a.text
+    assert a.query_graph is not None and a.query_graph["hops"] == 2, a.query_graph
