@@ -39,7 +39,7 @@ from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
                                only_verb, parts_of_speech, respelled)
-from querygen.answer_types import PLACE, TypeOracle, kind_of_words, place_level
+from querygen.answer_types import PLACE, THING, TypeOracle, kind_of_words, place_level
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
@@ -1258,10 +1258,10 @@ def _clause_verb_after(a: Analysis, m: Mention) -> bool:
 
 def _may_name_a_person(noun: str) -> bool:
     """Whether ``noun`` may say what a person is ("the Estonian painter X", "antiques
-    expert X"): a noun the lexicon knows as a kind of place, thing or organization does
-    not ("the genre Keith Hudson played" is the genre he played)."""
+    expert X"): a noun the lexicon knows as a kind of place or thing does not ("the genre
+    Keith Hudson played" is the genre he played)."""
     forms = {noun, *_singulars(noun)}
-    return bool(forms & PERSON_NOUNS) or kind_of_words(noun) is None
+    return bool(forms & PERSON_NOUNS) or kind_of_words(noun) not in (PLACE, THING)
 
 
 def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:

@@ -1654,6 +1654,10 @@ def test_the_genre_x_played_is_a_relative_clause_not_an_apposition(slice_grounde
     # "the genre Tony Rebel sang" is the genre he sang, no genre called Tony Rebel
     a = slice_grounder.ask("The genre Tony Rebel sang came from which country?")
     assert a.grounded and a.ids == ["Q766"], a.text                           # Jamaica
+    # a kind of person still describes the person named after it, though the KB has no
+    # such occupation of his ("painter" is also a word for agents, not a place or thing)
+    b = slice_grounder.ask("Where did the painter Victor Grignard die?")
+    assert b.grounded and b.ids == ["Q456"], b.text                           # Lyon
 
 
 @pytest.mark.timeout(600)
