@@ -520,6 +520,14 @@ class TypeOracle:
             # any entity kind the question asks for, never a date or a number
             wanted = sorted(exp.kinds - LITERAL_KINDS) or [THING]
             kinds = dict.fromkeys(ids, wanted[0])
+        elif ids and via is not None and exp.kinds and exp.kinds <= LITERAL_KINDS:
+            # a date or a number asked for ("When did X form?"): an entity the KB leaves
+            # untyped is of the kinds the property's values are (a band's parts are
+            # people and things), not unknown, when none of them is of the kind asked
+            seen = {k for k, n in self.profile(via).range.items() if n}
+            if seen and not seen & exp.kinds:
+                usual = self.range_kind(via) or THING
+                kinds = {i: kinds.get(i) or usual for i in ids}
         return [literal_kind(v) or kinds.get(v.value) for v in values]
 
     def _noun_agreement(self, noun: str, ids: Sequence[str], values: Sequence[Value],

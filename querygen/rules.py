@@ -249,11 +249,7 @@ class RuleGenerator:
         to ``inside`` (see ``_with_class_nouns``)."""
         phrase = a.class_phrase_before(m.span)
         noun = phrase[-1].low if phrase else None
-        run = a.descriptor_before(m.span)
-        if not run:         # "where the band Braids formed": a band, by the KB's classes
-            maybe = a.descriptor_before(m.span, relative=True)
-            run = maybe if maybe and self.types.is_a([c.id for c in m.candidates[:1]],
-                                                     maybe[-1].low) else []
+        run = self._descriptor_run(a, m)
         # "the film E.T." says which E.T.; "the capital of X" asks X's capital
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
@@ -263,12 +259,7 @@ class RuleGenerator:
             # no entity inside: "the Australian city of" is not Australia's, "the
             # province of" no newspaper called The Province
             inside.append((phrase[0].start, phrase[-1].end))
-        if run and (self.types.is_a(ids[:1], run[-1].low) or (
-                run[-1].low not in PLACE_NOUNS and       # "the town X was born in"
-                ((self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(run[-1].low))
-                 or
-                 (self._untyped(ids[0]) and _english_nouns(run) and
-                  not _clause_verb_after(a, m))))):
+        if run and self._run_describes(a, m, run, ids[0]):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
         after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
@@ -282,6 +273,31 @@ class RuleGenerator:
             found.update(w.low for w in aside if w.low not in STOPWORDS)
             inside.append((aside[0].start, aside[-1].end))
         return m
+
+    def _descriptor_run(self, a: Analysis, m: Mention) -> list[Word]:
+        """The apposition before ``m`` (``Analysis.descriptor_before``); in what may be a
+        relative clause without "that" ("where the band Braids formed"), only when the KB
+        types the entity as the noun says."""
+        run = a.descriptor_before(m.span)
+        if run:
+            return run
+        maybe = a.descriptor_before(m.span, relative=True)
+        return maybe if maybe and self.types.is_a([c.id for c in m.candidates[:1]],
+                                                  maybe[-1].low) else []
+
+    def _run_describes(self, a: Analysis, m: Mention, run: list[Word], entity: str) -> bool:
+        """Whether the apposition ``run`` describes ``entity``: the KB types it so; or,
+        a noun of no place ("the town X was born in"), it is a person and the noun may
+        name a kind of person; or the KB leaves it untyped, the run is English nouns and
+        no verb follows the name ("the genre X played" is a relative clause)."""
+        head = run[-1].low
+        if self.types.is_a([entity], head):
+            return True
+        if head in PLACE_NOUNS:
+            return False
+        if self.types.is_a([entity], PERSON_CLASS):
+            return _may_name_a_person(head)
+        return self._untyped(entity) and _english_nouns(run) and not _clause_verb_after(a, m)
 
     def _people_of_place(self, a: Analysis, mentions: Sequence[Mention]) -> Analysis:
         """``a`` with "people" read as describing the place a mention names, in a question
