@@ -23,9 +23,8 @@ name ending in "by": "owned by"), X is the agent when it is the subject of an ac
 with "do" ("Whom did X employ?") or follows "by" ("Who was employed by X?"): inverse;
 X is the patient when a question word is the verb's subject ("Who employed X?") or X is
 the subject of a passive ("Who was X employed by?", "X was employed by whom?"): forward.
-For other properties only
-the passive says: "Where was X born?" (X the passive's subject) forward, "Who was born in
-X?" (X after a preposition of the passive) inverse.
+For other properties only the passive says: "Where was X born?" (X the passive's subject)
+forward, "Who was born in X?" (X after a preposition of the passive) inverse.
 
 General English, written for this module; nothing here consults a KB.
 """
