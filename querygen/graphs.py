@@ -768,9 +768,7 @@ class GraphRanker:
         place_lies = asked_after and any(
             w.low in PLACE_NOUNS for w in ctx.analysis.words
             if w.end <= said.start and w.start not in ctx.analysis.frame)
-        from_inner = {e.predicate.id for e in _relation_edges(plan)
-                      if isinstance(e.predicate, LinkingDecision)
-                      and isinstance(e.subject, Var) and e.subject != Var("x")}
+        from_inner = _pids_from_inner_nodes(plan) if place_lies else set()
         for pid in _plan_pids(plan):
             stems = self.rules.fit.name_stems(pid)
             if not (self.oracle.range_kind(pid) == PLACE or _names_word(stems, word)):
@@ -1705,6 +1703,14 @@ def _plan_pids(plan: QueryPlan) -> list[str]:
         if isinstance(e.predicate, PlanPath):
             pids += [s.id for s in e.predicate.steps]
     return pids
+
+
+def _pids_from_inner_nodes(plan: QueryPlan) -> set[str]:
+    """The properties of ``plan``'s relation path that start from a node reached on the
+    way (neither the question's entity nor the answer)."""
+    return {e.predicate.id for e in _relation_edges(plan)
+            if isinstance(e.predicate, LinkingDecision)
+            and isinstance(e.subject, Var) and e.subject != Var("x")}
 
 
 def _backward_pids(plan: QueryPlan) -> set[str]:

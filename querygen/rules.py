@@ -1276,8 +1276,7 @@ def _may_name_a_person(noun: str) -> bool:
     """Whether ``noun`` may say what a person is ("the Estonian painter X", "antiques
     expert X"): a noun the lexicon knows as a kind of place or thing does not ("the genre
     Keith Hudson played" is the genre he played)."""
-    forms = {noun, *_singulars(noun)}
-    return bool(forms & PERSON_NOUNS) or kind_of_words(noun) not in (PLACE, THING)
+    return kind_of_words(noun) not in (PLACE, THING)
 
 
 def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:

@@ -19,8 +19,7 @@ ARTICLELESS = True
 
 WORDS = {
     # fillers, and nouns and verbs of everyday questions
-    "делал": "made", "сделал": "made", "делала": "made", "сделала": "made",
-    "делали": "made", "сделали": "made",
+    "делать": "made", "сделать": "made",
     "слушай": "",
     # question words (the lemma covers the cases: кого, кому, кем, ком → кто …)
     "кто": "who", "кого": "whom", "кому": "whom", "кем": "who", "ком": "whom",
