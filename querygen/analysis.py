@@ -89,6 +89,12 @@ class Analysis:
     #: nouns the KB confirms describe an entity of the question ("town" in "the town of
     #: Brighton": Brighton is a town), set by the rules once mentions are linked
     described: frozenset[str] = frozenset()
+    #: the question asks for one of many ("Name a poet", "Who is an artist signed to
+    #: Motown?", "name someone born in Oslo"): each of the answers answers it alone
+    one_of_many: bool = False
+    #: where the head noun of the one asked for starts ("poet" in "Name a famous poet
+    #: born in Lyon"), -1 when the question names none ("name someone born in Oslo")
+    one_head: int = -1
 
     def relation_words(self, spans: Iterable[tuple[int, int]] = (), *,
                        keep_type_noun: bool = True) -> list[Word]:
@@ -105,10 +111,21 @@ class Analysis:
             if w.start in self.frame and not (keep_type_noun and self.type_noun
                                                and w.low in self.type_noun.split()):
                 continue
-            if w.low in FRAME_WORDS and not self._names_a_name(i):
+            if w.low in FRAME_WORDS and not self._names_a_name(i) or self._praises(i):
                 continue
             out.append(w)
         return out
+
+    def _praises(self, i: int) -> bool:
+        """Whether word ``i`` only praises the noun an indefinite article introduces ("a
+        famous poet", "a well known pitcher"): it asks for a member, not a relation (the
+        "notable work" a person has, "What is X known for?")."""
+        ws = self.words
+        j = i
+        while j > 0 and ws[j].low in _PRAISE:
+            j -= 1
+        return j < i and ws[i].low in _PRAISE and ws[j].low in ("a", "an") and \
+            not (ws[i].low == "well" and (i + 1 == len(ws) or ws[i + 1].low != "known"))
 
     def _names_a_name(self, i: int) -> bool:
         """Whether word ``i`` is the noun "name" after a verb and its determiner ("X takes
@@ -325,6 +342,9 @@ class Analysis:
         return frozenset(out)
 
 
+#: adjectives that praise a member of a category and say nothing of a relation
+_PRAISE = frozenset("famous notable popular prominent renowned celebrated noted well known "
+                    "great important influential successful".split())
 #: determiners of the noun "name" after a verb ("takes *its* name from")
 _NAME_DETERMINERS = frozenset("its their his her the a".split())
 _BE_OR_WH = frozenset("is are was were be been what which whose".split())
@@ -421,8 +441,10 @@ def analyze(question: str) -> Analysis:
         r.mark(first)
     _read_question_word(r, first)
     superlative = _read_superlative(r)
+    one_of_many = _one_of_many(r.lows)
     return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
-                    frozenset(r.frame), _negated(ws))
+                    frozenset(r.frame), _negated(ws), one_of_many=one_of_many,
+                    one_head=_one_head(ws) if one_of_many else -1)
 
 
 #: the words a misspelling is read as: question words and the class nouns of answer types
@@ -662,10 +684,83 @@ def _negated(ws: Sequence[Word]) -> bool:
                for i, w in enumerate(ws))
 
 
+#: how a question asking for one of many opens: an imperative, or a question word and "is"
+_NAME_ONE = frozenset("""name give mention cite suggest nenne nennen nenn citez nomme nommez
+    donne donnez nombra nombre menciona dime nomina dimmi nomeie mencione diga""".split())
+_WHO_IS = frozenset("""who what which whats who's what's wer was qui quel quelle quién qué
+    chi cosa quem que""".split())
+_IS = frozenset("is was are were ist war est es fue è é era would be".split())
+#: "a", "someone" … after the opening: the one asked for (Italian and Portuguese "a" are
+#: prepositions or definite articles)
+_ARTICLES = ("ein", "eine", "einen", "einer", "un", "une", "uno", "una", "um", "uma")
+_ONE = frozenset("""a an one some someone somebody anyone anybody something alguien qualcuno
+    alguém quelqu'un jemand jemanden""".split()) | frozenset(_ARTICLES)
+
+
+def _one_of_many(lows: Sequence[str]) -> bool:
+    """Whether the question asks for one of many: "Name a poet", "Give me a jazz album",
+    "Who is an artist signed to Motown?", "What's an example of a comedy film?", "name
+    someone born in Oslo", "Nenne einen Dichter", "Qui est un poète …"."""
+    first = _first_content(lows)
+    if first is None:
+        return False
+    rest = list(lows[first:first + 6])
+    if rest[0] in _NAME_ONE:
+        rest = rest[1:]
+        if rest[:1] == ["me"]:
+            rest = rest[1:]
+    elif rest[0] in _WHO_IS:
+        rest = rest[1:]
+        while rest and rest[0] in _IS:
+            rest = rest[1:]
+    elif not (first and lows[first - 1] == "me") and rest[1:2] != ["example"]:
+        return False                        # "Tell me a …", "An example of …"
+    if rest[:2] in (["an", "example"], ["one", "example"], ["example", "of"]):
+        return True
+    return bool(rest) and rest[0] in _ONE
+
+
+#: verbs a polite request asks to do ("Can you name a …?" is no yes/no question)
+_REQUESTED = frozenset("name give tell list show find say mention suggest".split())
+
+
+#: words after the head noun in other languages: prepositions and "born"
+_AFTER_HEAD = frozenset("""born aus von bei geboren de du des à en né née di da del nato nata
+    nacido nacida em do dos das nascido nascida""".split())
+
+
+def _one_head(ws: Sequence[Word]) -> int:
+    """The start of the head noun after the question's first indefinite article ("a
+    famous poet born in …" → "poet"; "an example of a comedy film" → "film"), -1 when
+    the one asked for is a pronoun ("someone") or there is no such noun."""
+    lows = [w.low for w in ws]
+    first = _first_content(lows) or 0
+    at = next((i for i in range(first, min(first + 6, len(ws))) if lows[i] in _ONE), None)
+    if at is None or lows[at] not in ("a", "an", "one", "some", *_ARTICLES):
+        return -1
+    if lows[at + 1:at + 4] in (["example", "of", "a"], ["example", "of", "an"]):
+        at += 3
+    head = -1
+    for i in range(at + 1, len(ws)):
+        low = lows[i]
+        if not low.isalpha() or low in _PREPOSITIONS or low in _RELATIVES or \
+                low in _BE or low in _AFTER_HEAD or (low.endswith("ed") and head >= 0):
+            break
+        if low not in _PRAISE:
+            head = i
+    return ws[head].start if head >= 0 else -1
+
+
 def _first_content(lows: Sequence[str]) -> int | None:
-    """The first word that is not a politeness or filler word ("please", "so", "hey")."""
+    """The first word that is not a politeness or filler word ("please", "so", "hey"),
+    nor the "can you" of a request ("Can you name a poet?": "name")."""
     for i, w in enumerate(lows):
-        if w not in ("please", "so", "and", "hey", "ok", "okay", "well", "tell", "me"):
+        if w in ("can", "could", "would", "will") and lows[i + 1:i + 2] == ["you"]:
+            rest = [x for x in lows[i + 2:i + 4] if x != "please"]
+            if rest[:1] and rest[0] in _REQUESTED:
+                continue
+        if w not in ("please", "so", "and", "hey", "ok", "okay", "well", "tell", "me") and \
+                not (w == "you" and i and lows[i - 1] in ("can", "could", "would", "will")):
             return i
     return None
 
