@@ -922,7 +922,14 @@ class GraphRanker:
         feats["narrowed"] = float(narrowed_by is not None)
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
-        return QueryGraph(query, result, check, feats, self.model.probability(feats),
+        confidence = self.model.probability(feats)
+        if feats["log_answers"] > LOG_ONE and _one_of_many_said(ctx, plan, check.noun):
+            # "Name a poet" asks for one of many: the other poets are no rival answers,
+            # so their number is no evidence against the reading (the model learnt it
+            # as such on questions with one answer); as one answer, if surer
+            confidence = max(confidence, self.model.probability(
+                {**feats, "log_answers": LOG_ONE}))
+        return QueryGraph(query, result, check, feats, confidence,
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of, unexplained=left,
                           unpaired=tuple(lows))
@@ -1599,7 +1606,8 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
     """("entity", why) when ``graph`` reads the members of a category the question names
     only to describe a name right after it, a name the KB lacks ("the poet Quillan
     Marshwright" read as the poets): its answers are about every poet, not the one asked for
-    (a name after an entity that is no category, "Keio University HQ", is left alone)."""
+    (a name after an entity that is no category, "Keio University HQ", is left alone); or
+    when one member is asked for and a name describes it ("a famous Ruritanian poet")."""
     from querygen.question_names import ignored_names
     q = ctx.analysis.question
     ignored = ignored_names(q, graph.query.decisions) if graph.features.get("members") else []
@@ -1610,8 +1618,9 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
         found = re.match(r"[\s\"'«»„“”‘’]*([^\s\"'«»„“”‘’]+)", q[d.end:]) \
             if d.kind == "entity" and d.start >= 0 else None
         after = [found.group(1)] if found else []
-        if after and after[0] in ignored:
-            name = _name_run(q, after[:1])
+        if after and after[0] in ignored or ctx.analysis.one_of_many:
+            # one member asked for ("a famous Ruritanian poet"): every name counts
+            name = _name_run(q, after[:1] if after and after[0] in ignored else ignored)
             return "entity", (f"the KB has no entity named {name!r}; the reading "
                               f"{graph.query.label_level} is about {d.chosen.label!r} "
                               "in general")
@@ -1814,6 +1823,30 @@ def _last_property(plan: QueryPlan) -> str | None:
                 e.object == Var(plan.answer) or e.subject == Var(plan.answer)):
             return e.predicate.id
     return None
+
+
+#: the ``log_answers`` feature of a graph with one answer
+LOG_ONE = math.log1p(1)
+#: head nouns of the one asked for that say only that it is a person
+_ANY_ONE = frozenset("person people man woman individual figure human".split())
+
+
+def _one_of_many_said(ctx: _Context, plan: QueryPlan, noun: float | None) -> bool:
+    """Whether the question asks for one of many and ``plan`` says what the one asked
+    for is: its head noun is an entity of the plan ("a poet": the poets), the class its
+    answers are members of (``noun``, the type check's agreement, is positive), or only a
+    person ("a person born in Lyon"), or there is none ("someone").
+    Then every answer answers alone; "Name a poet born in Lyon" read as everyone born
+    there does not."""
+    a = ctx.analysis
+    if not a.one_of_many:
+        return False
+    if a.one_head < 0:
+        return True
+    word = next((w.low for w in a.words if w.start == a.one_head), "")
+    return word in _ANY_ONE or bool(a.type_noun and word in a.type_noun.split() and
+                                     (noun or 0.0) > 0) or any(
+        d.start <= a.one_head < d.end for d in plan.decisions if d.kind == "entity")
 
 
 def _unnamed_members(plan: QueryPlan) -> bool:

@@ -192,6 +192,7 @@ class RuleGenerator:
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
+        a = self._class_after_category(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
@@ -726,6 +727,23 @@ class RuleGenerator:
                                        notes=(f"members of {cand.id}",)))
         return plans
 
+    def _class_after_category(self, a: Analysis, mentions: list[Mention]) -> Analysis:
+        """"Name a jazz album", "a punk rock band": in a question asking for one of many,
+        a class noun right after a category is the class of the answers, as after
+        "which" ("Which jazz albums …"); ``a`` unchanged when there is none."""
+        if not a.one_of_many or a.type_noun:
+            return a
+        for m in mentions:
+            after = [w for w in a.words if w.start >= m.end][:1]
+            if not m.candidates or not _article_before(a, m) or not after or \
+                    not after[0].text.isalpha() or not after[0].text.islower() or \
+                    after[0].low in _NOT_DESCRIBING or after[0].low in STOPWORDS or \
+                    self._membership(m.candidates[0].id) is None or \
+                    not self._classes(after[0].low):
+                continue
+            return replace(a, type_noun=after[0].low, frame=a.frame | {after[0].start})
+        return a
+
     # -- pairs --------------------------------------------------------------------------------
     def _pairs(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
         """(s, ?, o) for two entities when the question asks how they are related
@@ -1195,10 +1213,42 @@ def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
 
 
+#: indefinite articles ("a poet", "un poète", "einen Dichter"); not Italian and Portuguese
+#: "a", which is also a preposition and an article of the definite kind
+INDEFINITE = frozenset("a an ein eine einen einem einer un une uno una unos unas um uma".split())
+#: words that may stand between the article and the category: "a famous poet", "an
+#: Argentinian midfielder", "a football forward" (at most this many)
+ARTICLE_REACH = 2
+#: words that end the description between an article and the category ("a book by X")
+_NOT_DESCRIBING = frozenset("""the of in on at by for from to with is are was were be that which who
+    whom whose where when and or""".split())
+
+
 def _article_before(a: Analysis, mention: Mention) -> bool:
-    """Whether "a"/"an" directly precedes the mention ("Name a poet")."""
-    before = [w.low for w in a.words if w.end <= mention.start][-1:]
-    return bool(before) and before[0] in ("a", "an")
+    """Whether an indefinite article precedes the mention, directly or across a word or
+    two that describe it ("Name a poet", "Name a famous screenwriter"): a member of the
+    category is asked for, not the category. Punctuation ends the description ("a
+    model (person)")."""
+    before = [w for w in a.words if w.end <= mention.start][-(ARTICLE_REACH + 1):]
+    end = mention.start
+    for word in reversed(before):
+        if a.question[word.end:end].strip(" -"):
+            return False
+        if word.low in INDEFINITE:
+            return end == mention.start or not _subject_of_clause(a, mention)
+        if not word.low.isalpha() or word.low in _NOT_DESCRIBING or word.low in WH_WORDS:
+            return False
+        end = word.start
+    return False
+
+
+def _subject_of_clause(a: Analysis, mention: Mention) -> bool:
+    """Whether a verb follows the mention, not followed by a preposition itself: the
+    mention is the subject of a clause about the noun before it ("a game atari
+    developed"), not that noun's category ("a famous poet born in Lyon")."""
+    after = [w.low for w in a.words if w.start >= mention.end][:2]
+    return bool(after) and "VERB" in parts_of_speech(after[0]) and \
+        (len(after) == 1 or after[1] not in _NOT_DESCRIBING)
 
 
 def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:

@@ -190,6 +190,35 @@ def test_someone_asks_for_a_person_and_names_no_relation():
     assert content(b.relation_words([span], keep_type_noun=False)) == ["born"]
 
 
+@pytest.mark.parametrize("question, head", [
+    ("Give me a well known economist", "economist"),
+    ("Tell me someone who was born in Lyon", None),
+    ("Could you name an opera singer born in Turin?", "singer"),
+    ("What's an example of a horror film?", "film"),
+    ("Who is a celebrated novelist?", "novelist"),
+])
+def test_a_question_for_one_of_many_is_read_with_its_head_noun(question, head):
+    a = analyze(question)
+    assert a.one_of_many
+    assert (a.question[a.one_head:].split()[0].strip("?") if a.one_head >= 0 else None) == head
+    assert a.form == "select"                  # "Could you name …" is no yes/no question
+
+
+@pytest.mark.parametrize("question", [
+    "Who is the mayor of Turin?", "What is the capital of Peru?", "Who was born in a town "
+    "near Turin?", "Name the capital of Peru", "Who plays the oboe?", "Can you swim?"])
+def test_a_question_for_the_one_answer_is_not_one_of_many(question):
+    assert not analyze(question).one_of_many
+
+
+def test_praise_before_a_category_is_no_relation_word():
+    a = analyze("Who is a well known oboist?")
+    start = a.question.index("oboist")
+    assert content(a.relation_words([(start, start + 6)])) == []
+    b = analyze("What is Ada Quill known for?")          # "known for" still names one
+    assert "known" in content(b.relation_words([(8, 17)]))
+
+
 def test_a_who_question_cannot_be_answered_by_a_year():
     exp = expected(analyze("Who painted The Great Wave off Kanagawa?"))
     assert TIME in exp.clash
@@ -1724,3 +1753,23 @@ def test_a_when_question_is_not_answered_by_an_untyped_entity(slice_grounder):
     for q in ("when did the killers form", "When did The Killers form?"):
         a = slice_grounder.ask(q)
         assert not a.grounded and "Vannucci" not in a.text, (q, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_one_of_many_answers_with_the_category_and_not_without_it(slice_grounder):
+    """"Name a N" asks for one of many: every member answers it, so many answers are
+    no doubt about it; a reading that leaves the N out (everyone born in Lyon for "a
+    poet born in Lyon") or a name the KB lacks ("a Valdurian novelist") gets no answer."""
+    a = slice_grounder.ask("Give me a well known economist")
+    assert a.grounded and len(a.values) > 5
+    assert "P106" in a.query_graph["grounded"]
+    band = slice_grounder.ask("Can you name a hard rock band?")
+    assert band.grounded and band.values and "P31" in band.query_graph["grounded"]
+    # the article's noun is not the category when a clause or parentheses follow it
+    game = slice_grounder.ask("whats the name of a game atari developed")
+    assert game.grounded and "P178" in game.query_graph["grounded"]
+    model = slice_grounder.ask("who is a model (person)?")
+    assert model.grounded and "P106" in model.query_graph["grounded"]
+    for q in ("Name a poet born in Lyon", "Who is a celebrated Valdurian novelist?"):
+        b = slice_grounder.ask(q)
+        assert not b.grounded and not b.values, (q, b.text)
