@@ -455,9 +455,10 @@ _SPELLED_SET = frozenset(_SPELLED)
 
 def _spelled(ws: Sequence[Word]) -> list[str]:
     """The lower-cased words, a misspelled question word or class noun read as the word
-    meant ("wich contry" → "which country"): a word written in lower case (or first),
-    that English does not know, closest to one word of ``_SPELLED`` (difflib ratio ≥
-    0.85). Names and known words stay as written."""
+    meant ("wich contry" → "which country", "whcih" → "which"): a word written in lower
+    case (or first), that English does not know, one of ``_SPELLED`` with two letters
+    swapped, else closest to one (difflib ratio ≥ 0.85). Names and known words stay as
+    written."""
     out = []
     for i, w in enumerate(ws):
         low = w.low
@@ -465,7 +466,10 @@ def _spelled(ws: Sequence[Word]) -> list[str]:
                 and low not in _SPELLED and not _SPELLED_SET.intersection(singulars(low)) \
                 and not known_word(low) \
                 and low[:-1] not in WH_WORDS:      # "whats": a contraction, not a typo
-            close = difflib.get_close_matches(low, _SPELLED, n=2, cutoff=0.85)
+            swapped = {low[:k] + low[k + 1] + low[k] + low[k + 2:]
+                       for k in range(len(low) - 1)} & _SPELLED_SET     # "whcih"
+            close = sorted(swapped) or difflib.get_close_matches(low, _SPELLED, n=2,
+                                                                 cutoff=0.85)
             if len(close) == 1:
                 low = close[0]
         out.append(low)
@@ -756,10 +760,11 @@ def _first_content(lows: Sequence[str]) -> int | None:
     nor the "can you" of a request ("Can you name a poet?": "name")."""
     for i, w in enumerate(lows):
         if w in ("can", "could", "would", "will") and lows[i + 1:i + 2] == ["you"]:
-            rest = [x for x in lows[i + 2:i + 4] if x != "please"]
+            rest = [x for x in lows[i + 2:i + 4] if x not in ("please", "kindly")]
             if rest[:1] and rest[0] in _REQUESTED:
                 continue
-        if w not in ("please", "so", "and", "hey", "ok", "okay", "well", "tell", "me") and \
+        if w not in ("please", "kindly", "so", "and", "hey", "ok", "okay", "well", "tell",
+                     "me") and \
                 not (w == "you" and i and lows[i - 1] in ("can", "could", "would", "will")):
             return i
     return None
