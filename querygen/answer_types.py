@@ -247,6 +247,10 @@ def place_level(label: str) -> int | None:
 VAGUE_LEVELS = {"region": frozenset({2, 3}), "borough": frozenset({1, 2})}
 
 
+#: nouns for a place of any kind or size ("Which place was X named after?")
+ANY_PLACE_NOUNS = frozenset("place places location locations spot".split())
+
+
 def _any_administrative_unit(noun: str) -> bool:
     """Whether ``noun`` names a division of a country of any level ("administrative
     unit", "administrative territorial entity", "territorial division"): places of every
@@ -543,8 +547,8 @@ class TypeOracle:
         forms = noun_forms(noun)
         if any(literal_kind(v) for v in values):
             return -1.0 if ids == [] else 0.0
-        if _any_administrative_unit(noun):      # "which administrative unit": a province,
-            kinds = self.kinds(list(ids))       # a county, a country alike
+        if _any_administrative_unit(noun) or noun in ANY_PLACE_NOUNS:
+            kinds = self.kinds(list(ids))       # a province, a county, a country alike
             if kinds and all(k == PLACE for k in kinds.values()):
                 return 1.0
         labels = self.type_labels(ids)

@@ -56,11 +56,11 @@ from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
+from linking.variants import transliteration_key
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
-from querygen.answer_types import (AGENT, PLACE, Expected, TypeCheck, expected, kind_of_words,
-                                   noun_forms, place_levels,
-                                   says_located)
+from querygen.answer_types import (AGENT, ANY_PLACE_NOUNS, PLACE, Expected, TypeCheck, expected,
+                                   kind_of_words, noun_forms, place_levels, says_located)
 from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
@@ -1049,14 +1049,17 @@ class GraphRanker:
             inner = self._inner_values(plan)
             said = {w for w in words if self._said_inside(w, inner)}
             # a noun before such a class noun is part of its name ("a space programme"),
-            # unless the two name a property ("native language")
+            # as is a word the two name a class with ("the learned society"), unless the
+            # two name a property ("native language")
             ws = ctx.analysis.words
             said |= {a.low for a, b in zip(ws, ws[1:], strict=False)
-                     if b.low in said and not only_verb(a.low) and
+                     if (b.low in said and not only_verb(a.low) or
+                         a.low in left and self._said_inside(f"{a.low} {b.low}", inner)) and
                      self._named_outright(f"{a.low} {b.low}", set()) is None}
             said |= {w.low for w in ws if w.low in left and (
                 (_a_place_reached(ctx.analysis, w) and self._may_be_place(w.low, inner)) or
-                (_a_person_reached(ctx.analysis, w) and self._may_be_person(inner)))}
+                (_a_person_reached(ctx.analysis, w) and self._may_be_person(inner)) or
+                (w.low in ORGANIZATION_NOUNS and self._may_be_organization(inner)))}
             left = [w for w in left if w not in said]
         return min(1.0, len(left) / len(words)), tuple(left)
 
@@ -1131,7 +1134,7 @@ class GraphRanker:
         ("capital": the capital of the country is one more hop)."""
         if not inner or word in ROLE_NOUNS:
             return False
-        if word in _ANY_PLACE:      # "which country is that place in?": any place
+        if word in ANY_PLACE_NOUNS:     # "which country is that place in?": any place
             return any(kind == PLACE for vals in inner
                        for kind in self.oracle.kinds(list(vals)).values())
         person = word in PERSON_NOUNS
@@ -1160,6 +1163,17 @@ class GraphRanker:
             (kinds := self.oracle.kinds(list(vals))) and
             all(k == AGENT for k in kinds.values()) and
             all(labels <= {"human"} for labels in self.oracle.type_labels(list(vals)).values())
+            for vals in inner)
+
+    def _may_be_organization(self, inner: Sequence[Sequence[str]]) -> bool:
+        """Whether an inner node holds agents the KB does not type as people: "the
+        company behind X" said of Atlassian, which the KB leaves untyped, or of a
+        "national trust" (a word for any organization cannot be checked against every
+        kind of one)."""
+        return any(
+            (kinds := self.oracle.kinds(list(vals))) and
+            all(k == AGENT for k in kinds.values()) and
+            not any("human" in labels for labels in self.oracle.type_labels(list(vals)).values())
             for vals in inner)
 
     def _answers_are(self, word: str, values: Sequence[Value], via: str | None) -> bool:
@@ -1192,7 +1206,8 @@ class GraphRanker:
                     "and no reading along that one is sure enough")
                 continue
             near = _misspelled(g, ctx.lang) or _described_name_left_out(ctx, g) or \
-                self._leaves_named_relation(ctx, g) or _unpaired_word(g)
+                _name_passed_over(ctx, g) or self._leaves_named_relation(ctx, g) or \
+                _unpaired_word(g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -1503,11 +1518,33 @@ def _misspelled(graph: QueryGraph, lang: str = "en") -> tuple[str, str] | None:
     return None
 
 
+def _name_passed_over(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+    """("confidence", why) when ``graph`` reads only words the question writes in lower
+    case as its entities ("the firm" as the film *The Firm*) and leaves out a name the
+    question capitalizes ("Which country is the firm behind Jira based in?"): the name
+    is what the question is about."""
+    q = ctx.analysis.question
+    entities = [d for d in graph.query.decisions if d.kind == "entity" and d.start > 0]
+    if not entities or not all(q[d.start:d.end].islower() for d in entities):
+        return None
+    names = _names_left_out(ctx, graph.query.decisions)
+    if not names:
+        return None
+    return "confidence", (f"the reading {graph.query.label_level} takes "
+                          f"{q[entities[0].start:entities[0].end]!r} for "
+                          f"{entities[0].chosen.label!r} and leaves out "
+                          f"{_name_run(q, names)!r}, and no reading with it is sure enough")
+
+
 def _foreign_given_name(mention: str, label: str) -> bool:
     """Whether ``mention`` and ``label`` are names of two or more words, as many, that
-    differ before their last word only ("Alexandre Pushkin", "Alexander Pushkin")."""
+    differ before their last word only ("Alexandre Pushkin", "Alexander Pushkin"), or
+    there only as spellings of one Russian name do ("Michail Gorbatschow", "Mikhail
+    Gorbachev": ``transliteration_key``)."""
     a, b = normalize(mention).split(), normalize(label).split()
-    return len(a) == len(b) >= 2 and a[-1] == b[-1]
+    return len(a) == len(b) >= 2 and (
+        a[-1] == b[-1] or transliteration_key(mention.split()[-1]) == transliteration_key(
+            label.split()[-1]))
 
 
 def _counted(words: Sequence[Word]) -> list[str]:
@@ -1628,9 +1665,6 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
 
 
 #: nouns that say of a node only that it is a place
-_ANY_PLACE = frozenset("place places location locations spot".split())
-
-
 def _names_role(noun: str) -> bool:
     """Whether a word of ``noun`` is a role, which names its own property ("capital city")."""
     return any(w in ROLE_NOUNS for w in noun.split())
@@ -1825,6 +1859,9 @@ def _last_property(plan: QueryPlan) -> str | None:
     return None
 
 
+#: nouns that say only that a node is an organization ("the company behind X")
+ORGANIZATION_NOUNS = frozenset("""company organisation organization firm business corporation
+    enterprise""".split())
 #: the ``log_answers`` feature of a graph with one answer
 LOG_ONE = math.log1p(1)
 #: head nouns of the one asked for that say only that it is a person

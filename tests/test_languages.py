@@ -304,6 +304,15 @@ def test_a_german_spelling_of_a_foreign_name_gives_its_english_spelling():
     assert respellings("paris", "de") == []                     # nothing to respell
 
 
+def test_the_latin_spellings_of_one_russian_name_share_a_transliteration_key():
+    from linking.variants import transliteration_key as key
+    for spelling in ("Gorbatschow", "Gorbačëv", "Gorbatchov", "Gorbachov"):
+        assert key(spelling) == key("Gorbachev"), spelling
+    assert key("Chruschtschow") == key("Chruščëv") == key("Khrushchev")
+    assert key("Michail") == key("Mijaíl") == key("Mikhail")
+    assert key("Gorbachev") != key("Gorbunov") and key("Medvedev") != key("Medina")
+
+
 def test_a_respelled_name_is_found_only_when_the_name_as_written_is_not(slice_mirror_path):
     from linking import EntityLinker
     linker = EntityLinker(slice_mirror_path)
@@ -632,6 +641,13 @@ def test_a_given_name_spelled_the_languages_way_is_the_person(slice_mirror_path)
     # in English the same name is a near miss the asker must confirm
     b = Grounder(slice_mirror_path).ask("Which languages did Alexandre Pushkin speak?")
     assert not b.grounded and b.missing == "entity", b.text
+    # a Russian name as Italian transliterates it is the person; another surname is not
+    c = Grounder(slice_mirror_path, lang="it").ask(
+        "A quale partito apparteneva Michail Gorbačëv?")
+    assert c.grounded and "Communist Party" in c.text, c.text
+    d = Grounder(slice_mirror_path, lang="it").ask(
+        "A quale partito apparteneva Michail Gorbunov?")
+    assert not d.grounded, d.text
 
 
 def test_cldr_country_names_are_written_with_and_as_labels_are():

@@ -1773,3 +1773,38 @@ def test_one_of_many_answers_with_the_category_and_not_without_it(slice_grounder
     for q in ("Name a poet born in Lyon", "Who is a celebrated Valdurian novelist?"):
         b = slice_grounder.ask(q)
         assert not b.grounded and not b.values, (q, b.text)
+
+
+@pytest.mark.parametrize("question, wh", [
+    ("whcih instruments did Yusef Lateef play", "which"),       # two letters swapped
+    ("waht is the capital of Peru", "what"),
+])
+def test_a_question_word_with_two_letters_swapped_is_read(question, wh):
+    assert analyze(question).wh == wh
+
+
+def test_kindly_and_a_request_verb_are_the_frame():
+    a = analyze("Kindly state the capital of Peru")
+    assert a.form == "select" and content(a.relation_words()) == ["capital", "peru"]
+
+
+@pytest.mark.timeout(600)
+def test_a_node_described_by_what_it_is_is_no_hop_of_its_own(slice_grounder):
+    """"the company behind Jira" (the KB leaves the company untyped), "the learned
+    society X was a member of" (a two-word class) and "which place" (a place of any
+    kind) say what a node or the answer is; "actually", "exactly" say nothing."""
+    for q, value in (("Which country is the company behind Jira headquartered in?",
+                      "Australia"),
+                     ("Which city is the learned society that James Bell Pettigrew "
+                      "belonged to based in?", "Edinburgh"),
+                     ("Which place was Nova Scotia named after?", "Scotland"),
+                     ("Where exactly is the Kunsthistorisches Museum?", "Vienna")):
+        a = slice_grounder.ask(q)
+        assert a.grounded and value in a.text, (q, a.text)
+
+
+@pytest.mark.timeout(600)
+def test_a_lower_case_word_read_as_an_entity_does_not_stand_for_the_name(slice_grounder):
+    # "the firm" is also the film The Firm: a reading about it leaves Jira out
+    a = slice_grounder.ask("Which country is the firm behind Jira based in?")
+    assert not a.grounded and "United States" not in a.text, a.text
