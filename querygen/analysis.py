@@ -564,8 +564,11 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
     if w in ("who", "whom", "whose"):
         if _relative_before_wh(lows, i):
             return False
-        r.wh = r.wh or w
-        r.answer_type = r.answer_type or "person"
+        if _by_trade(lows):             # "Who was X by profession?" asks what X was
+            r.wh = r.wh or "what"
+        else:
+            r.wh = r.wh or w
+            r.answer_type = r.answer_type or "person"
         r.mark(i)
         return True
     if w in ("where", "when"):
@@ -753,6 +756,16 @@ def _one_head(ws: Sequence[Word]) -> int:
         if low not in _PRAISE:
             head = i
     return ws[head].start if head >= 0 else -1
+
+
+#: nouns after "by" that make a who-question ask what someone did ("Who was X by
+#: profession?", as the Russian "Кем был X по профессии?" reads)
+_TRADES = frozenset("profession occupation trade training".split())
+
+
+def _by_trade(lows: Sequence[str]) -> bool:
+    """Whether "by profession" (or occupation, trade, training) is said."""
+    return any(a == "by" and b in _TRADES for a, b in zip(lows, lows[1:], strict=False))
 
 
 def _first_content(lows: Sequence[str]) -> int | None:

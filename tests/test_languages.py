@@ -377,7 +377,7 @@ def test_a_genitive_of_before_a_comma_is_dropped():
     # "континент" reads "continent of" (a genitive follows it as a rule); before the
     # comma of a relative clause nothing does
     text = gloss("Назови континент, на котором находится Бурунди.", "ru").text
-    assert text.startswith("name continent, on which"), text
+    assert text.startswith("name the continent, on which"), text
     # before the question mark of "X — N?" the "of" still asks about X
     assert gloss("Кэри Прайс — амплуа?", "ru").text.endswith("position of?")
 
@@ -385,6 +385,8 @@ def test_a_genitive_of_before_a_comma_is_dropped():
 @pytest.mark.parametrize("question, english", [
     ("из какой страны группа opeth", "from which country the band opeth"),
     ("Скажи, в каком городе образовалась группа Rammstein.", "the band Rammstein"),
+    # a noun a relative clause describes is definite too
+    ("Из какой страны фирма, которая создала Deep Blue?", "the company, which"),
 ])
 def test_a_russian_noun_before_a_name_reads_as_an_english_apposition(question, english):
     assert english in gloss(question, "ru", known=lambda norms: set()).text
@@ -670,3 +672,18 @@ def test_cldr_country_names_are_written_with_and_as_labels_are():
 ])
 def test_fillers_and_everyday_verbs_read_in_english(question, lang, english):
     assert gloss(question, lang).text == english
+
+
+@pytest.mark.timeout(600)
+def test_a_profession_asked_with_who_and_a_natural_feature_named_in_lower_case(
+        slice_mirror_path):
+    """"Кем был X по профессии?" ("who was X by profession") asks what X was; "острова
+    Кука" begins with a lower-case noun and is the Cook Islands' Russian label."""
+    from reasoning import Grounder
+    ru = Grounder(slice_mirror_path, lang="ru")
+    a = ru.ask("Кем был Конфуций по профессии?")
+    assert a.grounded and "philosopher" in a.text, a.text
+    b = ru.ask("На каком материке лежат острова Кука?")
+    assert b.grounded and "Oceania" in b.text, b.text
+    c = Grounder(slice_mirror_path).ask("Who was Confucius by profession?")
+    assert c.grounded and "philosopher" in c.text, c.text

@@ -34,7 +34,7 @@ import importlib
 import itertools
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -327,6 +327,12 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     if aside is not None:
         replacements.append((aside[0], aside[1], ""))
     class_nouns = _class_nouns_after_which(question, tokens, lows, lemmas, lex, protected)
+    # words that open a relative clause after a comma ("компания, которая …",
+    # "континент, на котором …")
+    relative = {j - before for j in range(1, len(tokens)) for before in (0, 1)
+                if lex is not None and j - before >= 1 and
+                "," in question[tokens[j - before - 1][1]:tokens[j - before][0]] and
+                lex.word(lows[j], lemmas[j]) in ("which", "who", "that")}
     i = 0
     while i < len(tokens):
         longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
@@ -350,7 +356,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             continue
         length, english = hit
         end, english = _in_place(question, tokens, i + length, english, lex, protected,
-                                 declined, replacements)
+                                 declined, replacements, relative)
         replacements.append((tokens[i][0], end, english))
         i += length
     if lex is not None and lex.adjective_after:
@@ -396,18 +402,21 @@ def _adjectives_first(question: str, tokens: list[tuple[int, int]],
 
 def _in_place(question: str, tokens: list[tuple[int, int]], after: int, english: str,
               lex: Lexicon | None, protected: set[int], declined: Mapping[int, tuple[int, str]],
-              replacements: list[tuple[int, int, str]]) -> tuple[int, str]:
+              replacements: list[tuple[int, int, str]],
+              relative: Collection[int] = ()) -> tuple[int, str]:
     """The end of the span a run of words (ending before word ``after``) is replaced over,
     and its English as it reads there: an elided article takes its apostrophe ("l'auteur"),
     an "of" before a comma is dropped, and in a language without articles a noun before
-    a name takes "the"."""
+    a name, or before a relative clause (``relative``: the words that open one), takes
+    "the" ("из какой страны компания, которая …": "the company, which …")."""
     end = tokens[after - 1][1]
     if question[end:end + 1] in ("'", "\u2019"):          # elided: "l'auteur", "dell'anno"
         return end + 1, english + " "
     if _ends_clause(question, end):
         english = _DANGLING.sub("", english)               # "континент, на котором …"
     if lex is not None and lex.articleless and _apposition_noun(english, replacements) \
-            and _before_name(question, tokens, after, protected, declined):
+            and (_before_name(question, tokens, after, protected, declined) or
+                 after in relative):
         english = "the " + english                          # "группа Rammstein"
     return end, english
 
@@ -906,18 +915,26 @@ def _in_phrases(lows: list[str], lemmas: list[str], lex: Lexicon | None) -> set[
     return out
 
 
+#: the English of lower-case nouns that begin names of natural features in languages that
+#: write them so ("острова Кука" is the Cook Islands, "isole Cook" too)
+_FEATURE_NOUNS = frozenset("""island islands river lake mountain mountains sea bay cape gulf
+    strait peninsula""".split())
+
+
 def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexicon | None,
                 cased: bool) -> bool:
     """Whether a run of ``words`` (with their lower-case forms and lemmas) cannot be a
     name, whatever the KB knows (see ``_names``): in a question that capitalizes its
-    names, a run without a capital or digit, or one that begins or ends with a lower-case
-    lexicon word; and a run of lexicon words or a lexicon phrase."""
+    names, a run without a capital or digit, or one that begins (but with a natural
+    feature's noun, ``_FEATURE_NOUNS``) or ends with a lower-case lexicon word; and a run
+    of lexicon words or a lexicon phrase."""
     if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
         return True
     if cased and lex is not None and any(
-            not w[:1].isupper() and lex.word(low, lm) is not None
-            for w, low, lm in ((words[0], lows[0], lemmas[0]),
-                               (words[-1], lows[-1], lemmas[-1]))):
+            not w[:1].isupper() and lex.word(low, lm) is not None and
+            not (first and len(words) > 1 and lex.word(low, lm) in _FEATURE_NOUNS)
+            for first, w, low, lm in ((True, words[0], lows[0], lemmas[0]),
+                                      (False, words[-1], lows[-1], lemmas[-1]))):
         return True     # "o Canadá" is not the anthem O Canada, nor "Praga é" a name
     return lex is not None and (
         all(lex.word(w, lm) is not None for w, lm in zip(lows, lemmas)) or
