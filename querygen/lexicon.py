@@ -115,7 +115,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "taught": ("employer",), "teaches": ("employer",), "lectured": ("employer",),
     "works": ("work",), "worked": ("work", "employer"), "working": ("work", "employer"),
     "own": ("owned by", "owner"), "owns": ("owned by", "owner"), "owned": ("owned by",),
-    "owner": ("owned by",),
+    "owner": ("owned by",), "parent company": ("owned by", "parent organization"),
+    "parent organization": ("owned by", "parent organization"),
+    "parent organisation": ("owned by", "parent organization"),
+    "branch of": ("part of", "subclass of"),
     # software and games are made by their developer
     "made": ("manufacturer", "maker", "developer"), "makes": ("manufacturer", "developer"),
     "built": ("manufacturer",),

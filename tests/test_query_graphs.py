@@ -1798,6 +1798,9 @@ def test_a_node_described_by_what_it_is_is_no_hop_of_its_own(slice_grounder):
                      ("Which city is the learned society that James Bell Pettigrew "
                       "belonged to based in?", "Edinburgh"),
                      ("Which place was Nova Scotia named after?", "Scotland"),
+                     # "parent company" is the owner, "branch of" a part
+                     ("Where is the parent company of Air Dolomiti based?", "Cologne"),
+                     ("What is Theravada a branch of?", "Buddhism"),
                      ("Where exactly is the Kunsthistorisches Museum?", "Vienna")):
         a = slice_grounder.ask(q)
         assert a.grounded and value in a.text, (q, a.text)
