@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from linking.lexicon import STOPWORDS
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
-                              PERSON_NOUNS, PLACE_NOUNS, RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES,
-                              TIME_NOUNS, TITLES, VERB_FORMS, Superlative)
+                              PERSON_NOUNS, PLACE_NOUNS, PRAISE_WORDS, RELATIONAL_NOUNS, ROLE_NOUNS,
+                              SUPERLATIVES, TIME_NOUNS, TITLES, VERB_FORMS, Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -122,9 +122,9 @@ class Analysis:
         "notable work" a person has, "What is X known for?")."""
         ws = self.words
         j = i
-        while j > 0 and ws[j].low in _PRAISE:
+        while j > 0 and ws[j].low in PRAISE_WORDS:
             j -= 1
-        return j < i and ws[i].low in _PRAISE and ws[j].low in ("a", "an") and \
+        return j < i and ws[i].low in PRAISE_WORDS and ws[j].low in ("a", "an") and \
             not (ws[i].low == "well" and (i + 1 == len(ws) or ws[i + 1].low != "known"))
 
     def _names_a_name(self, i: int) -> bool:
@@ -342,9 +342,6 @@ class Analysis:
         return frozenset(out)
 
 
-#: adjectives that praise a member of a category and say nothing of a relation
-_PRAISE = frozenset("famous notable popular prominent renowned celebrated noted well known "
-                    "great important influential successful".split())
 #: determiners of the noun "name" after a verb ("takes *its* name from")
 _NAME_DETERMINERS = frozenset("its their his her the a".split())
 _BE_OR_WH = frozenset("is are was were be been what which whose".split())
@@ -691,23 +688,19 @@ def _negated(ws: Sequence[Word]) -> bool:
                for i, w in enumerate(ws))
 
 
-#: how a question asking for one of many opens: an imperative, or a question word and "is"
-_NAME_ONE = frozenset("""name give mention cite suggest nenne nennen nenn citez nomme nommez
-    donne donnez nombra nombre menciona dime nomina dimmi nomeie mencione diga""".split())
-_WHO_IS = frozenset("""who what which whats who's what's wer was qui quel quelle quién qué
-    chi cosa quem que""".split())
-_IS = frozenset("is was are were ist war est es fue è é era would be".split())
-#: "a", "someone" … after the opening: the one asked for (Italian and Portuguese "a" are
-#: prepositions or definite articles)
-_ARTICLES = ("ein", "eine", "einen", "einer", "un", "une", "uno", "una", "um", "uma")
-_ONE = frozenset("""a an one some someone somebody anyone anybody something alguien qualcuno
-    alguém quelqu'un jemand jemanden""".split()) | frozenset(_ARTICLES)
+#: how a question asking for one of many opens (questions in other languages come here
+#: read into English: ``querygen.languages``): an imperative, or a question word and "is",
+#: then "a", "someone" …
+_NAME_ONE = frozenset("name give mention cite suggest".split())
+_WHO_IS = frozenset("who what which whats who's what's".split())
+_IS = frozenset("is was are were would be".split())
+_ONE = frozenset("a an one some someone somebody anyone anybody something".split())
 
 
 def _one_of_many(lows: Sequence[str]) -> bool:
     """Whether the question asks for one of many: "Name a poet", "Give me a jazz album",
     "Who is an artist signed to Motown?", "What's an example of a comedy film?", "name
-    someone born in Oslo", "Nenne einen Dichter", "Qui est un poète …"."""
+    someone born in Oslo"."""
     first = _first_content(lows)
     if first is None:
         return False
@@ -731,9 +724,9 @@ def _one_of_many(lows: Sequence[str]) -> bool:
 _REQUESTED = frozenset("name give tell list show find say mention suggest".split())
 
 
-#: words after the head noun in other languages: prepositions and "born"
-_AFTER_HEAD = frozenset("""born aus von bei geboren de du des à en né née di da del nato nata
-    nacido nacida em do dos das nascido nascida""".split())
+#: a word that ends the head noun of the one asked for, besides prepositions, relative
+#: words and "be" ("a poet *born* in Lyon")
+_AFTER_HEAD = frozenset({"born"})
 
 
 def _one_head(ws: Sequence[Word]) -> int:
@@ -743,7 +736,7 @@ def _one_head(ws: Sequence[Word]) -> int:
     lows = [w.low for w in ws]
     first = _first_content(lows) or 0
     at = next((i for i in range(first, min(first + 6, len(ws))) if lows[i] in _ONE), None)
-    if at is None or lows[at] not in ("a", "an", "one", "some", *_ARTICLES):
+    if at is None or lows[at] not in ("a", "an", "one", "some"):
         return -1
     if lows[at + 1:at + 4] in (["example", "of", "a"], ["example", "of", "an"]):
         at += 3
@@ -753,7 +746,7 @@ def _one_head(ws: Sequence[Word]) -> int:
         if not low.isalpha() or low in _PREPOSITIONS or low in _RELATIVES or \
                 low in _BE or low in _AFTER_HEAD or (low.endswith("ed") and head >= 0):
             break
-        if low not in _PRAISE:
+        if low not in PRAISE_WORDS:
             head = i
     return ws[head].start if head >= 0 else -1
 

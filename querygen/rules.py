@@ -44,8 +44,9 @@ from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
-from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, GENERIC_RELATION_WORDS,
-                              PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
+from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
+                              GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
+                              ROLE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
@@ -737,7 +738,7 @@ class RuleGenerator:
             after = [w for w in a.words if w.start >= m.end][:1]
             if not m.candidates or not _article_before(a, m) or not after or \
                     not after[0].text.isalpha() or not after[0].text.islower() or \
-                    after[0].low in _NOT_DESCRIBING or after[0].low in STOPWORDS or \
+                    after[0].low in DESCRIPTION_ENDS or after[0].low in STOPWORDS or \
                     self._membership(m.candidates[0].id) is None or \
                     not self._classes(after[0].low):
                 continue
@@ -1213,15 +1214,11 @@ def _property(cand: Candidate) -> LinkingDecision:
     return LinkingDecision("property", cand.matched or cand.label, (cand,))
 
 
-#: indefinite articles ("a poet", "un poète", "einen Dichter"); not Italian and Portuguese
-#: "a", which is also a preposition and an article of the definite kind
-INDEFINITE = frozenset("a an ein eine einen einem einer un une uno una unos unas um uma".split())
+#: the indefinite articles (questions in other languages come here read into English)
+INDEFINITE = frozenset({"a", "an"})
 #: words that may stand between the article and the category: "a famous poet", "an
 #: Argentinian midfielder", "a football forward" (at most this many)
 ARTICLE_REACH = 2
-#: words that end the description between an article and the category ("a book by X")
-_NOT_DESCRIBING = frozenset("""the of in on at by for from to with is are was were be that which who
-    whom whose where when and or""".split())
 
 
 def _article_before(a: Analysis, mention: Mention) -> bool:
@@ -1236,7 +1233,7 @@ def _article_before(a: Analysis, mention: Mention) -> bool:
             return False
         if word.low in INDEFINITE:
             return end == mention.start or not _subject_of_clause(a, mention)
-        if not word.low.isalpha() or word.low in _NOT_DESCRIBING or word.low in WH_WORDS:
+        if not word.low.isalpha() or word.low in DESCRIPTION_ENDS or word.low in WH_WORDS:
             return False
         end = word.start
     return False
@@ -1248,7 +1245,7 @@ def _subject_of_clause(a: Analysis, mention: Mention) -> bool:
     developed"), not that noun's category ("a famous poet born in Lyon")."""
     after = [w.low for w in a.words if w.start >= mention.end][:2]
     return bool(after) and "VERB" in parts_of_speech(after[0]) and \
-        (len(after) == 1 or after[1] not in _NOT_DESCRIBING)
+        (len(after) == 1 or after[1] not in DESCRIPTION_ENDS)
 
 
 def _forward_too(plan: QueryPlan, plans: list[QueryPlan]) -> bool:

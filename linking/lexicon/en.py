@@ -335,6 +335,16 @@ please kindly me us tell name list give show find identify enumerate
 can could would you i
 """.split()) | {"?"}
 
+#: adjectives that praise a member of a category and say nothing of a relation ("a
+#: famous poet", "a well known pitcher")
+PRAISE_WORDS = frozenset("""famous notable popular prominent renowned celebrated noted well
+known great important influential successful""".split())
+
+#: words that end the description between an indefinite article and the category it
+#: describes ("a book *by* X", "a game *that* X developed")
+DESCRIPTION_ENDS = frozenset("""the of in on at by for from to with is are was were be that
+which who whom whose where when and or""".split())
+
 #: first words of imperative questions ("Name the capital of …")
 IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
 
