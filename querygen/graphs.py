@@ -112,6 +112,8 @@ EVENT_NAMES = 0.5
 #: statements of a property sampled, and the share of them the KB holds the other way
 #: along a second property, for the two to be each other's inverse (capital, capital of)
 INVERSE_SAMPLE, INVERSE_SHARE = 30, 0.2
+#: a hop is followed backward (``_extension_options``) from at most this many answers
+BACKWARD_FROM = 2
 #: a reading along the property the class noun names, no longer than the surest one and
 #: this sure, is a rival that keeps the surest from answering (``_named_rival``)
 RIVAL_CONFIDENCE = 0.5
@@ -524,14 +526,17 @@ class GraphRanker:
             if not words or self._names_inner_hop(ctx, plan, words):
                 continue
             texts = [w.low for w in words]
-            for score, cand in self._extension_options(ctx, words, answers):
-                if self._extension_refused(ctx, plan, words, cand):
+            for score, cand, named in self._extension_options(ctx, words, answers):
+                backward = named is not cand
+                if self._extension_refused(ctx, plan, words, named):
                     continue
                 prop = LinkingDecision("property", cand.matched or cand.label, (cand,))
                 (via,) = _fresh_names(plan, 1)
                 moved = _rename(plan, "x", via)
                 hops = len(_relation_edges(plan)) + 1
-                out.append(replace(moved, edges=(*moved.edges, Edge(Var(via), prop, Var("x"))),
+                edge = Edge(Var("x"), prop, Var(via)) if backward else \
+                    Edge(Var(via), prop, Var("x"))
+                out.append(replace(moved, edges=(*moved.edges, edge),
                                    score=plan.score + 0.3 * score - CHAIN_PENALTY,
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
@@ -606,10 +611,15 @@ class GraphRanker:
                    for x in ctx.analysis.words)
 
     def _extension_options(self, ctx: _Context, words: Sequence[Word],
-                           answers: Sequence[str]) -> list[tuple[float, Candidate]]:
-        """(fit, property) for the best ``EXTEND_PROPERTIES`` properties of ``answers``
-        that ``words`` name; "located" or "within" alone is named by any property that
-        says where its subject is."""
+                           answers: Sequence[str]) -> list[tuple[float, Candidate, Candidate]]:
+        """(fit, property, the property the words name) for the best
+        ``EXTEND_PROPERTIES`` properties of ``answers`` that ``words`` name (the two are
+        one property but for a backward hop); "located" or "within" alone is named by any
+        property that says where its subject is. A property that points at the answers
+        is followed backward too when the words name its inverse ("born in the capital of
+        which district?": the KB may say only that the district's capital is the town,
+        not that the town is its capital), from at most ``BACKWARD_FROM`` answers (from
+        many, a backward hop fans out: the capitals of Interpol's members)."""
         fit = self.rules.fit
         texts = [w.low for w in words]
         scores = fit.name_scores(fit.chunk_phrases(words))
@@ -628,6 +638,30 @@ class GraphRanker:
         options = options or wheres
         # ties go to the older property (country before continent), for a stable order
         best = sorted(options.items(), key=lambda kv: (-kv[1][0], id_order(kv[0])))
+        forward = [(score, cand, cand) for _, (score, cand) in best[:EXTEND_PROPERTIES]]
+        if len(set(answers)) > BACKWARD_FROM:
+            return forward
+        return forward + self._backward_options(ctx, texts, scores, answers)
+
+    def _backward_options(self, ctx: _Context, texts: list[str],
+                          scores: dict[str, tuple[float, Candidate]],
+                          answers: Sequence[str]
+                          ) -> list[tuple[float, Candidate, Candidate]]:
+        """(fit, property, its inverse the words name) for a property pointing at
+        ``answers`` whose inverse the words name well (``_extension_options``), best
+        first."""
+        fit = self.rules.fit
+        named = [found for pid in sorted(scores, key=lambda p: -scores[p][0])[:3]
+                 if (found := fit.fit(ctx.analysis, pid, scores, [texts])) is not None and
+                 found[0] >= EXTEND_FIT]
+        out: dict[str, tuple[float, Candidate, Candidate]] = {}
+        for _, value_of in self.rules.props.roles(answers).values():
+            for pid in value_of - out.keys() - {TYPE_PROPERTY}:
+                for score, twin in named:
+                    if twin.id != pid and self._inverse(twin.id, pid):
+                        out[pid] = (score, fit.candidate(pid, score), twin)
+                        break
+        best = sorted(out.items(), key=lambda kv: (-kv[1][0], id_order(kv[0])))
         return [found for _, found in best[:EXTEND_PROPERTIES]]
 
     def _unexplained_words(self, ctx: _Context, plan: QueryPlan,

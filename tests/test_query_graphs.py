@@ -1811,3 +1811,18 @@ def test_a_lower_case_word_read_as_an_entity_does_not_stand_for_the_name(slice_g
     # "the firm" is also the film The Firm: a reading about it leaves Jira out
     a = slice_grounder.ask("Which country is the firm behind Jira based in?")
     assert not a.grounded and "United States" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_hop_the_kb_states_the_other_way_is_followed_backward(slice_grounder):
+    """"the capital of which district": the KB says the district's capital is the town
+    (capital, P36), not that the town is the district's capital (capital of, P1376), so
+    the hop goes backward along "capital"; where the town's own "capital of" says
+    otherwise (the borough Chelmsford), the county asked for is the one whose capital
+    it is. "The capital of the country where X was born" is no such hop."""
+    a = slice_grounder.ask("Eckart Diesch's birthplace is the capital of which district?")
+    assert a.grounded and "Bodenseekreis" in a.text, a.text
+    b = slice_grounder.ask("KLOQ formed in the capital of what county?")
+    assert b.grounded and "Essex" in b.text, b.text
+    c = slice_grounder.ask("What is the capital of the country where Edvard Grieg was born?")
+    assert "Vestland" not in c.text, c.text
