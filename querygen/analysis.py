@@ -559,15 +559,7 @@ def _read_word(r: _Reading, i: int, first: int | None) -> bool:
         _read_count(r, i, "count", "how many")
         return True
     if w in ("who", "whom", "whose"):
-        if _relative_before_wh(lows, i):
-            return False
-        if _by_trade(lows):             # "Who was X by profession?" asks what X was
-            r.wh = r.wh or "what"
-        else:
-            r.wh = r.wh or w
-            r.answer_type = r.answer_type or "person"
-        r.mark(i)
-        return True
+        return _read_who(r, i)
     if w in ("where", "when"):
         if _relative_before_wh(lows, i):
             return False            # "The city where X died is the capital of what?"
@@ -749,6 +741,21 @@ def _one_head(ws: Sequence[Word]) -> int:
         if low not in PRAISE_WORDS:
             head = i
     return ws[head].start if head >= 0 else -1
+
+
+def _read_who(r: _Reading, i: int) -> bool:
+    """Reads "who"/"whom"/"whose" at ``i``: a person is asked for, but for "Who was X by
+    profession?", which asks what X was; not a relative ("the man who …")."""
+    lows = r.lows
+    if _relative_before_wh(lows, i):
+        return False
+    if _by_trade(lows):
+        r.wh = r.wh or "what"
+    else:
+        r.wh = r.wh or lows[i]
+        r.answer_type = r.answer_type or "person"
+    r.mark(i)
+    return True
 
 
 #: nouns after "by" that make a who-question ask what someone did ("Who was X by

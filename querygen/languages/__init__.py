@@ -327,12 +327,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     if aside is not None:
         replacements.append((aside[0], aside[1], ""))
     class_nouns = _class_nouns_after_which(question, tokens, lows, lemmas, lex, protected)
-    # words that open a relative clause after a comma ("компания, которая …",
-    # "континент, на котором …")
-    relative = {j - before for j in range(1, len(tokens)) for before in (0, 1)
-                if lex is not None and j - before >= 1 and
-                "," in question[tokens[j - before - 1][1]:tokens[j - before][0]] and
-                lex.word(lows[j], lemmas[j]) in ("which", "who", "that")}
+    relative = _relative_starts(question, tokens, lows, lemmas, lex)
     i = 0
     while i < len(tokens):
         longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
@@ -782,6 +777,23 @@ def _separable(lows: list[str], lemmas: list[str], lex: Lexicon | None,
             if english is not None and j not in protected:
                 return {j: english, **{k: "" for k in range(first, len(lows))}}
     return {}
+
+
+def _relative_starts(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                     lemmas: list[str], lex: Lexicon | None) -> set[int]:
+    """Indexes of the words that open a relative clause after a comma: the relative
+    pronoun ("компания, *которая* …") or the preposition before it ("континент, *на*
+    котором …")."""
+    if lex is None:
+        return set()
+    out = set()
+    for j in range(1, len(tokens)):
+        if lex.word(lows[j], lemmas[j]) not in ("which", "who", "that"):
+            continue
+        for start in (j, j - 1):
+            if start >= 1 and "," in question[tokens[start - 1][1]:tokens[start][0]]:
+                out.add(start)
+    return out
 
 
 def _relatives(question: str, tokens: list[tuple[int, int]], lows: list[str],
