@@ -338,7 +338,7 @@ can could would you i
 #: adjectives that praise a member of a category and say nothing of a relation ("a
 #: famous poet", "a well known pitcher")
 PRAISE_WORDS = frozenset("""famous notable popular prominent renowned celebrated noted well
-known great important influential successful""".split())
+known great important influential successful professional former retired""".split())
 
 #: words that end the description between an indefinite article and the category it
 #: describes ("a book *by* X", "a game *that* X developed")
