@@ -93,6 +93,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "born": ("birth",), "birthplace": ("place of birth",), "birthday": ("date of birth",),
     "die": ("death",), "died": ("death",), "dies": ("death",), "dead": ("death",),
     "death": ("death",), "buried": ("burial",),
+    # "die of/from" asks a cause, not a place
+    "die of": ("cause of death",), "died of": ("cause of death",),
+    "die from": ("cause of death",), "died from": ("cause of death",),
     "found": ("location", "founded"), "pass away": ("death",), "passed away": ("death",),
     "perished": ("death",), "perish": ("death",), "hometown": ("place of birth",),
     "home country": ("country of citizenship",), "homeland": ("country of citizenship",),

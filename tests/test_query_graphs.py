@@ -1826,3 +1826,11 @@ def test_a_hop_the_kb_states_the_other_way_is_followed_backward(slice_grounder):
     assert b.grounded and "Essex" in b.text, b.text
     c = slice_grounder.ask("What is the capital of the country where Edvard Grieg was born?")
     assert "Vestland" not in c.text, c.text
+
+
+@pytest.mark.timeout(600)
+def test_what_someone_died_of_is_no_place(slice_grounder):
+    # the slice has Buddha's place of death, not his cause of death
+    a = slice_grounder.ask("What did Gautama Buddha die of?")
+    assert not a.grounded and "Kushinagar" not in a.text, a.text
+    assert slice_grounder.ask("Where did Gautama Buddha die?").grounded
