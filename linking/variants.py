@@ -63,9 +63,9 @@ _VOWELS = re.compile(r"[aeiouy]")
 
 def transliteration_key(word: str) -> str:
     """A key that the Latin spellings of one Russian name share across languages:
-    "Gorbachev", "Gorbatschow", "Gorbačëv" and "Gorbatchov" are all ``grbHv``, "Mikhail",
-    "Michail" and "Mijaíl" ``mHl``: hushing and guttural sounds as one letter, w as v, no
-    vowels, no doubled letters. Coarse by design: it only tells whether a name the linker
+    "Gorbachev", "Gorbatschow", "Gorbačëv" and "Gorbatchov" are all ``grbhv``, "Mikhail",
+    "Michail" and "Mijaíl" ``mhl``: hushing and guttural sounds as one letter (h), w as v,
+    no vowels, no doubled letters. Coarse by design: it only tells whether a name the linker
     found near a mention may be that name spelt in the question's language."""
     key = _HUSHING.sub("H", word.casefold()).replace("w", "v").replace("x", "ks")
     key = _VOWELS.sub("", normalize(key).replace("q", "k").replace("c", "k"))

@@ -1698,7 +1698,6 @@ def _described_name_left_out(ctx: _Context, graph: QueryGraph) -> tuple[str, str
     return None
 
 
-#: nouns that say of a node only that it is a place
 def _names_role(noun: str) -> bool:
     """Whether a word of ``noun`` is a role, which names its own property ("capital city")."""
     return any(w in ROLE_NOUNS for w in noun.split())
