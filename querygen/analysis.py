@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 
 from linking.lexicon import STOPWORDS
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
-                              PERSON_NOUNS, PLACE_NOUNS, PRAISE_WORDS, RELATIONAL_NOUNS, ROLE_NOUNS,
-                              SUPERLATIVES, TIME_NOUNS, TITLES, VERB_FORMS, Superlative)
+                              OPENING_FILLERS, PERSON_NOUNS, PLACE_NOUNS, PRAISE_WORDS,
+                              RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES, TIME_NOUNS, TITLES,
+                              VERB_FORMS, Superlative)
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*")
 _CONTRACTIONS = [(re.compile(r"\b(what|who|where|when|which|how|that|it)['\u2019]s\b", re.I),
@@ -771,16 +772,21 @@ def _by_trade(lows: Sequence[str]) -> bool:
 def _first_content(lows: Sequence[str]) -> int | None:
     """The first word that is not a politeness or filler word ("please", "so", "hey"),
     nor the "can you" of a request ("Can you name a poet?": "name")."""
-    for i, w in enumerate(lows):
-        if w in ("can", "could", "would", "will") and lows[i + 1:i + 2] == ["you"]:
+    i = 0
+    while i < len(lows):
+        if lows[i] in _MODALS and lows[i + 1:i + 2] == ["you"]:
             rest = [x for x in lows[i + 2:i + 4] if x not in ("please", "kindly")]
             if rest[:1] and rest[0] in _REQUESTED:
+                i += 2                      # "can you" asks to do what follows
                 continue
-        if w not in ("please", "kindly", "so", "and", "hey", "ok", "okay", "well", "tell",
-                     "me") and \
-                not (w == "you" and i and lows[i - 1] in ("can", "could", "would", "will")):
+        if lows[i] not in OPENING_FILLERS:
             return i
+        i += 1
     return None
+
+
+#: the verbs of a polite request ("Can you name …")
+_MODALS = frozenset("can could would will".split())
 
 
 WH_WORDS = frozenset("who whom whose what which where when how".split())

@@ -345,6 +345,9 @@ known great important influential successful professional former retired""".spli
 DESCRIPTION_ENDS = frozenset("""the of in on at by for from to with is are was were be that
 which who whom whose where when and or""".split())
 
+#: words a question may open with before its content ("please", "so", "hey")
+OPENING_FILLERS = frozenset("please kindly so and hey ok okay well tell me".split())
+
 #: first words of imperative questions ("Name the capital of …")
 IMPERATIVES = frozenset("name list tell give show find identify enumerate state".split())
 
