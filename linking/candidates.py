@@ -223,8 +223,10 @@ class CandidateGenerator:
             old.langs = max(old.langs, name.langs)
 
         forms = {v.norm: v for v in _variants(norm, text)}
-        for v in respellings(norm, lang):
-            forms.setdefault(v.norm, v)
+        # a name as English spells it, also without a genitive's -s ("Puschkins")
+        for base in [norm] + [n for n, v in forms.items() if v.how in ("possessive", "plural")]:
+            for v in respellings(base, lang, text if base == norm else ""):
+                forms.setdefault(v.norm, v)
         parts = {n: v for n, v in forms.items() if v.how == "part"}
         self._exact(norm, {n: v for n, v in forms.items() if n not in parts}, reading,
                     offer, names)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, product
 
 from linking.lexicon import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, DEMONYMS,
                              PLACE_QUALIFIERS, STOPWORDS, TITLES, US_STATES)
@@ -41,10 +41,12 @@ _MAX_COMBINATIONS = 27
 #: per language, how it writes foreign names where English keeps their spelling
 #: (regular expression over a normalized name, replacement): German writes k for c
 #: ("Kolumbien"), w for v ("Medwedew"), sch for sh ("britisch"), j for y ("Jemen"), and
-#: -ien for -ia ("Kalifornien"); Russian below. Each rule alone, and all of them at once,
-#: make a form.
+#: -ien for -ia ("Kalifornien"), tsch for ch ("Schewtschenko"); Russian below. Every
+#: combination of the rules that change a name makes a form ("Schewtschenko" is
+#: "Shevchenko" through three of them, not through k for c).
 RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
-    "de": ((r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"), (r"ien\b", "ia")),
+    "de": ((r"tsch", "ch"), (r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"),
+           (r"ien\b", "ia")),
     # a Cyrillic name transliterated letter by letter (``querygen.languages``) as a Latin
     # label writes it: "Yokhan" → "Johan", "Dzhekson" → "Jekson", "Dmitriy" → "Dmitry",
     # "Aleksey" → "Alexey"
@@ -53,6 +55,10 @@ RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 #: the factor of a match through a respelling
 RESPELLING_FACTOR = 0.85
+#: the letters with a háček that a scholarly transliteration of a Cyrillic name writes
+#: ("Puškin", "Čajkovskij") as English writes them; normalizing would drop the háček
+#: and leave another name ("puskin")
+_HACEK = str.maketrans({"š": "sh", "č": "ch", "ž": "zh", "ć": "ch"})
 
 #: the letters the Latin transliterations of one Cyrillic name write differently: the
 #: hushing and guttural sounds (ш щ ж ч х: sh sch ch tsch tch kh zh š č ž, Spanish j), v as
@@ -233,17 +239,22 @@ def _part_forms(tokens: list[str], add: _Add) -> None:
                 add(" ".join(sub), "part", 0.8 * size / len(tokens) + 0.1)
 
 
-def respellings(norm: str, lang: str) -> list[Variant]:
+def respellings(norm: str, lang: str, text: str = "") -> list[Variant]:
     """The normalized name ``norm`` of a text in ``lang`` spelled as English spells such
-    names (``RESPELLINGS``): each rule that changes it applied alone, then all of them
-    together; [] for a language without rules. Each is a ``spelling`` variant."""
-    rules = RESPELLINGS.get(lang.split("-")[0], ())
+    names (``RESPELLINGS``): every combination of the rules that change it; with the
+    name as written (``text``), its háček letters as English writes them (any language).
+    [] when nothing changes. Each is a ``spelling`` variant."""
+    rules = [(pattern, replacement) for pattern, replacement
+             in RESPELLINGS.get(lang.split("-")[0], ()) if re.search(pattern, norm)]
     out: dict[str, Variant] = {}
-    together = norm
-    for pattern, replacement in rules:
-        alone = re.sub(pattern, replacement, norm)
-        together = re.sub(pattern, replacement, together)
-        for form in (alone, together):
+    for size in range(1, len(rules) + 1):
+        for chosen in combinations(rules, size):
+            form = norm
+            for pattern, replacement in chosen:
+                form = re.sub(pattern, replacement, form)
             if form != norm:
                 out.setdefault(form, Variant(form, "spelling", RESPELLING_FACTOR))
+    hacek = normalize(text.casefold().translate(_HACEK)) if text else norm
+    if hacek != norm:
+        out.setdefault(hacek, Variant(hacek, "spelling", RESPELLING_FACTOR))
     return list(out.values())

@@ -1530,7 +1530,9 @@ def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
         return "entity", "no entity of the question was found in the KB"
     first = ctx.mentions[0]
     best_cand = first.candidates[0] if first.candidates else None
+    # a name as the question's language spells it ("Hatschepsut") is the KB's name
     if best_cand is not None and all(m.candidates[0].features.get("match", 1.0) < NEAR_MISS
+                                     and m.candidates[0].match != "variant:spelling"
                                      for m in ctx.mentions if m.candidates):
         return "entity", (f"the KB has no entity named {first.text!r} (the closest name "
                           f"is {best_cand.label!r}, {best_cand.id})")

@@ -99,6 +99,8 @@ class MentionFinder:
                                                                    lang)) or
                          Mention(m.text, m.start, m.end, lm.candidates))
         found.extend(self._compounds(text, a, detected))
+        if lang != "en":
+            found.extend(self._respelled_names(a, found, lang))
         if gaps:
             found.extend(self._gap_names(text, a, found, lang))
         out: list[Mention] = []
@@ -290,6 +292,24 @@ class MentionFinder:
                 cands = self.exact(name, lang)
                 if cands:
                     out.append(Mention(name, run[0].start, run[-1].end, cands))
+        return out
+
+    def _respelled_names(self, a: Analysis, found: Sequence[Mention], lang: str
+                         ) -> list[Mention]:
+        """Capitalized words of a question in another language that no mention covers
+        and that are a name of the KB only as that language spells it ("Hatschepsut",
+        "Puschkins", "Puškin": ``linking.variants.respellings``); the detector looks up
+        names as written."""
+        out: list[Mention] = []
+        for w in a.words:
+            if w.text[:1].isupper() and w.low not in STOPWORDS and \
+                    w.low not in FRAME_WORDS and \
+                    not any(m.start < w.end and w.start < m.end for m in found):
+                cands = tuple(c for c in self.linker.candidates(
+                    w.text, limit=ENTITY_CANDIDATES, lang=lang)
+                    if c.match == "variant:spelling")
+                if cands:
+                    out.append(Mention(w.text, w.start, w.end, cands))
         return out
 
     _BRACKET = re.compile(r"\(([^()]{1,60})\)")

@@ -302,6 +302,26 @@ def test_a_german_spelling_of_a_foreign_name_gives_its_english_spelling():
     assert {v.norm for v in respellings("dmitri medwedew", "de")} == {"dmitri medvedev"}
     assert respellings("dmitri medwedew", "en") == []          # rules of German only
     assert respellings("paris", "de") == []                     # nothing to respell
+    # some of the rules, not all: "Schewtschenko" is "Shevchenko", k stays k
+    assert "shevchenko" in {v.norm for v in respellings("schewtschenko", "de")}
+    # a háček as English writes it, in any language; the norm alone has lost it
+    assert {v.norm for v in respellings("puskin", "it", "Puškin")} == {"pushkin"}
+    assert respellings("puskin", "it") == []
+
+
+@pytest.mark.timeout(600)
+def test_a_one_word_name_in_another_languages_spelling_is_found(slice_mirror_path):
+    # the detector looks names up as written: "Hatschepsut" is Hatshepsut only as German
+    # spells her, "Schewtschenko" Shevchenko
+    from reasoning import Grounder
+    g = Grounder(slice_mirror_path, lang="de")
+    a = g.ask("Welches Amt hatte Hatschepsut inne?")
+    assert a.grounded and a.ids == ["Q37110"], a.text                   # pharaoh
+    b = g.ask("In welcher Sprache schrieb Taras Schewtschenko?")
+    assert b.grounded and "Ukrainian" in b.text, b.text
+    # an unknown name is still no entity, whatever the rules make of it
+    c = g.ask("Welches Amt hatte Haschwentschik inne?")
+    assert not c.grounded and c.missing == "entity", c.text
 
 
 def test_the_latin_spellings_of_one_russian_name_share_a_transliteration_key():
