@@ -258,6 +258,8 @@ WORDS = {
     "pianist": "pianist", "dirigent": "conductor", "papst": "pope", "könig": "king",
     "königin": "queen", "kaiser": "emperor", "bischof": "bishop",
     "rennfahrer": "racing driver", "boxer": "boxer", "tennisspieler": "tennis player",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "subgenre": "subgenre", "untergenre": "subgenre", "erdzeitalter": "era", "ära": "era",
 }
 
 PHRASES = {

@@ -252,6 +252,8 @@ WORDS = {
     "matemático": "mathematician", "químico": "chemist", "biólogo": "biologist",
     "pianista": "pianist", "rey": "king", "reina": "queen", "emperador": "emperor",
     "obispo": "bishop", "deportista": "sportsperson", "piloto": "pilot", "boxeador": "boxer",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "subgénero": "subgenre",
 }
 
 PHRASES = {
@@ -486,4 +488,6 @@ PHRASES = {
     "menos de": "less than", "mayor que": "greater than", "menor que": "less than",
     "más que": "more than", "hijo mayor": "eldest child", "hijo menor": "youngest child",
     "por primera vez": "first",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "era geológica": "era",
 }

@@ -300,6 +300,8 @@ WORDS = {
     "philosophe": "philosopher", "mathématicien": "mathematician", "chimiste": "chemist",
     "biologiste": "biologist", "pianiste": "pianist", "pape": "pope", "empereur": "emperor",
     "évêque": "bishop", "sportif": "sportsperson", "pilote": "pilot", "boxeur": "boxer",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "sous-genre": "subgenre", "ère": "era",
 }
 
 PHRASES = {
@@ -584,6 +586,8 @@ PHRASES = {
     # founding, existing
     "a été fondé": "was founded", "a été fondée": "was founded",
     "a été créé": "was founded", "a été créée": "was founded",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "ère géologique": "era",
 }
 
 #: relative pronouns (after a comma): "la ville, où …", "le pays, qui …" ("dont" reads

@@ -310,6 +310,8 @@ WORDS = {
     "filosofo": "philosopher", "matematico": "mathematician", "chimico": "chemist",
     "biologo": "biologist", "pianista": "pianist", "imperatore": "emperor",
     "vescovo": "bishop", "sportivo": "sportsperson", "pilota": "pilot", "pugile": "boxer",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "originariamente": "originally", "originalmente": "originally",
 }
 
 PHRASES = {
@@ -596,6 +598,8 @@ PHRASES = {
     "fu fondato": "was founded", "fu fondata": "was founded",
     "venne fondato": "was founded", "venne fondata": "was founded",
     "viene fondato": "is founded",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "era geologica": "era",
 }
 
 #: relative pronouns (after a comma): "il paese, che …", "la città, in cui …"

@@ -282,6 +282,8 @@ WORDS = {
     "pianista": "pianist", "papa": "pope", "rei": "king", "rainha": "queen",
     "imperador": "emperor", "bispo": "bishop", "desportista": "sportsperson",
     "piloto": "pilot", "boxeador": "boxer",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "subgênero": "subgenre", "subgénero": "subgenre",
 }
 
 PHRASES = {
@@ -512,4 +514,6 @@ PHRASES = {
     "menos de": "less than", "mais do que": "more than", "menos do que": "less than",
     "maior do que": "greater than", "menor do que": "less than",
     "maior que": "greater than", "menor que": "less than", "pela primeira vez": "first",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "era geológica": "era",
 }

@@ -242,6 +242,8 @@ WORDS = {
     "пианист": "pianist", "дирижёр": "conductor", "папа": "pope", "король": "king",
     "королева": "queen", "император": "emperor", "епископ": "bishop",
     "гонщик": "racing driver", "боксёр": "boxer",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "поджанр": "subgenre of", "изначально": "originally", "первоначально": "originally", "произойти": "took place", "эра": "era",
 }
 
 PHRASES = {
@@ -433,6 +435,8 @@ PHRASES = {
     "какие команды": "which teams", "каких команд": "which teams",
     "откуда родом группа": "where from comes the band",
     "откуда род группа": "where from comes the band",
+    # a genre's subgenre, a geological era, what happened where, as first written
+    "поджанром чего": "subgenre of what",
 }
 
 #: case endings of names → the nominative endings they may come from (genitive, dative,
