@@ -254,6 +254,12 @@ class RelationFit:
                                                  if w not in STOPWORDS)
         return found
 
+    def label_stems(self, pid: str) -> frozenset[str]:
+        """The stems of ``pid``'s label alone (``name_stems`` without the aliases)."""
+        info = self.info(pid)
+        return frozenset() if info is None else frozenset(
+            root(w) for w in norm_words(info.label) if w not in STOPWORDS)
+
     def says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,
         country, continent), by its name."""

@@ -750,6 +750,7 @@ class GraphRanker:
         free = any(low in CONTAINMENT_WORDS for low in lows)
         on_path = [[] if free and self._says_where(pid) else js
                    for pid, js in zip(path, namers(path), strict=True)]
+        on_path = self._by_label_first(path, on_path, lows)
         # the noun of "what N" may name the hop to the answer ("In what language is the
         # paper X works for published?": "language" names language of work, so "works"
         # is left to the employer)
@@ -766,6 +767,20 @@ class GraphRanker:
                    if self._own_hop(ctx, every, words, j)]
         hops_of = [[h for h in range(len(every)) if j in of_every[h]] for j in own_hop]
         return out + [words[own_hop[k]] for k in _unpaired(hops_of)]
+
+    def _by_label_first(self, path: Sequence[str], on_path: list[list[int]],
+                        lows: Sequence[str]) -> list[list[int]]:
+        """``on_path`` (per hop, the words naming it) less a word for the hops it names
+        only through an alias when it names another hop through its label: "formed"
+        names location of formation, not has part (also called "formed from")."""
+        def by_label(h: int, j: int) -> bool:
+            return _names_word(self.rules.fit.label_stems(path[h]), lows[j])
+        out = []
+        for h, js in enumerate(on_path):
+            out.append([j for j in js if by_label(h, j) or not any(
+                j in others and by_label(g, j)
+                for g, others in enumerate(on_path) if g != h)])
+        return out
 
     def _own_hop(self, ctx: _Context, pids: Sequence[str], words: Sequence[Word],
                  j: int) -> bool:

@@ -1834,3 +1834,11 @@ def test_what_someone_died_of_is_no_place(slice_grounder):
     a = slice_grounder.ask("What did Gautama Buddha die of?")
     assert not a.grounded and "Kushinagar" not in a.text, a.text
     assert slice_grounder.ask("Where did Gautama Buddha die?").grounded
+
+
+@pytest.mark.timeout(600)
+def test_a_word_names_the_hop_its_label_names_not_one_an_alias_does(slice_grounder):
+    # "formed" names location of formation by its label, has part only by its alias
+    # "formed from": the band's hop is not named twice
+    a = slice_grounder.ask("The band Ringo Starr drummed in was formed in which city?")
+    assert a.grounded and "Liverpool" in a.text, a.text
