@@ -214,6 +214,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "twinned": ("twin town", "sister city"), "twin": ("twin town",),
     "sister": ("sister city",), "partner": ("partner city",),
     "broadcast": ("original network",), "aired": ("original network",),
+    "broadcaster": ("original network",), "broadcasts": ("original network",),
     "air": ("original network",), "shown": ("original network",),
     "channel": ("original network",), "network": ("original network",),
     # a place belongs to its country, a person to the nation of their citizenship, to a

@@ -188,6 +188,9 @@ class MentionFinder:
                 if ws[last].low in STOPWORDS or ws[last].low in FRAME_WORDS:
                     continue
                 start, end = ws[first].start, ws[last].end
+                if any(d.mention.start <= start < d.mention.end < end or
+                       start <= d.mention.start < end < d.mention.end for d in detected):
+                    continue        # M would cut a name in two ("of Top" in "of Top Gear")
                 heads = {text[start:end]: None}
                 heads.update((c.label, None) for d in detected
                              if (d.mention.start, d.mention.end) == (start, end)

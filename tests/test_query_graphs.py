@@ -1842,3 +1842,11 @@ def test_a_word_names_the_hop_its_label_names_not_one_an_alias_does(slice_ground
     # "formed from": the band's hop is not named twice
     a = slice_grounder.ask("The band Ringo Starr drummed in was formed in which city?")
     assert a.grounded and "Liverpool" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_compound_name_does_not_cut_a_longer_name_in_two(slice_grounder):
+    # "broadcaster of Top" would be a compound name ("N of M" as "M N'"), but "Top" is
+    # the start of the name "Top Gear"
+    a = slice_grounder.ask("Where is the broadcaster of Top Gear headquartered?")
+    assert a.grounded and "London" in a.text, a.text
