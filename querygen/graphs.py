@@ -1255,7 +1255,8 @@ class GraphRanker:
                     "and no reading along that one is sure enough")
                 continue
             near = _misspelled(g, ctx.lang) or _described_name_left_out(ctx, g) or \
-                _name_passed_over(ctx, g) or self._leaves_named_relation(ctx, g) or \
+                _name_passed_over(ctx, g) or _name_cut_short(ctx, g) or \
+                self._leaves_named_relation(ctx, g) or \
                 _unpaired_word(g)
             if near is not None:
                 unfounded = unfounded or near
@@ -1585,6 +1586,29 @@ def _name_passed_over(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | Non
                           f"{q[entities[0].start:entities[0].end]!r} for "
                           f"{entities[0].chosen.label!r} and leaves out "
                           f"{_name_run(q, names)!r}, and no reading with it is sure enough")
+
+
+def _name_cut_short(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+    """("entity", why) when a name the question capitalizes and ``graph`` leaves out
+    follows one of its entities right away, or after "the" ("Constantino the Grande" read
+    as Constantino, a pope): the name goes on, and the entity named is another one."""
+    q = ctx.analysis.question
+    left = set(_names_left_out(ctx, graph.query.decisions))
+    if not left:
+        return None
+    ws = ctx.analysis.words
+    for d in graph.query.decisions:
+        if d.kind != "entity" or d.end <= 0:
+            continue
+        after = [w for w in ws if w.start >= d.end]
+        if after and after[0].low == "the":
+            after = after[1:]
+        if after and after[0].text in left and \
+                not re.sub(r"(?i)\bthe\b", "", q[d.end:after[0].start]).strip():
+            name = q[d.start:after[0].end]
+            return "entity", (f"the KB has no entity named {name!r}; the reading "
+                              f"{graph.query.label_level} takes {q[d.start:d.end]!r} alone")
+    return None
 
 
 def _foreign_given_name(mention: str, label: str) -> bool:

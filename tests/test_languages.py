@@ -707,3 +707,13 @@ def test_a_profession_asked_with_who_and_a_natural_feature_named_in_lower_case(
     assert b.grounded and "Oceania" in b.text, b.text
     c = Grounder(slice_mirror_path).ask("Who was Confucius by profession?")
     assert c.grounded and "philosopher" in c.text, c.text
+
+
+@pytest.mark.timeout(600)
+def test_a_name_that_goes_on_after_the_entity_read_is_not_that_entity(slice_mirror_path):
+    # "Constantino" alone is a pope's Spanish name; "Constantino el Magnífico" is someone
+    # else, whom the KB does not have
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="es").ask(
+        "¿Qué cargo ocupaba Constantino el Magnífico?")
+    assert not a.grounded and a.missing == "entity" and "pope" not in a.text, a.text
