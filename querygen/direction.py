@@ -58,6 +58,23 @@ shown seen chosen buried brought found run sung begun done grown thrown worn swo
 """.split())
 
 
+#: "X got its name from": the thing named is the verb's subject
+_ITS_NAME = re.compile(r"(?i)\b(?:gets?|got|gotten|getting|takes?|took|taken|taking|derives?|"
+                       r"derived|owes?|owed|receives?|received)\s+(?:its|his|her|their)\s+"
+                       r"names?\b")
+_NAME_SOURCE = re.compile(r"(?i)\b(?:from|after)\s*$")
+
+
+def _took_its_name(a: Analysis, span: tuple[int, int]) -> str | None:
+    """The direction of "X got its name from Y" (forward: X is the one named, whichever
+    side of the verb it stands, "Where did Ohio get its name from?", "from what got its
+    name Ohio"), inverse when X is where the name came from ("What takes its name from
+    Ohio?"); None without such a phrase."""
+    if not _ITS_NAME.search(a.question):
+        return None
+    return INVERSE if _NAME_SOURCE.search(a.question[:span[0]]) else FORWARD
+
+
 def asked_direction(a: Analysis, span: tuple[int, int],
                     names: str | Sequence[str]) -> str | None:
     """"forward", "inverse" or None (see the module docstring). ``names`` are the
@@ -80,6 +97,9 @@ def asked_direction(a: Analysis, span: tuple[int, int],
         if head is not None and not _participle(head) and \
                 any(form in words for form in _plurals(head)):
             return _noun_direction(a, span, name_words, head)
+    took_name = _took_its_name(a, span)
+    if took_name is not None:
+        return took_name
     type_words = set(a.type_noun.split()) if a.type_noun else set()
     for name_words in split:                 # another noun of the name ("headquarters
         if _head(name_words) is None:        # location": "the headquarters of X"), not

@@ -630,7 +630,9 @@ class GraphRanker:
             # what kind of thing an answer is, the type check asks; it is no hop on
             for pid in subject_of - options.keys() - {TYPE_PROPERTY}:
                 found = fit.fit(ctx.analysis, pid, scores, [texts])
-                if found is not None and found[0] >= EXTEND_FIT:
+                # a property the words do not name, whose values are only of the kind
+                # asked for ("where": any place), is no hop the words ask for
+                if found is not None and found[0] >= EXTEND_FIT and found[1].match != "answer":
                     options[pid] = found
                 elif where and self._says_where(pid):
                     wheres[pid] = (EXTEND_FIT, fit.candidate(pid, EXTEND_FIT))

@@ -1850,3 +1850,13 @@ def test_a_compound_name_does_not_cut_a_longer_name_in_two(slice_grounder):
     # the start of the name "Top Gear"
     a = slice_grounder.ask("Where is the broadcaster of Top Gear headquartered?")
     assert a.grounded and "London" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_place_valued_hop_no_word_names_does_not_stand_in_for_a_missing_fact(slice_grounder):
+    """The slice says what Ohio is named after, not what Kiribati is: "where … from"
+    asks for a place, but a hop no word names ("shares border with") is no answer."""
+    a = slice_grounder.ask("Where did Ohio get its name from?")
+    assert a.grounded and "Ohio River" in a.text, a.text
+    b = slice_grounder.ask("Where did Kiribati get its name from?")
+    assert not b.grounded, b.text

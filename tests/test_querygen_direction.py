@@ -63,6 +63,10 @@ pytestmark = pytest.mark.timeout(600)
     # a noun that describes X says what X is: P131's alias "state" is no direction here
     ("Oaxaca is a state of which country?", "Oaxaca", "state", None),
     ("Texas is the state of which country?", "Texas", "state", "inverse"),
+    # "X got its name from": X is the one named, on either side of the verb
+    ("Where did Ohio get its name from?", "Ohio", "named after", "forward"),
+    ("from what took its name Ohio?", "Ohio", "named after", "forward"),
+    ("What takes its name from Ohio?", "Ohio", "named after", "inverse"),
 ])
 def test_the_syntax_says_which_way_a_relation_is_asked(question, mention, name, expected):
     text = expand_contractions(question)
