@@ -99,6 +99,10 @@ class MentionFinder:
                                                                    lang)) or
                          Mention(m.text, m.start, m.end, lm.candidates))
         found.extend(self._compounds(text, a, detected))
+        for (start, end), cands in self._quoted(text, lang):
+            found = [m for m in found if not start <= m.start < m.end <= end]
+            if cands:
+                found.append(Mention(text[start:end], start, end, tuple(cands)))
         if lang != "en":
             found.extend(self._respelled_names(a, found, lang))
         if gaps:
@@ -316,6 +320,29 @@ class MentionFinder:
         return out
 
     _BRACKET = re.compile(r"\(([^()]{1,60})\)")
+
+    _QUOTED = re.compile(r"«\s*([^«»]{2,80}?)\s*»|“([^“”]{2,80})”|\"([^\"]{2,80})\"")
+
+    def _quoted(self, text: str, lang: str = "en"
+                ) -> list[tuple[tuple[int, int], list[Candidate]]]:
+        """Titles in quotation marks, each with the entities named so exactly, else the
+        one entity (or none) whose name begins with it («Время приключений»: "Время
+        приключений с Финном и Джейком"). A title is one name: a mention inside it is
+        never the entity ("Время", the news programme, is not the cartoon)."""
+        out = []
+        for m in self._QUOTED.finditer(text):
+            g = next(i for i in (1, 2, 3) if m.group(i))
+            title = m.group(g)
+            cands = list(self.exact(title, lang))
+            if not cands:
+                norm = normalize(title)
+                begun = {h.id for h in self.kb.search(title, limit=COMPOUND_SEARCH)
+                         if normalize(h.matched or h.label).startswith(norm + " ")}
+                if len(begun) == 1:
+                    cands = [c for c in self.linker.candidates(
+                        title, limit=ENTITY_CANDIDATES, lang=lang) if c.id in begun]
+            out.append(((m.start(g), m.end(g)), cands))
+        return out
 
     def _bracketed(self, text: str, lang: str = "en"
                    ) -> list[tuple[tuple[int, int], list[Candidate]]]:

@@ -717,3 +717,15 @@ def test_a_name_that_goes_on_after_the_entity_read_is_not_that_entity(slice_mirr
     a = Grounder(slice_mirror_path, lang="es").ask(
         "¿Qué cargo ocupaba Constantino el Magnífico?")
     assert not a.grounded and a.missing == "entity" and "pope" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_title_in_quotation_marks_is_one_name(slice_mirror_path):
+    # «Время приключений» is the start of the cartoon's Russian name, not "Время", the
+    # news programme, with words after it
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="ru").ask(
+        "На каком канале показывали «Время приключений»?")
+    assert "Inter" not in a.text and not (a.grounded and "Cartoon" not in a.text), a.text
+    b = Grounder(slice_mirror_path).ask('On which network did "Adventure Time" air?')
+    assert b.grounded and "Cartoon Network" in b.text, b.text
