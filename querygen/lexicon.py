@@ -265,6 +265,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "signed": ("record label",), "takes its": ("named after", "namesake"),
     "take its": ("named after", "namesake"), "took its": ("named after", "namesake"),
     "take their": ("named after", "namesake"), "took their": ("named after", "namesake"),
+    "owes its": ("named after", "namesake"), "owe its": ("named after", "namesake"),
+    "owed its": ("named after", "namesake"),
     # a sport is said by its teams, positions and leagues ("football player Zico")
     **{sport: ("member of sports team", "position played on team", "sport", "league")
        for sport in "football soccer basketball baseball hockey rugby cricket".split()},

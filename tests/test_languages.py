@@ -729,3 +729,12 @@ def test_a_title_in_quotation_marks_is_one_name(slice_mirror_path):
     assert "Inter" not in a.text and not (a.grounded and "Cartoon" not in a.text), a.text
     b = Grounder(slice_mirror_path).ask('On which network did "Adventure Time" air?')
     assert b.grounded and "Cartoon Network" in b.text, b.text
+
+
+@pytest.mark.timeout(600)
+def test_a_place_that_got_its_name_before_its_verb_is_the_one_named(slice_mirror_path):
+    # Spanish puts the subject after "recibió su nombre": Ohio is the one named, not
+    # what is named after Ohio (Ohio University)
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="es").ask("¿De dónde tomó su nombre Ohio?")
+    assert a.grounded and "Ohio River" in a.text, a.text

@@ -426,11 +426,13 @@ PHRASES = {
     "llevar el nombre de": "named after", "deber su nombre a": "named after",
     "recibir su nombre de": "named after", "recibir el nombre de": "named after",
     "llamar así por": "named after", "nombrar por": "named after",
-    "debe su nombre": "is named after", "deber su nombre": "is named after",
-    "recibe su nombre": "is named after", "recibir su nombre": "is named after",
+    # "… recibió su nombre Ohio": the verb before its subject; "got its name" leaves the
+    # one named where it stands ("X is named after" would make Ohio the namesake)
+    "debe su nombre": "owes its name", "deber su nombre": "owes its name",
+    "recibe su nombre": "got its name", "recibir su nombre": "got its name",
     "lleva el nombre": "is named after", "llevar el nombre": "is named after",
     "se nombró": "was named",
-    "toma su nombre": "is named after", "tomar su nombre": "is named after",
+    "toma su nombre": "takes its name", "tomar su nombre": "takes its name",
     # ownership, making, broadcasting
     "propiedad de": "owned by", "ser propiedad de": "is owned by",
     "ser propiedad": "is owned", "de quién es propiedad": "by whom is owned",
