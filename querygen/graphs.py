@@ -329,9 +329,15 @@ class GraphRanker:
         # ("Vanuatu belongs to what continent?" is not the continent of the headquarters
         # of what Vanuatu is a member of)
         threshold = self.model.threshold
+        # ... unless a confident graph's answers are surer to be of the class ("in which
+        # city is the headquarters of X": Kyoto, a city, not the capital of the city X was
+        # formed in, which only may be one)
+        surest = max((g.features.get("noun_pos", 0.0) for g in graphs
+                      if g.confidence >= threshold), default=0.0)
 
         def order(g: QueryGraph) -> tuple[bool, int, float]:
-            named = bool(g.features.get("noun_named")) and g.confidence >= threshold
+            named = bool(g.features.get("noun_named")) and g.confidence >= threshold and \
+                g.features.get("noun_pos", 0.0) >= surest
             return not named, g.hops if named else 0, -g.confidence
         graphs.sort(key=order)
         graphs = _explaining_first(graphs, threshold)

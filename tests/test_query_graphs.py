@@ -1860,3 +1860,11 @@ def test_a_place_valued_hop_no_word_names_does_not_stand_in_for_a_missing_fact(s
     assert a.grounded and "Ohio River" in a.text, a.text
     b = slice_grounder.ask("Where did Kiribati get its name from?")
     assert not b.grounded, b.text
+
+
+@pytest.mark.timeout(600)
+def test_a_reading_surer_of_the_class_goes_before_one_the_noun_names(slice_grounder):
+    # "city" names the capital hop (capitals are cities), but the headquarters, Kyoto,
+    # is surely a city; the capital of the city Nintendo was formed in only may be one
+    a = slice_grounder.ask("In which city is the headquarters of Nintendo located?")
+    assert a.grounded and "Kyoto" in a.text and "Tokyo" not in a.text, a.text
