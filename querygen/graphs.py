@@ -1262,10 +1262,7 @@ class GraphRanker:
                     f"another property than the one the class {ctx.expected.noun!r} names, "
                     "and no reading along that one is sure enough")
                 continue
-            near = _misspelled(g, ctx.lang) or _described_name_left_out(ctx, g) or \
-                _name_passed_over(ctx, g) or _name_cut_short(ctx, g) or \
-                self._leaves_named_relation(ctx, g) or \
-                _unpaired_word(g)
+            near = self._set_aside(ctx, g)
             if near is not None:
                 unfounded = unfounded or near
                 continue
@@ -1414,6 +1411,14 @@ class GraphRanker:
         """Whether ``pid`` says where its subject is (located in, location, part of,
         country, continent), by its name."""
         return self.rules.fit.says_where(pid)
+
+    def _set_aside(self, ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+        """(what is missing, why) when a confident ``graph`` does not answer all the same:
+        a name matched only as a misspelling, a name it leaves out or cuts short, a
+        relation the words name that it does not follow, a word naming a hop it lacks."""
+        return _misspelled(graph, ctx.lang) or _described_name_left_out(ctx, graph) or \
+            _name_passed_over(ctx, graph) or _name_cut_short(ctx, graph) or \
+            self._leaves_named_relation(ctx, graph) or _unpaired_word(graph)
 
     def _has_class_rival(self, ctx: _Context, graph: QueryGraph,
                          answered: Sequence[QueryGraph]) -> bool:
