@@ -79,6 +79,7 @@ class RelationFit:
         # a property's name words and stems (asked thousands of times per question)
         self._words: dict[str, frozenset[str]] = {}
         self._stems: dict[str, frozenset[str]] = {}
+        self._label_stems: dict[str, frozenset[str]] = {}
         # the property linker's candidates per phrase (phrasings recur across questions)
         self._linked: dict[str, tuple[Candidate, ...]] = {}
         self._vocabulary: frozenset[str] | None = None
@@ -256,9 +257,12 @@ class RelationFit:
 
     def label_stems(self, pid: str) -> frozenset[str]:
         """The stems of ``pid``'s label alone (``name_stems`` without the aliases)."""
-        info = self.info(pid)
-        return frozenset() if info is None else frozenset(
-            root(w) for w in norm_words(info.label) if w not in STOPWORDS)
+        found = self._label_stems.get(pid)
+        if found is None:
+            info = self.info(pid)
+            found = self._label_stems[pid] = frozenset() if info is None else frozenset(
+                root(w) for w in norm_words(info.label) if w not in STOPWORDS)
+        return found
 
     def says_where(self, pid: str) -> bool:
         """Whether ``pid`` says where its subject is (located in, location, part of,
