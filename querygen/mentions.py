@@ -100,7 +100,8 @@ class MentionFinder:
                          Mention(m.text, m.start, m.end, lm.candidates))
         found.extend(self._compounds(text, a, detected))
         for (start, end), cands in self._quoted(text, lang):
-            found = [m for m in found if not start <= m.start < m.end <= end]
+            found = [m for m in found if not (start <= m.start < m.end <= end and
+                                              (m.start, m.end) != (start, end))]
             if cands:
                 found.append(Mention(text[start:end], start, end, tuple(cands)))
         if lang != "en":
