@@ -99,11 +99,7 @@ class MentionFinder:
                                                                    lang)) or
                          Mention(m.text, m.start, m.end, lm.candidates))
         found.extend(self._compounds(text, a, detected))
-        for (start, end), cands in self._quoted(text, lang):
-            found = [m for m in found if not (start <= m.start < m.end <= end and
-                                              (m.start, m.end) != (start, end))]
-            if cands:
-                found.append(Mention(text[start:end], start, end, tuple(cands)))
+        found = self._with_quoted(text, found, lang)
         if lang != "en":
             found.extend(self._respelled_names(a, found, lang))
         if gaps:
@@ -323,6 +319,16 @@ class MentionFinder:
     _BRACKET = re.compile(r"\(([^()]{1,60})\)")
 
     _QUOTED = re.compile(r"«\s*([^«»]{2,80}?)\s*»|“([^“”]{2,80})”|\"([^\"]{2,80})\"")
+
+    def _with_quoted(self, text: str, found: list[Mention], lang: str) -> list[Mention]:
+        """``found`` with each quoted title as one mention (``_quoted``) and without the
+        mentions inside a title, but one that is the whole title."""
+        for (start, end), cands in self._quoted(text, lang):
+            found = [m for m in found if not (start <= m.start < m.end <= end and
+                                              (m.start, m.end) != (start, end))]
+            if cands:
+                found.append(Mention(text[start:end], start, end, tuple(cands)))
+        return found
 
     def _quoted(self, text: str, lang: str = "en"
                 ) -> list[tuple[tuple[int, int], list[Candidate]]]:
