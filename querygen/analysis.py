@@ -290,6 +290,21 @@ class Analysis:
             return None
         return nxt
 
+    def class_phrase_after(self, span: tuple[int, int], most: int = 3) -> list[Word]:
+        """The run of two or more lower-case nouns right after the mention at ``span``
+        that may name what it is as a compound ("the steelers *football team*"), at most
+        ``most`` words, each such a noun as ``class_noun_after`` takes; empty otherwise.
+        Whether the entity is of that class is the KB's to say."""
+        run: list[Word] = []
+        end = span[1]
+        while len(run) < most:
+            w = self.class_noun_after((span[0], end))
+            if w is None:
+                break
+            run.append(w)
+            end = w.end
+        return run if len(run) >= 2 else []
+
     def aside_after(self, span: tuple[int, int]) -> list[Word]:
         """The words of an aside between commas (or a comma and the question's end) right
         after the mention at ``span`` ("James McGill, founder of McGill University, passed

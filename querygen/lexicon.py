@@ -164,6 +164,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "premiered": ("original network",), "premiere": ("original network",),
     "neighbours": ("shares border with",), "neighbors": ("shares border with",),
     "neighbouring": ("shares border with",), "neighboring": ("shares border with",),
+    "beside": ("shares border with",), "next to": ("shares border with",),
     "role": ("position held", "position played"), "started": ("formation",),
     "controlled": ("owned by",), "programmed": ("developer",),
     "behind": ("developer", "creator", "founded by", "manufacturer", "owned by"),

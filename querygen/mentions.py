@@ -27,7 +27,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
-from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED
+from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED, ROLE_NOUNS
 from store.normalize import normalize
 
 #: the shortest noun of a compound name ("N of M"), M's most words, and the labels
@@ -95,7 +95,8 @@ class MentionFinder:
             if grown is not None:
                 found.append(grown)
             as_written = any(c.matched == m.text for c in lm.candidates)
-            found.append((None if as_written else self._named_part(text, a, m.start, m.end,
+            found.append(self._after_role(text, a, m.start, m.end, lang) or
+                         (None if as_written else self._named_part(text, a, m.start, m.end,
                                                                    lang)) or
                          Mention(m.text, m.start, m.end, lm.candidates))
         found.extend(self._compounds(text, a, detected))
@@ -238,6 +239,21 @@ class MentionFinder:
         name = text[ws[k].start:end]
         cands = self.exact(name, lang)
         return Mention(name, ws[k].start, end, tuple(cands)) if cands else None
+
+    def _after_role(self, text: str, a: Analysis, start: int, end: int,
+                    lang: str = "en") -> Mention | None:
+        """The name after "of" in a mention [start, end) that begins with a kind of place
+        right after a role noun ("the capital *city of Germany*" → "Germany"), where the KB
+        knows that name: the role and the kind together say what is asked, even where the
+        KB also has the whole as a name (a class "city of Germany"). None otherwise."""
+        ws = [w for w in a.words if start <= w.start < end]
+        i = _word_at(a.words, start)
+        if len(ws) < 3 or i < 1 or a.words[i - 1].low not in ROLE_NOUNS or \
+                ws[0].low not in KINDS_OF_PLACE or ws[1].low != "of":
+            return None
+        name = text[ws[2].start:end]
+        cands = self.exact(name, lang)
+        return Mention(name, ws[2].start, end, tuple(cands)) if cands else None
 
     def _grown(self, text: str, a: Analysis, start: int, end: int,
                detected: Sequence[Any], lang: str = "en") -> Mention | None:

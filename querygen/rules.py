@@ -264,6 +264,11 @@ class RuleGenerator:
         if run and self._run_describes(a, m, run, ids[0]):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
+        compound = a.class_phrase_after(m.span)
+        if compound and self.types.is_a(ids[:1], " ".join(w.low for w in compound)):
+            # "the steelers football team": the whole compound names the entity's class
+            found.update(w.low for w in compound)
+            inside.append((compound[0].start, compound[-1].end))
         after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
         if after is not None and after.low not in ROLE_NOUNS and \
                 (self.types.is_a(ids[:1], after.low) or self._untyped_noun(ids[0], after.low)) \

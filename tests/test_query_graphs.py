@@ -1868,3 +1868,34 @@ def test_a_reading_surer_of_the_class_goes_before_one_the_noun_names(slice_groun
     # is surely a city; the capital of the city Nintendo was formed in only may be one
     a = slice_grounder.ask("In which city is the headquarters of Nintendo located?")
     assert a.grounded and "Kyoto" in a.text and "Tokyo" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["what is the capital city of germany?",
+                                      "What is the capital city of Germany now?"])
+def test_capital_city_of_a_place_asks_the_places_capital(slice_grounder, question):
+    # the slice also names a class "city of Germany"; after the role "capital", the kind
+    # of place says what is asked and the name after "of" is the entity
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids == ["Q64"], a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["who owns the steelers football team?",
+                                      "Who owns the Pittsburgh Steelers football team?"])
+def test_a_compound_class_noun_after_a_name_describes_it(slice_grounder, question):
+    # the slice types the Steelers as an "American football team": "football team" says
+    # what they are, no relation ("team" alone also names member of sports team)
+    a = slice_grounder.ask(question)
+    assert a.grounded and "Rooney family" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, answer", [
+    ("what is the major language spoken in greece?", "Greek"),
+    ("what country is beside france?", "Spain"),
+    ("Which countries are next to Spain?", "Portugal")])
+def test_words_of_degree_and_of_nearness(slice_grounder, question, answer):
+    # "major" only grades the language asked for; "beside", "next to" say a border
+    a = slice_grounder.ask(question)
+    assert a.grounded and answer in a.text, a.text
