@@ -112,10 +112,23 @@ class Analysis:
             if w.start in self.frame and not (keep_type_noun and self.type_noun
                                                and w.low in self.type_noun.split()):
                 continue
-            if w.low in FRAME_WORDS and not self._names_a_name(i) or self._praises(i):
+            if w.low in FRAME_WORDS and not self._names_a_name(i) or self._praises(i) or \
+                    self._name_comes(i):
                 continue
             out.append(w)
         return out
+
+    def _name_comes(self, i: int) -> bool:
+        """Whether word ``i`` is the "from" of "the name X comes from" or the "of" of "the
+        name of X comes from": "name" and the verb, then one pair of relation words, name
+        the relation (``RELATED``'s "name comes": named after)."""
+        ws = self.words
+        if ws[i].low == "of":
+            return i >= 1 and ws[i - 1].low == "name" and self._names_a_name(i - 1) and \
+                _NAME_COMES_FROM.search(self.question[ws[i].end:]) is not None
+        return ws[i].low == "from" and i >= 1 and \
+            _NAME_COMES_FROM.fullmatch(f"{ws[i - 1].low} from") is not None and \
+            any(self._names_a_name(j) for j in range(max(0, i - 8), i - 1))
 
     def _praises(self, i: int) -> bool:
         """Whether word ``i`` only praises the noun an indefinite article introduces ("a
@@ -133,8 +146,12 @@ class Analysis:
         its name from", "bears the name of"): a relation word, not the imperative "Name …"
         nor "What is the name of …"."""
         ws = self.words
-        return ws[i].low == "name" and i >= 2 and ws[i - 1].low in _NAME_DETERMINERS and \
-            ws[i - 2].low not in FRAME_WORDS and not _BE_OR_WH.intersection({ws[i - 2].low})
+        if ws[i].low != "name" or i < 1 or ws[i - 1].low not in _NAME_DETERMINERS:
+            return False
+        if _NAME_COMES_FROM.search(self.question[ws[i].end:]):
+            return True                     # "Where does the name (of) X come from?"
+        return i >= 2 and ws[i - 2].low not in FRAME_WORDS and \
+            not _BE_OR_WH.intersection({ws[i - 2].low})
 
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))
@@ -361,6 +378,9 @@ class Analysis:
 #: determiners of the noun "name" after a verb ("takes *its* name from")
 _NAME_DETERMINERS = frozenset("its their his her the a".split())
 _BE_OR_WH = frozenset("is are was were be been what which whose".split())
+#: where a name came from ("the name X comes from"): the name's origin, what X is named after
+_NAME_COMES_FROM = re.compile(r"(?i)\b(?:comes?|came|derives?|derived|originates?|originated)"
+                              r"\s+from\b")
 #: prepositions that end a noun phrase ("the city *in* which …", "a town *of* …")
 _PREPOSITIONS = frozenset("of in on at by for from to with".split())
 #: prepositions a clause may end with ("the church X belonged *to*", "the city *in* which"):

@@ -1899,3 +1899,15 @@ def test_words_of_degree_and_of_nearness(slice_grounder, question, answer):
     # "major" only grades the language asked for; "beside", "next to" say a border
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_where_a_name_comes_from_is_what_the_named_is_named_after(slice_grounder):
+    """"the name (of) X comes from" asks what X is named after, X the one named: the
+    verb alone had been read as the place Ohio's organisations were formed in, and "name"
+    as nothing (it is a stopword), so Kiribati, which has no named-after fact in the
+    slice, had answered its continent."""
+    a = slice_grounder.ask("Where does the name of Ohio come from?")
+    assert a.grounded and "Ohio River" in a.text and "University" not in a.text, a.text
+    b = slice_grounder.ask("Where does the name Kiribati come from?")
+    assert not b.grounded, b.text
