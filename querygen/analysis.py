@@ -113,10 +113,18 @@ class Analysis:
                                                and w.low in self.type_noun.split()):
                 continue
             if w.low in FRAME_WORDS and not self._names_a_name(i) or self._praises(i) or \
-                    self._name_comes(i):
+                    self._name_comes(i) or self._known_for_doing(i):
                 continue
             out.append(w)
         return out
+
+    def _known_for_doing(self, i: int) -> bool:
+        """Whether word ``i`` is the "known" of "known for <doing>" ("Who is known for
+        playing the timbales?"): the verb after it says the relation; "What is X known
+        for?" (a notable work) keeps it."""
+        ws = self.words
+        return ws[i].low == "known" and i + 2 < len(ws) and ws[i + 1].low == "for" and \
+            ws[i + 2].low.endswith("ing") and len(ws[i + 2].low) > 5
 
     def _name_comes(self, i: int) -> bool:
         """Whether word ``i`` is the "from" of "the name X comes from" or the "of" of "the
@@ -306,6 +314,14 @@ class Analysis:
                 self.question[span[1]:nxt.start].strip():    # "X, stadium" or "X's"
             return None
         return nxt
+
+    def epithet_after(self, span: tuple[int, int]) -> Word | None:
+        """The noun of "the N" right after the mention at ``span`` ("Barnabas *the
+        apostle*"), which may say who X is, or None (see ``class_noun_after``)."""
+        the = next((w for w in self.words if w.start >= span[1]), None)
+        if the is None or the.low != "the" or self.question[span[1]:the.start].strip():
+            return None
+        return self.class_noun_after((the.start, the.end))
 
     def class_phrase_after(self, span: tuple[int, int], most: int = 3) -> list[Word]:
         """The run of two or more lower-case nouns right after the mention at ``span``

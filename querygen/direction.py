@@ -41,6 +41,7 @@ FORWARD, INVERSE = "forward", "inverse"
 
 _BE = frozenset("is are was were be been being am".split())
 _DO = frozenset("do does did".split())
+_HAVE = frozenset("has have had".split())
 _WH = frozenset("who whom what which whose".split())
 _ARTICLES = frozenset("the a an his her their its".split())
 _PREPOSITIONS = frozenset("in at on from to into for with of after".split())
@@ -227,8 +228,9 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     before, after = _around(a, span)
     # the clause's auxiliary right before the mention: "did X …", "was X …"
     aux = next((w for w in reversed(before) if w not in _ARTICLES), "")
-    if aux in _DO:                                   # "Whom did X employ?": X the agent
-        return INVERSE if agentive else None
+    if aux in _DO or aux in _HAVE and after[:1] and _participle(after[0]):
+        return INVERSE if agentive else None         # "Whom did X employ?", "What has X
+                                                     # developed?": X the agent
     if aux in _BE and any(_participle(w) for w in after):   # "Who was X employed by?",
         return FORWARD                               # "Where was X born?": X the patient
     if not aux and after[:1] and after[0] in _BE and len(after) > 1 and \
@@ -237,6 +239,9 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     prep = before[-1] if before else ""
     if prep == "by" and any(_participle(w) for w in before):        # "employed by X"
         return INVERSE if agentive else None
+    if prep == "to" and any(n[-1] == "received" for n in names) and \
+            _after_passive_preposition(before):      # "What prize was awarded to X?":
+        return FORWARD                               # X the one who received it
     if _after_passive_preposition(before):           # "Who was born in X?"
         return INVERSE
     if agentive and _wh_object(before, after):       # "what X owns": X the agent

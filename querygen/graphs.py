@@ -1619,6 +1619,8 @@ def _name_cut_short(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
         if after and after[0].text in left and \
                 not re.sub(r"(?i)\bthe\b", "", q[d.end:after[0].start]).strip():
             name = q[d.start:after[0].end]
+            if d.chosen is not None and normalize(d.chosen.label or "") == normalize(name):
+                continue            # the entity is named so ("Pope Hadrian I")
             return "entity", (f"the KB has no entity named {name!r}; the reading "
                               f"{graph.query.label_level} takes {q[d.start:d.end]!r} alone")
     return None

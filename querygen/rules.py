@@ -269,6 +269,13 @@ class RuleGenerator:
             # "the steelers football team": the whole compound names the entity's class
             found.update(w.low for w in compound)
             inside.append((compound[0].start, compound[-1].end))
+        epithet = a.epithet_after(m.span)
+        if epithet is not None and (self.types.is_a(ids[:1], epithet.low) or (
+                self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(epithet.low)
+                and not self._names_property(epithet.low))):
+            # "Barnabas the apostle": who he is, no relation
+            found.update({"the", epithet.low})
+            inside.append((epithet.start, epithet.end))
         after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
         if after is not None and after.low not in ROLE_NOUNS and \
                 (self.types.is_a(ids[:1], after.low) or self._untyped_noun(ids[0], after.low)) \

@@ -1911,3 +1911,22 @@ def test_where_a_name_comes_from_is_what_the_named_is_named_after(slice_grounder
     assert a.grounded and "Ohio River" in a.text and "University" not in a.text, a.text
     b = slice_grounder.ask("Where does the name Kiribati come from?")
     assert not b.grounded, b.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, answer", [
+    # "has X developed": X the agent of the perfect, as of "did X develop"
+    ("What games has ArenaNet developed?", "Guild Wars"),
+    # "awarded to X": X received it (award received forward), not what X was awarded to
+    ("What prize was awarded to Aung San Suu Kyi?", "Nobel Peace Prize"),
+    # "the N" after a person's name says who they are ("Barnabas the apostle")
+    ("barnabas the apostle died where", "Salamis"),
+    # "known for <doing>": the verb says the relation, "known" nothing
+    ("Who is known for playing the timbales?", "Tito Puente"),
+    ("What was the state religion of Baekje?", "Buddhism"),
+    ("Where is the home base of the club Alain Traoré played for?", "Lorient"),
+    # a regnal numeral the detector leaves out is still the entity's name
+    ("On which continent is the country where Pope Hadrian I was born?", "Europe")])
+def test_verb_tenses_epithets_and_phrases(slice_grounder, question, answer):
+    a = slice_grounder.ask(question)
+    assert a.grounded and answer in a.text, a.text
