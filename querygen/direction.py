@@ -236,18 +236,28 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     if not aux and after[:1] and after[0] in _BE and len(after) > 1 and \
             _participle(after[1]):       # "X was developed by which studio?": the passive's
         return FORWARD                   # subject, the patient
+    passive = _passive_direction(before, names, agentive)
+    if passive is not None:
+        return passive or None
+    if agentive and _wh_object(before, after):       # "what X owns": X the agent
+        return INVERSE
+    if agentive and _wh_subject(before):             # "Who employed X?"
+        return FORWARD
+    return None
+
+
+def _passive_direction(before: list[str], names: list[list[str]], agentive: bool
+                       ) -> str | None:
+    """The direction a passive before the mention asks ("employed by X", "born in X",
+    "awarded to X"); "" when it says there is none to tell, None without one."""
     prep = before[-1] if before else ""
     if prep == "by" and any(_participle(w) for w in before):        # "employed by X"
-        return INVERSE if agentive else None
+        return INVERSE if agentive else ""
     if prep == "to" and any(n[-1] == "received" for n in names) and \
             _after_passive_preposition(before):      # "What prize was awarded to X?":
         return FORWARD                               # X the one who received it
     if _after_passive_preposition(before):           # "Who was born in X?"
         return INVERSE
-    if agentive and _wh_object(before, after):       # "what X owns": X the agent
-        return INVERSE
-    if agentive and _wh_subject(before):             # "Who employed X?"
-        return FORWARD
     return None
 
 

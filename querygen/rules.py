@@ -264,18 +264,9 @@ class RuleGenerator:
         if run and self._run_describes(a, m, run, ids[0]):
             found.update(w.low for w in run)
             inside.append((run[0].start, run[-1].end))
-        compound = a.class_phrase_after(m.span)
-        if compound and self.types.is_a(ids[:1], " ".join(w.low for w in compound)):
-            # "the steelers football team": the whole compound names the entity's class
-            found.update(w.low for w in compound)
-            inside.append((compound[0].start, compound[-1].end))
-        epithet = a.epithet_after(m.span)
-        if epithet is not None and (self.types.is_a(ids[:1], epithet.low) or (
-                self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(epithet.low)
-                and not self._names_property(epithet.low))):
-            # "Barnabas the apostle": who he is, no relation
-            found.update({"the", epithet.low})
-            inside.append((epithet.start, epithet.end))
+        for words in self._said_of_it_after(a, m, ids):
+            found.update(w.low for w in words)
+            inside.append((words[0].start, words[-1].end))
         after = a.class_noun_after(m.span) if m.text != m.text.lower() else None
         if after is not None and after.low not in ROLE_NOUNS and \
                 (self.types.is_a(ids[:1], after.low) or self._untyped_noun(ids[0], after.low)) \
@@ -287,6 +278,24 @@ class RuleGenerator:
             found.update(w.low for w in aside if w.low not in STOPWORDS)
             inside.append((aside[0].start, aside[-1].end))
         return m
+
+    def _said_of_it_after(self, a: Analysis, m: Mention, ids: Sequence[str]
+                          ) -> list[list[Word]]:
+        """The word runs right after ``m`` that say what its entity (``ids``, best
+        first) is: a compound naming its class ("the steelers *football team*"), and an
+        epithet ("Barnabas *the apostle*") of its class or, for a person, a noun that may
+        name a kind of person and no property."""
+        out = []
+        compound = a.class_phrase_after(m.span)
+        if compound and self.types.is_a(ids[:1], " ".join(w.low for w in compound)):
+            out.append(compound)
+        epithet = a.epithet_after(m.span)
+        if epithet is not None and (self.types.is_a(ids[:1], epithet.low) or (
+                self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(epithet.low)
+                and not self._names_property(epithet.low))):
+            the = next(w for w in a.words if w.start >= m.span[1])
+            out.append([the, epithet])
+        return out
 
     def _descriptor_run(self, a: Analysis, m: Mention) -> list[Word]:
         """The apposition before ``m`` (``Analysis.descriptor_before``); in what may be a
