@@ -133,10 +133,13 @@ class Analysis:
         ws = self.words
         if ws[i].low == "of":
             return i >= 1 and ws[i - 1].low == "name" and self._names_a_name(i - 1) and \
-                _NAME_COMES_FROM.search(self.question[ws[i].end:]) is not None
-        return ws[i].low == "from" and i >= 1 and \
-            _NAME_COMES_FROM.fullmatch(f"{ws[i - 1].low} from") is not None and \
-            any(self._names_a_name(j) for j in range(max(0, i - 8), i - 1))
+                _NAME_COMES_FROM.search(self.question) is not None
+        if ws[i].low != "from":
+            return False
+        beside = [ws[j].low for j in (i - 1, i + 1) if 0 <= j < len(ws)]
+        return any(_NAME_COMES_FROM.fullmatch(f"{b} from") or
+                   _NAME_COMES_FROM.fullmatch(f"from {b}") for b in beside) and \
+            any(self._names_a_name(j) for j in range(len(ws)) if ws[j].low == "name")
 
     def _praises(self, i: int) -> bool:
         """Whether word ``i`` only praises the noun an indefinite article introduces ("a
@@ -154,11 +157,11 @@ class Analysis:
         its name from", "bears the name of"): a relation word, not the imperative "Name …"
         nor "What is the name of …"."""
         ws = self.words
-        if ws[i].low != "name" or i < 1 or ws[i - 1].low not in _NAME_DETERMINERS:
+        if ws[i].low != "name" or i < 1:
             return False
-        if _NAME_COMES_FROM.search(self.question[ws[i].end:]):
+        if _NAME_COMES_FROM.search(self.question):
             return True                     # "Where does the name (of) X come from?"
-        return i >= 2 and ws[i - 2].low not in FRAME_WORDS and \
+        return ws[i - 1].low in _NAME_DETERMINERS and i >= 2 and ws[i - 2].low not in FRAME_WORDS and \
             not _BE_OR_WH.intersection({ws[i - 2].low})
 
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
@@ -394,9 +397,10 @@ class Analysis:
 #: determiners of the noun "name" after a verb ("takes *its* name from")
 _NAME_DETERMINERS = frozenset("its their his her the a".split())
 _BE_OR_WH = frozenset("is are was were be been what which whose".split())
-#: where a name came from ("the name X comes from"): the name's origin, what X is named after
-_NAME_COMES_FROM = re.compile(r"(?i)\b(?:comes?|came|derives?|derived|originates?|originated)"
-                              r"\s+from\b")
+#: where a name came from ("the name X comes from", as glossed "from where comes the name
+#: of X"): the name's origin, what X is named after
+_NAME_VERB = r"(?:comes?|came|derives?|derived|originates?|originated)"
+_NAME_COMES_FROM = re.compile(rf"(?i)\b(?:{_NAME_VERB}\s+from|from\s+{_NAME_VERB})\b")
 #: prepositions that end a noun phrase ("the city *in* which …", "a town *of* …")
 _PREPOSITIONS = frozenset("of in on at by for from to with".split())
 #: prepositions a clause may end with ("the church X belonged *to*", "the city *in* which"):

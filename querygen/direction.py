@@ -66,8 +66,8 @@ _ITS_NAME = re.compile(r"(?i)\b(?:gets?|got|gotten|getting|takes?|took|taken|tak
 _NAME_SOURCE = re.compile(r"(?i)\b(?:from|after)\s*$")
 #: "the name (of) X comes from": X is the one named
 _THE_NAME_OF = re.compile(r"(?i)\bname\s+(?:of\s+)?(?:the\s+)?$")
-_COMES_FROM = re.compile(r"(?i)\b(?:comes?|came|derives?|derived|originates?|originated)"
-                         r"\s+from\b")
+_COMES_FROM = re.compile(r"(?i)\b(?:(?:comes?|came|derives?|derived|originates?|originated)"
+                         r"\s+from|from\s+(?:comes?|came|derives?|derived))\b")
 
 
 def _took_its_name(a: Analysis, span: tuple[int, int]) -> str | None:
@@ -75,7 +75,7 @@ def _took_its_name(a: Analysis, span: tuple[int, int]) -> str | None:
     side of the verb it stands, "Where did Ohio get its name from?", "from what got its
     name Ohio", "Where does the name of Ohio come from?"), inverse when X is where the
     name came from ("What takes its name from Ohio?"); None without such a phrase."""
-    if _THE_NAME_OF.search(a.question[:span[0]]) and _COMES_FROM.search(a.question[span[1]:]):
+    if _THE_NAME_OF.search(a.question[:span[0]]) and _COMES_FROM.search(a.question):
         return FORWARD
     if not _ITS_NAME.search(a.question):
         return None

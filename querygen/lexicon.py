@@ -271,8 +271,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "owes its": ("named after", "namesake"), "owe its": ("named after", "namesake"),
     "owed its": ("named after", "namesake"),
     # "where does the name X come from?", "the origin of the name X": what X is named after
-    **{f"name {verb}": ("named after", "namesake") for verb in
-       "come comes came derive derives derived originate originates originated".split()},
+    **{pair: ("named after", "namesake") for verb in
+       "come comes came derive derives derived originate originates originated".split()
+       for pair in (f"name {verb}", f"{verb} name")},
     # a sport is said by its teams, positions and leagues ("football player Zico")
     **{sport: ("member of sports team", "position played on team", "sport", "league")
        for sport in "football soccer basketball baseball hockey rugby cricket".split()},

@@ -738,3 +738,18 @@ def test_a_place_that_got_its_name_before_its_verb_is_the_one_named(slice_mirror
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang="es").ask("¿De dónde tomó su nombre Ohio?")
     assert a.grounded and "Ohio River" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("lang, question, answer", [
+    ("fr", "D'où vient le nom de Neuilly-sur-Seine ?", "Seine"),
+    ("es", "¿De dónde viene el nombre del golfo de México?", "Mexico"),
+    ("de", "Woher kommt der Name Ohio?", "Ohio River"),
+    ("ru", "Откуда происходит название Огайо?", "Ohio River")])
+def test_where_a_name_comes_from_in_other_languages(slice_mirror_path, lang, question,
+                                                    answer):
+    # glossed, the verb comes before the name ("where comes from the name of X"), and
+    # Russian writes no article before it: still what X is named after, X the one named
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang=lang).ask(question)
+    assert a.grounded and answer in a.text, a.text

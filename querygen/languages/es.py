@@ -254,6 +254,8 @@ WORDS = {
     "obispo": "bishop", "deportista": "sportsperson", "piloto": "pilot", "boxeador": "boxer",
     # a genre's subgenre, a geological era, what happened where, as first written
     "subgénero": "subgenre",
+    # where a name comes from ("¿De dónde viene el nombre de X?")
+    "viene": "comes", "vienen": "come", "proviene": "comes", "provienen": "come",
 }
 
 PHRASES = {
