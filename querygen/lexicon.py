@@ -221,13 +221,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "air": ("original network",), "shown": ("original network",),
     "channel": ("original network",), "network": ("original network",),
     # a place belongs to its country, a person to the nation of their citizenship, to a
-    # church, to an organisation of members
-    "belong": ("part of", "country", "country of citizenship", "member of", "religion",
-               "genre"),
-    "belongs": ("part of", "country", "country of citizenship", "member of", "religion",
-                "genre"),
-    "belonged": ("part of", "country", "country of citizenship", "member of", "religion",
-                 "genre"),
+    # church, to an organisation of members; a thing to its owner
+    **{form: ("part of", "country", "country of citizenship", "member of", "religion",
+              "genre", "owned by") for form in ("belong", "belongs", "belonged")},
+    "affiliation": ("member of political party", "member of"),
     "subgroup": ("subclass of",), "subgroups": ("subclass of",),
     "branch": ("subclass of", "part of"), "branches": ("subclass of", "part of"),
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),

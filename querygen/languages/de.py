@@ -215,6 +215,7 @@ WORDS = {
     # second pass: checked against the KB (questions over all relations)
     "ländern": "countries", "nachbarstaaten": "neighbouring countries",
     "partnerstädte": "sister cities", "teams": "teams", "spielten": "played",
+    "lehrte": "taught", "lehrt": "teaches", "unterrichtete": "taught",
     "spielst": "play", "kommen": "come", "kommt": "comes", "kam": "came", "kamen": "came",
     "gekommen": "come", "stammte": "came from", "stammten": "came from",
     "stammst": "come from", "schreibt": "writes", "schrieben": "wrote", "arbeitet": "works",

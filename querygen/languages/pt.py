@@ -216,6 +216,7 @@ WORDS = {
     "possuir": "owns", "possuído": "owned", "adquirir": "acquired",
     "adquirido": "acquired", "fabricante": "manufacturer", "montadora": "manufacturer",
     "fabricar": "manufactured", "fabricado": "manufactured", "produzir": "produced",
+    "fabrica": "manufactures", "fabricam": "manufacture", "produz": "produces",
     "produzido": "produced", "desenvolvedor": "developer", "desenvolvedora": "developer",
     "desenvolver": "developed", "desenvolvido": "developed", "criar": "created",
     "criado": "created", "criação": "creation", "inventar": "invented",
