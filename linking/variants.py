@@ -49,9 +49,9 @@ RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
            (r"ien\b", "ia")),
     # a Cyrillic name transliterated letter by letter (``querygen.languages``) as a Latin
     # label writes it: "Yokhan" → "Johan", "Dzhekson" → "Jekson", "Dmitriy" → "Dmitry",
-    # "Aleksey" → "Alexey"
+    # "Aleksey" → "Alexey", "Stanislavskiy" → "Stanislavski" (-sky and -ski both)
     "ru": ((r"dzh", "j"), (r"kh", "h"), (r"\by(?=[aeiou])", "j"), (r"iy\b", "y"),
-           (r"ks", "x")),
+           (r"(?<=sk)iy\b", "i"), (r"ks", "x")),
 }
 #: the factor of a match through a respelling
 RESPELLING_FACTOR = 0.85

@@ -702,6 +702,8 @@ def names_noun(label: str, forms: frozenset[str]) -> bool:
     phrase = head_phrase(label)
     if not phrase:
         return False
+    if _ALSO_HEADED.get(phrase, "") in forms:     # a city-state is a city too
+        return True
     words = phrase.split()
     for f in forms:
         if phrase == f or phrase.endswith(" " + f):
@@ -710,6 +712,9 @@ def names_noun(label: str, forms: frozenset[str]) -> bool:
             return True
     return False
 
+
+#: compound class labels (normalized) named by their first noun as well as their head
+_ALSO_HEADED = {"city state": "city"}
 
 _HEAD_END = re.compile(r"\s(?:of|for|in|on|at|by|from|with|to|that|which|whose)\s.*$")
 

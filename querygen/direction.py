@@ -267,10 +267,12 @@ def _wh_object(before: list[str], after: list[str]) -> bool:
     verb's object, the mention its subject."""
     verb = after[0] if after else ""
     # "which cars the Lamborghini manufactures", as glossed: nouns and an article between
+    if not before or before[0] not in _WH:
+        return False
     asked = len(before) == 1 or len(before) <= 4 and before[-1] in _ARTICLES and not any(
         w in _BE or w in _DO or w in _PREPOSITIONS for w in before)
-    return bool(before) and before[0] in _WH and asked and bool(verb) and \
-        verb not in _BE and verb not in _DO and not _participle(verb)
+    return asked and bool(verb) and verb not in _BE and verb not in _DO and \
+        not _participle(verb)
 
 
 def _after_passive_preposition(before: list[str]) -> bool:

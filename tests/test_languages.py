@@ -777,3 +777,15 @@ def test_what_x_makes_as_glossed_asks_what_x_is_the_maker_of(slice_mirror_path):
     # read forward, the KB has no such fact; read so, the cars are there (the answer
     # may still wait on confidence)
     assert a.missing != "fact", (a.text, a.missing)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, answer", [
+    # "Игорь" transliterates as "Igor'": the soft sign's mark had split the name in two
+    ("В каком жанре работал Игорь Стравинский?", "opera"),
+    # -ский is written -ski as often as -sky ("Stanislavski")
+    ("В каком городе работал Станиславский?", "Moscow")])
+def test_russian_names_as_english_labels_write_them(slice_mirror_path, question, answer):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="ru").ask(question)
+    assert a.grounded and answer in a.text, a.text

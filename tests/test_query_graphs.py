@@ -1930,3 +1930,10 @@ def test_where_a_name_comes_from_is_what_the_named_is_named_after(slice_grounder
 def test_verb_tenses_epithets_and_phrases(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_city_state_is_a_city(slice_grounder):
+    # the slice types Hamburg as a "city-state" and a state of Germany, no "city"
+    a = slice_grounder.ask("In which city did Georg Philipp Telemann die?")
+    assert a.grounded and "Hamburg" in a.text, a.text

@@ -954,5 +954,7 @@ def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexic
 
 
 def _transliterated(word: str) -> str:
+    """``word`` in Latin letters, without the marks that stand for a soft or hard sign
+    ("Игорь" → "Igor", not "Igor'", which reads as a word and a quotation mark)."""
     from anyascii import anyascii
-    return anyascii(word)
+    return anyascii(word).replace("'", "").replace('"', "")
