@@ -353,6 +353,14 @@ class TypeOracle:
                     for lab in split_label(name))
                 self._roles[i] = roles.get(i, (frozenset(), frozenset()))
 
+    def _names_a_person(self, class_id: str) -> bool:
+        """Whether the English label of the class ``class_id`` is "human" or "person"."""
+        try:
+            label = self.kb.entity(class_id).label("en")
+        except KGGroundError:
+            return False
+        return normalize(label or "") in ("human", "person")
+
     def _english_aliases(self, type_id: str, label: str) -> tuple[str, ...]:
         """The English aliases of a type whose English label is no English word, as
         Wikidata leaves some classes' names untranslated ("Regierungsbezirk": its alias
@@ -547,6 +555,9 @@ class TypeOracle:
         forms = noun_forms(noun)
         if any(literal_kind(v) for v in values):
             return -1.0 if ids == [] else 0.0
+        if via == "P31" and ids and not forms & PERSON_NOUNS and \
+                all(self._names_a_person(i) for i in ids):
+            return -1.0     # "What religion does X belong to?" is not X's class, human
         if _any_administrative_unit(noun) or noun in ANY_PLACE_NOUNS:
             kinds = self.kinds(list(ids))       # a province, a county, a country alike
             if kinds and all(k == PLACE for k in kinds.values()):

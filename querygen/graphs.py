@@ -522,7 +522,7 @@ class GraphRanker:
                     len(_relation_edges(plan)) >= MAX_HOPS:
                 continue
             words = self._unexplained_words(ctx, plan)
-            if not words:
+            if not words or not self._named_apart_from(ctx, plan, words):
                 continue
             answers = [v for v in (self.rules._answers(plan, limit=EXTEND_SAMPLE) or [])
                        if v]
@@ -547,6 +547,23 @@ class GraphRanker:
                                    fit=((plan.fit or 0.0) * (hops - 1) + score) / hops,
                                    notes=(*plan.notes, f"then {' '.join(texts)!r}")))
         return out
+
+    def _named_apart_from(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word]
+                          ) -> bool:
+        """Whether a relation word other than ``words`` (those left for a hop after it)
+        names a hop of ``plan``: a reading that only the words of its extension explain
+        is no first hop of the question ("Where did Abbey Road get its name from?" read
+        as the language of its name, then what that is named after)."""
+        pids = [e.predicate.id for e in _relation_edges(plan)
+                if isinstance(e.predicate, LinkingDecision)]
+        if not pids:
+            return True
+        spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
+        left = {w.start for w in words}
+        rest = [POSSESSIVE_END.sub("", w.low) for w in ctx.analysis.relation_words(spans)
+                if w.start not in left]
+        return any(low in CONTAINMENT_WORDS or _names_word(self.rules.fit.name_stems(pid), low)
+                   for low in rest for pid in pids)
 
     def _extension_refused(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word],
                            cand: Candidate) -> bool:
@@ -750,8 +767,10 @@ class GraphRanker:
 
         def namers(pids: Sequence[str]) -> list[list[int]]:
             # "located" and the like say where a thing lies: free hops (``_free_hop_for``)
+            # "name" is a stopword, but a relation word where the analysis keeps it
+            # ("got its name from")
             return [[j for j, low in enumerate(lows)
-                     if low not in STOPWORDS and low not in CONTAINMENT_WORDS
+                     if (low not in STOPWORDS or low == "name") and low not in CONTAINMENT_WORDS
                      and _names_word(self.rules.fit.name_stems(pid), low)] for pid in pids]
 
         # a hop to where a thing lies is free when a word says so ("lies in a state")

@@ -1937,3 +1937,19 @@ def test_a_city_state_is_a_city(slice_grounder):
     # the slice types Hamburg as a "city-state" and a state of Germany, no "city"
     a = slice_grounder.ask("In which city did Georg Philipp Telemann die?")
     assert a.grounded and "Hamburg" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_first_hop_only_the_extension_words_explain_is_no_reading(slice_grounder):
+    # "name" led to the language of the album's name, then "got its name from" to what
+    # that language is named after (England), grounded: the first hop had no word of its
+    # own
+    a = slice_grounder.ask('Where did "Abbey Road" get its name from?')
+    assert not a.grounded and "England" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_persons_class_is_no_answer_to_which_religion(slice_grounder):
+    # the slice has no religion for the Dalai Lama; his class, human, is no religion
+    a = slice_grounder.ask("What religion does Tenzin Gyatso belong to?")
+    assert not a.grounded and "human" not in a.text, a.text
