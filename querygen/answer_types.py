@@ -353,13 +353,20 @@ class TypeOracle:
                     for lab in split_label(name))
                 self._roles[i] = roles.get(i, (frozenset(), frozenset()))
 
-    def _names_a_person(self, class_id: str) -> bool:
-        """Whether the English label of the class ``class_id`` is "human" or "person"."""
-        try:
-            label = self.kb.entity(class_id).label("en")
-        except KGGroundError:
+    def _only_the_person_class(self, forms: frozenset[str], ids: Sequence[str],
+                               via: str | None) -> bool:
+        """Whether the answers ``ids``, reached through instance of, are only the class of
+        people ("human", "person") and the noun asked (``forms``) names no person."""
+        if via != "P31" or not ids or forms & PERSON_NOUNS:
             return False
-        return normalize(label or "") in ("human", "person")
+        for class_id in ids:
+            try:
+                label = self.kb.entity(class_id).label("en")
+            except KGGroundError:
+                return False
+            if normalize(label or "") not in ("human", "person"):
+                return False
+        return True
 
     def _english_aliases(self, type_id: str, label: str) -> tuple[str, ...]:
         """The English aliases of a type whose English label is no English word, as
@@ -555,8 +562,7 @@ class TypeOracle:
         forms = noun_forms(noun)
         if any(literal_kind(v) for v in values):
             return -1.0 if ids == [] else 0.0
-        if via == "P31" and ids and not forms & PERSON_NOUNS and \
-                all(self._names_a_person(i) for i in ids):
+        if self._only_the_person_class(forms, ids, via):
             return -1.0     # "What religion does X belong to?" is not X's class, human
         if _any_administrative_unit(noun) or noun in ANY_PLACE_NOUNS:
             kinds = self.kinds(list(ids))       # a province, a county, a country alike

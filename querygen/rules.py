@@ -290,9 +290,10 @@ class RuleGenerator:
         if compound and self.types.is_a(ids[:1], " ".join(w.low for w in compound)):
             out.append(compound)
         epithet = a.epithet_after(m.span)
-        if epithet is not None and (self.types.is_a(ids[:1], epithet.low) or (
-                self.types.is_a(ids[:1], PERSON_CLASS) and _may_name_a_person(epithet.low)
-                and not self._names_property(epithet.low))):
+        if epithet is not None and not self._names_property(epithet.low) and (
+                self.types.is_a(ids[:1], epithet.low) or (
+                    self.types.is_a(ids[:1], PERSON_CLASS) and
+                    _may_name_a_person(epithet.low))):
             the = next(w for w in a.words if w.start >= m.span[1])
             out.append([the, epithet])
         return out

@@ -1953,3 +1953,10 @@ def test_a_persons_class_is_no_answer_to_which_religion(slice_grounder):
     # the slice has no religion for the Dalai Lama; his class, human, is no religion
     a = slice_grounder.ask("What religion does Tenzin Gyatso belong to?")
     assert not a.grounded and "human" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_the_role_after_a_name_is_a_relation_not_an_epithet(slice_grounder):
+    # "Barnabas the apostle" says who he is; "Salt Lake City the capital of" asks a relation
+    a = slice_grounder.ask("What is Salt Lake City the capital of?")
+    assert a.grounded and "Utah" in a.text, a.text
