@@ -90,7 +90,8 @@ SUPERLATIVES: dict[str, Superlative] = {
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
 #: property linker's own stemming joins "speaks" and "speak".
 RELATED: dict[str, tuple[str, ...]] = {
-    "born": ("birth",), "birthplace": ("place of birth",), "birthday": ("date of birth",),
+    # an organisation is "born" where it was formed ("the fashion house Gucci was born")
+    "born": ("birth", "formation"), "birthplace": ("place of birth",), "birthday": ("date of birth",),
     "die": ("death",), "died": ("death",), "dies": ("death",), "dead": ("death",),
     "death": ("death",), "buried": ("burial",),
     # "die of/from" asks a cause, not a place

@@ -789,3 +789,11 @@ def test_russian_names_as_english_labels_write_them(slice_mirror_path, question,
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang="ru").ask(question)
     assert a.grounded and answer in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_an_organisation_is_born_where_it_was_formed(slice_mirror_path):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="it").ask(
+        "In quale città è nata la casa di moda Gucci?")
+    assert a.grounded and "Florence" in a.text, a.text

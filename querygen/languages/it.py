@@ -526,6 +526,7 @@ PHRASES = {
     "sviluppata da": "developed by", "pubblicato da": "published by",
     "pubblicata da": "published by", "casa produttrice": "manufacturer",
     "casa editrice": "publisher", "casa automobilistica": "car manufacturer",
+    "casa di moda": "fashion house",
     "linguaggio di programmazione": "programming language",
     "rete televisiva": "television network", "canale televisivo": "television channel",
     "rete originale": "original network", "rete di trasmissione": "original network",
