@@ -797,3 +797,16 @@ def test_an_organisation_is_born_where_it_was_formed(slice_mirror_path):
     a = Grounder(slice_mirror_path, lang="it").ask(
         "In quale città è nata la casa di moda Gucci?")
     assert a.grounded and "Florence" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("lang, question, answer", [
+    ("ru", "Партийная принадлежность Никиты Хрущёва?", "Communist Party"),
+    # a thing "created" or a genre "formed" in a country: its country of origin
+    ("ru", "«Царь-бомба» была создана в какой стране?", "Soviet Union"),
+    ("pt", "reggae surgiu em que país", "Jamaica"),
+    ("de", "In welchem Land fanden die Olympischen Sommerspiele 1972 statt?", "Germany")])
+def test_affiliation_origin_and_the_olympics(slice_mirror_path, lang, question, answer):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang=lang).ask(question)
+    assert a.grounded and answer in a.text, a.text

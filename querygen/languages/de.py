@@ -71,6 +71,7 @@ WORDS = {
     "bevölkerungsreichsten": "most populous", "einwohner": "inhabitants",
     "einwohnerzahl": "population", "bevölkerung": "population", "fläche": "area",
     # answer classes
+    "oper": "opera",
     "person": "person", "mensch": "person", "land": "country", "länder": "countries",
     "staat": "country", "stadt": "city", "städte": "cities", "ort": "place",
     "orte": "places", "dorf": "village", "gemeinde": "municipality", "region": "region",
@@ -264,6 +265,8 @@ WORDS = {
 }
 
 PHRASES = {
+    "olympischen sommerspiele": "Summer Olympics", "olympische sommerspiele": "Summer Olympics",
+    "olympischen winterspiele": "Winter Olympics", "olympische winterspiele": "Winter Olympics",
     # fillers, and nouns and verbs of everyday questions
     "beruflich gemacht": "did for a living", "macht beruflich": "does for a living",
     # a "Gebiet" is a territory; the field one works in is one "auf dem Gebiet"

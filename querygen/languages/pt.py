@@ -180,6 +180,8 @@ WORDS = {
     "defensor": "defender", "lateral": "defender", "meio-campista": "midfielder",
     "meio-campo": "midfielder", "médio-centro": "midfielder",
     # membership, party, record label
+    "país-membro": "member country", "países-membros": "member countries",
+    "estado-membro": "member state", "estados-membros": "member states",
     "membro": "member", "integrante": "member", "sócio": "member", "filiado": "member",
     "militante": "member", "militou": "was a member",
     "militava": "was a member", "milita": "is a member", "pertencer": "belongs",

@@ -121,6 +121,7 @@ WORDS = {
     "выступать": "performed", "позиция": "position of", "амплуа": "position of",
     # party, membership, label
     "член": "member", "членство": "membership", "участник": "participant",
+    "партийный": "party", "партийная": "party", "принадлежность": "affiliation",
     "участница": "participant", "лейбл": "record label of", "звукозапись": "recording",
     "звукозаписывающий": "record", "звукозаписывающая": "record",
     "звукозаписывающей": "record", "звукозаписывающую": "record",
