@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from querygen.analysis import POSSESSIVE_END, Analysis, class_idiom
+from querygen.analysis import POSSESSIVE_END, Analysis, class_idiom, parts_of_speech
 from querygen.fit import norm_words
 
 FORWARD, INVERSE = "forward", "inverse"
@@ -270,7 +270,8 @@ def _wh_object(before: list[str], after: list[str]) -> bool:
     if not before or before[0] not in _WH:
         return False
     asked = len(before) == 1 or len(before) <= 4 and before[-1] in _ARTICLES and not any(
-        w in _BE or w in _DO or w in _PREPOSITIONS for w in before)
+        w in _BE or w in _DO or w in _PREPOSITIONS or "VERB" in parts_of_speech(w)
+        for w in before[1:]) and "VERB" in parts_of_speech(verb)
     return asked and bool(verb) and verb not in _BE and verb not in _DO and \
         not _participle(verb)
 
