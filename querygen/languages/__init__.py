@@ -330,7 +330,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     relative = _relative_starts(question, tokens, lows, lemmas, lex)
     i = 0
     while i < len(tokens):
-        longer_place = place_names.get(i, (0, ""))[0] > 1     # "Nova Zelândia", not "Nova"
+        # "Nova Zelândia", not "Nova"; "Germania" the country, not the KB's province
+        longer_place = place_names.get(i, (0, ""))[0] > 1 or i in place_names
         if i in class_nouns:
             replacements.append((tokens[i][0], tokens[i][1], lows[i]))
             i += 1
@@ -682,6 +683,9 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     names = places.english_names(code)
     if not names:
         return {}
+    # a country's name in Latin letters wins over the KB's English label of another
+    # thing ("Germania", "Spagna"); in another script the KB's name is the country's own
+    territories = places.territory_names(code)
     cased = _cased(question, tokens)
     words = [question[s:e] for s, e in tokens]
 
@@ -698,8 +702,10 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             lexical = [known_word(j) for j in run]
             # a name the KB knows wins, unless the place's name is longer: "Nuova Zelanda"
             # is New Zealand, though the KB knows "Zelanda"; "какой" is no Kako
-            if (taken.issuperset(run) if n > 1 else i in taken) or all(lexical) or \
-                    (n == 1 and any(lexical)):
+            if (taken.issuperset(run) if n > 1 else
+                    i in taken and not (_LATIN.search(lows[i]) and
+                                        places.fold(lows[i]) in territories)) or \
+                    all(lexical) or (n == 1 and any(lexical)):
                 continue
             forms = [places.fold(" ".join(lows[j] for j in run)),
                      places.fold(" ".join(lemmas[j] for j in run))]

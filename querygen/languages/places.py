@@ -77,6 +77,23 @@ def english_names(lang: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+@functools.cache
+def territory_names(lang: str) -> frozenset[str]:
+    """The folded names of CLDR's countries, territories and continents in ``lang`` that
+    ``english_names`` reads into English ("germania", "spagna"): a question in ``lang``
+    means the country by them, even where a KB labels something else so in English (the
+    Roman province Germania, a Roman metro station Spagna)."""
+    names = english_names(lang)
+    if not names:
+        return frozenset()
+    from babel import Locale
+    out: set[str] = set()
+    for local in [Locale.parse(lang)] + [Locale.parse(v) for v in _regional(lang)]:
+        out.update(fold(name) for code, name in local.territories.items()
+                   if code.isalpha() or code in CONTINENTS)
+    return frozenset(k for k in out if k in names)
+
+
 def _regional(lang: str) -> list[str]:
     """CLDR's regional variants of ``lang`` ("pt_PT" writes Benin "Benim")."""
     from babel import localedata
