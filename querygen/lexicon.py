@@ -90,8 +90,7 @@ SUPERLATIVES: dict[str, Superlative] = {
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
 #: property linker's own stemming joins "speaks" and "speak".
 RELATED: dict[str, tuple[str, ...]] = {
-    # an organisation is "born" where it was formed ("the fashion house Gucci was born")
-    "born": ("birth", "formation"), "birthplace": ("place of birth",), "birthday": ("date of birth",),
+    "born": ("birth",), "birthplace": ("place of birth",), "birthday": ("date of birth",),
     "die": ("death",), "died": ("death",), "dies": ("death",), "dead": ("death",),
     "death": ("death",), "buried": ("burial",),
     # "die of/from" asks a cause, not a place
@@ -114,7 +113,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "type": ("instance of", "subclass of"), "sort": ("instance of", "subclass of"),
     "founded": ("founding", "formation", "inception", "founder"),
     "founder": ("founded by",), "established": ("inception", "founded"),
-    "formed": ("formation", "country of origin"), "form": ("formation",), "got together": ("formation",),
+    "formed": ("formation",), "form": ("formation",), "got together": ("formation",),
     "get together": ("formation",), "came together": ("formation",),
     "created": ("creator", "inception", "formation", "developer", "country of origin"),
     "employ": ("employer",), "employs": ("employer",), "employed": ("employer",),

@@ -796,19 +796,10 @@ def test_russian_names_as_english_labels_write_them(slice_mirror_path, question,
 
 
 @pytest.mark.timeout(600)
-def test_an_organisation_is_born_where_it_was_formed(slice_mirror_path):
-    from reasoning import Grounder
-    a = Grounder(slice_mirror_path, lang="it").ask(
-        "In quale città è nata la casa di moda Gucci?")
-    assert a.grounded and "Florence" in a.text, a.text
-
-
-@pytest.mark.timeout(600)
 @pytest.mark.parametrize("lang, question, answer", [
     ("ru", "Партийная принадлежность Никиты Хрущёва?", "Communist Party"),
-    # a thing "created" or a genre "formed" in a country: its country of origin
+    # a thing "created" in a country: its country of origin
     ("ru", "«Царь-бомба» была создана в какой стране?", "Soviet Union"),
-    ("pt", "reggae surgiu em que país", "Jamaica"),
     ("de", "In welchem Land fanden die Olympischen Sommerspiele 1972 statt?", "Germany")])
 def test_affiliation_origin_and_the_olympics(slice_mirror_path, lang, question, answer):
     from reasoning import Grounder

@@ -331,7 +331,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     i = 0
     while i < len(tokens):
         # "Nova Zelândia", not "Nova"; "Germania" the country, not the KB's province
-        longer_place = place_names.get(i, (0, ""))[0] > 1 or i in place_names
+        longer_place = i in place_names
         if i in class_nouns:
             replacements.append((tokens[i][0], tokens[i][1], lows[i]))
             i += 1
@@ -702,10 +702,8 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             lexical = [known_word(j) for j in run]
             # a name the KB knows wins, unless the place's name is longer: "Nuova Zelanda"
             # is New Zealand, though the KB knows "Zelanda"; "какой" is no Kako
-            if (taken.issuperset(run) if n > 1 else
-                    i in taken and not (_LATIN.search(lows[i]) and
-                                        places.fold(lows[i]) in territories)) or \
-                    all(lexical) or (n == 1 and any(lexical)):
+            if _kb_name_wins(run, taken, lows, territories) or all(lexical) or \
+                    (n == 1 and any(lexical)):
                 continue
             forms = [places.fold(" ".join(lows[j] for j in run)),
                      places.fold(" ".join(lemmas[j] for j in run))]
@@ -724,6 +722,17 @@ def _place_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             break
         i += 1
     return out
+
+
+def _kb_name_wins(run: range, taken: set[int], lows: list[str],
+                  territories: frozenset[str]) -> bool:
+    """Whether a name the KB knows (``taken``) covers the words at ``run``, so that no
+    place's name is read there: a longer place's name still is, and so is a country's
+    name in Latin letters (``territories``) that the KB labels another thing with."""
+    if len(run) > 1:
+        return taken.issuperset(run)
+    i = run[0]
+    return i in taken and not (_LATIN.search(lows[i]) and places.fold(lows[i]) in territories)
 
 
 def _capitalized(words: Sequence[str], run: range) -> bool:
