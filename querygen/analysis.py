@@ -154,15 +154,16 @@ class Analysis:
 
     def _names_a_name(self, i: int) -> bool:
         """Whether word ``i`` is the noun "name" after a verb and its determiner ("X takes
-        its name from", "bears the name of"): a relation word, not the imperative "Name …"
-        nor "What is the name of …"."""
+        its name from", "bears the name of"), or in a question where a name comes from
+        something ("Where does the name X come from?"): a relation word, not the
+        imperative "Name …" nor "What is the name of …"."""
         ws = self.words
         if ws[i].low != "name" or i < 1:
             return False
         if _NAME_COMES_FROM.search(self.question):
             return True                     # "Where does the name (of) X come from?"
-        return ws[i - 1].low in _NAME_DETERMINERS and i >= 2 and ws[i - 2].low not in FRAME_WORDS and \
-            not _BE_OR_WH.intersection({ws[i - 2].low})
+        return ws[i - 1].low in _NAME_DETERMINERS and i >= 2 and \
+            ws[i - 2].low not in FRAME_WORDS and not _BE_OR_WH.intersection({ws[i - 2].low})
 
     def relation_phrase(self, spans: Iterable[tuple[int, int]] = (), **kw: bool) -> str:
         return " ".join(w.text for w in self.relation_words(spans, **kw))

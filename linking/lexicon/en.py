@@ -34,7 +34,8 @@ while who whom whose why will with within without would yet you your yours yours
 yourselves s t d ll m re ve nt don didn doesn isn wasn aren weren won wouldn couldn
 shouldn hasn haven hadn ca na gon wanna gonna lol rt amp http https www com
 someone somebody anyone anybody something anything notable famous popular renowned prominent
-main major primary predominant hey hello btw trivia quiz originally initially actually exactly really
+main major primary predominant hey hello btw trivia quiz originally initially actually
+exactly really
 name named called call tell list give show find say said
 """.split())
 

@@ -244,7 +244,8 @@ WORDS = {
     "королева": "queen", "император": "emperor", "епископ": "bishop",
     "гонщик": "racing driver", "боксёр": "boxer",
     # a genre's subgenre, a geological era, what happened where, as first written
-    "поджанр": "subgenre of", "изначально": "originally", "первоначально": "originally", "произойти": "took place", "эра": "era",
+    "поджанр": "subgenre of", "изначально": "originally", "первоначально": "originally",
+    "произойти": "took place", "эра": "era",
 }
 
 PHRASES = {
