@@ -767,10 +767,8 @@ class GraphRanker:
 
         def namers(pids: Sequence[str]) -> list[list[int]]:
             # "located" and the like say where a thing lies: free hops (``_free_hop_for``)
-            # "name" is a stopword, but a relation word where the analysis keeps it
-            # ("got its name from")
             return [[j for j, low in enumerate(lows)
-                     if (low not in STOPWORDS or low == "name") and low not in CONTAINMENT_WORDS
+                     if low not in STOPWORDS and low not in CONTAINMENT_WORDS
                      and _names_word(self.rules.fit.name_stems(pid), low)] for pid in pids]
 
         # a hop to where a thing lies is free when a word says so ("lies in a state")
