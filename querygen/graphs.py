@@ -553,10 +553,11 @@ class GraphRanker:
         """Whether a relation word other than ``words`` (those left for a hop after it)
         names a hop of ``plan``: a reading that only the words of its extension explain
         is no first hop of the question ("Where did Abbey Road get its name from?" read
-        as the language of its name, then what that is named after)."""
+        as the language of its name, then what that is named after). The members of an
+        entity need no word ("the works in the Prado")."""
         pids = [e.predicate.id for e in _relation_edges(plan)
                 if isinstance(e.predicate, LinkingDecision)]
-        if not pids:
+        if not pids or plan.notes and plan.notes[0].startswith("members of"):
             return True
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         left = {w.start for w in words}

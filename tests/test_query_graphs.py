@@ -1960,3 +1960,10 @@ def test_the_role_after_a_name_is_a_relation_not_an_epithet(slice_grounder):
     # "Barnabas the apostle" says who he is; "Salt Lake City the capital of" asks a relation
     a = slice_grounder.ask("What is Salt Lake City the capital of?")
     assert a.grounded and "Utah" in a.text, a.text
+
+
+def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
+    # "the works in the Prado": the museum's works, then their painters; the first hop
+    # is the members of the Prado, which no relation word has to name
+    a = paintings.ask("Who painted the works in the Prado?")
+    assert a.grounded and "Velázquez" in a.text and "Goya" in a.text, a.text
