@@ -728,11 +728,14 @@ def _kb_name_wins(run: range, taken: set[int], lows: list[str],
                   territories: frozenset[str]) -> bool:
     """Whether a name the KB knows (``taken``) covers the words at ``run``, so that no
     place's name is read there: a longer place's name still is, and so is a country's
-    name in Latin letters (``territories``) that the KB labels another thing with."""
+    name in Latin letters (``territories``) that the KB labels another thing with, alone
+    (not a word of a longer name the KB knows: "Dominique de Villepin")."""
     if len(run) > 1:
         return taken.issuperset(run)
     i = run[0]
-    return i in taken and not (_LATIN.search(lows[i]) and places.fold(lows[i]) in territories)
+    alone = i - 1 not in taken and i + 1 not in taken
+    return i in taken and not (alone and _LATIN.search(lows[i]) and
+                               places.fold(lows[i]) in territories)
 
 
 def _capitalized(words: Sequence[str], run: range) -> bool:
