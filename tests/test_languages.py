@@ -820,3 +820,13 @@ def test_a_countrys_name_in_the_questions_language_is_the_country(slice_mirror_p
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang=lang).ask(question)
     assert a.grounded and answer in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_russian_unit_name_ends_with_its_lower_case_noun(slice_mirror_path):
+    # "Владимирская область" is the KB's Russian label of Vladimir Oblast: the lower-case
+    # "область" at its end had made it no name, and the adjective was transliterated
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="ru").ask(
+        "Владимирская область находится в какой стране?")
+    assert a.grounded and "Russia" in a.text, a.text

@@ -951,18 +951,25 @@ _FEATURE_NOUNS = frozenset("""island islands river lake mountain mountains sea b
     strait peninsula""".split())
 
 
+#: the English of lower-case nouns that end names of administrative units in languages
+#: that write them so ("Владимирская область" is Vladimir Oblast)
+_UNIT_NOUNS = frozenset("region province district territory".split())
+
+
 def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexicon | None,
                 cased: bool) -> bool:
     """Whether a run of ``words`` (with their lower-case forms and lemmas) cannot be a
     name, whatever the KB knows (see ``_names``): in a question that capitalizes its
     names, a run without a capital or digit, or one that begins (but with a natural
-    feature's noun, ``_FEATURE_NOUNS``) or ends with a lower-case lexicon word; and a run
+    feature's noun, ``_FEATURE_NOUNS``) or ends (but with an administrative unit's,
+    ``_UNIT_NOUNS``) with a lower-case lexicon word; and a run
     of lexicon words or a lexicon phrase."""
     if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
         return True
     if cased and lex is not None and any(
             not w[:1].isupper() and lex.word(low, lm) is not None and
-            not (first and len(words) > 1 and lex.word(low, lm) in _FEATURE_NOUNS)
+            not (len(words) > 1 and lex.word(low, lm) in (
+                _FEATURE_NOUNS if first else _UNIT_NOUNS))
             for first, w, low, lm in ((True, words[0], lows[0], lemmas[0]),
                                       (False, words[-1], lows[-1], lemmas[-1]))):
         return True     # "o Canadá" is not the anthem O Canada, nor "Praga é" a name
