@@ -228,9 +228,11 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     before, after = _around(a, span)
     # the clause's auxiliary right before the mention: "did X …", "was X …"
     aux = next((w for w in reversed(before) if w not in _ARTICLES), "")
-    if aux in _DO or aux in _HAVE and after[:1] and _participle(after[0]):
-        return INVERSE if agentive else None         # "Whom did X employ?", "What has X
-                                                     # developed?": X the agent
+    if aux in _DO or aux in _HAVE and after[:1] and _participle(after[0]) and \
+            before[:1] != ["who"]:
+        # "Whom did X employ?", "What has X developed?": X the agent ("Who has X
+        # developed?", German's order of "who has developed X", asks X's developer)
+        return INVERSE if agentive else None
     if aux in _BE and any(_participle(w) for w in after):   # "Who was X employed by?",
         return FORWARD                               # "Where was X born?": X the patient
     if not aux and after[:1] and after[0] in _BE and len(after) > 1 and \

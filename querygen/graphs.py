@@ -561,10 +561,16 @@ class GraphRanker:
             return True
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         left = {w.start for w in words}
-        rest = [POSSESSIVE_END.sub("", w.low) for w in ctx.analysis.relation_words(spans)
-                if w.start not in left]
-        return any(low in CONTAINMENT_WORDS or _names_word(self.rules.fit.name_stems(pid), low)
-                   for low in rest for pid in pids)
+        rest = [w for w in ctx.analysis.relation_words(spans) if w.start not in left]
+        lows = [POSSESSIVE_END.sub("", w.low) for w in rest]
+        if any(low in CONTAINMENT_WORDS or _names_word(self.rules.fit.name_stems(pid), low)
+               for low in lows for pid in pids):
+            return True
+        # a name of stopwords ("named after") names its property only as a phrase
+        fit = self.rules.fit
+        scores = fit.name_scores(fit.chunk_phrases(rest)) if rest else {}
+        return any((found := fit.fit(ctx.analysis, pid, scores, [lows])) is not None and
+                   found[0] >= EXTEND_FIT and found[1].match != "answer" for pid in pids)
 
     def _extension_refused(self, ctx: _Context, plan: QueryPlan, words: Sequence[Word],
                            cand: Candidate) -> bool:

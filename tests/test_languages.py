@@ -830,3 +830,12 @@ def test_a_russian_unit_name_ends_with_its_lower_case_noun(slice_mirror_path):
     a = Grounder(slice_mirror_path, lang="ru").ask(
         "Владимирская область находится в какой стране?")
     assert a.grounded and "Russia" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_path):
+    # glossed "who has Guild Wars developed?": German keeps the object before the
+    # participle; "What has X developed?" asks what X made
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="de").ask("Wer hat Guild Wars entwickelt?")
+    assert a.grounded and "ArenaNet" in a.text, a.text

@@ -1967,3 +1967,11 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     # is the members of the Prado, which no relation word has to name
     a = paintings.ask("Who painted the works in the Prado?")
     assert a.grounded and "Velázquez" in a.text and "Goya" in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_first_hop_a_phrase_of_stopwords_names_may_be_extended(slice_grounder):
+    # "named after" names its hop only as a phrase (both words are stopwords): the hop
+    # before "born" is still named by words of its own
+    a = slice_grounder.ask("In which city was the person Thales' theorem is named after born?")
+    assert a.grounded and "Miletus" in a.text, a.text
