@@ -326,10 +326,11 @@ class Analysis:
         if the is None or the.low != "the" or self.question[span[1]:the.start].strip():
             return None
         noun = self.class_noun_after((the.start, the.end))
-        nxt = next((w for w in self.words if noun is not None and w.start >= noun.end), None)
-        if noun is None or noun.low in ROLE_NOUNS or nxt is not None and nxt.low == "of":
-            return None         # "Is Sydney the capital of Australia?": a relation
-        return noun
+        if noun is None or noun.low in ROLE_NOUNS:
+            return None
+        nxt = next((w for w in self.words if w.start >= noun.end), None)
+        # "Is Sydney the capital of Australia?": "the N of" is a relation
+        return None if nxt is not None and nxt.low == "of" else noun
 
     def class_phrase_after(self, span: tuple[int, int], most: int = 3) -> list[Word]:
         """The run of two or more lower-case nouns right after the mention at ``span``

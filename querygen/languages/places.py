@@ -89,9 +89,14 @@ def territory_names(lang: str) -> frozenset[str]:
     from babel import Locale
     out: set[str] = set()
     for local in [Locale.parse(lang)] + [Locale.parse(v) for v in _regional(lang)]:
-        out.update(fold(name) for code, name in local.territories.items()
-                   if code.isalpha() or code in CONTINENTS)
+        out.update(fold(name) for _, name in _territories(local))
     return frozenset(k for k in out if k in names)
+
+
+def _territories(local: Any) -> list[tuple[str, str]]:
+    """(CLDR code, name in ``local``) of its countries, territories and continents."""
+    return [(code, name) for code, name in local.territories.items()
+            if code.isalpha() or code in CONTINENTS]
 
 
 def _regional(lang: str) -> list[str]:
@@ -104,8 +109,8 @@ def _regional(lang: str) -> list[str]:
 def _pairs(local: Any, english: Any) -> list[tuple[str, str, str]]:
     """(name in ``local``, English name, kind) for CLDR's places and languages."""
     pairs: list[tuple[str, str, str]] = []
-    for code, name in local.territories.items():
-        if (code.isalpha() or code in CONTINENTS) and code in english.territories:
+    for code, name in _territories(local):
+        if code in english.territories:
             # CLDR writes "Trinidad & Tobago"; labels write "and" (with "&" a name is
             # another entity's: the football team's alias)
             pairs.append((name, english.territories[code].replace(" & ", " and "), "place"))
