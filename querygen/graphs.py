@@ -1004,6 +1004,11 @@ class GraphRanker:
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         confidence = self.model.probability(feats)
+        if via == "P31" and check.noun is not None and check.noun < 0:
+            # instance of answers with classes: none of the class asked answers another
+            # question ("Which band is X a member of?" — through P31's alias "member of"
+            # — is not X's class, human)
+            confidence = min(confidence, self.model.threshold / 2)
         if feats["log_answers"] > LOG_ONE and _one_of_many_said(ctx, plan, check.noun):
             # "Name a poet" asks for one of many: the other poets are no rival answers,
             # so their number is no evidence against the reading (the model learnt it

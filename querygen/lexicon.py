@@ -261,6 +261,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "fellow": ("member of",), "fronted": ("member of",), "fronts": ("member of",),
     "frontman": ("member of",), "frontwoman": ("member of",), "joined": ("member of",),
     "join": ("member of",), "joins": ("member of",), "affiliated": ("member of",),
+    # one is in a band, or of it ("the keyboardist of which band"); "band" alone may
+    # only say what a thing is ("fronted a band that comes from …")
+    **{pair: ("member of",) for noun in ("band", "bands") for pair in (
+        f"{noun} in", f"in {noun}", f"of {noun}")},
     # "takes its name from": the verb and its determiner name nothing themselves
     "signed": ("record label",), "takes its": ("named after", "namesake"),
     "take its": ("named after", "namesake"), "took its": ("named after", "namesake"),
