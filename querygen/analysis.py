@@ -141,6 +141,13 @@ class Analysis:
                    _NAME_COMES_FROM.fullmatch(f"from {b}") for b in beside) and \
             any(self._names_a_name(j) for j in range(len(ws)) if ws[j].low == "name")
 
+    @property
+    def asks_name_origin(self) -> bool:
+        """Whether the question asks where a name comes from ("Where does the name X come
+        from?"): what X is named after, which need not be a place."""
+        return any(w.low == "name" and self._names_a_name(i) for i, w in enumerate(self.words)) \
+            and _NAME_COMES_FROM.search(self.question) is not None
+
     def _praises(self, i: int) -> bool:
         """Whether word ``i`` only praises the noun an indefinite article introduces ("a
         famous poet", "a well known pitcher"): it asks for a member, not a relation (the
@@ -495,6 +502,10 @@ def analyze(question: str) -> Analysis:
     ws = words_of(question)
     r = _Reading(ws, _spelled(ws), [w.text for w in ws])
     first = _first_content(r.lows)
+    inner = _embedded_question(r.lows, first)
+    if inner is not None:                   # "Do you know where X was born?"
+        r.mark(*range(first or 0, inner))
+        first = inner
     if first is not None and _opens_yes_no(r.lows, first):  # "Is Paris …", "Did Curie …"
         r.form, r.wh = "ask", "yes/no"
         r.mark(first)
@@ -828,6 +839,29 @@ _TRADES = frozenset("profession occupation trade training".split())
 def _by_trade(lows: Sequence[str]) -> bool:
     """Whether "by profession" (or occupation, trade, training) is said."""
     return any(a == "by" and b in _TRADES for a, b in zip(lows, lows[1:], strict=False))
+
+
+#: the words that ask a question of the one asked by the question they wrap ("Do you know
+#: where …", "I wonder which …", "Any idea who …"), "know" and "wonder" last
+_WRAPPERS = tuple(tuple(w.split()) for w in (
+    "do you know", "do you happen to know", "does anyone know", "did you know",
+    "you know", "know", "i wonder", "i want to know", "i would like to know",
+    "i'd like to know", "any idea", "have you any idea", "do you have any idea",
+    "would you know", "could you say", "can you say"))
+
+
+def _embedded_question(lows: Sequence[str], first: int | None) -> int | None:
+    """Where the question a wrapper at ``first`` embeds starts ("Do you know where X was
+    born?": at "where"), or None: the wrapper is a request, no relation."""
+    if first is None:
+        return None
+    for wrapper in _WRAPPERS:
+        end = first + len(wrapper)
+        after = end + 1 if lows[end:end + 1] and lows[end] in _PREPOSITIONS else end
+        if tuple(lows[first:end]) == wrapper and lows[after:after + 1] and \
+                lows[after] in WH_WORDS:        # "… where", "… in which"
+            return end
+    return None
 
 
 def _first_content(lows: Sequence[str]) -> int | None:

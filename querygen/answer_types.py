@@ -152,6 +152,8 @@ def expected(a: Analysis) -> Expected:
     if wh in ("who", "whom", "whose"):
         return Expected(wh, frozenset({AGENT}), frozenset(LITERAL_KINDS), noun,
                         frozenset({PLACE, THING}))
+    if wh == "where" and a.asks_name_origin:    # a person, a place, a word …
+        return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
     if wh == "where":           # a place, or an organization that is somewhere
         return Expected(wh, frozenset({PLACE}), frozenset({TIME, QUANTITY, TEXT, THING}),
                         noun)

@@ -256,7 +256,7 @@ class RuleGenerator:
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
-        if noun is not None and self.types.is_a(ids, noun):
+        if noun is not None and (self.types.is_a(ids, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)
             # no entity inside: "the Australian city of" is not Australia's, "the
             # province of" no newspaper called The Province
@@ -361,6 +361,13 @@ class RuleGenerator:
         found = self.props.link(word, limit=1)
         return bool(found) and found[0].match == "exact" and \
             found[0].score >= PROPERTY_NAME_SCORE
+
+    def _apposed(self, a: Analysis, m: Mention, noun: str) -> bool:
+        """Whether ``noun`` right before the name ``m`` ("the bank HSBC", "the song Moscow
+        Nights") says what it is though the KB types it otherwise (a business, not a
+        bank): no "of" between them, and no word of a relation or a role."""
+        return m.text != m.text.lower() and not _of_before(a, m) and \
+            noun not in RELATED and noun not in ROLE_NOUNS and not self._names_property(noun)
 
     def _untyped_noun(self, entity: str, word: str) -> bool:
         """Whether ``entity`` has no class in the KB and ``word`` may say what it is: a

@@ -800,7 +800,17 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     ("it", "Qual è la capitale della Germania?", "Berlin"),
     ("it", "Con quali paesi confina la Spagna?", "Portugal"),
     # but not a word of a longer name the KB knows ("Dominique" is Dominica in French)
-    ("fr", "Quelle est la langue maternelle de Dominique de Villepin ?", "French")])
+    ("fr", "Quelle est la langue maternelle de Dominique de Villepin ?", "French"),
+    # a question inside a question ("do you know where …", "can you tell me …")
+    ("de", "Weißt du, in welcher Stadt Mozart gestorben ist?", "Vienna"),
+    ("de", "Können Sie mir sagen, wo Georges Rouault gestorben ist?", "Paris"),
+    ("fr", "Est-ce que tu sais où Mozart est mort ?", "Vienna"),
+    ("es", "¿Sabes dónde nació Edvard Grieg?", "Bergen"),
+    ("it", "Mi sai dire dove è morto Mozart?", "Vienna"),
+    ("pt", "Você sabe onde nasceu Edvard Grieg?", "Bergen"),
+    ("ru", "Ты знаешь, где родился Эдвард Григ?", "Bergen"),
+    ("de", "Für welches Modehaus hat Karl Lagerfeld gearbeitet?", "Chanel"),
+    ("es", "¿De qué banda es Billie Joe Armstrong?", "Green Day")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

@@ -43,6 +43,10 @@ def paintings():
     ("Which award did Marie Curie receive?", {THING}, "award"),
     # a generic class ("entity") after "located in" still asks for a place
     ("Berlin is located in which country-level entity?", {PLACE}, None),
+    # where a name comes from: a person, a river, a word, not only a place
+    ("Where does the name Melbourne come from?", set(), None),
+    # the question a wrapper embeds is the one asked
+    ("Do you know where Marie Curie died?", {PLACE}, None),
 ])
 def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     exp = expected(analyze(question))
@@ -1927,7 +1931,18 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     ("In which city did Georg Philipp Telemann die?", "Hamburg"),
     # "named after" names its hop only as a phrase (both words are stopwords): the hop
     # before "born" is still named by words of its own
-    ("In which city was the person Thales' theorem is named after born?", "Miletus")])
+    ("In which city was the person Thales' theorem is named after born?", "Miletus"),
+    # a question inside a question: "know" and "wonder" ask no relation
+    ("Do you know where Edvard Grieg was born?", "Bergen"),
+    ("Do you know in which city Mozart died?", "Vienna"),
+    ("Any idea where Georges Rouault died?", "Paris"),
+    # one is in a band, or its keyboardist (member of): "band" alone is the performer of
+    # a work, which a person is not
+    ("Which band was Barry Gibb in?", "Bee Gees"),
+    ("Ray Manzarek was the keyboardist of which band?", "The Doors"),
+    # a noun set before a name says what it is though the KB types it otherwise (HSBC is
+    # a business)
+    ("Where is the bank HSBC headquartered?", "London")])
 def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text
@@ -1940,7 +1955,10 @@ def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     # own
     ('Where did "Abbey Road" get its name from?', "England"),
     # the slice has no religion for the Dalai Lama; his class, human, is no religion
-    ("What religion does Tenzin Gyatso belong to?", "human")])
+    ("What religion does Tenzin Gyatso belong to?", "human"),
+    # P31's alias "member of": the slice has no band for Freddie Mercury, and his class
+    # is no band
+    ("Which band is Freddie Mercury a member of?", "human")])
 def test_readings_that_answer_something_else_are_refused(slice_grounder, question, wrong):
     a = slice_grounder.ask(question)
     assert not a.grounded and wrong not in a.text, a.text

@@ -8,6 +8,9 @@ a word. Written for this package from general German.
 NOUNS_CAPITALIZED = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "parlament": "parliament", "zweig": "branch", "bank": "bank", "mythologie": "mythology",
+    "modehaus": "fashion house", "kampfjet": "fighter jet", "kampfflugzeug": "fighter aircraft",
     # fillers, and nouns and verbs of everyday questions
     "durchgeführt": "held", "atomtest": "nuclear test", "kernwaffentest": "nuclear test",
     "beruflich": "for a living", "uni": "university",
@@ -265,6 +268,10 @@ WORDS = {
 }
 
 PHRASES = {
+    # a question inside a question ("Weißt du, wo …?"): what is asked is the inner one
+    "weißt du": "do you know", "wissen sie": "do you know", "weiß jemand": "does anyone know",
+    "kannst du mir sagen": "can you tell me", "können sie mir sagen": "can you tell me",
+    "könntest du mir sagen": "can you tell me", "könnten sie mir sagen": "can you tell me",
     "olympischen sommerspiele": "Summer Olympics", "olympische sommerspiele": "Summer Olympics",
     "olympischen winterspiele": "Winter Olympics", "olympische winterspiele": "Winter Olympics",
     # fillers, and nouns and verbs of everyday questions

@@ -15,6 +15,11 @@ like are read only in phrases or not at all: they are parts of many names.
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "parlamento": "parliament", "ciencia": "science", "rama": "branch", "banco": "bank",
+    "mitología": "mythology",
+    # "do you know" of a question inside a question
+    "sabes": "do you know", "sabías": "did you know",
     # fillers, and nouns and verbs of everyday questions
     "echaban": "aired", "echaron": "aired", "echan": "airs", "béisbol": "baseball",
     "oye": "", "trivia": "",
@@ -259,6 +264,10 @@ WORDS = {
 }
 
 PHRASES = {
+    "casa de moda": "fashion house",
+    # a question inside a question ("¿Sabes dónde …?"): what is asked is the inner one
+    "sabe usted": "do you know", "usted sabe": "do you know", "tú sabes": "do you know",
+    "sabes tú": "do you know",
     # fillers, and nouns and verbs of everyday questions
     "prueba nuclear": "nuclear test",
     # interrogative phrases

@@ -15,6 +15,8 @@ phrases are written without them ("qu'est-ce que" → "qu est que", "comment s'a
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "parlement": "parliament", "banque": "bank", "mythologie": "mythology",
     # fillers, and nouns and verbs of everyday questions
     "quiz": "",
     "illustrer": "excelled", "illustré": "excelled", "illustrée": "excelled",
@@ -305,6 +307,12 @@ WORDS = {
 }
 
 PHRASES = {
+    "maison de couture": "fashion house", "maison de mode": "fashion house",
+    # a question inside a question ("Tu sais où …?"): what is asked is the inner one
+    "tu sais": "do you know", "vous savez": "do you know", "savez-vous": "do you know",
+    "est-ce que tu sais": "do you know", "est-ce que vous savez": "do you know",
+    "tu peux me dire": "can you tell me", "vous pouvez me dire": "can you tell me",
+    "peux-tu me dire": "can you tell me", "pouvez-vous me dire": "can you tell me",
     # fillers, and nouns and verbs of everyday questions
     "question de quiz": "", "essai nucléaire": "nuclear test",
     # question phrases

@@ -13,6 +13,9 @@ them ("come si chiama" → "come chiama").
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "parlamento": "parliament", "scienza": "science", "ramo": "branch", "banca": "bank",
+    "mitologia": "mythology",
     # fillers, and nouns and verbs of everyday questions
     "condotto": "held", "condotta": "held", "condotti": "held",
     "cantone": "canton",
@@ -315,6 +318,9 @@ WORDS = {
 }
 
 PHRASES = {
+    # a question inside a question ("Sai dove …?"): what is asked is the inner one
+    "mi sai dire": "can you tell me", "mi sa dire": "can you tell me",
+    "sai dirmi": "can you tell me", "sa dirmi": "can you tell me", "lei sa": "do you know",
     # fillers, and nouns and verbs of everyday questions
     "di preciso": "", "test nucleare": "nuclear test",
     "in origine": "originally",

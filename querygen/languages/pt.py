@@ -18,6 +18,11 @@ without accents ("quem e").
 ADJECTIVE_AFTER = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "parlamento": "parliament", "ciência": "science", "ramo": "branch", "banco": "bank",
+    "mitologia": "mythology",
+    # "do you know" of a question inside a question
+    "sabe": "do you know", "sabes": "do you know",
     # fillers, and nouns and verbs of everyday questions
     "beisebol": "baseball", "futebol": "football",
     "quiz": "", "guitarrista": "guitarist",
@@ -290,6 +295,10 @@ WORDS = {
 }
 
 PHRASES = {
+    "casa de moda": "fashion house",
+    # a question inside a question ("Você sabe onde …?"): what is asked is the inner one
+    "você sabe": "do you know", "tu sabes": "do you know", "sabe me dizer": "can you tell me",
+    "sabes dizer-me": "can you tell me", "você pode me dizer": "can you tell me",
     # fillers, and nouns and verbs of everyday questions
     "fez faculdade": "studied",
     "pergunta de quiz": "", "teste nuclear": "nuclear test",

@@ -18,6 +18,10 @@ package from general Russian.
 ARTICLELESS = True
 
 WORDS = {
+    # nouns of institutions and fields
+    "парламент": "parliament", "отрасль": "branch", "банк": "bank", "мифология": "mythology",
+    # "do you know" of a question inside a question
+    "знаешь": "do you know", "знаете": "do you know",
     # fillers, and nouns and verbs of everyday questions
     "делать": "made", "сделать": "made",
     "слушай": "",
@@ -249,6 +253,10 @@ WORDS = {
 }
 
 PHRASES = {
+    "дом моды": "fashion house",
+    # a question inside a question ("Ты знаешь, где …?"): what is asked is the inner one
+    "ты знаешь": "do you know", "вы знаете": "do you know", "знаешь ли ты": "do you know",
+    "знаете ли вы": "do you know", "не знаешь": "do you know", "не знаете": "do you know",
     # fillers, and nouns and verbs of everyday questions
     "вопрос на засыпку": "",
     # question phrases (keys as written or as lemma runs: "в каком году" → "в какой год")
