@@ -135,7 +135,13 @@ def _keys(key: str, last: _Word, single: bool) -> list[str]:
         keys.append(key[:-1])                  # possessive or plural
     if single and last.norm in DEMONYMS:
         keys.append(DEMONYMS[last.norm])
+    if not single and _YEAR.match(last.norm):
+        keys.append(last.norm + key[:-len(last.norm)])  # "Olympics 1992": "1992 Olympics"
     return keys
+
+
+#: a year, which English labels of events write first and other languages after the name
+_YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 
 
 class MentionDetector:

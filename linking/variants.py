@@ -166,7 +166,24 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
         _qualified_forms(toks, f, add)
         _name_forms(toks, f, add)
     _part_forms(tokens, add)
+    _year_forms(tokens, add)
     return sorted(found.values(), key=lambda v: -v.factor)
+
+
+_YEAR = re.compile(r"^1[0-9]{3}$|^20[0-9]{2}$")
+
+
+def _year_forms(tokens: list[str], add: _Add) -> None:
+    """An event's year on the other side of its name: English labels write it first ("1992
+    summer olympics"), other languages and many questions after ("summer olympics 1992",
+    "the olympics of 1992")."""
+    if len(tokens) < 2:
+        return
+    if _YEAR.match(tokens[-1]):
+        rest = tokens[:-2] if tokens[-2] in ("of", "in") and len(tokens) > 2 else tokens[:-1]
+        add(" ".join([tokens[-1], *rest]), "year", 0.95)
+    elif _YEAR.match(tokens[0]):
+        add(" ".join([*tokens[1:], tokens[0]]), "year", 0.95)
 
 
 def _article_forms(tokens: list[str], norm: str, add: _Add) -> list[_Base]:

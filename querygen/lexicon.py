@@ -153,9 +153,11 @@ RELATED: dict[str, tuple[str, ...]] = {
     "talks": ("languages spoken", "official language"),
     "writes": ("language", "author"), "wrote": ("author", "language"),
     "written": ("language", "author"), "write": ("language", "author"),
-    "take place": ("location",), "took place": ("location",), "fought": ("location",),
-    "subgenre": ("subclass of",), "subgenres": ("subclass of",),
-    "takes place": ("location",), "taken place": ("location",),
+    # an event takes place at a location, in a country ("in which country did the 1972
+    # Olympics take place")
+    **{verb: ("location", "country") for verb in (
+        "take place", "took place", "takes place", "taken place")},
+    "fought": ("location",), "subgenre": ("subclass of",), "subgenres": ("subclass of",),
     "staged": ("location",), "hosted": ("location",), "host": ("location",),
     "venue": ("location",),
     "happened": ("location",), "happen": ("location",), "happens": ("location",),
@@ -244,6 +246,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
     "jurisdiction": ("applies to jurisdiction",),
+    # a parliament is the legislative body of its jurisdiction
+    **{noun: ("applies to jurisdiction", "legislative body") for noun in (
+        "parliament", "legislature", "congress", "assembly")},
     "superclass": ("subclass of",), "subclass": ("subclass of",),
     "discipline": ("field of work",), "specialize": ("field of work",),
     "specialized": ("field of work",),

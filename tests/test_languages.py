@@ -810,7 +810,12 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     ("pt", "Você sabe onde nasceu Edvard Grieg?", "Bergen"),
     ("ru", "Ты знаешь, где родился Эдвард Григ?", "Bergen"),
     ("de", "Für welches Modehaus hat Karl Lagerfeld gearbeitet?", "Chanel"),
-    ("es", "¿De qué banda es Billie Joe Armstrong?", "Green Day")])
+    ("es", "¿De qué banda es Billie Joe Armstrong?", "Green Day"),
+    # the year after the event's name, where English labels write it first; an event takes
+    # place in a country as well as at a location
+    ("de", "Wo fanden die Olympischen Sommerspiele 1992 statt?", "Barcelona"),
+    # a parliament is its jurisdiction's legislative body
+    ("pt", "O Eduskunta é o parlamento de que país?", "Finland")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

@@ -100,6 +100,10 @@ def test_variant_rules():
     assert forms["prime minister of canada"] == "demonym"
     assert {v.norm: v.how for v in variants("king solomon")}["solomon"] == "title"
     assert {v.norm: v.how for v in variants("great lake")}["great lakes"] == "plural"
+    # an event's year on the other side of its name ("Olympische Sommerspiele 1992")
+    assert {v.norm: v.how for v in variants("summer olympics 1992")}[
+        "1992 summer olympics"] == "year"
+    assert {v.norm: v.how for v in variants("olympics of 1992")}["1992 olympics"] == "year"
 
 
 @pytest.mark.parametrize("name, qid", [
@@ -110,6 +114,7 @@ def test_variant_rules():
     ("Super Bowl 21", "Q1808572"),                  # "Super Bowl XXI"
     ("American president", "Q11696"),               # "United States President"
     ("song", "Q7366"),             # the English word, not the Vietnamese "sông" (river)
+    ("Summer Olympics 1992", "Q8488"),              # "1992 Summer Olympics"
 ])
 def test_readings_of_a_name(slice_linker, name, qid):
     assert slice_linker.candidates(name)[0].id == qid
