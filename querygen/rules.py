@@ -363,11 +363,17 @@ class RuleGenerator:
             found[0].score >= PROPERTY_NAME_SCORE
 
     def _apposed(self, a: Analysis, m: Mention, noun: str) -> bool:
-        """Whether ``noun`` right before the name ``m`` ("the bank HSBC", "the song Moscow
-        Nights") says what it is though the KB types it otherwise (a business, not a
-        bank): no "of" between them, and no word of a relation or a role."""
-        return m.text != m.text.lower() and not _of_before(a, m) and \
-            noun not in RELATED and noun not in ROLE_NOUNS and not self._names_property(noun)
+        """Whether ``noun`` right before the name ``m`` ("the bank HSBC", "the fashion
+        house Gucci") says what it is though the KB types it otherwise (a business, not a
+        bank): no "of" between them, and no word of a relation, a role or a property."""
+        if m.text == m.text.lower() or _of_before(a, m) or noun in RELATED or \
+                noun in ROLE_NOUNS:
+            return False
+        # a word of a property's name may be a genitive a gloss wrote without "of" ("the
+        # headquarters Interpol")
+        found = self.props.link(noun, limit=1)
+        return not (found and found[0].match in ("exact", "words") and
+                    found[0].score >= PROPERTY_WORD_SCORE)
 
     def _untyped_noun(self, entity: str, word: str) -> bool:
         """Whether ``entity`` has no class in the KB and ``word`` may say what it is: a

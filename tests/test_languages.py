@@ -815,7 +815,10 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     # place in a country as well as at a location
     ("de", "Wo fanden die Olympischen Sommerspiele 1992 statt?", "Barcelona"),
     # a parliament is its jurisdiction's legislative body
-    ("pt", "O Eduskunta é o parlamento de que país?", "Finland")])
+    ("pt", "O Eduskunta é o parlamento de que país?", "Finland"),
+    # a gloss writes a genitive without "of" ("the headquarters Interpol"): a word of a
+    # property's name before a name still names the relation
+    ("es", "¿Dónde tiene la sede Interpol?", "Lyon")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder
