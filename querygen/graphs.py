@@ -45,7 +45,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -1446,8 +1446,20 @@ class GraphRanker:
         a name matched only as a misspelling, a name it leaves out or cuts short, a
         relation the words name that it does not follow, a word naming a hop it lacks."""
         return _misspelled(graph, ctx.lang) or _described_name_left_out(ctx, graph) or \
-            _name_passed_over(ctx, graph) or _name_cut_short(ctx, graph) or \
+            _name_passed_over(ctx, graph) or _name_cut_short(ctx, graph, self._named) or \
             self._leaves_named_relation(ctx, graph) or _unpaired_word(graph)
+
+    def _named(self, entity: str, name: str) -> bool:
+        """Whether ``name`` is a label or an alias of ``entity`` in some language ("Франц
+        Иосиф I", a Russian alias of Franz Joseph I)."""
+        try:
+            found = self.kb.entity(entity)
+        except KGGroundError:
+            return False
+        wanted = normalize(name)
+        return any(normalize(text) == wanted for text in
+                   (*found.labels.values(), *(a for names in found.aliases.values()
+                                              for a in names)))
 
     def _has_class_rival(self, ctx: _Context, graph: QueryGraph,
                          answered: Sequence[QueryGraph]) -> bool:
@@ -1630,7 +1642,8 @@ def _name_passed_over(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | Non
                           f"{_name_run(q, names)!r}, and no reading with it is sure enough")
 
 
-def _name_cut_short(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
+def _name_cut_short(ctx: _Context, graph: QueryGraph,
+                    named: Callable[[str, str], bool]) -> tuple[str, str] | None:
     """("entity", why) when a name the question capitalizes and ``graph`` leaves out
     follows one of its entities right away, or after "the" ("Constantino the Grande" read
     as Constantino, a pope): the name goes on, and the entity named is another one."""
@@ -1648,7 +1661,8 @@ def _name_cut_short(ctx: _Context, graph: QueryGraph) -> tuple[str, str] | None:
         if after and after[0].text in left and \
                 not re.sub(r"(?i)\bthe\b", "", q[d.end:after[0].start]).strip():
             name = q[d.start:after[0].end]
-            if d.chosen is not None and normalize(d.chosen.label or "") == normalize(name):
+            if d.chosen is not None and (normalize(d.chosen.label or "") == normalize(name)
+                                         or named(d.chosen.id, name)):
                 continue            # the entity is named so ("Pope Hadrian I")
             return "entity", (f"the KB has no entity named {name!r}; the reading "
                               f"{graph.query.label_level} takes {q[d.start:d.end]!r} alone")

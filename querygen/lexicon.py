@@ -183,7 +183,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "started out": ("formation",), "start out": ("formation",),
     "official": ("official language",),
     "serve": ("position held",), "served": ("position held",), "serves": ("position held",),
-    "located": ("location", "located in"), "situated": ("location",), "lies": ("location",),
+    # an organization is located where its headquarters are
+    "located": ("location", "located in", "headquarters"),
+    "situated": ("location", "headquarters"), "lies": ("location",),
     "published": ("publisher", "language of work", "publication date"),
     "publishes": ("publisher", "language of work"),
     "publish": ("publisher", "language of work"),

@@ -880,10 +880,12 @@ class RuleGenerator:
         """Whether ``pid`` says where its subject lies (located in, country, continent,
         location), not what it is part of (a mountain range, an organization), nor what
         lies in it: by its label, as an alias says other things ("administrative centre"
-        is a capital, which lies in its subject)."""
+        is a capital, which lies in its subject). An organization lies where its
+        headquarters are."""
         info = self.fit.info(pid)
         label = set(norm_words(info.label)) if info is not None else set()
-        return self._containment(pid) and "part" not in self.fit.name_words(pid) and \
+        words = self.fit.name_words(pid)
+        return (self._containment(pid) or "headquarters" in words) and "part" not in words and \
             not label & {"capital", "contains"}
 
     def _ask_fit(self, pid: str, scores: dict, words: list[str]

@@ -818,7 +818,11 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     ("pt", "O Eduskunta é o parlamento de que país?", "Finland"),
     # a gloss writes a genitive without "of" ("the headquarters Interpol"): a word of a
     # property's name before a name still names the relation
-    ("es", "¿Dónde tiene la sede Interpol?", "Lyon")])
+    ("es", "¿Dónde tiene la sede Interpol?", "Lyon"),
+    # a name that ends with a lower-case noun ("Каролинский институт", a Russian alias)
+    ("ru", "А где находится Каролинский институт?", "Stockholm"),
+    # the regnal numeral the detector leaves out is part of the entity's Russian alias
+    ("ru", "Подданным какого государства был Франц Иосиф I?", "Austria-Hungary")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

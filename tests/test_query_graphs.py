@@ -1942,7 +1942,10 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     ("Ray Manzarek was the keyboardist of which band?", "The Doors"),
     # a noun set before a name says what it is though the KB types it otherwise (HSBC is
     # a business)
-    ("Where is the bank HSBC headquartered?", "London")])
+    ("Where is the bank HSBC headquartered?", "London"),
+    # an organization is located where its headquarters are
+    ("Where is the Karolinska Institute located?", "Stockholm"),
+    ("Where is the Karolinska Institute?", "Stockholm")])
 def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text

@@ -951,9 +951,11 @@ _FEATURE_NOUNS = frozenset("""island islands river lake mountain mountains sea b
     strait peninsula""".split())
 
 
-#: the English of lower-case nouns that end names of administrative units in languages
-#: that write them so ("Владимирская область" is Vladimir Oblast)
-_UNIT_NOUNS = frozenset("region province district territory".split())
+#: the English of lower-case nouns that end names of administrative units and of
+#: institutions in languages that write them so ("Владимирская область" is Vladimir
+#: Oblast, "Каролинский институт" the Karolinska Institute)
+_UNIT_NOUNS = frozenset("""region province district territory institute university academy
+    museum school college library theatre theater cathedral palace square""".split())
 
 
 def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexicon | None,
