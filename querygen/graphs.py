@@ -795,10 +795,25 @@ class GraphRanker:
         # an ordering's property is a hop a word may ask for too ("who died first")
         every = _plan_pids(plan)
         of_every = namers(every)
-        own_hop = [j for j in sorted({j for js in of_every for j in js})
-                   if self._own_hop(ctx, every, words, j)]
+        own_hop = self._label_halves(every, lows, [
+            j for j in sorted({j for js in of_every for j in js})
+            if self._own_hop(ctx, every, words, j)])
         hops_of = [[h for h in range(len(every)) if j in of_every[h]] for j in own_hop]
         return out + [words[own_hop[k]] for k in _unpaired(hops_of)]
+
+    def _label_halves(self, pids: Sequence[str], lows: Sequence[str], own: list[int]
+                      ) -> list[int]:
+        """``own`` (words asking a hop of their own) less each that writes, with an
+        earlier one of another stem, two parts of one property's label ("the jurisdiction
+        of NOAA applies to": applies to territorial jurisdiction, one hop; "owns the owner"
+        stays two)."""
+        kept: list[int] = []
+        for j in own:
+            if not any(root(lows[j]) != root(lows[k]) and any(
+                    {root(lows[j]), root(lows[k])} <= stems
+                    for stems in map(self.rules.fit.label_stems, pids)) for k in kept):
+                kept.append(j)
+        return kept
 
     def _by_label_first(self, path: Sequence[str], on_path: list[list[int]],
                         lows: Sequence[str]) -> list[list[int]]:

@@ -822,7 +822,11 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     # a name that ends with a lower-case noun ("Каролинский институт", a Russian alias)
     ("ru", "А где находится Каролинский институт?", "Stockholm"),
     # the regnal numeral the detector leaves out is part of the entity's Russian alias
-    ("ru", "Подданным какого государства был Франц Иосиф I?", "Austria-Hungary")])
+    ("ru", "Подданным какого государства был Франц Иосиф I?", "Austria-Hungary"),
+    ("ru", "Юрисдикция NOAA распространяется на какую страну?", "United States of America"),
+    # a nationality adjective after the class noun of "which": "which Chinese province"
+    ("it", "In quale provincia cinese si trova Ningbo?", "Zhejiang"),
+    ("pt", "Em qual província chinesa fica Ningbo?", "Zhejiang")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

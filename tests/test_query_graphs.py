@@ -1945,7 +1945,10 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     ("Where is the bank HSBC headquartered?", "London"),
     # an organization is located where its headquarters are
     ("Where is the Karolinska Institute located?", "Stockholm"),
-    ("Where is the Karolinska Institute?", "Stockholm")])
+    ("Where is the Karolinska Institute?", "Stockholm"),
+    # two words of one property's label written apart ask for one hop: "applies to
+    # territorial jurisdiction"
+    ("The jurisdiction of NOAA applies to which country?", "United States of America")])
 def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text

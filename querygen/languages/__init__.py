@@ -357,8 +357,13 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         i += length
     if lex is not None and lex.adjective_after:
         replacements = _adjectives_first(question, tokens, place_names, protected, declined,
-                                         replacements)
+                                         replacements, _reads_which(lex, lows, lemmas))
     return Glossed(question, code, _replaced(question, sorted(replacements)))
+
+
+def _reads_which(lex: Lexicon, lows: Sequence[str], lemmas: Sequence[str]) -> list[bool]:
+    """Per word, whether the lexicon reads it as "which"."""
+    return [lex.word(w, m) == "which" for w, m in zip(lows, lemmas, strict=True)]
 
 
 #: "of" in the languages that put an adjective after its noun
@@ -368,12 +373,15 @@ _OF = frozenset("de di da do du del della dello".split())
 def _adjectives_first(question: str, tokens: list[tuple[int, int]],
                       place_names: Mapping[int, tuple[int, str]], protected: set[int],
                       declined: Mapping[int, tuple[int, str]],
-                      replacements: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+                      replacements: list[tuple[int, int, str]],
+                      which: Sequence[bool]) -> list[tuple[int, int, str]]:
     """``replacements`` with a lower-case nationality word that follows a lower-case noun
-    and comes before a name (or "of" and a name) put before the noun ("il pittore italiano
-    Caravaggio" → "the Italian pittore Caravaggio", "la ville française de Lyon" → "the
-    French city of Lyon"): the order of an English apposition; so too in a name written
-    with capitals ("l'Università Ebraica" → "the Hebrew University")."""
+    and comes before a name (or "of" and a name), or after "which" (``which``: the words
+    read so), put before the noun ("il pittore italiano Caravaggio" → "the Italian pittore
+    Caravaggio", "la ville française de Lyon" → "the French city of Lyon", "quale
+    provincia cinese" → "which Chinese province"): the order of an English apposition; so
+    too in a name written with capitals ("l'Università Ebraica" → "the Hebrew
+    University")."""
     out = list(replacements)
 
     def of_name(j: int) -> bool:        # "la ville française de Lyon"
@@ -385,7 +393,8 @@ def _adjectives_first(question: str, tokens: list[tuple[int, int]],
         (s0, e0), (s1, e1) = tokens[i - 1], tokens[i]
         noun, adjective = question[s0:e0], question[s1:e1]
         described = noun.islower() and adjective.islower() and (
-            _before_name(question, tokens, i + 1, protected, declined) or of_name(i + 1))
+            _before_name(question, tokens, i + 1, protected, declined) or of_name(i + 1)
+            or (i >= 2 and which[i - 2]))
         named = noun[:1].isupper() and adjective[:1].isupper() and i - 1 not in protected
         if not (described or named) or question[e0:s1] != " ":
             continue
