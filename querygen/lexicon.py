@@ -184,8 +184,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "official": ("official language",),
     "serve": ("position held",), "served": ("position held",), "serves": ("position held",),
     # an organization is located where its headquarters are
-    "located": ("location", "located in", "headquarters"),
-    "situated": ("location", "headquarters"), "lies": ("location",),
+    "located": ("location", "located in", "headquarters location"),
+    "situated": ("location", "headquarters location"), "lies": ("location",),
     "published": ("publisher", "language of work", "publication date"),
     "publishes": ("publisher", "language of work"),
     "publish": ("publisher", "language of work"),
