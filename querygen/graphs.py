@@ -1604,6 +1604,10 @@ def _unpaired_word(graph: QueryGraph) -> tuple[str, str] | None:
                           "take, and no reading that does is sure enough")
 
 
+#: variants of a name that name its entity, not another near it
+_NAMING_VARIANTS = frozenset({"variant:spelling", "variant:demonym"})
+
+
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
     """("entity", why) when the KB lacks an entity of the question: a name no reading
     used, no entity found at all, or only names near the mentions; else None."""
@@ -1615,9 +1619,10 @@ def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
         return "entity", "no entity of the question was found in the KB"
     first = ctx.mentions[0]
     best_cand = first.candidates[0] if first.candidates else None
-    # a name as the question's language spells it ("Hatschepsut") is the KB's name
+    # a name as the question's language spells it ("Hatschepsut") is the KB's name, and
+    # a people's name names its country ("What do Egyptians speak?")
     if best_cand is not None and all(m.candidates[0].features.get("match", 1.0) < NEAR_MISS
-                                     and m.candidates[0].match != "variant:spelling"
+                                     and m.candidates[0].match not in _NAMING_VARIANTS
                                      for m in ctx.mentions if m.candidates):
         return "entity", (f"the KB has no entity named {first.text!r} (the closest name "
                           f"is {best_cand.label!r}, {best_cand.id})")

@@ -1948,7 +1948,9 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     ("Where is the Karolinska Institute?", "Stockholm"),
     # two words of one property's label written apart ask for one hop: "applies to
     # territorial jurisdiction"
-    ("The jurisdiction of NOAA applies to which country?", "United States of America")])
+    ("The jurisdiction of NOAA applies to which country?", "United States of America"),
+    # a people's name names its country: no near miss of its name
+    ("what languages do scottish people speak?", "English")])
 def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text
