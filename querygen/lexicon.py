@@ -285,6 +285,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     # a sport is said by its teams, positions and leagues ("football player Zico")
     **{sport: ("member of sports team", "position played on team", "sport", "league")
        for sport in "football soccer basketball baseball hockey rugby cricket".split()},
+    # a team plays in its league, of which a KB may say it is a member
+    "league": ("league", "member of"), "leagues": ("league", "member of"),
     "club": ("member of sports team",), "team": ("member of sports team",),
     "player": ("member of sports team",), "players": ("member of sports team",),
     "capital": ("capital",), "seat": ("capital", "headquarters"),

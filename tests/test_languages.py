@@ -347,7 +347,7 @@ def test_a_respelled_name_is_found_only_when_the_name_as_written_is_not(slice_mi
 @pytest.mark.parametrize("question, lang, english", [
     # a discourse word at the end, unknown to the lexicon or a function word: left out
     ("Gary Payton jogava em que posição, afinal?", "pt", "Gary Payton plays in which position?"),
-    ("Di chi è YouTube, alla fine?", "it", "whose is YouTube?"),
+    ("Di chi è YouTube, alla fine?", "it", "who owns YouTube?"),
     ("Wo wurde Marie Curie geboren, bitte?", "de", "where was Marie Curie born?"),
     ("Dime, ¿dónde nació Frida Kahlo?", "es", "where was born Frida Kahlo?"),
 ])
@@ -826,7 +826,13 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     ("ru", "Юрисдикция NOAA распространяется на какую страну?", "United States of America"),
     # a nationality adjective after the class noun of "which": "which Chinese province"
     ("it", "In quale provincia cinese si trova Ningbo?", "Zhejiang"),
-    ("pt", "Em qual província chinesa fica Ningbo?", "Zhejiang")])
+    ("pt", "Em qual província chinesa fica Ningbo?", "Zhejiang"),
+    # whose a thing is: its owner; "pais" without its accent after "que" is a country
+    ("it", "Di chi è YouTube, alla fine?", "Google"),
+    ("pt", "em que pais morreu edgar allan poe", "United States of America"),
+    # a team is a member of its league (ligue, лига)
+    ("fr", "Les Seattle Seahawks sont membres de quelle ligue ?", "NFL"),
+    ("ru", "Seattle Seahawks — в какой лиге?", "NFL")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

@@ -264,6 +264,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # whose a thing is: its owner
+    "de quién es": "who owns", "de quién son": "who owns",
     "casa de moda": "fashion house",
     # a question inside a question ("¿Sabes dónde …?"): what is asked is the inner one
     "sabe usted": "do you know", "usted sabe": "do you know", "tú sabes": "do you know",

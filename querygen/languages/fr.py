@@ -16,6 +16,7 @@ ADJECTIVE_AFTER = True
 
 WORDS = {
     # nouns of institutions and fields
+    "ligue": "league",
     "parlement": "parliament", "banque": "bank", "mythologie": "mythology",
     # fillers, and nouns and verbs of everyday questions
     "quiz": "",

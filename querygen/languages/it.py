@@ -14,6 +14,7 @@ ADJECTIVE_AFTER = True
 
 WORDS = {
     # nouns of institutions and fields
+    "lega": "league",
     "parlamento": "parliament", "scienza": "science", "ramo": "branch", "banca": "bank",
     "mitologia": "mythology",
     # fillers, and nouns and verbs of everyday questions
@@ -318,6 +319,8 @@ WORDS = {
 }
 
 PHRASES = {
+    # whose a thing is: its owner
+    "di chi è": "who owns", "di chi sono": "who owns",
     # a question inside a question ("Sai dove …?"): what is asked is the inner one
     "mi sai dire": "can you tell me", "mi sa dire": "can you tell me",
     "sai dirmi": "can you tell me", "sa dirmi": "can you tell me", "lei sa": "do you know",

@@ -295,6 +295,10 @@ WORDS = {
 }
 
 PHRASES = {
+    # whose a thing is: its owner; "pais" written without its accent after "que"/"qual"
+    # is a country ("os pais de X" are X's parents)
+    "de quem é": "who owns", "de quem são": "who owns", "que pais": "which country",
+    "qual pais": "which country", "qual o pais": "which country",
     "casa de moda": "fashion house",
     # a question inside a question ("Você sabe onde …?"): what is asked is the inner one
     "você sabe": "do you know", "tu sabes": "do you know", "sabe me dizer": "can you tell me",

@@ -19,6 +19,7 @@ ARTICLELESS = True
 
 WORDS = {
     # nouns of institutions and fields
+    "лига": "league",
     "парламент": "parliament", "отрасль": "branch", "банк": "bank", "мифология": "mythology",
     # "do you know" of a question inside a question
     "знаешь": "do you know", "знаете": "do you know",
