@@ -181,6 +181,11 @@ def expected(a: Analysis) -> Expected:
     return Expected(wh)
 
 
+#: nouns of groups, which no one person is ("which league", "which band")
+GROUP_NOUNS = frozenset("""league team club band group party organization organisation company
+    firm association federation union orchestra choir""".split())
+
+
 def says_located(a: Analysis) -> bool:
     """Whether the question word follows a word that says where a thing is ("located in
     which …", "within what …", "lies on which …")."""
@@ -572,6 +577,8 @@ class TypeOracle:
                 return 1.0
         labels = self.type_labels(ids)
         typed = [i for i in ids if labels[i]]
+        if self._people_for_a_group(forms, typed):
+            return -1.0     # "In which league …": the players are no league
         members = self._member_share(noun, forms, typed, labels) if typed else 0.0
         if members:
             return members
@@ -588,6 +595,12 @@ class TypeOracle:
                 _any_names(via_aliases, forms):
             return 1.0
         return distance
+
+    def _people_for_a_group(self, forms: frozenset[str], typed: Sequence[str]) -> bool:
+        """Whether the noun asked (``forms``) names a group and the ``typed`` answers are
+        all people."""
+        return bool(typed) and bool(forms & GROUP_NOUNS) and \
+            all(self.is_a([i], "human") for i in typed)
 
     def _member_share(self, noun: str, forms: frozenset[str], typed: list[str],
                       labels: dict[str, frozenset[str]]) -> float:

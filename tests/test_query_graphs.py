@@ -1966,7 +1966,9 @@ def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     ("What religion does Tenzin Gyatso belong to?", "human"),
     # P31's alias "member of": the slice has no band for Freddie Mercury, and his class
     # is no band
-    ("Which band is Freddie Mercury a member of?", "human")])
+    ("Which band is Freddie Mercury a member of?", "human"),
+    # the Seahawks' players are no league (the slice's league for them is 'member of')
+    ("in which league play the seattle seahawks", "Brandon Browner")])
 def test_readings_that_answer_something_else_are_refused(slice_grounder, question, wrong):
     a = slice_grounder.ask(question)
     assert not a.grounded and wrong not in a.text, a.text
