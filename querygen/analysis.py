@@ -942,14 +942,28 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
-        if j > i and j + 1 < len(lows) and lows[j + 1] in _VERB_FOLLOWERS \
-                and "VERB" in parts_of_speech(w):
+        if j > i and _verb_after_noun(lows, cased, j):
             break                          # "which countries *share* a border", "what
-            #                                river *flows* through"
+            #                                river *flows* through", "how many countries
+            #                                *border* Peru"
         end = j
         if POSSESSIVE_END.search(w):
             break                  # "which country's city …" asks for the country
     return end
+
+
+def _verb_after_noun(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> bool:
+    """Whether the word at ``j``, after a noun, is its verb: a verb before a word that
+    follows verbs ("countries *share* a border"), or after a plural noun, a verb's plain
+    form before a name or an article ("countries *border* Peru", "rivers *cross* the
+    Alps")."""
+    if "VERB" not in parts_of_speech(lows[j]) or j + 1 >= len(lows):
+        return False
+    if lows[j + 1] in _VERB_FOLLOWERS:
+        return True
+    nxt = cased[j + 1] if cased is not None else ""
+    return bool(singulars(lows[j - 1])) and not lows[j].endswith("s") and \
+        (nxt[:1].isupper() or lows[j + 1] in ("the", "a", "an"))
 
 
 def _abbreviation(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> bool:

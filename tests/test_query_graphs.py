@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from querygen.analysis import analyze
-from querygen.answer_types import (AGENT, PLACE, THING, TIME, expected, noun_forms,
+from querygen.answer_types import (AGENT, PLACE, QUANTITY, THING, TIME, expected, noun_forms,
                                    split_label)
 from querygen.fit import content
 
@@ -47,6 +47,8 @@ def paintings():
     ("Where does the name Melbourne come from?", set(), None),
     # the question a wrapper embeds is the one asked
     ("Do you know where Marie Curie died?", {PLACE}, None),
+    # a plural's verb ends the class counted ("border" is a noun too)
+    ("How many countries border Saudi Arabia?", {QUANTITY}, "countries"),
 ])
 def test_the_question_word_says_what_kind_of_answer_fits(question, kinds, noun):
     exp = expected(analyze(question))
