@@ -670,7 +670,7 @@ def _read_count(r: _Reading, i: int, form: str, wh: str) -> None:
     ``wh``), its answer is a number, and the N after the phrase is the class counted."""
     r.form, r.wh, r.answer_type = form, wh, "number"
     r.mark(i, i + 1)
-    noun = _noun_after(r.lows, i + 2, r.texts)
+    noun = _noun_after(r.lows, i + 2, r.texts, counted=True)
     if noun:
         r.type_noun = _noun_phrase(r.lows, i + 2, noun)
         r.mark(*range(i + 2, noun + 1))
@@ -922,11 +922,12 @@ def _has_wh(lows: Sequence[str]) -> bool:
     return any(w in WH_WORDS for w in lows[:3])
 
 
-def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
-                ) -> int | None:
+def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None,
+                counted: bool = False) -> int | None:
     """The last index of a short noun phrase starting at ``i`` ("political party",
     "country"), stopping before auxiliaries, prepositions, superlatives and words that
-    look like verbs ("chemists *won*", "physicist *died*", "genre *belongs*"); None if
+    look like verbs ("chemists *won*", "physicist *died*", "genre *belongs*"; where the
+    noun is ``counted``, a plural's verb too: "how many countries *border* Peru"); None if
     none."""
     end = None
     for j in range(i, min(len(lows), i + 3)):
@@ -942,7 +943,7 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
-        if j > i and _verb_after_noun(lows, cased, j):
+        if j > i and _verb_after_noun(lows, cased, j, counted):
             break                          # "which countries *share* a border", "what
             #                                river *flows* through", "how many countries
             #                                *border* Peru"
@@ -952,17 +953,18 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None
     return end
 
 
-def _verb_after_noun(lows: Sequence[str], cased: Sequence[str] | None, j: int) -> bool:
+def _verb_after_noun(lows: Sequence[str], cased: Sequence[str] | None, j: int,
+                     counted: bool) -> bool:
     """Whether the word at ``j``, after a noun, is its verb: a verb before a word that
-    follows verbs ("countries *share* a border"), or after a plural noun, a verb's plain
-    form before a name or an article ("countries *border* Peru", "rivers *cross* the
-    Alps")."""
+    follows verbs ("countries *share* a border"), or after a ``counted`` plural noun, a
+    verb's plain form before a name or an article ("how many countries *border* Peru";
+    "which municipalities border X" keeps its noun phrase, which names the relation)."""
     if "VERB" not in parts_of_speech(lows[j]) or j + 1 >= len(lows):
         return False
     if lows[j + 1] in _VERB_FOLLOWERS:
         return True
     nxt = cased[j + 1] if cased is not None else ""
-    return bool(singulars(lows[j - 1])) and not lows[j].endswith("s") and \
+    return counted and bool(singulars(lows[j - 1])) and not lows[j].endswith("s") and \
         (nxt[:1].isupper() or lows[j + 1] in ("the", "a", "an"))
 
 

@@ -1952,7 +1952,10 @@ def test_the_members_of_an_entity_need_no_word_before_an_extension(paintings):
     # territorial jurisdiction"
     ("The jurisdiction of NOAA applies to which country?", "United States of America"),
     # a people's name names its country: no near miss of its name
-    ("what languages do scottish people speak?", "English")])
+    ("what languages do scottish people speak?", "English"),
+    # "municipalities border" names the relation as a noun phrase; counted, the plural's
+    # verb ends the class ("How many countries border Saudi Arabia?")
+    ("Which municipalities border Bruneck?", "Rasen-Antholz")])
 def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
     a = slice_grounder.ask(question)
     assert a.grounded and answer in a.text, a.text
