@@ -40,7 +40,8 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis, known_word, singulars
-from querygen.lexicon import CLASS_SYNONYMS, CONTAINMENT_WORDS, PERSON_NOUNS, PLACE_NOUNS
+from querygen.lexicon import (CLASS_SYNONYMS, CONTAINMENT_WORDS, GROUP_NOUNS, PERSON_NOUNS,
+                              PLACE_NOUNS)
 from store.errors import KGGroundError
 from store.normalize import normalize
 
@@ -179,11 +180,6 @@ def expected(a: Analysis) -> Expected:
                             frozenset({AGENT, PLACE, THING}) - {kind})
         return Expected(wh, frozenset(), frozenset({TIME, QUANTITY}), noun)
     return Expected(wh)
-
-
-#: nouns of groups, which no one person is ("which league", "which band")
-GROUP_NOUNS = frozenset("""league team club band group party organization organisation company
-    firm association federation union orchestra choir""".split())
 
 
 def says_located(a: Analysis) -> bool:

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 # re-exported here for the modules of query generation that read them from this module
 from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_SYNONYMS, CLASS_WORDS,
                                 CONTAINMENT_WORDS, DESCRIPTION_ENDS, FRAME_WORDS,
-                                GENERIC_RELATION_WORDS, IMPERATIVES, NOT_A_FACT_WORDS,
-                                ONE_MEANING_VERBS, OPENING_FILLERS, PERSON_NOUNS, PLACE_NOUNS,
+                                GENERIC_RELATION_WORDS, GROUP_NOUNS, IMPERATIVES,
+                                NOT_A_FACT_WORDS, ONE_MEANING_VERBS, OPENING_FILLERS,
+                                PERSON_NOUNS, PLACE_NOUNS,
                                 PRAISE_WORDS, RELATIONAL_NOUNS, TIME_NOUNS, TITLES, VERB_FORMS)
 
 __all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
            "CONTAINMENT_WORDS", "DESCRIPTION_ENDS", "FRAME_WORDS", "GENERIC_RELATION_WORDS",
-           "IMPERATIVES", "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "OPENING_FILLERS",
+           "GROUP_NOUNS", "IMPERATIVES", "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "OPENING_FILLERS",
            "PERSON_NOUNS", "PLACE_NOUNS", "PRAISE_WORDS", "RELATED",
            "RELATIONAL_NOUNS", "ROLE_NOUNS", "SUPERLATIVES", "TIME_NOUNS", "TITLES",
            "VERB_FORMS",

@@ -366,6 +366,12 @@ doctor physician saint poet philosopher emperor pope priest soldier inventor exp
 mathematician physicist chemist economist
 """.split())
 
+#: nouns of groups, which no one person is ("which league", "which band")
+GROUP_NOUNS = frozenset("""
+league team club band group party organization organisation company firm association
+federation union orchestra choir
+""".split())
+
 PLACE_NOUNS = frozenset("""
 place places city cities town towns village country countries nation nations state states
 region regions province county district continent location locations area island
