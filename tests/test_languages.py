@@ -832,7 +832,12 @@ def test_who_has_x_developed_in_german_order_asks_the_developer(slice_mirror_pat
     ("pt", "em que pais morreu edgar allan poe", "United States of America"),
     # a team is a member of its league (ligue, лига)
     ("fr", "Les Seattle Seahawks sont membres de quelle ligue ?", "NFL"),
-    ("ru", "Seattle Seahawks — в какой лиге?", "NFL")])
+    ("ru", "Seattle Seahawks — в какой лиге?", "NFL"),
+    # "quale era" before "geologica" is the noun era, not "what was"
+    ("it", "Il Cretaceo fa parte di quale era geologica?", "Mesozoic"),
+    # where one "exerce son activité" / "svolge la sua attività" is where one works
+    ("fr", "Où Jean Calvin a-t-il exercé son activité ?", "Geneva"),
+    ("it", "In quale città ha svolto la sua attività Giovanni Giolitti?", "Rome")])
 def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, lang,
                                                              question, answer):
     from reasoning import Grounder

@@ -9,6 +9,7 @@ NOUNS_CAPITALIZED = True
 
 WORDS = {
     # nouns of institutions and fields
+    "bekannt": "known", "berühmt": "famous", "karriere": "career",
     "liga": "league", "musik": "music",
     "parlament": "parliament", "zweig": "branch", "bank": "bank", "mythologie": "mythology",
     "modehaus": "fashion house", "kampfjet": "fighter jet", "kampfflugzeug": "fighter aircraft",

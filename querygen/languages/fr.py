@@ -16,6 +16,7 @@ ADJECTIVE_AFTER = True
 
 WORDS = {
     # nouns of institutions and fields
+    "bosser": "work", "bossait": "worked", "bossé": "worked",
     "ligue": "league",
     "parlement": "parliament", "banque": "bank", "mythologie": "mythology",
     # fillers, and nouns and verbs of everyday questions
@@ -308,6 +309,12 @@ WORDS = {
 }
 
 PHRASES = {
+    # "exercer son activité / ses fonctions" (somewhere): work there; "bosser": work
+    "exercé son activité": "worked", "exercer son activité": "work",
+    "exerçait son activité": "worked", "exercé ses fonctions": "worked",
+    "exercer son fonction": "work", "exerçait ses fonctions": "worked",
+    "a exercé son activité": "worked", "a exercé ses fonctions": "worked",
+    "avoir exercé son activité": "worked", "avoir exercé son fonction": "worked",
     "maison de couture": "fashion house", "maison de mode": "fashion house",
     # a question inside a question ("Tu sais où …?"): what is asked is the inner one
     "tu sais": "do you know", "vous savez": "do you know", "savez-vous": "do you know",

@@ -319,6 +319,9 @@ WORDS = {
 }
 
 PHRASES = {
+    # "svolgere la sua attività" (somewhere): work there
+    "svolto la sua attività": "worked", "svoltare il suo attività": "worked",
+    "svolgeva la sua attività": "worked", "svolgere il suo attività": "work",
     # whose a thing is: its owner
     "di chi è": "who owns", "di chi sono": "who owns",
     # a question inside a question ("Sai dove …?"): what is asked is the inner one
@@ -610,6 +613,9 @@ PHRASES = {
     "viene fondato": "is founded",
     # a genre's subgenre, a geological era, what happened where, as first written
     "era geologica": "era",
+    # "quale era" before "geologica" is the noun, not "what was"
+    "quale era geologica": "which era", "qual era geologica": "which era",
+    "che era geologica": "which era",
 }
 
 #: relative pronouns (after a comma): "il paese, che …", "la città, in cui …"

@@ -532,4 +532,6 @@ PHRASES = {
     "maior que": "greater than", "menor que": "less than", "pela primeira vez": "first",
     # a genre's subgenre, a geological era, what happened where, as first written
     "era geológica": "era",
+    # "qual era" before "geológica" is the noun, not "what was"
+    "qual era geológica": "which era", "que era geológica": "which era",
 }
