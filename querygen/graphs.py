@@ -1019,7 +1019,7 @@ class GraphRanker:
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         confidence = self.model.probability(feats)
-        if via == "P31" and check.noun is not None and check.noun < 0:
+        if via == TYPE_PROPERTY and check.noun is not None and check.noun < 0:
             # instance of answers with classes: none of the class asked answers another
             # question ("Which band is X a member of?" — through P31's alias "member of"
             # — is not X's class, human)
