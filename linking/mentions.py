@@ -46,6 +46,7 @@ from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.lexicon import en as _en
 from linking.types import Mention
+from linking.variants import YEAR
 from store.normalize import normalize
 
 #: the longest mention looked up, in words (characters for Chinese and Japanese)
@@ -135,13 +136,9 @@ def _keys(key: str, last: _Word, single: bool) -> list[str]:
         keys.append(key[:-1])                  # possessive or plural
     if single and last.norm in DEMONYMS:
         keys.append(DEMONYMS[last.norm])
-    if not single and _YEAR.match(last.norm):
+    if not single and YEAR.match(last.norm):
         keys.append(last.norm + key[:-len(last.norm)])  # "Olympics 1992": "1992 Olympics"
     return keys
-
-
-#: a year, which English labels of events write first and other languages after the name
-_YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 
 
 class MentionDetector:

@@ -170,7 +170,8 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
     return sorted(found.values(), key=lambda v: -v.factor)
 
 
-_YEAR = re.compile(r"^1[0-9]{3}$|^20[0-9]{2}$")
+#: a year, which English labels of events write before the name and other languages after
+YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 
 
 def _year_forms(tokens: list[str], add: _Add) -> None:
@@ -179,10 +180,10 @@ def _year_forms(tokens: list[str], add: _Add) -> None:
     "the olympics of 1992")."""
     if len(tokens) < 2:
         return
-    if _YEAR.match(tokens[-1]):
+    if YEAR.match(tokens[-1]):
         rest = tokens[:-2] if tokens[-2] in ("of", "in") and len(tokens) > 2 else tokens[:-1]
         add(" ".join([tokens[-1], *rest]), "year", 0.95)
-    elif _YEAR.match(tokens[0]):
+    elif YEAR.match(tokens[0]):
         add(" ".join([*tokens[1:], tokens[0]]), "year", 0.95)
 
 
