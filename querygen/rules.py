@@ -371,9 +371,13 @@ class RuleGenerator:
             return False
         # a word of a property's name may be a genitive a gloss wrote without "of" ("the
         # headquarters Interpol")
-        found = self.props.link(noun, limit=1)
-        return not (found and found[0].match in ("exact", "words") and
-                    found[0].score >= PROPERTY_WORD_SCORE)
+        return not self._property_word(noun)
+
+    def _property_word(self, word: str) -> bool:
+        """Whether ``word`` is a word of a property's names, as written or whole."""
+        found = self.props.link(word, limit=1)
+        return bool(found) and found[0].match in ("exact", "words") and \
+            found[0].score >= PROPERTY_WORD_SCORE
 
     def _untyped_noun(self, entity: str, word: str) -> bool:
         """Whether ``entity`` has no class in the KB and ``word`` may say what it is: a
@@ -382,9 +386,7 @@ class RuleGenerator:
         if not self._untyped(entity) or parts_of_speech(word) != {"NOUN"} or \
                 word in RELATED:
             return False
-        found = self.props.link(word, limit=1)
-        return not (found and found[0].match in ("exact", "words") and
-                    found[0].score >= PROPERTY_WORD_SCORE)
+        return not self._property_word(word)
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
