@@ -12,14 +12,15 @@ from dataclasses import dataclass
 
 # the English word lists live in the one English lexicon, ``linking.lexicon.en``; they are
 # re-exported here for the modules of query generation that read them from this module
-from linking.lexicon.en import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_SYNONYMS, CLASS_WORDS,
-                                CONTAINMENT_WORDS, DESCRIPTION_ENDS, FRAME_WORDS,
+from linking.lexicon.en import (ANY_PERSON_NOUNS, AUXILIARIES, CLASS_IDIOM_NOUNS,
+                                CLASS_SYNONYMS, CLASS_WORDS, CONTAINMENT_WORDS,
+                                DESCRIPTION_ENDS, FRAME_WORDS,
                                 GENERIC_RELATION_WORDS, GROUP_NOUNS, IMPERATIVES,
                                 NOT_A_FACT_WORDS, ONE_MEANING_VERBS, OPENING_FILLERS,
                                 PERSON_NOUNS, PLACE_NOUNS,
                                 PRAISE_WORDS, RELATIONAL_NOUNS, TIME_NOUNS, TITLES, VERB_FORMS)
 
-__all__ = ["AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
+__all__ = ["ANY_PERSON_NOUNS", "AUXILIARIES", "CLASS_IDIOM_NOUNS", "CLASS_SYNONYMS", "CLASS_WORDS",
            "CONTAINMENT_WORDS", "DESCRIPTION_ENDS", "FRAME_WORDS", "GENERIC_RELATION_WORDS",
            "GROUP_NOUNS", "IMPERATIVES", "NOT_A_FACT_WORDS", "ONE_MEANING_VERBS", "OPENING_FILLERS",
            "PERSON_NOUNS", "PLACE_NOUNS", "PRAISE_WORDS", "RELATED",
@@ -259,7 +260,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     # one plays for a team, an instrument, a position ("member of" would meet "instance
     # of" through its alias "distinct member of"; "genre" the instrument of "на чём играл")
     "played": ("member of sports team", "instrument", "position played"),
-    "plays": ("member of sports team", "instrument"),
+    "plays": ("member of sports team", "instrument", "genre"),
     "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
     # one plays in a band (a role is played too: "the actor who played Chewbacca")
     # and a team plays in a match or a final
@@ -289,7 +290,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     # a team plays in its league, of which a KB may say it is a member
     "league": ("league", "member of"), "leagues": ("league", "member of"),
     "club": ("member of sports team",), "team": ("member of sports team",),
-    "player": ("member of sports team",), "players": ("member of sports team",),
+    # one plays for a team, or an instrument ("a tuba player")
+    "player": ("member of sports team", "instrument"),
+    "players": ("member of sports team", "instrument"),
     "capital": ("capital",), "seat": ("capital", "headquarters"),
     "mother": ("mother",), "father": ("father",), "child": ("child",),
     "children": ("child",), "kids": ("child",), "son": ("child",), "daughter": ("child",),

@@ -366,6 +366,12 @@ doctor physician saint poet philosopher emperor pope priest soldier inventor exp
 mathematician physicist chemist economist
 """.split())
 
+#: nouns that say only that the one asked for is someone ("a person born in Lyon")
+ANY_PERSON_NOUNS = frozenset("""
+person persons people man men woman women individual individuals figure figures human
+humans
+""".split())
+
 #: nouns of groups, which no one person is ("which league", "which band")
 GROUP_NOUNS = frozenset("""
 league team club band group party organization organisation company firm association
