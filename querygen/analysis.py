@@ -512,6 +512,9 @@ def analyze(question: str) -> Analysis:
     _read_question_word(r, first)
     superlative = _read_superlative(r)
     one_of_many = _one_of_many(r.lows)
+    if one_of_many:             # "an example of a game …": the game is asked, no example
+        r.mark(*(i for i, w in enumerate(r.lows) if w in ("example", "examples")
+                 and r.lows[i + 1:i + 2] == ["of"]))
     return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
                     frozenset(r.frame), _negated(ws), one_of_many=one_of_many,
                     one_head=_one_head(ws) if one_of_many else -1)

@@ -40,6 +40,8 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Value
 from querygen.analysis import Analysis, known_word, singulars
+from querygen.fit import SUBCLASS_PROPERTY
+from querygen.mentions import cognate
 from querygen.lexicon import (CLASS_SYNONYMS, CONTAINMENT_WORDS, GROUP_NOUNS, PERSON_NOUNS,
                               PLACE_NOUNS)
 from store.errors import KGGroundError
@@ -99,6 +101,8 @@ COUNTRY_NOUNS = frozenset({"country", "countries", "nation", "nations"})
 PROFILE_SAMPLE = 120
 #: superclass levels followed from an entity's own types
 SUPERCLASS_DEPTH = 2
+#: answers whose roles (``TypeOracle.role_agreement``) are read, at most
+ROLE_SAMPLE = 10
 #: an embedder's cosine from which a type label means the class noun ("nation" ~ "country"),
 #: and the labels compared at most per check
 NOUN_SIMILARITY, SIMILAR_LABELS = 0.72, 24
@@ -327,6 +331,7 @@ class TypeOracle:
         self._profiles: dict[str, _PropertyProfile] = {}
         self._similar: dict[tuple[str, frozenset[str]], set[str]] = {}
         self._aliases: dict[str, tuple[str, ...]] = {}       # type → its English aliases
+        self._supers: dict[str, frozenset[str]] = {}         # role → it and its superclasses
 
     # -- entities ---------------------------------------------------------------------------
     def type_labels(self, ids: Sequence[str]) -> dict[str, frozenset[str]]:
@@ -592,6 +597,38 @@ class TypeOracle:
             return 1.0
         return distance
 
+    def role_agreement(self, roles: Sequence[tuple[str, str]], ids: Sequence[str]) -> float:
+        """For a class noun whose members the KB states by a property other than instance
+        of (``roles``: (property, class) pairs; "actor": occupation actor), the share of
+        the answers ``ids`` (a sample of ROLE_SAMPLE) that hold the role, or one of its
+        subclasses (a singer is a musician); -1 when every one of them states the property
+        and none holds the role; 0 when none does or the KB cannot tell."""
+        sample = list(dict.fromkeys(ids))[:ROLE_SAMPLE]
+        held = stated = 0
+        for entity in sample:
+            values = {st.value.value for pid in {p for p, _ in roles}
+                      for st in self.kb.statements(entity, pid, None, limit=50)}
+            stated += bool(values)
+            held += any(cls in self._role_and_supers(v) for v in values for _, cls in roles)
+        if held:
+            return held / len(sample)
+        return -1.0 if sample and stated == len(sample) else 0.0
+
+    def _role_and_supers(self, role: str) -> frozenset[str]:
+        """``role`` and its superclasses up to SUPERCLASS_DEPTH levels up (cached)."""
+        cached = self._supers.get(role)
+        if cached is not None:
+            return cached
+        found, frontier = {role}, {role}
+        for _ in range(SUPERCLASS_DEPTH):
+            frontier = {st.value.value for c in frontier
+                        for st in self.kb.statements(c, SUBCLASS_PROPERTY, None, limit=20)
+                        } - found
+            found |= frontier
+        with self._lock:
+            self._supers[role] = frozenset(found)
+        return self._supers[role]
+
     def _people_for_a_group(self, forms: frozenset[str], typed: Sequence[str]) -> bool:
         """Whether the noun asked (``forms``) names a group and the ``typed`` answers are
         all people."""
@@ -603,6 +640,10 @@ class TypeOracle:
         """The share of the ``typed`` answers a type of which names ``noun`` (one of its
         ``forms``, or a label close in meaning); 0 when none does."""
         named = {i for i in typed if any(names_noun(lab, forms) for lab in labels[i])}
+        if not named and not known_word(noun.split()[-1]):
+            # a noun left in the question's language names the class by its cognate
+            # ("qué océano": an ocean)
+            named = {i for i in typed if any(_cognate_head(lab, noun) for lab in labels[i])}
         # a sovereign state is a state as a country is one: "which state" asked of a
         # place inside a country means a part of it first
         loosely = {i for i in named if all(normalize(lab) in COUNTRY_STATES
@@ -721,6 +762,13 @@ def _spellings(word: str) -> set[str]:
         elif word.endswith(us):
             out.add(word[: -len(us)] + uk)
     return out
+
+
+def _cognate_head(label: str, noun: str) -> bool:
+    """Whether the head word of the class label ``label`` is the last word of ``noun`` in
+    another language (``querygen.mentions.cognate``)."""
+    head = head_phrase(label).split()[-1:]
+    return bool(head) and cognate(normalize(noun).split()[-1], head[0])
 
 
 def names_noun(label: str, forms: frozenset[str]) -> bool:

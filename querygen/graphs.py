@@ -65,9 +65,9 @@ from querygen.domains import PropertyDomains
 from querygen.execute import QueryResult, run
 from querygen.fit import RELATED_WEIGHT, TYPE_PROPERTY, content, related_pair, root
 from querygen.languages import base_language
-from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, CONTAINMENT_WORDS,
-                              NOT_A_FACT_WORDS, ONE_MEANING_VERBS, PERSON_NOUNS, PLACE_NOUNS,
-                              RELATED, ROLE_NOUNS)
+from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS,
+                              CONTAINMENT_WORDS, NOT_A_FACT_WORDS, ONE_MEANING_VERBS,
+                              PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
 from querygen.qualifiers import narrowed, numbers_unused
@@ -305,7 +305,8 @@ class GraphRanker:
                                           and self.rules._circular(p))]
         plans = self._unique(plans)
         ctx = _Context(a, exp, mentions, *self._global_fit(a, mentions),
-                       lang=base_language(lang))
+                       lang=base_language(lang),
+                       noun_roles=self.rules.noun_roles(exp.noun) if exp.noun else ())
         top = plans[:RUN_LIMIT] + self._explaining_more(ctx, plans[:RUN_LIMIT],
                                                         plans[RUN_LIMIT:])
         if a.form == "select":
@@ -335,10 +336,12 @@ class GraphRanker:
         surest = max((g.features.get("noun_pos", 0.0) for g in graphs
                       if g.confidence >= threshold), default=0.0)
 
+        named = {id(g) for g in graphs if g.features.get("noun_named") and
+                 g.confidence >= threshold and g.features.get("noun_pos", 0.0) >= surest
+                 and not _shorter_surer(g, graphs)}
+
         def order(g: QueryGraph) -> tuple[bool, int, float]:
-            named = bool(g.features.get("noun_named")) and g.confidence >= threshold and \
-                g.features.get("noun_pos", 0.0) >= surest
-            return not named, g.hops if named else 0, -g.confidence
+            return id(g) not in named, g.hops if id(g) in named else 0, -g.confidence
         graphs.sort(key=order)
         graphs = _explaining_first(graphs, threshold)
         t3 = time.perf_counter()
@@ -999,6 +1002,7 @@ class GraphRanker:
         aliases = self.rules.props.names(via) if via is not None else []
         check = self.oracle.check(ctx.expected, values, via, names, aliases) \
             if query.form != "ask" else self._ask_check(plan)
+        check = self._role_checked(ctx, check, values)
         spans = [(d.start, d.end) for d in plan.decisions if d.start >= 0]
         unpaired = self._named_twice(
             ctx, plan, ctx.analysis.relation_words(spans, keep_type_noun=False))
@@ -1034,6 +1038,17 @@ class GraphRanker:
                           len(_relation_edges(plan)), narrowed_by=tuple(narrowed_by or ()),
                           narrowed_of=narrowed_of, unexplained=left,
                           unpaired=tuple(lows))
+
+    def _role_checked(self, ctx: _Context, check: TypeCheck,
+                      values: Sequence[Value]) -> TypeCheck:
+        """``check`` with the class noun's agreement read from the answers' roles where
+        the types could not tell and the KB states the class's members by a property
+        other than instance of: people are typed human, whether they are actors their
+        occupations say (``TypeOracle.role_agreement``)."""
+        if check.noun != 0.0 or not ctx.noun_roles:
+            return check
+        ids = [v.value for v in values if v.kind == "entity"]
+        return replace(check, noun=self.oracle.role_agreement(ctx.noun_roles, ids))
 
     def _run(self, query: GeneratedQuery, lang: str) -> QueryResult | None:
         """``query``'s result on the KB; None on an error of the query's own (the KB
@@ -1841,6 +1856,9 @@ class _Context:
     global_fit: float
     global_property: str | None
     lang: str = "en"
+    #: (property, class) by which the KB states the class noun's members, other than
+    #: instance of ("which actor": occupation actor; ``RuleGenerator.noun_roles``)
+    noun_roles: tuple[tuple[str, str], ...] = ()
 
     @property
     def unknown_noun(self) -> bool:
@@ -1871,6 +1889,16 @@ def _kind_noun(word: str) -> bool:
     """Whether ``word`` names a kind of place or person, not a role ("town", "man"; not
     "capital")."""
     return word not in ROLE_NOUNS and (word in PLACE_NOUNS or word in PERSON_NOUNS)
+
+
+def _shorter_surer(graph: QueryGraph, graphs: Sequence[QueryGraph]) -> bool:
+    """Whether a graph of fewer hops than ``graph`` is surer and its answers as surely of
+    the class asked: then the longer one's naming the class by its last property ("of which
+    province …": located in) is no reason to go first (a wrongly linked entity reaches the
+    class only the long way round)."""
+    pos = graph.features.get("noun_pos", 0.0)
+    return any(g.hops < graph.hops and g.confidence > graph.confidence and
+               g.features.get("noun_pos", 0.0) >= pos for g in graphs)
 
 
 def _explaining_first(graphs: list[QueryGraph], threshold: float) -> list[QueryGraph]:
@@ -2017,9 +2045,6 @@ ORGANIZATION_NOUNS = frozenset("""company organisation organization firm busines
 #: the ``log_answers`` feature of a graph with one answer
 LOG_ONE = math.log1p(1)
 #: head nouns of the one asked for that say only that it is a person
-_ANY_ONE = frozenset("person people man woman individual figure human".split())
-
-
 def _one_of_many_said(ctx: _Context, plan: QueryPlan, noun: float | None) -> bool:
     """Whether the question asks for one of many and ``plan`` says what the one asked
     for is: its head noun is an entity of the plan ("a poet": the poets), the class its
@@ -2033,7 +2058,7 @@ def _one_of_many_said(ctx: _Context, plan: QueryPlan, noun: float | None) -> boo
     if a.one_head < 0:
         return True
     word = next((w.low for w in a.words if w.start == a.one_head), "")
-    return word in _ANY_ONE or bool(a.type_noun and word in a.type_noun.split() and
+    return word in ANY_PERSON_NOUNS or bool(a.type_noun and word in a.type_noun.split() and
                                      (noun or 0.0) > 0) or any(
         d.start <= a.one_head < d.end for d in plan.decisions if d.kind == "entity")
 

@@ -44,7 +44,7 @@ from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
                           content, norm_words, root)
 from querygen.languages import Glossed, base_language, gloss
-from querygen.lexicon import (AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
+from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
                               GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
 from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
@@ -194,6 +194,7 @@ class RuleGenerator:
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
         a = self._class_after_category(a, mentions)
+        a, mentions = self._head_as_class(a, mentions)
         plans = self.plans(a, mentions)
         if not plans or max(p.score for p in plans) < WEAK_PLAN:
             more = self.finder.find(text, a, gaps=True, lang=base_language(lang))
@@ -776,11 +777,33 @@ class RuleGenerator:
             if not m.candidates or not _article_before(a, m) or not after or \
                     not after[0].text.isalpha() or not after[0].text.islower() or \
                     after[0].low in DESCRIPTION_ENDS or after[0].low in STOPWORDS or \
+                    "NOUN" not in parts_of_speech(after[0].low) or \
                     self._membership(m.candidates[0].id) is None or \
                     not self._classes(after[0].low):
                 continue
             return replace(a, type_noun=after[0].low, frame=a.frame | {after[0].start})
         return a
+
+    def _head_as_class(self, a: Analysis, mentions: list[Mention]
+                       ) -> tuple[Analysis, list[Mention]]:
+        """"Who is an actor from Pittsburgh?", "Name a botanist born in Paris": in a
+        question asking for one of many, a head noun that names a class the KB has
+        members of is the class of the answers, as after "which", when another entity
+        says what they are related to: it is read as the class noun, not as an entity
+        (``a`` and ``mentions`` unchanged otherwise: "a botanist" alone asks for the
+        members of the class)."""
+        if not a.one_of_many or a.type_noun or a.one_head < 0:
+            return a, mentions
+        head = next((m for m in mentions if m.start <= a.one_head < m.end), None)
+        if head is None or not head.candidates or not any(
+                m.candidates and m.span != head.span for m in mentions):
+            return a, mentions
+        noun = head.text.lower()
+        if self._membership(head.candidates[0].id) is None or not self._classes(noun):
+            return a, mentions
+        words = {w.start for w in a.words if head.start <= w.start < head.end}
+        return (replace(a, type_noun=noun, frame=a.frame | words),
+                [m for m in mentions if m.span != head.span])
 
     # -- pairs --------------------------------------------------------------------------------
     def _pairs(self, a: Analysis, mentions: list[Mention]) -> list[QueryPlan]:
@@ -913,9 +936,10 @@ class RuleGenerator:
         out = list(plans)
         best = sorted((p for p in plans if p.answer == "x" and p.form == "select"),
                       key=lambda p: -p.score)[:CONSTRAINED]
+        anyone = bool(set((a.type_noun or "").split()[-1:]) & ANY_PERSON_NOUNS)
         for plan in best:
-            n_all = self._count_answers(plan)
-            if n_all < 2:
+            every = self._answers(plan) or []
+            if len(every) < 2:
                 continue
             inverse = plan.edges[0].subject == Var("x") and not _forward_too(plan, plans)
             for cls in classes[:2]:
@@ -924,12 +948,34 @@ class RuleGenerator:
                     continue
                 narrowed = replace(plan, edges=(*plan.edges, member),
                                    notes=(*plan.notes, "type constraint"))
-                n = self._count_answers(narrowed)
-                if 0 < n < n_all:
+                kept = set(self._answers(narrowed) or ())
+                if 0 < len(kept) < len(every) and (not anyone or self._classed(
+                        [x for x in every if x not in kept], cls.id)):
                     bonus = CONSTRAINT_BONUS if inverse else -CONSTRAINT_BONUS
                     out.append(replace(narrowed, score=plan.score + bonus))
                     break
         return out
+
+    def _classed(self, dropped: Sequence[str], cls: str) -> bool:
+        """Whether one of the answers a class constraint ``dropped`` (a sample) is a member
+        of some class by the property that makes members of ``cls``: a constraint to
+        persons that only drops answers the KB gives no class filters on what the KB
+        lacks ("a person born in Munich": most of them are typed nothing, not
+        non-humans), not on what the question asks."""
+        member = self._membership(cls)
+        pid = member[0] if member is not None else TYPE_PROPERTY
+        return any(self.kb.statements(x, pid, None, limit=1)
+                   for x in dropped[:CLASS_SAMPLE * 4] if x)
+
+    def noun_roles(self, noun: str) -> tuple[tuple[str, str], ...]:
+        """(property, class) for the classes ``noun`` names whose members the KB states by
+        a property other than instance of ("actor": occupation actor)."""
+        out = []
+        for cls in self._classes(noun)[:2]:
+            member = self._membership(cls.id)
+            if member is not None and member[0] != TYPE_PROPERTY:
+                out.append((member[0], cls.id))
+        return tuple(out)
 
     def _member_edge(self, cls: LinkingDecision) -> Edge | None:
         member = self._membership(cls.id)

@@ -843,3 +843,29 @@ def test_questions_in_other_languages_read_to_their_relation(slice_mirror_path, 
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang=lang).ask(question)
     assert a.grounded and answer in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_long_way_round_to_the_class_does_not_outrank_a_surer_short_reading(
+        slice_mirror_path):
+    # "la ville de Québec" linked to the province reaches a province in three hops
+    # (its country's capital's province, Ontario), named by the noun's property; the
+    # surer one-hop readings of the city answer with Quebec
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="fr").ask(
+        "De quelle province la ville de Québec est-elle la capitale ?")
+    assert "Q1904" not in a.ids, a.text                          # Ontario
+
+
+@pytest.mark.timeout(600)
+def test_a_class_noun_left_in_its_language_is_read_by_its_cognate(slice_mirror_path):
+    # no lexicon of ours has "océano": the Atlantic's class "ocean" is its cognate
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="es").ask("El mar Caribe forma parte de qué océano?")
+    assert a.grounded and a.ids == ["Q97"], a.text
+
+
+def test_a_cognate_names_a_class_only_by_its_head_word():
+    from querygen.answer_types import _cognate_head
+    assert _cognate_head("ocean", "océano") and _cognate_head("autonomous province", "provincia")
+    assert not _cognate_head("ocean", "isla") and not _cognate_head("sea", "oceano")

@@ -217,6 +217,12 @@ def test_a_question_for_the_one_answer_is_not_one_of_many(question):
     assert not analyze(question).one_of_many
 
 
+def test_the_example_asked_for_is_no_relation_word():
+    a = analyze("What is an example of a game developed by Capcom?")
+    start = a.question.index("Capcom")
+    assert "example" not in content(a.relation_words([(start, start + 6)]))
+
+
 def test_praise_before_a_category_is_no_relation_word():
     a = analyze("Who is a well known oboist?")
     start = a.question.index("oboist")
@@ -375,6 +381,28 @@ def test_a_kb_without_types_still_answers_and_still_tells_dates_from_places():
     when = library.ask("When was Ada Quill born?")
     assert when.grounded and [v.label for v in when.values] == ["1901-03-04"]
     assert when.query_graph["type_check"]["score"] > 0
+
+
+@pytest.mark.parametrize("question, gold", [
+    # a class the KB states by occupation: its members, not everyone born there
+    ("Who is a chemist born in Paris?", {"Q7504", "Q102804"}),
+    ("Which chemist was born in Paris?", {"Q7504", "Q102804"}),
+    # "a physicist" before another entity is the class of the answers, not an entity
+    ("Who is a physicist from Vienna?", {"Q9130", "Q56189", "Q65989"}),
+])
+def test_an_occupation_asked_for_is_the_class_of_the_answers(grounder, question, gold):
+    a = grounder.ask(question)
+    assert a.grounded and set(a.ids) == gold, (question, a.text)
+
+
+@pytest.mark.parametrize("question", [
+    "Which chemist was born in Vienna?",        # the KB says they were physicists
+    "Name a chemist born in Vienna.",
+    "Who is a chemist from Vienna?",
+])
+def test_people_whose_occupations_are_others_answer_no_which_n(grounder, question):
+    a = grounder.ask(question)
+    assert not a.grounded and not a.values, (question, a.text)
 
 
 # -- the slice (shared data) ------------------------------------------------------------------
@@ -1977,3 +2005,29 @@ def test_phrasings_read_to_their_relation(slice_grounder, question, answer):
 def test_readings_that_answer_something_else_are_refused(slice_grounder, question, wrong):
     a = slice_grounder.ask(question)
     assert not a.grounded and wrong not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_a_participle_after_a_class_is_no_class(slice_grounder):
+    # "a guitarist born in …": "born" describes, the guitarist is the class (the slice
+    # has an entity labelled "born")
+    ranking = slice_grounder.ranker.rank("Who is a guitarist born in Liverpool?")
+    assert ranking.expected.noun == "guitarist"
+
+
+@pytest.mark.timeout(600)
+def test_a_class_constraint_that_only_drops_untyped_answers_is_not_applied(slice_grounder):
+    # most people the slice says were born in Munich have no type at all: "a person born
+    # in Munich" is any of them, not the few typed human
+    a = slice_grounder.ask("Name a person born in Munich.")
+    assert a.grounded and len(a.ids) > 5, a.text
+    assert "P31" not in a.query_graph["grounded"], a.query_graph["grounded"]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["Name a tuba player.", "Who plays jazz?"])
+def test_one_plays_an_instrument_and_a_genre(slice_grounder, question):
+    top = slice_grounder.ranker.rank(question).graphs[0]
+    label = top.query.label_level
+    assert ("instrument" in label or "genre" in label) and not top.unexplained, \
+        (label, top.unexplained)
