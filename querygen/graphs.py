@@ -1567,6 +1567,11 @@ class GraphRanker:
         # (a question whose words were not read at all, in a language without a reader,
         # has no question word either: its relation is what is missing)
         wordless_answer = not phrase and top is not None and bool(ctx.analysis.wh)
+        named_empty = _named_empty(graphs)
+        if named_empty is not None and not named_empty.unexplained:
+            # a reading along the property the words name found nothing: whatever else
+            # the words may fit ("the nationality of": the entity "nationality", and "of")
+            return self._missing_fact(graphs, top, "", "", phrase)
         if (ctx.global_fit < NO_RELATION_FIT and not wordless_answer) or (best_label and not [
                 w for w in re.findall(r"\w+", best_label.lower()) if w not in STOPWORDS]):
             return "relation", (f"the KB has no relation that the words {phrase!r} name"
@@ -1581,8 +1586,7 @@ class GraphRanker:
         property named), else ("confidence", why): the surest reading is below the
         threshold. ("relation", why) when that reading leaves relation words unexplained:
         the KB's "size" is no "shoe size"."""
-        named_empty = next((g for g in graphs if not g.answered
-                            and NAMES_RELATION in g.query.notes), None)
+        named_empty = _named_empty(graphs)
         if named_empty is not None and named_empty.unexplained and phrase:
             return "relation", f"the KB has no relation that the words {phrase!r} name"
         if named_empty is not None:
@@ -1593,6 +1597,12 @@ class GraphRanker:
         if top is None or top.features.get("fit_gap", 0.0) >= FACT_GAP:
             return "fact", f"the KB holds no {relation} statement for {about}"
         return _not_sure(top, self.model.threshold)
+
+
+def _named_empty(graphs: Sequence[QueryGraph]) -> QueryGraph | None:
+    """The first reading along a property the question's words name that found nothing."""
+    return next((g for g in graphs if not g.answered and NAMES_RELATION in g.query.notes),
+                None)
 
 
 def shown_confidence(confidence: float) -> str:

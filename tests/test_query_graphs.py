@@ -2031,3 +2031,13 @@ def test_one_plays_an_instrument_and_a_genre(slice_grounder, question):
     label = top.query.label_level
     assert ("instrument" in label or "genre" in label) and not top.unexplained, \
         (label, top.unexplained)
+
+
+@pytest.mark.timeout(600)
+def test_a_relation_noun_the_linker_also_reads_as_an_entity_names_the_missing_fact(
+        slice_grounder):
+    # "nationality" is an entity of the slice too, which leaves "of" to name the relation:
+    # the slice has country of citizenship, only not for Obama
+    a = slice_grounder.ask("What is the nationality of Barack Obama?")
+    assert not a.grounded and a.missing == "fact", a.text
+    assert "Barack Obama" in a.text
