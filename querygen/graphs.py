@@ -70,7 +70,7 @@ from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CLASS_IDIOM_NOUNS, 
                               PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
-from querygen.qualifiers import narrowed, numbers_unused
+from querygen.qualifiers import narrowed, numbers_named
 from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator, against_of, of_side
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
@@ -1065,7 +1065,7 @@ class GraphRanker:
         """"in 1903": ``result`` kept to the answers whose statements have a qualifier
         with a number of the question the query does not use, those numbers, and how
         many answers there were; ``result``, None and 0 when no such qualifier narrows it."""
-        numbers = numbers_unused(question, query.label_level)
+        numbers = numbers_named(question, query.label_level)
         found = narrowed(self.kb, result, numbers) if numbers else None
         if found is None:
             return result, None, 0

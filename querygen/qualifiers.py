@@ -25,10 +25,24 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 FETCH_LIMIT = 1000
 
 
+#: words that compare with the number after them ("before 1905", "more than 3"): the
+#: number bounds the answers, a qualifier equal to it says nothing of them
+COMPARED = re.compile(r"(?i)\b(?:before|after|until|till|since|prior to|earlier than|"
+                      r"later than|more than|less than|fewer than|over|under|above|below|"
+                      r"at least|at most)\s+(?:the\s+(?:year\s+)?)?(\d+)(?![\w.])")
+
+
 def numbers_unused(question: str, label_level: str) -> list[str]:
     """The numbers of ``question`` that the query (its label-level form) does not use."""
     used = set(NUMBER.findall(label_level))
     return [n for n in NUMBER.findall(question) if n not in used]
+
+
+def numbers_named(question: str, label_level: str) -> list[str]:
+    """The numbers of ``question`` that the query does not use and no comparison bounds
+    ("in 1903", not "before 1905"): those a qualifier equal to them answers."""
+    bounds = set(COMPARED.findall(question))
+    return [n for n in numbers_unused(question, label_level) if n not in bounds]
 
 
 def from_citation(c: Citation) -> Statement:

@@ -2041,3 +2041,19 @@ def test_a_relation_noun_the_linker_also_reads_as_an_entity_names_the_missing_fa
     a = slice_grounder.ask("What is the nationality of Barack Obama?")
     assert not a.grounded and a.missing == "fact", a.text
     assert "Barack Obama" in a.text
+
+
+@pytest.mark.parametrize("question", [
+    "Which chemists won the Nobel Prize in Chemistry before 1905?",
+    "Who won the Nobel Prize in Chemistry after 1950?",
+])
+def test_a_bound_on_a_year_is_no_year_the_answers_are_narrowed_to(grounder, question):
+    # "before 1905" is no qualifier equal to 1905 (the 1905 winner was the answer)
+    a = grounder.ask(question)
+    assert not a.grounded or "Q57078" not in a.ids, a.text
+
+
+def test_a_number_after_a_comparison_bounds_and_names_nothing():
+    from querygen.qualifiers import numbers_named
+    assert numbers_named("Who won the prize in 1903?", "") == ["1903"]
+    assert numbers_named("Who won it before 1905 and after the year 1890?", "") == []
