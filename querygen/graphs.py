@@ -70,7 +70,7 @@ from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CLASS_IDIOM_NOUNS, 
                               PERSON_NOUNS, PLACE_NOUNS, RELATED, ROLE_NOUNS)
 from querygen.mentions import Mention
 from querygen.plan import Edge, Path as PlanPath, QueryPlan, Var
-from querygen.qualifiers import narrowed, numbers_named
+from querygen.qualifiers import bounds, narrowed, numbers_named
 from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator, against_of, of_side
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
@@ -1066,10 +1066,11 @@ class GraphRanker:
         with a number of the question the query does not use, those numbers, and how
         many answers there were; ``result``, None and 0 when no such qualifier narrows it."""
         numbers = numbers_named(question, query.label_level)
-        found = narrowed(self.kb, result, numbers) if numbers else None
+        limits = bounds(question, query.label_level)
+        found = narrowed(self.kb, result, numbers, limits) if numbers or limits else None
         if found is None:
             return result, None, 0
-        return found[0], numbers, len(result.answers)
+        return found[0], numbers + [n for _, n in limits], len(result.answers)
 
     def _property_names(self, plan: QueryPlan, via: str | None) -> list[str]:
         """The names of the property ``via``: the one the question matched ("plays") and

@@ -26,10 +26,15 @@ FETCH_LIMIT = 1000
 
 
 #: words that compare with the number after them ("before 1905", "more than 3"): the
-#: number bounds the answers, a qualifier equal to it says nothing of them
-COMPARED = re.compile(r"(?i)\b(?:before|after|until|till|since|prior to|earlier than|"
-                      r"later than|more than|less than|fewer than|over|under|above|below|"
-                      r"at least|at most)\s+(?:the\s+(?:year\s+)?)?(\d+)(?![\w.])")
+#: number bounds the answers' qualifiers, which an equal one does not meet
+BOUND_WORDS = {"before": "<", "until": "<", "till": "<", "prior to": "<", "earlier than": "<",
+               "less than": "<", "fewer than": "<", "under": "<", "below": "<",
+               "after": ">", "later than": ">", "more than": ">", "over": ">", "above": ">",
+               "since": ">=", "at least": ">=", "at most": "<="}
+COMPARED = re.compile(r"(?i)\b(" + "|".join(sorted(BOUND_WORDS, key=len, reverse=True)) +
+                      r")\s+(?:the\s+(?:year\s+)?)?(\d+)(?![\w.])")
+_COMPARE = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
+            ">=": lambda a, b: a >= b}
 
 
 def numbers_unused(question: str, label_level: str) -> list[str]:
@@ -41,8 +46,15 @@ def numbers_unused(question: str, label_level: str) -> list[str]:
 def numbers_named(question: str, label_level: str) -> list[str]:
     """The numbers of ``question`` that the query does not use and no comparison bounds
     ("in 1903", not "before 1905"): those a qualifier equal to them answers."""
-    bounds = set(COMPARED.findall(question))
-    return [n for n in numbers_unused(question, label_level) if n not in bounds]
+    bound = {n for _, n in bounds(question, label_level)}
+    return [n for n in numbers_unused(question, label_level) if n not in bound]
+
+
+def bounds(question: str, label_level: str) -> list[tuple[str, str]]:
+    """(operator, number) for each number of ``question`` the query does not use that a
+    comparison bounds: "before 1905" → ("<", "1905")."""
+    unused = set(numbers_unused(question, label_level))
+    return [(BOUND_WORDS[w.lower()], n) for w, n in COMPARED.findall(question) if n in unused]
 
 
 def from_citation(c: Citation) -> Statement:
@@ -70,15 +82,18 @@ def full_statements(kb: KnowledgeBase, result: QueryResult) -> list[list[Stateme
     return out
 
 
-def narrowed(kb: KnowledgeBase, result: QueryResult, numbers: Sequence[str]
+def narrowed(kb: KnowledgeBase, result: QueryResult, numbers: Sequence[str],
+             limits: Sequence[tuple[str, str]] = ()
              ) -> tuple[QueryResult, list[list[Statement]]] | None:
     """``result`` keeping the answers whose statements have a qualifier with one of
-    ``numbers``, and their statements; None when no answer's do, or all do."""
-    if not numbers or result.query.form != "select" or not result.answers:
+    ``numbers`` (and one within every bound of ``limits``: ``bounds``), and their
+    statements; None when no answer's do, or all do."""
+    if not (numbers or limits) or result.query.form != "select" or not result.answers:
         return None
     support = full_statements(kb, result)
-    keep = [i for i, sts in enumerate(support) if any(qualifier_has(st, numbers)
-                                                       for st in sts)]
+    keep = [i for i, sts in enumerate(support) if any(
+        (not numbers or qualifier_has(st, numbers)) and
+        all(qualifier_within(st, op, n) for op, n in limits) for st in sts)]
     if not keep or len(keep) == len(support):
         return None
     return (replace(result, answers=tuple(result.answers[i] for i in keep)),
@@ -90,6 +105,15 @@ def qualifier_has(st: Statement, numbers: Sequence[str]) -> bool:
     for q in st.qualifiers:
         found = NUMBER.findall(str(q.value)) + NUMBER.findall(q.value.value[:5].lstrip("+"))
         if any(n.lstrip("0") == x.lstrip("0") for n in numbers for x in found):
+            return True
+    return False
+
+
+def qualifier_within(st: Statement, op: str, number: str) -> bool:
+    """Whether a qualifier of ``st`` has a number (a date's year) ``op`` ``number``."""
+    for q in st.qualifiers:
+        found = NUMBER.findall(q.value.value[:5].lstrip("+")) or NUMBER.findall(str(q.value))
+        if found and _COMPARE[op](int(found[0]), int(number)):
             return True
     return False
 

@@ -70,7 +70,8 @@ from chains.search import DEFAULT_LIMITS, Limits
 from kb.base import KnowledgeBase
 from kb.contracts import LLM, Linker
 from kb.types import Statement
-from querygen.qualifiers import from_citation, full_statements, narrowed, numbers_unused
+from querygen.qualifiers import (bounds, from_citation, full_statements, narrowed,
+                                 numbers_named)
 from querygen.question_names import ignored_names
 from reasoning.answer import AnswerValue
 from reasoning.evidence import (Evidence, add_answer_chains, index_nodes, number, same_path,
@@ -319,18 +320,20 @@ class Consolidator:
         """``asked`` with each answer's statements (read whole, with their qualifiers,
         when an LLM will read them or the question names a number); narrowed by a number
         of the question that the query does not use, when some answers' qualifiers have
-        it (``querygen.qualifiers``; a query graph is narrowed already)."""
+        it, or are within the bound a comparison sets ("before 1905";
+        ``querygen.qualifiers``; a query graph is narrowed already)."""
         result = asked.result
-        unused = numbers_unused(asked.question, result.query.label_level)
-        if not (self.full or unused) or result.query.form == "ask":
+        unused = numbers_named(asked.question, result.query.label_level)
+        limits = bounds(asked.question, result.query.label_level)
+        if not (self.full or unused or limits) or result.query.form == "ask":
             asked.support = tuple(tuple(from_citation(c) for c in a.citations)
                                   for a in result.answers)
             return asked
-        found = narrowed(self.kb, result, unused) if unused else None
+        found = narrowed(self.kb, result, unused, limits) if unused or limits else None
         if found is not None:
             if record is not None:
-                record.narrowed = Narrowed(tuple(unused), len(found[0].answers),
-                                           len(result.answers))
+                record.narrowed = Narrowed((*unused, *(n for _, n in limits)),
+                                           len(found[0].answers), len(result.answers))
             asked.result, support = found
         else:
             support = full_statements(self.kb, result)

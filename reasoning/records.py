@@ -65,7 +65,8 @@ class QueryRun:
 @dataclass(frozen=True)
 class Narrowed:
     """A number of the question (a year) that narrowed a query's answers to those whose
-    statements have a qualifier with it: ``kept`` answers of ``of``."""
+    statements have a qualifier with it, or within the bound a comparison before it sets
+    ("before 1905"): ``kept`` answers of ``of``."""
 
     numbers: tuple[str, ...]
     kept: int

@@ -2053,7 +2053,13 @@ def test_a_bound_on_a_year_is_no_year_the_answers_are_narrowed_to(grounder, ques
     assert not a.grounded or "Q57078" not in a.ids, a.text
 
 
+def test_a_bound_on_a_year_keeps_the_answers_whose_qualifiers_are_within_it(grounder):
+    a = grounder.ask("Who won the Nobel Prize in Chemistry before 1905?")
+    assert a.grounded and set(a.ids) == {"Q80956", "Q102822", "Q950726"}, a.text
+
+
 def test_a_number_after_a_comparison_bounds_and_names_nothing():
-    from querygen.qualifiers import numbers_named
+    from querygen.qualifiers import bounds, numbers_named
     assert numbers_named("Who won the prize in 1903?", "") == ["1903"]
-    assert numbers_named("Who won it before 1905 and after the year 1890?", "") == []
+    q = "Who won it before 1905 and after the year 1890?"
+    assert numbers_named(q, "") == [] and bounds(q, "") == [("<", "1905"), (">", "1890")]
