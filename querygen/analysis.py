@@ -509,6 +509,9 @@ def analyze(question: str) -> Analysis:
     if first is not None and _opens_yes_no(r.lows, first):  # "Is Paris …", "Did Curie …"
         r.form, r.wh = "ask", "yes/no"
         r.mark(first)
+    elif first is not None and _states_yes_no(question, r.lows, first):
+        r.form, r.wh = "ask", "yes/no"     # "Montreal is in the US?", "…, isn't it?"
+        r.mark(*_tag_words(question, ws))
     _read_question_word(r, first)
     superlative = _read_superlative(r)
     one_of_many = _one_of_many(r.lows)
@@ -607,6 +610,45 @@ def _opens_yes_no(lows: Sequence[str], first: int) -> bool:
     polite = first + 1 < len(lows) and lows[first + 1] == "you" \
         and any(w in WH_WORDS for w in lows[first + 2:])
     return lows[first] in AUXILIARIES and not _has_wh(lows) and not polite
+
+
+#: a tag after a statement that makes it a yes/no question ("…, isn't it?" as expanded:
+#: "is not it"; "…, right?", "…, correct?"), and a comma before it
+_TAG = re.compile(r"(?i),\s*(?:right|correct|true|or not|am i right|"
+                  r"is (?:that|this) (?:right|correct|true)|"
+                  r"(?:is|was|are|were|did|does|do|has|have|had|will|would|can|could)"
+                  r" not (?:it|he|she|they|there|we|you|i))\s*[?.!]*\s*$")
+
+
+def _states_yes_no(question: str, lows: Sequence[str], first: int) -> bool:
+    """Whether a question with no question word states what it asks yes or no about:
+    with a tag ("Japan is in NATO, isn't it?", "…, right?") or as a statement with a verb
+    and a question mark ("Montreal is in the US?", "Ptolemy died in Athens?"). A statement
+    ending in its verb or a preposition asks for what comes next ("X was born in?"); words
+    without a verb ask for a value ("Saudi Arabia's neighbours?")."""
+    if _has_wh(lows) or any(w in WH_WORDS for w in lows) or lows[first] in IMPERATIVES:
+        return False
+    if _TAG.search(question):
+        return True
+    if not question.rstrip().endswith("?") or len(lows) - first < 3 or \
+            lows[-1] in _PREPOSITIONS or lows[-1] in AUXILIARIES:
+        return False
+    # a verb in the past after a name ("Ptolemy died …"), not a participle after a noun
+    # ("Instruments played by …", "Year X received …")
+    named = not known_word(lows[first])
+    return any(w in ("is", "was", "are", "were") or (named and _past_verb(w))
+               for w in lows[first + 1:-1])
+
+
+def _past_verb(word: str) -> bool:
+    """Whether ``word`` is an -ed form English knows as a verb only ("died", "played")."""
+    return word.endswith("ed") and parts_of_speech(word) == frozenset({"VERB"})
+
+
+def _tag_words(question: str, ws: Sequence[Word]) -> list[int]:
+    """The indices of the words of the tag that makes ``question`` yes/no, if any."""
+    found = _TAG.search(question)
+    return [i for i, w in enumerate(ws) if found and w.start >= found.start()]
 
 
 def _read_question_word(r: _Reading, first: int | None) -> None:

@@ -217,6 +217,31 @@ def test_a_question_for_the_one_answer_is_not_one_of_many(question):
     assert not analyze(question).one_of_many
 
 
+@pytest.mark.parametrize("question, form", [
+    ("Japan is in NATO, isn't it?", "ask"), ("Toronto is the capital of Ontario, right?", "ask"),
+    ("Montreal is in the US?", "ask"), ("Ptolemy died in Athens?", "ask"),
+    # no verb: a value is asked; a verb or preposition last: what comes next is asked
+    ("Saudi Arabia's neighbours?", "select"), ("Marie Curie was born in?", "select"),
+    ("The capital of France is?", "select"), ("Einstein was born where?", "select"),
+    # a participle after a noun is no statement's verb
+    ("Instruments played by both Bach and Mozart?", "select"),
+    ("Year Svante Arrhenius received the chemistry Nobel?", "select"),
+])
+def test_a_statement_with_a_tag_or_a_question_mark_asks_yes_or_no(question, form):
+    from querygen.analysis import expand_contractions
+    assert analyze(expand_contractions(question)).form == form
+
+
+@pytest.mark.parametrize("question, grounded, text", [
+    ("Marie Curie was born in Warsaw, right?", True, "yes"),
+    ("Einstein won the Nobel Prize in Physics, didn't he?", True, "yes"),
+    ("Marie Curie was born in Paris?", False, "no"),
+])
+def test_a_stated_yes_no_question_is_answered_yes_or_no(grounder, question, grounded, text):
+    a = grounder.ask(question)
+    assert a.grounded == grounded and a.text.split()[0] == text, a.text
+
+
 def test_the_example_asked_for_is_no_relation_word():
     a = analyze("What is an example of a game developed by Capcom?")
     start = a.question.index("Capcom")
