@@ -69,6 +69,11 @@ DROPPING = frozenset({"qualifier", "title"})
 STRONG = 0.9
 #: partial matches are tried for mentions of at most this many words
 PARTIAL_MAX_WORDS = 4
+#: words that make a longer name one of a thing related to the name after them
+#: ("emperor of the Holy Roman Empire X", "University of Oxford"), in several languages
+OF_WORDS = frozenset("of the de del della dello dei degli di da do dos das du des von der"
+                     .split())
+_ARTICLES = frozenset({"the", "der"})
 
 
 @dataclass(slots=True)
@@ -283,8 +288,22 @@ class CandidateGenerator:
         if not cover:
             return
         for name in self.source.names(list(cover)):
-            if name.norm == norm:
+            if name.norm == norm or _named_after_of(name.norm, words):
                 continue
             base = base_score(name, reading(name))
             offer(name, factor * base * (PARTIAL_BASE + PARTIAL_SPAN * cover[name.norm]),
                   "partial")
+
+
+def _named_after_of(longer: str, words: list[str]) -> bool:
+    """Whether the normalized name ``longer`` holds ``words`` right after "of" (or "of
+    the", in several languages): "imperatore del sacro romano impero charlemagne" for
+    "sacro romano impero" names an emperor of it, not it."""
+    tokens = longer.split()
+    n = len(words)
+    for i in range(1, len(tokens) - n + 1):
+        if tokens[i:i + n] != words or tokens[i - 1] not in OF_WORDS:
+            continue
+        if tokens[i - 1] not in _ARTICLES or (i >= 2 and tokens[i - 2] in OF_WORDS):
+            return True                 # "… of X", "… of the X", not "The X Times"
+    return False

@@ -869,3 +869,13 @@ def test_a_cognate_names_a_class_only_by_its_head_word():
     from querygen.answer_types import _cognate_head
     assert _cognate_head("ocean", "océano") and _cognate_head("autonomous province", "provincia")
     assert not _cognate_head("ocean", "isla") and not _cognate_head("sea", "oceano")
+
+
+@pytest.mark.timeout(600)
+def test_a_name_inside_an_alias_after_of_does_not_link_to_that_alias_entity(slice_mirror_path):
+    # the slice has "Sacro romano impero" only inside Charlemagne's Italian alias
+    # "imperatore del Sacro romano impero Charlemagne": his religion is no answer
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="it").ask(
+        "Qual era la religione del Sacro Romano Impero?")
+    assert not (a.grounded and "Q3044" in str(a.query_graph)), a.text

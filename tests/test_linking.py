@@ -331,3 +331,15 @@ def test_titles_typed_in_lower_case_are_detected(slice_linker, text, mention):
 def test_lower_case_glue_words_do_not_end_a_title(slice_linker):
     found = [m.text for m in slice_linker.detector.detect("where was ørnåsen in?")]
     assert found == ["ørnåsen"]
+
+
+def test_a_name_found_after_of_in_a_longer_name_is_not_that_names_entity():
+    # "imperatore del Sacro romano impero Charlemagne" names the emperor, not the empire;
+    # "University of Oxford" is no Oxford; "The Oxford Times" and "John F. Kennedy" may be
+    from linking.candidates import _named_after_of
+    assert _named_after_of("imperatore del sacro romano impero charlemagne",
+                           ["sacro", "romano", "impero"])
+    assert _named_after_of("university of oxford", ["oxford"])
+    assert _named_after_of("university of the arts", ["arts"])
+    assert not _named_after_of("the oxford times", ["oxford"])
+    assert not _named_after_of("john f kennedy", ["kennedy"])
