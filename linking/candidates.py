@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.linking import LinkingKB, Name, PreparesSimilar, TermLanguages
+from linking.lexicon.en import OF_WORDS
 from linking.variants import Variant, respellings, variants
 from store.normalize import normalize
 
@@ -69,10 +70,6 @@ DROPPING = frozenset({"qualifier", "title"})
 STRONG = 0.9
 #: partial matches are tried for mentions of at most this many words
 PARTIAL_MAX_WORDS = 4
-#: words that make a longer name one of a thing related to the name after them
-#: ("emperor of the Holy Roman Empire X", "University of Oxford"), in several languages
-OF_WORDS = frozenset("of the de del della dello dei degli di da do dos das du des von der"
-                     .split())
 _ARTICLES = frozenset({"the", "der"})
 
 

@@ -366,6 +366,13 @@ doctor physician saint poet philosopher emperor pope priest soldier inventor exp
 mathematician physicist chemist economist
 """.split())
 
+#: words that make a longer name one of a thing related to the name after them
+#: ("emperor of the Holy Roman Empire X", "University of Oxford"); with their forms in the
+#: languages whose names the KB's aliases hold ("imperatore del Sacro romano impero X")
+OF_WORDS = frozenset("""
+of the de del della dello dei degli di da do dos das du des von der
+""".split())
+
 #: nouns that say only that the one asked for is someone ("a person born in Lyon")
 ANY_PERSON_NOUNS = frozenset("""
 person persons people man men woman women individual individuals figure figures human
