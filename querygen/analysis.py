@@ -626,7 +626,7 @@ def _states_yes_no(question: str, lows: Sequence[str], first: int) -> bool:
     and a question mark ("Montreal is in the US?", "Ptolemy died in Athens?"). A statement
     ending in its verb or a preposition asks for what comes next ("X was born in?"); words
     without a verb ask for a value ("Saudi Arabia's neighbours?")."""
-    if _has_wh(lows) or any(w in WH_WORDS for w in lows) or lows[first] in IMPERATIVES:
+    if any(w in WH_WORDS for w in lows) or lows[first] in IMPERATIVES:
         return False
     if _TAG.search(question):
         return True
