@@ -284,8 +284,12 @@ _KIND_ORDER = {AGENT: 0, PLACE: 1, THING: 2}
 
 def kind_of_words(label: str) -> str | None:
     """The kind a class label names by its words (the last word first: "football club"
-    is an agent, "club house" is not), or None."""
-    words = head_phrase(label).split()
+    is an agent, "club house" is not), or None. An "area of" something ("area of
+    mathematics") is a field, no place."""
+    head = head_phrase(label)
+    words = head.split()
+    if words[-1:] == ["area"] and head != normalize(label):
+        words = words[:-1]
     for w in reversed(words):
         for form in (w, *singulars(w)):
             if form in PLACE_CLASS_WORDS:

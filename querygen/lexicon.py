@@ -249,6 +249,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "originate": ("country of origin",), "originated": ("country of origin",),
     "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
+    # where one is from: born there, a citizen of it; where a band or a thing comes from
+    "from": ("place of birth", "country of citizenship", "location of formation",
+             "country of origin"),
     "jurisdiction": ("applies to jurisdiction",),
     # a parliament is the legislative body of its jurisdiction
     **{noun: ("applies to jurisdiction", "legislative body") for noun in (

@@ -189,7 +189,9 @@ class RuleGenerator:
         a = analyze(text)
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
-        mentions = self.finder.find(text, a, lang=base_language(lang))
+        # a question in lower case marks no name: its word runs are looked up as names too
+        mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
+                                    not_names=self.fit.vocabulary)
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -1409,6 +1411,11 @@ def _may_name_a_person(noun: str) -> bool:
     expert X"): a noun the lexicon knows as a kind of place or thing does not ("the genre
     Keith Hudson played" is the genre he played)."""
     return kind_of_words(noun) not in (PLACE, THING)
+
+
+def _uncased(text: str) -> bool:
+    """Whether ``text`` has no capital letter but (perhaps) its first: no name is marked."""
+    return not any(c.isupper() for c in text[1:])
 
 
 def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:

@@ -2088,3 +2088,37 @@ def test_a_number_after_a_comparison_bounds_and_names_nothing():
     assert numbers_named("Who won the prize in 1903?", "") == ["1903"]
     q = "Who won it before 1905 and after the year 1890?"
     assert numbers_named(q, "") == [] and bounds(q, "") == [("<", "1905"), (">", "1890")]
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", [
+    "Who is an actor from Pittsburgh?",
+    # in lower case no name is marked: the word runs are looked up as names too
+    "who is an actor from pittsburgh",
+])
+def test_someone_from_a_city_was_born_there(slice_grounder, question):
+    a = slice_grounder.ask(question)
+    assert a.grounded and "Q1366623" in a.ids, a.text          # Tom Atkins
+    assert "P19" in a.query_graph["grounded"]
+
+
+@pytest.mark.timeout(600)
+def test_a_word_that_names_a_relation_is_no_name_of_a_lower_case_question(slice_grounder):
+    # "born" is a film's title, and a question in lower case marks no name
+    _, mentions, _ = slice_grounder.ranker.rules.candidates(
+        "who is a footballer born in birmingham")
+    assert [m.text for m in mentions] == ["birmingham"]
+
+
+def test_an_area_of_a_field_is_no_place():
+    from querygen.answer_types import PLACE, kind_of_words
+    assert kind_of_words("area of mathematics") != PLACE
+    assert kind_of_words("metropolitan area") == PLACE
+    assert kind_of_words("city of the United States") == PLACE
+
+
+@pytest.mark.timeout(600)
+def test_where_one_studied_is_no_field_of_work(slice_grounder):
+    # topology is an "area of mathematics", which had made it a place, and the answer
+    a = slice_grounder.ask("Where did the mathematician Michel Kervaire study?")
+    assert "topology" not in a.text, a.text
