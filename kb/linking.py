@@ -149,8 +149,10 @@ class LinkingKB(Protocol):
         """Normalized names near ``norm``, with a similarity in (0, 1]: ``spacing`` equal
         but for spaces; ``qualified`` ``norm`` plus a qualifier ("nirvana band"); ``fuzzy``
         a few edits away; ``words`` longer names containing every word of ``norm``
-        (similarity: the share of the name's words covered). [] when not supported, or
-        when ``words`` are too common to search by."""
+        (similarity: the share of the name's words covered); ``sounds`` names that sound
+        like ``norm`` however spelt (``store.sounds``: a transliterated or respelled name;
+        similarity: the spellings'). [] when not supported, or when ``words`` are too
+        common to search by."""
         ...
 
     def labels(self, ids: Sequence[str], *, lang: str = "en") -> dict[str, tuple[str, str | None]]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 class MirrorLinking:
     """``LinkingKB`` over one MirrorKB (see the module docstring)."""
 
-    features = frozenset({"spacing", "qualified", "fuzzy", "words"})
+    features = frozenset({"spacing", "qualified", "fuzzy", "words", "sounds"})
 
     def __init__(self, kb: MirrorKB, *, index_path: str | Path | None = None,
                  progress: Callable[[str], None] | None = None):
@@ -99,6 +99,8 @@ class MirrorLinking:
         if how == "fuzzy":
             return [(n, sim) for n, sim, dist in self.queries.fuzzy(norm, limit=limit)
                     if dist > 0]
+        if how == "sounds":
+            return self.queries.sounds_like(norm, limit=limit)
         if how == "words":
             words = norm.split()
             matches = self.queries.word_matches(words) or []

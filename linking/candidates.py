@@ -11,13 +11,16 @@ Sources, in the order they are tried (every one in every language the mirror hol
 ``partial``    every word of the mention occurs in a longer label ("Seahawks" → "Seattle
                Seahawks"); only when nothing above matched well (``STRONG``), and not
                for words so common that hundreds of labels have them
+``variant:sounds`` in a question of another language, a name that sounds like the mention
+               ("Fedor Shalyapin", transliterated, → Fyodor Ivanovich Shalyapin;
+               ``store.sounds``); only when nothing above matched well
 ``fuzzy``      a label or alias within a few edits (misspellings), from ``linking.fuzzy``;
                only when nothing above matched; scored by similarity squared
 ``variant:part`` a shorter part of the mention ("Caldecott Medal Awards" → "caldecott
                medal"), the last resort
 
-Everything is asked of a ``kb.linking.LinkingKB``; ``spacing``, ``qualified`` and ``fuzzy``
-only where the KB offers them (``features``: a mirror does, through its linking sidecar).
+Everything is asked of a ``kb.linking.LinkingKB``; ``spacing``, ``qualified``, ``sounds`` and
+``fuzzy`` only where the KB offers them (``features``: a mirror does, through its linking sidecar).
 Plural, article and spacing variants count only when the mention as written names nothing,
 variants that drop a qualifier or a title only when nothing names the whole mention
 (``GUESSED``, ``DROPPING``).
@@ -55,6 +58,10 @@ QUALIFIED_FACTOR = 0.93
 #: partial matches score PARTIAL_BASE + PARTIAL_SPAN × (share of the label's words covered)
 PARTIAL_BASE, PARTIAL_SPAN = 0.45, 0.4
 FUZZY_FACTOR = 0.9
+#: a name that only sounds like the mention of a question in another language
+#: (``store.sounds``: "Fedor Shalyapin" for Fyodor Ivanovich Shalyapin) scores as a
+#: respelling does, a little less the less alike the two are spelt
+SOUNDS_FACTOR, SOUNDS_SPELLING = 0.85, 0.1
 #: variants that guess at another spelling of the name (a singular for a plural, the
 #: article added or dropped, the spaces moved): tried only when the mention as written is
 #: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
@@ -237,14 +244,29 @@ class CandidateGenerator:
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
-        if fuzzy and self.use_fuzzy and "fuzzy" in self.features and not best:
-            near = dict(self.source.similar(norm, "fuzzy"))
-            for name in self.source.names(list(near)):
-                offer(name, base_score(name, reading(name)) * FUZZY_FACTOR
-                      * near[name.norm] ** 2, "fuzzy")
+        if _foreign_and_weak(lang, best):
+            self._near(norm, "sounds", reading, offer)
+        if fuzzy and self.use_fuzzy and not best:
+            self._near(norm, "fuzzy", reading, offer)
         if not best and parts:           # "Caldecott Medal Awards" → "caldecott medal"
             self._exact(None, parts, reading, offer)
         return best
+
+    def _near(self, norm: str, how: str, reading: Callable[[Name], str],
+              offer: Callable[[Name, float, str], None]) -> None:
+        """Offers the names near ``norm`` where the KB can find them: ``fuzzy`` within a
+        few edits (scored by similarity squared), ``sounds`` sounding like it
+        (``variant:sounds``, scored as a respelling, a little less the less alike)."""
+        if how not in self.features:
+            return
+        near = dict(self.source.similar(norm, how))
+        for name in self.source.names(list(near)):
+            base = base_score(name, reading(name))
+            if how == "fuzzy":
+                offer(name, base * FUZZY_FACTOR * near[name.norm] ** 2, "fuzzy")
+            else:
+                alike = 1 - SOUNDS_SPELLING * (1 - near[name.norm])
+                offer(name, base * SOUNDS_FACTOR * alike, "variant:sounds")
 
     def _exact(self, norm: str | None, forms: dict[str, Variant],
                reading: Callable[[Name], str], offer: Callable[[Name, float, str], None],
@@ -290,6 +312,13 @@ class CandidateGenerator:
             base = base_score(name, reading(name))
             offer(name, factor * base * (PARTIAL_BASE + PARTIAL_SPAN * cover[name.norm]),
                   "partial")
+
+
+def _foreign_and_weak(lang: str, best: dict[str, Match]) -> bool:
+    """Whether a mention of a text in ``lang`` is of another language than English and
+    matched nothing well (``STRONG``) yet: then a name that sounds like it is looked for."""
+    return lang.split("-")[0] not in ("en", "") and \
+        not any(m.score >= STRONG for m in best.values())
 
 
 def _named_after_of(longer: str, words: list[str]) -> bool:

@@ -60,24 +60,6 @@ RESPELLING_FACTOR = 0.85
 #: and leave another name ("puskin")
 _HACEK = str.maketrans({"š": "sh", "č": "ch", "ž": "zh", "ć": "ch"})
 
-#: the letters the Latin transliterations of one Cyrillic name write differently: the
-#: hushing and guttural sounds (ш щ ж ч х: sh sch ch tsch tch kh zh š č ž, Spanish j), v as
-#: w (German), x as ks
-_HUSHING = re.compile(r"t?sch|tch|[sczk]h|[šžčćj]|h")
-_VOWELS = re.compile(r"[aeiouy]")
-
-
-def transliteration_key(word: str) -> str:
-    """A key that the Latin spellings of one Russian name share across languages:
-    "Gorbachev", "Gorbatschow", "Gorbačëv" and "Gorbatchov" are all ``grbhv``, "Mikhail",
-    "Michail" and "Mijaíl" ``mhl``: hushing and guttural sounds as one letter (h), w as v,
-    no vowels, no doubled letters. Coarse by design: it only tells whether a name the linker
-    found near a mention may be that name spelt in the question's language."""
-    key = _HUSHING.sub("H", word.casefold()).replace("w", "v").replace("x", "ks")
-    key = _VOWELS.sub("", normalize(key).replace("q", "k").replace("c", "k"))
-    return re.sub(r"(.)\1+", r"\1", key.replace(" ", ""))
-
-
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A normalized alternative form of a mention; ``factor`` discounts matches through it."""

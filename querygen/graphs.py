@@ -56,7 +56,6 @@ from kb.types import Candidate, Value, ValueKind
 from linking.lexicon import STOPWORDS
 from linking.linker import id_order
 from linking.morphology import word_form
-from linking.variants import transliteration_key
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, expand_contractions, noun_only,
                                only_verb, parts_of_speech, singulars)
 from querygen.answer_types import (AGENT, ANY_PLACE_NOUNS, PLACE, Expected, TypeCheck, expected,
@@ -75,6 +74,7 @@ from querygen.rules import CHAIN_PENALTY, NAMES_RELATION, RuleGenerator, against
 from querygen.types import GeneratedQuery, LinkingDecision
 from store.errors import KGGroundError
 from store.normalize import normalize
+from store.sounds import sound_key
 
 MODEL_PATH = Path(__file__).with_name("graph_model.json")
 #: readings run and scored per question (best first by the rules' score)
@@ -1631,7 +1631,7 @@ def _unpaired_word(graph: QueryGraph) -> tuple[str, str] | None:
 
 
 #: variants of a name that name its entity, not another near it
-_NAMING_VARIANTS = frozenset({"variant:spelling", "variant:demonym"})
+_NAMING_VARIANTS = frozenset({"variant:spelling", "variant:sounds", "variant:demonym"})
 
 
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:
@@ -1719,10 +1719,10 @@ def _foreign_given_name(mention: str, label: str) -> bool:
     """Whether ``mention`` and ``label`` are names of two or more words, as many, that
     differ before their last word only ("Alexandre Pushkin", "Alexander Pushkin"), or
     there only as spellings of one Russian name do ("Michail Gorbatschow", "Mikhail
-    Gorbachev": ``transliteration_key``)."""
+    Gorbachev": ``sound_key``)."""
     a, b = normalize(mention).split(), normalize(label).split()
     return len(a) == len(b) >= 2 and (
-        a[-1] == b[-1] or transliteration_key(mention.split()[-1]) == transliteration_key(
+        a[-1] == b[-1] or sound_key(mention.split()[-1]) == sound_key(
             label.split()[-1]))
 
 

@@ -48,6 +48,7 @@ import platformdirs
 
 from store.fuzzy import FuzzyIndex, RememberedKeys, compact, write_fuzzy
 from store.mirror import MMAP_BYTES, Mirror
+from store.sounds import SoundIndex
 from store.normalize import normalize
 from store.vocab import ALIAS, DESCRIPTION
 
@@ -127,6 +128,8 @@ class LinkIndex:
         #: the mirror's fingerprint when the sidecar was built (``fingerprint``)
         self.fingerprint = meta.get("fingerprint")
         self.fuzzy = FuzzyIndex(self._conn)
+        #: the name words by how they sound, read from ``name_words`` when first asked
+        self.sounds = SoundIndex(self._all_words())
 
     @classmethod
     def for_mirror(cls, mirror: Mirror, *, path: str | Path | None = None,
@@ -162,6 +165,10 @@ class LinkIndex:
             # the file never changes once written (a rebuild replaces it): reads map it
             conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         return conn
+
+    def _all_words(self) -> Iterable[str]:
+        for (word,) in self._conn().execute("SELECT word FROM name_words"):
+            yield word
 
     def has_words(self, words: Iterable[str]) -> set[str]:
         """Those of ``words`` (ASCII letters and digits, ``ASCII_WORD``) that some label

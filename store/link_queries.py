@@ -29,9 +29,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from rapidfuzz.fuzz import ratio
+
 from store.fuzzy import compact
 from store.link_index import ASCII_WORD, LinkIndex, fingerprint
 from store.mirror import Mirror
+from store.sounds import sound_key
 from store.vocab import DESCRIPTION, LABEL
 
 #: a word shared by more labels than this is too common to search names by
@@ -113,6 +116,11 @@ class _Memos:
         self.cased: _Memo[tuple[bool]] = _Memo(MEMO_ROWS)
         #: whether the sidecar's word list still describes the mirror (None: not checked)
         self.words_current: bool | None = None
+
+
+#: the words of the mirror's names that sound like a mention's last word, nearest in
+#: spelling first, whose names ``sounds_like`` reads
+SOUNDING_WORDS = 8
 
 
 class LinkQueries:
@@ -329,6 +337,25 @@ class LinkQueries:
                 for m in self.index.fuzzy.search(norm, max_distance=max_distance, limit=limit)
                 for n in m.norms]
 
+    def sounds_like(self, norm: str, *, limit: int = 20) -> list[tuple[str, float]]:
+        """(normalized name, spelling similarity) of labels and aliases that sound like
+        ``norm`` (``store.sounds``): a name of one word, or one whose words sound like
+        ``norm``'s from first to last, words between them left out ("fedor shalyapin"
+        finds "fyodor ivanovich shalyapin", similar as "fyodor shalyapin" is; "iogann
+        kristian bakh" no Johann Sebastian Bach). Nearest in spelling first."""
+        words = norm.split()
+        if not words:
+            return []
+        lasts = self.index.sounds.sounding(words[-1], limit=SOUNDING_WORDS)
+        if len(words) == 1:
+            near = [(w, ratio(w, norm) / 100) for w in lasts if w != norm]
+        else:
+            keys = [sound_key(w) for w in words]
+            found = {n for b in lasts for n in self.word_matches([b]) or ()} - {norm}
+            near = [(n, ratio(f"{n.split()[0]} {n.split()[-1]}", norm) / 100) for n in found
+                    if _sounds_through(keys, [sound_key(w) for w in n.split()])]
+        return sorted(near, key=lambda x: -x[1])[:limit]
+
     def word_matches(self, words: Sequence[str]) -> list[str] | None:
         """Normalized labels and aliases that contain every one of ``words``; None when
         the words are too common to search by (or the mirror has no word index)."""
@@ -469,3 +496,12 @@ class LinkQueries:
             if pid in props:
                 props[pid][3] = count
         return [tuple(p) for p in props.values()]
+
+
+def _sounds_through(keys: Sequence[str], name: Sequence[str]) -> bool:
+    """Whether the sound keys ``keys`` of a mention's words are those of a name's words
+    ``name`` in order, first with first and last with last (the name may have more)."""
+    if len(name) < len(keys) or name[0] != keys[0] or name[-1] != keys[-1]:
+        return False
+    rest = iter(name[1:-1])
+    return all(any(k == n for n in rest) for k in keys[1:-1])

@@ -532,10 +532,13 @@ def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | Non
     the word is; None when there is nothing to replace."""
     # a run of Chinese or Japanese is no word (no spaces): never transliterated as
     # one; the linker finds the names inside it
+    # a hyphenated particle of a name is capitalized after it ("ад-Дин")
+    capital = any(part[:1].isupper() for part in word.split("-"))
     if not _LATIN.search(word) and not CJK.search(word) and \
-            (word[:1].isupper() or not cased) and any(ch.isalpha() for ch in word):
-        # the lemma is the nominative a label is written in ("Клегга" → Клегг)
-        latin = _transliterated(lemma_ if lemma_ != low else word)
+            (capital or not cased) and any(ch.isalpha() for ch in word):
+        # the lemma is the nominative a label is written in ("Клегга" → Клегг); a
+        # hyphenated particle is not declined
+        latin = _transliterated(lemma_ if lemma_ != low and "-" not in word else word)
         if word[:1].isupper():
             latin = latin[:1].upper() + latin[1:]
         if latin and latin != word:
