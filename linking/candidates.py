@@ -13,7 +13,8 @@ Sources, in the order they are tried (every one in every language the mirror hol
                for words so common that hundreds of labels have them
 ``variant:sounds`` in a question of another language, a name that sounds like the mention
                ("Fedor Shalyapin", transliterated, → Fyodor Ivanovich Shalyapin;
-               ``store.sounds``); only when nothing above matched well
+               ``store.sounds``); only for a capitalized mention that nothing above
+               matched well
 ``fuzzy``      a label or alias within a few edits (misspellings), from ``linking.fuzzy``;
                only when nothing above matched; scored by similarity squared
 ``variant:part`` a shorter part of the mention ("Caldecott Medal Awards" → "caldecott
@@ -244,7 +245,7 @@ class CandidateGenerator:
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
-        if _foreign_and_weak(lang, best):
+        if _foreign_and_weak(lang, best) and surface != surface.lower():
             self._near(norm, "sounds", reading, offer)
         if fuzzy and self.use_fuzzy and not best:
             self._near(norm, "fuzzy", reading, offer)

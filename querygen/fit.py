@@ -36,7 +36,7 @@ from linking.lexicon import STOPWORDS, stem
 from linking.lexicon import en as _en
 from querygen.analysis import (POSSESSIVE_END, Analysis, Word, class_idiom, clause_ended,
                                only_verb)
-from querygen.lexicon import AUXILIARIES, FRAME_WORDS, RELATED
+from querygen.lexicon import AUXILIARIES, FRAME_WORDS, ONE_FROM, RELATED
 
 #: related word forms count a little less than the question's own words
 RELATED_WEIGHT = 0.92
@@ -116,6 +116,9 @@ class RelationFit:
             rest = content(a.relation_words(all_spans, keep_type_noun=False))
             add([a.type_noun], 0.6 if rest else 0.95)
         self.add_related([w.low for w in base], add)
+        if a.one_of_many and any(w.low == "from" for w in base):
+            for form in ONE_FROM:
+                add([form], RELATED_WEIGHT)
         for text, weight in list(variants.items()):
             head, _, last = text.rpartition(" ")
             if head and last.lower() in TRAILING and head.lower() != a.type_noun:

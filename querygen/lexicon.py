@@ -88,6 +88,12 @@ SUPERLATIVES: dict[str, Superlative] = {
     "least": Superlative(("number of",), "ASC", relative=True),
 }
 
+#: where one of many is "from" ("an actor from Pittsburgh"): born there, or a citizen of it.
+#: Only there: where a band, a thing or a name comes from is left to the other words and
+#: the class ("from" had made "What country does a TV series come from?" hop from its
+#: network's city to the country it is the capital of)
+ONE_FROM = ("place of birth", "country of citizenship")
+
 #: question word → related forms that property names use ("born" meets "place of birth",
 #: "died" meets "place of death"). Both directions of a pair need not be listed: the
 #: property linker's own stemming joins "speaks" and "speak".
@@ -237,6 +243,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
     "parts": ("has part",), "component": ("has part",),
     "won": ("award received",), "receive": ("award received",),
+    # the winner of a prize received it
+    **{noun: ("award received",) for noun in
+       "winner winners laureate laureates recipient recipients".split()},
     "received": ("award received",), "got": ("award received",),
     "win": ("award received",), "prize": ("award received",),
     # "named in honour of", "whose name honours which goddess"
@@ -249,9 +258,6 @@ RELATED: dict[str, tuple[str, ...]] = {
     "originate": ("country of origin",), "originated": ("country of origin",),
     "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
-    # where one is from: born there, a citizen of it; where a band or a thing comes from
-    "from": ("place of birth", "country of citizenship", "location of formation",
-             "country of origin"),
     "jurisdiction": ("applies to jurisdiction",),
     # a parliament is the legislative body of its jurisdiction
     **{noun: ("applies to jurisdiction", "legislative body") for noun in (
