@@ -916,3 +916,13 @@ def test_a_hyphenated_particle_of_a_name_in_another_script_is_transliterated():
     reading = gloss("Какую религию исповедовал Насир ад-Дин Туси?", "ru",
                     known=lambda norms: set()).text
     assert "ad-Din" in reading and "Tusi" in reading, reading
+
+
+@pytest.mark.timeout(600)
+def test_a_relation_word_read_into_english_is_never_looked_for_by_its_sound(slice_mirror_path):
+    from linking import EntityLinker
+    from reasoning import Grounder
+    linker = EntityLinker(slice_mirror_path)
+    assert all(c.match != "variant:sounds" for c in linker.candidates("founded", lang="es"))
+    a = Grounder(slice_mirror_path, lang="es").ask("¿En qué ciudad se fundó el Ajax?")
+    assert a.grounded and a.ids == ["Q727"], a.text                       # Amsterdam

@@ -2122,3 +2122,11 @@ def test_where_one_studied_is_no_field_of_work(slice_grounder):
     # topology is an "area of mathematics", which had made it a place, and the answer
     a = slice_grounder.ask("Where did the mathematician Michel Kervaire study?")
     assert "topology" not in a.text, a.text
+
+
+@pytest.mark.timeout(600)
+def test_where_a_series_comes_from_is_no_hop_through_its_networks_city(slice_grounder):
+    # "from" reads born in / citizen of only for one of many: here it had led from the
+    # network's city to the country that city is the capital of, grounded
+    a = slice_grounder.ask("What country does How I Met Your Mother come from?")
+    assert not a.grounded and not a.values, a.text
