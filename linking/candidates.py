@@ -63,6 +63,8 @@ FUZZY_FACTOR = 0.9
 #: (``store.sounds``: "Fedor Shalyapin" for Fyodor Ivanovich Shalyapin) scores as a
 #: respelling does, a little less the less alike the two are spelt
 SOUNDS_FACTOR, SOUNDS_SPELLING = 0.85, 0.1
+#: the forms of a mention whose sound is looked up: as written and two respellings
+SOUNDED_FORMS = 3
 #: variants that guess at another spelling of the name (a singular for a plural, the
 #: article added or dropped, the spaces moved): tried only when the mention as written is
 #: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
@@ -245,13 +247,23 @@ class CandidateGenerator:
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
-        if _foreign_and_weak(lang, best) and surface != surface.lower():
-            self._near(norm, "sounds", reading, offer)
+        if _foreign_and_weak(lang, best, surface):
+            self._sounding(norm, forms, reading, offer)
         if fuzzy and self.use_fuzzy and not best:
             self._near(norm, "fuzzy", reading, offer)
         if not best and parts:           # "Caldecott Medal Awards" → "caldecott medal"
             self._exact(None, parts, reading, offer)
         return best
+
+    def _sounding(self, norm: str, forms: dict[str, Variant],
+                  reading: Callable[[Name], str],
+                  offer: Callable[[Name, float, str], None]) -> None:
+        """Offers the names that sound like a mention (``variant:sounds``): ``norm`` as
+        written, and as English spells such names (its ``spelling`` forms: "Šaljapin" as
+        "shaljapin")."""
+        spelt = [n for n, v in forms.items() if v.how == "spelling"]
+        for form in [norm, *spelt][:SOUNDED_FORMS]:
+            self._near(form, "sounds", reading, offer)
 
     def _near(self, norm: str, how: str, reading: Callable[[Name], str],
               offer: Callable[[Name, float, str], None]) -> None:
@@ -315,10 +327,11 @@ class CandidateGenerator:
                   "partial")
 
 
-def _foreign_and_weak(lang: str, best: dict[str, Match]) -> bool:
-    """Whether a mention of a text in ``lang`` is of another language than English and
-    matched nothing well (``STRONG``) yet: then a name that sounds like it is looked for."""
-    return lang.split("-")[0] not in ("en", "") and \
+def _foreign_and_weak(lang: str, best: dict[str, Match], surface: str) -> bool:
+    """Whether a mention written ``surface`` is capitalized, of a text in another language
+    than English (``lang``), and matched nothing well (``STRONG``) yet: then a name that
+    sounds like it is looked for (never for a relation word read into English)."""
+    return lang.split("-")[0] not in ("en", "") and surface != surface.lower() and \
         not any(m.score >= STRONG for m in best.values())
 
 

@@ -320,8 +320,8 @@ class MentionFinder:
                          ) -> list[Mention]:
         """Capitalized words of a question in another language that no mention covers
         and that are a name of the KB only as that language spells it ("Hatschepsut",
-        "Puschkins", "Puškin": ``linking.variants.respellings``); the detector looks up
-        names as written."""
+        "Puschkins", "Puškin": ``linking.variants.respellings``) or that sound like one
+        ("Biscaia": ``store.sounds``); the detector looks up names as written."""
         out: list[Mention] = []
         for w in a.words:
             if w.text[:1].isupper() and w.low not in STOPWORDS and \
@@ -329,7 +329,7 @@ class MentionFinder:
                     not any(m.start < w.end and w.start < m.end for m in found):
                 cands = tuple(c for c in self.linker.candidates(
                     w.text, limit=ENTITY_CANDIDATES, lang=lang)
-                    if c.match == "variant:spelling")
+                    if c.match in ("variant:spelling", "variant:sounds"))
                 if cands:
                     out.append(Mention(w.text, w.start, w.end, cands))
         return out

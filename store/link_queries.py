@@ -34,7 +34,7 @@ from rapidfuzz.fuzz import ratio
 from store.fuzzy import compact
 from store.link_index import ASCII_WORD, LinkIndex, fingerprint
 from store.mirror import Mirror
-from store.sounds import sound_key
+from store.sounds import sound_key, sound_keys
 from store.vocab import DESCRIPTION, LABEL
 
 #: a word shared by more labels than this is too common to search names by
@@ -350,7 +350,7 @@ class LinkQueries:
         if len(words) == 1:
             near = [(w, ratio(w, norm) / 100) for w in lasts if w != norm]
         else:
-            keys = [sound_key(w) for w in words]
+            keys = [sound_keys(w) for w in words]
             found = {n for b in lasts for n in self.word_matches([b]) or ()} - {norm}
             near = [(n, ratio(f"{n.split()[0]} {n.split()[-1]}", norm) / 100) for n in found
                     if _sounds_through(keys, [sound_key(w) for w in n.split()])]
@@ -498,10 +498,11 @@ class LinkQueries:
         return [tuple(p) for p in props.values()]
 
 
-def _sounds_through(keys: Sequence[str], name: Sequence[str]) -> bool:
-    """Whether the sound keys ``keys`` of a mention's words are those of a name's words
-    ``name`` in order, first with first and last with last (the name may have more)."""
-    if len(name) < len(keys) or name[0] != keys[0] or name[-1] != keys[-1]:
+def _sounds_through(keys: Sequence[frozenset[str]], name: Sequence[str]) -> bool:
+    """Whether a mention's words, by their sound keys ``keys`` (``sound_keys``), sound
+    like the words of a name, whose keys are ``name``, in order, first like first and
+    last like last (the name may have more)."""
+    if len(name) < len(keys) or name[0] not in keys[0] or name[-1] not in keys[-1]:
         return False
     rest = iter(name[1:-1])
-    return all(any(k == n for n in rest) for k in keys[1:-1])
+    return all(any(n in k for n in rest) for k in keys[1:-1])

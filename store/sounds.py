@@ -46,6 +46,16 @@ def sound_key(word: str) -> str:
     return key
 
 
+def sound_keys(word: str) -> frozenset[str]:
+    """The keys ``word`` may have: a j is the y-sound in German, Italian and the Latin
+    spellings of Slavic names ("Schaljapin", "Šaljapin"), the kh-sound in Spanish
+    ("Mijaíl"), so a word with a j has both readings' keys."""
+    keys = {sound_key(word)}
+    if "j" in word.casefold():
+        keys.add(sound_key(word.casefold().replace("j", "y")))
+    return frozenset(keys)
+
+
 class SoundIndex:
     """Words grouped by ``sound_key``, built from ``words`` on first use (a mirror's name
     words: about 1 s for 200,000). Thread-safe."""
@@ -64,10 +74,9 @@ class SoundIndex:
         return self._by_key
 
     def sounding(self, word: str, *, limit: int = 5) -> list[str]:
-        """The indexed words that sound like ``word`` (share its key), nearest in spelling
-        first; none for a key shorter than ``MIN_KEY``."""
-        key = sound_key(word)
-        if len(key.lstrip("°")) < MIN_KEY:
-            return []
-        found = self._index().get(key, [])
-        return sorted(found, key=lambda w: -ratio(w, word))[:limit]
+        """The indexed words that sound like ``word`` (share one of its keys), nearest in
+        spelling first; none for a key shorter than ``MIN_KEY``."""
+        index = self._index()
+        found = {w for key in sound_keys(word) if len(key.lstrip("°")) >= MIN_KEY
+                 for w in index.get(key, ())}
+        return sorted(found, key=lambda w: (-ratio(w, word), w))[:limit]
