@@ -933,3 +933,17 @@ def test_a_relation_word_read_into_english_is_never_looked_for_by_its_sound(slic
     assert all(c.match != "variant:sounds" for c in linker.candidates("founded", lang="es"))
     a = Grounder(slice_mirror_path, lang="es").ask("¿En qué ciudad se fundó el Ajax?")
     assert a.grounded and a.ids == ["Q727"], a.text                       # Amsterdam
+
+
+@pytest.mark.parametrize("question, english", [
+    ("Welchen Literaturpreis hat Maurice Genevoix erhalten?", "which award"),
+    ("Wo wurde der Energiekonzern Eni gegründet?", "the company Eni"),
+    ("Welches Musikinstrument spielte Franz Schmidt?", "which instrument"),
+])
+def test_a_german_compound_noun_reads_as_its_head(question, english):
+    assert english in gloss(question, "de", known=lambda norms: set()).text
+
+
+def test_a_name_with_no_known_head_is_no_compound():
+    out = gloss("Wo wurde Arnold Schwarzenegger geboren?", "de", known=lambda norms: set())
+    assert "Schwarzenegger" in out.text, out.text

@@ -333,7 +333,9 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         # "Nova Zelândia", not "Nova"; "Germania" the country, not the KB's province
         longer_place = i in place_names
         if i in class_nouns:
-            replacements.append((tokens[i][0], tokens[i][1], lows[i]))
+            word = question[tokens[i][0]:tokens[i][1]]
+            replacements.append((tokens[i][0], tokens[i][1],
+                                 _compound_head(word, lex) or lows[i]))
             i += 1
             continue
         if (i in protected and not longer_place) or \
@@ -343,11 +345,10 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
-            word = question[tokens[i][0]:tokens[i][1]]
-            latin = _transliteration(word, lemmas[i], lows[i], cased) \
-                if known is not None else None
-            if latin is not None:
-                replacements.append((tokens[i][0], tokens[i][1], latin))
+            written = _unread(question[tokens[i][0]:tokens[i][1]], lemmas[i], lows[i],
+                              cased, lex, transliterate=known is not None)
+            if written is not None:
+                replacements.append((tokens[i][0], tokens[i][1], written))
             i += 1
             continue
         length, english = hit
@@ -523,6 +524,34 @@ def _is_aside(question: str, tokens: list[tuple[int, int]], i: int, low: str, le
     if english is None:
         return cased and i > 0
     return set(english.split()) <= ASIDE_WORDS
+
+
+#: the shortest head and modifier of a compound noun ``_compound_head`` splits
+COMPOUND_HEAD, COMPOUND_MODIFIER = 4, 3
+
+
+def _unread(word: str, lemma_: str, low: str, cased: bool, lex: Lexicon | None, *,
+            transliterate: bool) -> str | None:
+    """What to write for a word no lexicon entry reads: a name in another script in
+    Latin letters (with ``transliterate``), a compound noun's head in English; None:
+    the word as it is."""
+    latin = _transliteration(word, lemma_, low, cased) if transliterate else None
+    return latin or _compound_head(word, lex)
+
+
+def _compound_head(word: str, lex: Lexicon | None) -> str | None:
+    """The English of the head of a compound noun no lexicon entry reads, in a language
+    that writes compounds as one capitalized word ("Literaturpreis": award,
+    "Stadtbezirk": district, "Energiekonzern": company): its longest last part the
+    lexicon reads; None when there is none (a name stays as written)."""
+    if lex is None or not lex.nouns_capitalized or not word[:1].isupper():
+        return None
+    low = word.lower()
+    for k in range(COMPOUND_MODIFIER, len(low) - COMPOUND_HEAD + 1):
+        english = lex.word(low[k:])
+        if english:
+            return english
+    return None
 
 
 def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | None:

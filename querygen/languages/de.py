@@ -84,6 +84,7 @@ WORDS = {
     "tag": "day", "jahrhundert": "century", "sprache": "language", "sprachen": "languages",
     "organisation": "organization", "verband": "association", "verbund": "association",
     "vereinigung": "association", "firma": "company", "unternehmen": "company",
+    "konzern": "company",
     "verein": "club", "mannschaft": "team", "team": "team", "partei": "party",
     "universität": "university", "hochschule": "university", "schule": "school",
     "religion": "religion", "konfession": "religion", "glaube": "religion",
