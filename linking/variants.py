@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from linking.lexicon import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, DEMONYMS,
-                             PLACE_QUALIFIERS, STOPWORDS, TITLES, US_STATES)
+                             LEGAL_FORMS, PLACE_QUALIFIERS, STOPWORDS, TITLES, US_STATES)
 from store.normalize import normalize
 
 _REVERSE_ABBREVIATIONS: dict[str, tuple[str, ...]] = {}
@@ -65,7 +65,7 @@ class Variant:
     """A normalized alternative form of a mention; ``factor`` discounts matches through it."""
     norm: str
     how: str        # article | possessive | plural | abbreviation | demonym | qualifier |
-                    # title | part | spelling
+                    # title | part | spelling | year | legal
     factor: float
 
 
@@ -149,9 +149,21 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
         _name_forms(toks, f, add)
     _part_forms(tokens, add)
     _year_forms(tokens, add)
+    _legal_forms(tokens, add)
     return sorted(found.values(), key=lambda v: -v.factor)
 
 
+def _legal_forms(tokens: list[str], add: _Add) -> None:
+    """A company's name with the legal form its label may end in ("deutsche post" →
+    "deutsche post ag"), for a name of two or more words that has none: a one-word name
+    ("Apple") is left to its own label."""
+    if len(tokens) >= 2 and tokens[-1] not in LEGAL_FORMS:
+        for form in sorted(LEGAL_FORMS):
+            add(" ".join([*tokens, form]), "legal", LEGAL_FACTOR)
+
+
+#: a name with a legal form added ("Deutsche Post AG" for "Deutsche Post")
+LEGAL_FACTOR = 0.93
 #: a year, which English labels of events write before the name and other languages after
 YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 

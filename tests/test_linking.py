@@ -343,3 +343,12 @@ def test_a_name_found_after_of_in_a_longer_name_is_not_that_names_entity():
     assert _named_after_of("university of the arts", ["arts"])
     assert not _named_after_of("the oxford times", ["oxford"])
     assert not _named_after_of("john f kennedy", ["kennedy"])
+
+
+def test_a_company_named_without_its_legal_form_is_found(slice_linker):
+    # the slice labels it "Deutsche Post AG"; "Deutsche Post" as written is only a Russian
+    # alias of the GDR's post office
+    assert slice_linker.candidates("Deutsche Post")[0].id == "Q157645"
+    from linking.variants import variants
+    assert "deutsche post ag" in {v.norm for v in variants("deutsche post")}
+    assert not any(v.how == "legal" for v in variants("apple"))       # one word: its own

@@ -19,12 +19,12 @@ from typing import Protocol
 
 from linking.lexicon import en
 from linking.lexicon.en import (ABBREVIATIONS, COMMON_WORDS, DEMONYM_SUFFIXES, DEMONYMS,
-                                PLACE_QUALIFIERS, QUESTION_WORDS, ROMAN, STOPWORDS, TITLES,
-                                US_STATES, content_words, stem)
+                                LEGAL_FORMS, PLACE_QUALIFIERS, QUESTION_WORDS, ROMAN,
+                                STOPWORDS, TITLES, US_STATES, content_words, stem)
 
-__all__ = ["ABBREVIATIONS", "COMMON_WORDS", "DEMONYMS", "DEMONYM_SUFFIXES", "LEXICONS",
-           "LanguageLexicon", "PLACE_QUALIFIERS", "QUESTION_WORDS", "ROMAN", "STOPWORDS", "TITLES",
-           "US_STATES", "content_words", "en", "stem"]
+__all__ = ["ABBREVIATIONS", "COMMON_WORDS", "DEMONYMS", "DEMONYM_SUFFIXES", "LEGAL_FORMS",
+           "LEXICONS", "LanguageLexicon", "PLACE_QUALIFIERS", "QUESTION_WORDS", "ROMAN",
+           "STOPWORDS", "TITLES", "US_STATES", "content_words", "en", "stem"]
 
 
 class LanguageLexicon(Protocol):

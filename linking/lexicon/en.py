@@ -266,6 +266,11 @@ def relation_content_words(norm: str) -> list[str]:
 # asks for, the words of place-like property names, and the nouns that end a "which N"
 # phrase. They differ on purpose ("located" names a property, "town" an answer type).
 
+#: the legal form a company's label may end in where its name is written without it
+#: ("Deutsche Post" is Deutsche Post AG). ``linking.variants``
+LEGAL_FORMS = frozenset("""ag gmbh inc ltd llc plc sa spa nv bv ab asa oyj corp corporation
+company""".split())
+
 #: answer types asked for by a question word alone ("where" → a place).
 #: ``linking.properties``
 PLACE_TYPE_WORDS = frozenset("""place location city town village country state region province
