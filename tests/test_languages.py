@@ -947,3 +947,14 @@ def test_a_german_compound_noun_reads_as_its_head(question, english):
 def test_a_name_with_no_known_head_is_no_compound():
     out = gloss("Wo wurde Arnold Schwarzenegger geboren?", "de", known=lambda norms: set())
     assert "Schwarzenegger" in out.text, out.text
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("¿Me podría decir a qué se dedicaba Heath Ledger?", "es"),
+    ("¿Me puede decir dónde nació Heath Ledger?", "es"),
+    ("Mi potrebbe dire dove è nato Heath Ledger?", "it"),
+])
+def test_a_polite_request_in_the_formal_address_asks_no_yes_or_no(question, lang):
+    # "me podría decir" had read "me can tell …?", a yes/no question
+    reading = gloss(question, lang, known=lambda norms: set()).text
+    assert "tell me" in reading and not reading.startswith("me"), reading
