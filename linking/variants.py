@@ -157,7 +157,7 @@ def _legal_forms(tokens: list[str], add: _Add) -> None:
     """A company's name with the legal form its label may end in ("deutsche post" →
     "deutsche post ag"), for a name of two or more words that has none: a one-word name
     ("Apple") is left to its own label."""
-    if len(tokens) >= 2 and tokens[-1] not in LEGAL_FORMS:
+    if len(tokens) >= 2 and tokens[-1] not in LEGAL_FORMS and tokens[-2] not in LEGAL_FORMS:
         for form in sorted(LEGAL_FORMS):
             add(" ".join([*tokens, form]), "legal", LEGAL_FACTOR)
 
