@@ -153,6 +153,10 @@ def variants(norm: str, raw: str | None = None) -> list[Variant]:
     return sorted(found.values(), key=lambda v: -v.factor)
 
 
+#: a name with a legal form added ("Deutsche Post AG" for "Deutsche Post")
+LEGAL_FACTOR = 0.93
+
+
 def _legal_forms(tokens: list[str], add: _Add) -> None:
     """A company's name with the legal form its label may end in ("deutsche post" →
     "deutsche post ag"), for a name of two or more words that has none: a one-word name
@@ -162,8 +166,6 @@ def _legal_forms(tokens: list[str], add: _Add) -> None:
             add(" ".join([*tokens, form]), "legal", LEGAL_FACTOR)
 
 
-#: a name with a legal form added ("Deutsche Post AG" for "Deutsche Post")
-LEGAL_FACTOR = 0.93
 #: a year, which English labels of events write before the name and other languages after
 YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 

@@ -48,8 +48,8 @@ import platformdirs
 
 from store.fuzzy import FuzzyIndex, RememberedKeys, compact, write_fuzzy
 from store.mirror import MMAP_BYTES, Mirror
-from store.sounds import SoundIndex
 from store.normalize import normalize
+from store.sounds import SoundIndex
 from store.vocab import ALIAS, DESCRIPTION
 
 log = logging.getLogger("kgground.linking")

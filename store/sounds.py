@@ -33,13 +33,15 @@ _RULES = tuple((re.compile(pattern), repl) for pattern, repl in (
     (r"t?sch|tch|cz|[sczk]h|[jg]|h", "H"), (r"w", "v"), (r"x", "ks"), (r"q|ck", "k"),
     (r"c(?=[eiy])", "s"), (r"c", "k"), (r"tz|ts|z", "s"), (r"^[aeiouy]", "°"),
     (r"[aeiouy]", ""), (r"(.)\1+", r"\1")))
-#: words whose key is this short name too many words to tell apart
+#: a key with fewer letters than this (its initial mark aside) is shared by too many words
+#: to tell them apart ("Bobbi" is ``b``)
 MIN_KEY = 2
 
 
 def sound_key(word: str) -> str:
-    """The key of one word: "Shalyapin", "Chaliapine" and "Schaljapin" are ``Hlpn``,
-    "Kerver" and "Kervaire" ``krvr``, "Gorbachev", "Gorbatschow" and "Gorbačëv" ``HrbHv``."""
+    """The key of one word: "Shalyapin" and "Chaliapine" are ``Hlpn`` ("Schaljapin" and
+    "Šaljapin" by their j's other reading, ``sound_keys``), "Kerver" and "Kervaire"
+    ``krvr``, "Gorbachev", "Gorbatschow" and "Gorbačëv" ``HrbHv``."""
     key = normalize(word.casefold().translate(_HACEK)).replace(" ", "")
     for pattern, repl in _RULES:
         key = pattern.sub(repl, key)

@@ -559,10 +559,10 @@ def _transliteration(word: str, lemma_: str, low: str, cased: bool) -> str | Non
     may be a name (capitalized, or the question has no capitals): its lemma's (the
     nominative a label is written in: "Клегга" → Клегг) transliteration, capitalized as
     the word is; None when there is nothing to replace."""
-    # a run of Chinese or Japanese is no word (no spaces): never transliterated as
-    # one; the linker finds the names inside it
     # a hyphenated particle of a name is capitalized after it ("ад-Дин")
     capital = any(part[:1].isupper() for part in word.split("-"))
+    # a run of Chinese or Japanese is no word (no spaces): never transliterated as
+    # one; the linker finds the names inside it
     if not _LATIN.search(word) and not CJK.search(word) and \
             (capital or not cased) and any(ch.isalpha() for ch in word):
         # the lemma is the nominative a label is written in ("Клегга" → Клегг); a
