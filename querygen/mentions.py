@@ -74,14 +74,16 @@ class MentionFinder:
         self.says_where = says_where
 
     def find(self, text: str, a: Analysis | None = None, *, gaps: bool = False,
-             lang: str = "en", not_names: frozenset[str] = frozenset()) -> list[Mention]:
+             lang: str = "en", common: Callable[[str], bool] | None = None
+             ) -> list[Mention]:
         """Every mention the linker detects (none dropped for a low score), grown to the
         longest exact name around it ("Nashville" → "Nashville Now", "Evil" → "The Evil
         Within"), and names with a bracketed qualifier ("Brett Williams (offensive
         lineman)"). With ``gaps``, also the exact names among the question's other word
         runs (lower-case names the detector leaves alone: "glycine", "stapler").
         ``lang`` is the question's language: its names match as well as English ones.
-        A gap of one word in ``not_names`` (words that name relations) is no name."""
+        A gap that is a ``common`` word (one naming a relation, or a word of English) is
+        no name."""
         a = a or analyze(text)
         found: list[Mention] = []
         for span, cands in self._bracketed(text, lang):
@@ -106,7 +108,7 @@ class MentionFinder:
             found.extend(self._respelled_names(a, found, lang))
         if gaps:
             found.extend(m for m in self._gap_names(text, a, found, lang)
-                         if m.text.lower() not in not_names)
+                         if common is None or not common(m.text.lower()))
         out: list[Mention] = []
         for m in sorted(found, key=lambda m: (m.start - m.end, m.start)):   # longest first
             if not any(m.start < o.end and o.start < m.end for o in out):

@@ -191,7 +191,7 @@ class RuleGenerator:
             return a, [], []       # what does not hold: no triplet query lists it
         # a question in lower case marks no name: its word runs are looked up as names too
         mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
-                                    not_names=self.fit.vocabulary)
+                                    common=self._common_word)
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -390,6 +390,11 @@ class RuleGenerator:
                 word in RELATED:
             return False
         return not self._property_word(word)
+
+    def _common_word(self, word: str) -> bool:
+        """Whether ``word`` names a relation ("born") or is a word of English ("well"):
+        no name, though some title is written so."""
+        return word in self.fit.vocabulary or bool(parts_of_speech(word))
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question

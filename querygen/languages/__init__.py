@@ -333,9 +333,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         # "Nova Zelândia", not "Nova"; "Germania" the country, not the KB's province
         longer_place = i in place_names
         if i in class_nouns:
-            word = question[tokens[i][0]:tokens[i][1]]
             replacements.append((tokens[i][0], tokens[i][1],
-                                 _compound_head(word, lex) or lows[i]))
+                                 _class_noun(question, tokens, i, lows[i], lex, known, norm)))
             i += 1
             continue
         if (i in protected and not longer_place) or \
@@ -345,8 +344,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
         hit = (1, forced[i]) if i in forced else declined.get(i) or place_names.get(i) or \
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
-            written = _unread(question[tokens[i][0]:tokens[i][1]], lemmas[i], lows[i],
-                              cased, lex, transliterate=known is not None)
+            written = _unread(question, tokens, i, lemmas[i], lows[i], cased, lex,
+                              transliterate=known is not None)
             if written is not None:
                 replacements.append((tokens[i][0], tokens[i][1], written))
             i += 1
@@ -530,13 +529,27 @@ def _is_aside(question: str, tokens: list[tuple[int, int]], i: int, low: str, le
 COMPOUND_HEAD, COMPOUND_MODIFIER = 4, 3
 
 
-def _unread(word: str, lemma_: str, low: str, cased: bool, lex: Lexicon | None, *,
-            transliterate: bool) -> str | None:
-    """What to write for a word no lexicon entry reads: a name in another script in
-    Latin letters (with ``transliterate``), a compound noun's head in English; None:
-    the word as it is."""
+def _class_noun(question: str, tokens: list[tuple[int, int]], i: int, low: str,
+                lex: Lexicon | None, known: Callable[[Sequence[str]], set[str]] | None,
+                norm: Callable[[str], str]) -> str:
+    """How the class noun after "which" (word ``i``) reads: as written in lower case, for
+    the class labels of its language to match ("welchem Regierungsbezirk": the KB names
+    that class so), or a compound's head in English ("welchen Literaturpreis": award)."""
+    if known is not None and known([norm(low)]):
+        return low
+    return _compound_head(question[tokens[i][0]:tokens[i][1]], lex) or low
+
+
+def _unread(question: str, tokens: list[tuple[int, int]], i: int, lemma_: str, low: str,
+            cased: bool, lex: Lexicon | None, *, transliterate: bool) -> str | None:
+    """What to write for word ``i``, which no lexicon entry reads: a name in another
+    script in Latin letters (with ``transliterate``); a compound noun's head in English
+    when a capitalized word follows, which it describes ("der Energiekonzern Eni"; a
+    compound alone may be a name: "Kapstadt"); None: the word as it is."""
+    word = question[tokens[i][0]:tokens[i][1]]
     latin = _transliteration(word, lemma_, low, cased) if transliterate else None
-    return latin or _compound_head(word, lex)
+    described = i + 1 < len(tokens) and question[tokens[i + 1][0]].isupper()
+    return latin or (_compound_head(word, lex) if described else None)
 
 
 def _compound_head(word: str, lex: Lexicon | None) -> str | None:
