@@ -38,7 +38,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
-                               only_verb, parts_of_speech, respelled)
+                               known_word, only_verb, parts_of_speech, respelled)
 from querygen.answer_types import PLACE, THING, TypeOracle, kind_of_words, place_level
 from querygen.direction import FORWARD, INVERSE, asked_by_verb, asked_direction
 from querygen.fit import (MIN_PROPERTY, SUBCLASS_PROPERTY, TYPE_PROPERTY, RelationFit, chunks,
@@ -394,7 +394,7 @@ class RuleGenerator:
     def _common_word(self, word: str) -> bool:
         """Whether ``word`` names a relation ("born") or is a word of English ("well"):
         no name, though some title is written so."""
-        return word in self.fit.vocabulary or bool(parts_of_speech(word))
+        return word in self.fit.vocabulary or known_word(word)
 
     def _untyped(self, entity: str) -> bool:
         """Whether the KB gives ``entity`` no class at all (a sparse KB: what the question
