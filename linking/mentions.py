@@ -45,6 +45,7 @@ from kb.linking import Capitalized, Concepts, LinkingKB
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.lexicon import en as _en
+from linking.morphology import english
 from linking.types import Mention
 from linking.variants import YEAR
 from store.normalize import normalize
@@ -364,13 +365,15 @@ def _inside_longer_name(text: str, ws: list[_Word], ij: tuple[int, int], number:
     """A span that a capitalized word continues on either side, which no other chosen span
     covers (``owner``: word → chosen span number, -1 for none), names only part of a
     longer name ("Justin" of "Justin Bieber") — not a mention of its own. (The whole run
-    is offered to fuzzy matching instead.)"""
+    is offered to fuzzy matching instead.) The text's first word continues a name only
+    when English does not know it (a capital there may just open the sentence; "Entso
+    Ferrari" is a name read from another script)."""
     i, j = ij
     for k, gap in ((i - 1, (i - 1, i)), (j + 1, (j, j + 1))):
         if 0 <= k < len(ws) and owner[k] in (-1, number) and ws[k].capital \
                 and not ws[k].stop \
                 and not ws[k].cjk and text[ws[gap[0]].end:ws[gap[1]].start] == " " \
-                and not (k == 0 and k == i - 1):
+                and not (k == 0 and k == i - 1 and english(ws[k].norm)):
             return True
     return False
 

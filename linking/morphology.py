@@ -70,6 +70,14 @@ def readings(word: str) -> frozenset[str]:
     return frozenset(get(word)) or frozenset({"NOUN"})
 
 
+@functools.lru_cache(maxsize=16384)
+def english(word: str) -> bool:
+    """Whether English (the lemmatizer's lexicon) knows ``word`` in some form; without
+    the lemmatizer, every word."""
+    get = _lemmatizer()
+    return get is None or not word.isalpha() or bool(get(word))
+
+
 @functools.lru_cache(maxsize=131072)
 def word_form(word: str) -> str:
     """The form a word is compared in: lemmatized, then lightly stemmed."""

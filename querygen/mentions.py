@@ -262,8 +262,11 @@ class MentionFinder:
     def _grown(self, text: str, a: Analysis, start: int, end: int,
                detected: Sequence[Any], lang: str = "en") -> Mention | None:
         """The longest exact name that contains [start, end), reaching up to GROW words
-        further on either side (or to another detected mention and past it)."""
+        further on either side (or to another detected mention and past it). In a
+        question that capitalizes its names, a run written all in lower case grows only
+        to a name the KB writes so too ("the band" is no The Band)."""
         ws = a.words
+        cased = text != text.lower()
         first = next((i for i, w in enumerate(ws) if w.end > start), None)
         last = next((i for i in range(len(ws) - 1, -1, -1) if ws[i].start < end), None)
         if first is None or last is None:
@@ -288,6 +291,8 @@ class MentionFinder:
                 if best is not None and size <= best[0]:
                     continue
                 cands = self.exact(name, lang)
+                if cased and name == name.lower():
+                    cands = tuple(c for c in cands if c.matched == c.matched.lower())
                 if cands:
                     best = (size, Mention(name, ws[i].start, ws[j].end, cands))
         return best[1] if best else None

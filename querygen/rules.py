@@ -324,7 +324,8 @@ class RuleGenerator:
             return False
         if self.types.is_a([entity], PERSON_CLASS):
             return _may_name_a_person(head)
-        return self._untyped(entity) and _english_nouns(run) and not _clause_verb_after(a, m)
+        return self._untyped(entity) and _english_nouns(run) and \
+            not _clause_verb_after(a, m, run)
 
     def _people_of_place(self, a: Analysis, mentions: Sequence[Mention]) -> Analysis:
         """``a`` with "people" read as describing the place a mention names, in a question
@@ -1403,11 +1404,16 @@ def against_of(cand: Candidate | None, forward: bool, side: str, noun: str) -> b
     return (forward == inverse_named) == (side == "head")
 
 
-def _clause_verb_after(a: Analysis, m: Mention) -> bool:
+def _clause_verb_after(a: Analysis, m: Mention, run: Sequence[Word]) -> bool:
     """Whether a verb (and nothing else English knows the word as) comes right after the
-    mention: "the genre Keith Hudson played" is the genre he played, a relative clause
-    without "that", not a genre called Keith Hudson."""
+    mention, whose apposition is ``run``: "the genre Keith Hudson played" is the genre he
+    played, a relative clause without "that", not a genre called Keith Hudson — unless
+    "do" stands before the apposition, whose verb that is ("Where does the band X come
+    from?")."""
     nxt = next((w for w in a.words if w.start >= m.span[1]), None)
+    before = [w for w in a.words if w.end <= run[0].start and w.low not in ("the", "a", "an")]
+    if before and before[-1].low in ("do", "does", "did"):
+        return False
     return nxt is not None and nxt.low not in AUXILIARIES and only_verb(nxt.low)
 
 

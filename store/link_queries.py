@@ -121,6 +121,12 @@ class _Memos:
 #: the words of the mirror's names that sound like a mention's last word, nearest in
 #: spelling first, whose names ``sounds_like`` reads
 SOUNDING_WORDS = 8
+#: for a name of several words, the words that sound like its first and like its last
+#: word (each group: nearest in spelling first), and the names holding one of each read
+SOUNDING_MANY = 400
+SOUNDED_NAMES = 2000
+#: how much less alike in spelling than the nearest such name another may be
+SOUNDED_MARGIN = 0.15
 
 
 class LinkQueries:
@@ -346,15 +352,38 @@ class LinkQueries:
         words = norm.split()
         if not words:
             return []
-        lasts = self.index.sounds.sounding(words[-1], limit=SOUNDING_WORDS)
+        sounds = self.index.sounds
         if len(words) == 1:
-            near = [(w, ratio(w, norm) / 100) for w in lasts if w != norm]
+            near = [(w, ratio(w, norm) / 100)
+                    for w in sounds.sounding(norm, limit=SOUNDING_WORDS) if w != norm]
         else:
             keys = [sound_keys(w) for w in words]
-            found = {n for b in lasts for n in self.word_matches([b]) or ()} - {norm}
+            found = set(self._names_with_one_of_each(
+                [sounds.sounding(words[0], limit=SOUNDING_MANY),
+                 sounds.sounding(words[-1], limit=SOUNDING_MANY)])) - {norm}
             near = [(n, ratio(f"{n.split()[0]} {n.split()[-1]}", norm) / 100) for n in found
                     if _sounds_through(keys, [sound_key(w) for w in n.split()])]
+            # the many names a coarse key reaches are kept only near the nearest ("tonya
+            # khoar": Tony Hoare, not "tin bird choir")
+            top = max((x[1] for x in near), default=0.0)
+            near = [x for x in near if x[1] >= top - SOUNDED_MARGIN]
         return sorted(near, key=lambda x: -x[1])[:limit]
+
+    def _names_with_one_of_each(self, groups: Sequence[Sequence[str]]) -> list[str]:
+        """Normalized labels and aliases that contain a word of every group (at most
+        ``SOUNDED_NAMES``, in one full-text query; none without the SQLite word index):
+        the names whose first and last words sound like a mention's ("robert guk" is
+        Robert Hooke, though "hooke" is far down the words that sound like "guk")."""
+        if not self.mirror.is_sqlite or not all(groups):
+            return []
+        match = " AND ".join(
+            "(" + " OR ".join('"' + w.replace('"', '""') + '"' for w in group) + ")"
+            for group in groups)
+        rows = self.mirror.query(
+            f"SELECT DISTINCT t.norm FROM terms t JOIN terms_fts f ON t.id = f.rowid "
+            f"WHERE terms_fts MATCH ? AND t.kind != {DESCRIPTION} LIMIT ?",
+            (match, SOUNDED_NAMES))
+        return [n for (n,) in rows if n]
 
     def word_matches(self, words: Sequence[str]) -> list[str] | None:
         """Normalized labels and aliases that contain every one of ``words``; None when

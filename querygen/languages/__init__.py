@@ -650,8 +650,11 @@ def _declined_names(question: str, tokens: list[tuple[int, int]], lows: list[str
     order = {key: n for n, key in enumerate(runs)}      # the first form tried wins a tie
     out: dict[int, tuple[int, str]] = {}
     taken: set[int] = set()
+    names = _foreign_name_runs(question, tokens, lows, lemmas, lex)
     for key in sorted(hits, key=lambda k: (-runs[k][1], order[k])):
         i, n, form = runs[key]
+        if any(i in r and range(i, i + n) != r for r in names):
+            continue    # "Феррари" of "Энцо Феррари" is no Феррара: the name is the run
         if taken.isdisjoint(range(i, i + n)):
             taken.update(range(i, i + n))
             out[i] = (n, " ".join(w[:1].upper() + w[1:] for w in form))
@@ -947,30 +950,41 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
             key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
                 runs.setdefault(key, (i, n))
-    hits = known(list(runs))
-    for key in hits:
-        i, n = runs[key]
+    spans = [runs[key] for key in known(list(runs))]
+    for i, n in spans:
         out.update(range(i, i + n))
-    return out - _inside_unknown_names(question, tokens, lows, lemmas, lex, out)
+    return out - _inside_unknown_names(question, tokens, lows, lemmas, lex, out, spans)
 
 
 def _inside_unknown_names(question: str, tokens: list[tuple[int, int]], lows: list[str],
-                          lemmas: list[str], lex: Lexicon | None, known: set[int]) -> set[int]:
-    """Indexes of words the KB knows as a name that are only part of a longer run of
-    capitalized words in another script than Latin, which the KB does not know as a whole
-    ("Адамс" of "Сэмюэл Адамс" is Adams County alone): the run is one name, to be
-    transliterated together."""
+                          lemmas: list[str], lex: Lexicon | None, known: set[int],
+                          spans: Sequence[tuple[int, int]]) -> set[int]:
+    """Indexes of words the KB knows as a name (``known``; the names' (first word,
+    length) are ``spans``) that are only part of a longer run of capitalized words in
+    another script than Latin, which no one name of the KB covers ("Адамс" of "Сэмюэл
+    Адамс" is Adams County alone; "Энцо" and "Феррари" are two names): the run is one
+    name, to be transliterated together."""
     out: set[int] = set()
-    run: list[int] = []
+    for run in _foreign_name_runs(question, tokens, lows, lemmas, lex):
+        if not any(i <= run[0] and run[-1] < i + n for i, n in spans):
+            out.update(known.intersection(run))
+    return out
+
+
+def _foreign_name_runs(question: str, tokens: list[tuple[int, int]], lows: list[str],
+                       lemmas: list[str], lex: Lexicon | None) -> list[range]:
+    """The runs of two or more capitalized words in another script than Latin (nor
+    Chinese or Japanese) that no lexicon entry reads: each is one name ("Энцо Феррари")."""
+    out: list[range] = []
+    start = 0
     for i in [*range(len(tokens)), len(tokens)]:
         word = question[tokens[i][0]:tokens[i][1]] if i < len(tokens) else ""
         if word[:1].isupper() and not _LATIN.search(word) and not CJK.search(word) and \
                 (lex is None or lex.word(lows[i], lemmas[i]) is None):
-            run.append(i)
             continue
-        if len(run) > 1 and not known.issuperset(run):
-            out.update(known.intersection(run))
-        run = []
+        if i - start > 1:
+            out.append(range(start, i))
+        start = i + 1
     return out
 
 

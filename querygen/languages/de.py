@@ -36,7 +36,7 @@ WORDS = {
     # imperatives and politeness
     "nenne": "name", "nennen": "name", "nennt": "name",
     "liste": "list", "zähle": "list", "zeige": "show", "zeig": "show", "zeigen": "show",
-    "sagen": "tell", "erzähle": "tell", "gib": "give", "sag": "tell", "sage": "tell",
+    "sagen": "tell", "verraten": "tell", "erzähle": "tell", "gib": "give", "sag": "tell", "sage": "tell",
     "mir": "me", "uns": "us", "bitte": "please",
     # articles and pronouns
     "der": "the", "die": "the", "das": "the", "den": "the", "dem": "the", "des": "of the",
@@ -275,6 +275,9 @@ PHRASES = {
     "weißt du": "do you know", "wissen sie": "do you know", "weiß jemand": "does anyone know",
     "kannst du mir sagen": "can you tell me", "können sie mir sagen": "can you tell me",
     "könntest du mir sagen": "can you tell me", "könnten sie mir sagen": "can you tell me",
+    "kannst du mir verraten": "can you tell me", "können sie mir verraten": "can you tell me",
+    "könntest du mir verraten": "can you tell me",
+    "könnten sie mir verraten": "can you tell me",
     "olympischen sommerspiele": "Summer Olympics", "olympische sommerspiele": "Summer Olympics",
     "olympischen winterspiele": "Winter Olympics", "olympische winterspiele": "Winter Olympics",
     # fillers, and nouns and verbs of everyday questions

@@ -322,6 +322,8 @@ PHRASES = {
     "me podrías decir": "tell me", "me podría decir": "tell me", "me puede decir": "tell me",
     "podría decirme": "tell me", "puede decirme": "tell me", "me podrían decir": "tell me",
     "podrían decirme": "tell me", "me dice": "tell me", "por favor": "please",
+    # the same requests by their verbs' lemmas, any person or mood ("¿Sabría decirme …?")
+    "saber decir": "tell me", "poder indicar": "tell me", "saber indicar": "tell me",
     "me gustaría saber": "tell me",
     "quiero saber": "tell me", "dime quién": "who", "dime qué": "what",
     "dime cuál": "which", "dime dónde": "where", "dime cuándo": "when",

@@ -321,6 +321,10 @@ PHRASES = {
     "est-ce que tu sais": "do you know", "est-ce que vous savez": "do you know",
     "tu peux me dire": "can you tell me", "vous pouvez me dire": "can you tell me",
     "peux-tu me dire": "can you tell me", "pouvez-vous me dire": "can you tell me",
+    "sauriez-vous": "do you know", "saurais-tu": "do you know",
+    "sauriez-vous me dire": "can you tell me", "saurais-tu me dire": "can you tell me",
+    "pourriez-vous me dire": "can you tell me", "pourrais-tu me dire": "can you tell me",
+    "pouvez-vous m'indiquer": "can you tell me", "pourriez-vous m'indiquer": "can you tell me",
     # fillers, and nouns and verbs of everyday questions
     "question de quiz": "", "essai nucléaire": "nuclear test",
     # question phrases

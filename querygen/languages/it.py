@@ -327,6 +327,10 @@ PHRASES = {
     # a question inside a question ("Sai dove …?"): what is asked is the inner one
     "mi sai dire": "can you tell me", "mi sa dire": "can you tell me",
     "sai dirmi": "can you tell me", "sa dirmi": "can you tell me", "lei sa": "do you know",
+    # the same requests by their verbs' lemmas, any person or mood ("Saprebbe dirmi …?")
+    "sapere dirmi": "can you tell me", "mi sapere dire": "can you tell me",
+    "sapere indicare": "can you tell me", "potere indicare": "tell me",
+    "mi potere indicare": "tell me",
     # fillers, and nouns and verbs of everyday questions
     "di preciso": "", "test nucleare": "nuclear test",
     "in origine": "originally",

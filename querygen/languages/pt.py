@@ -303,6 +303,13 @@ PHRASES = {
     # a question inside a question ("Você sabe onde …?"): what is asked is the inner one
     "você sabe": "do you know", "tu sabes": "do you know", "sabe me dizer": "can you tell me",
     "sabes dizer-me": "can you tell me", "você pode me dizer": "can you tell me",
+    # the same requests by their verbs' lemmas, any person or mood ("Você saberia dizer
+    # …?", "Poderia informar …?")
+    "saber dizer": "can you tell me", "saber me dizer": "can you tell me",
+    "você saber dizer": "can you tell me", "você saber me dizer": "can you tell me",
+    "poder informar": "tell me", "poder me informar": "tell me",
+    "poder indicar": "tell me", "poder me indicar": "tell me",
+    "saber informar": "can you tell me", "saber indicar": "can you tell me",
     # fillers, and nouns and verbs of everyday questions
     "fez faculdade": "studied",
     "pergunta de quiz": "", "teste nuclear": "nuclear test",
