@@ -958,3 +958,41 @@ def test_a_polite_request_in_the_formal_address_asks_no_yes_or_no(question, lang
     # "me podría decir" had read "me can tell …?", a yes/no question
     reading = gloss(question, lang, known=lambda norms: set()).text
     assert "tell me" in reading and not reading.startswith("me"), reading
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("¿Sabría decirme dónde nació Heath Ledger?", "es"),
+    ("Saprebbe dirmi dove è nato Heath Ledger?", "it"),
+    ("Você saberia dizer onde nasceu Heath Ledger?", "pt"),
+    ("Poderia informar onde nasceu Heath Ledger?", "pt"),
+    ("Könnten Sie mir verraten, wo Heath Ledger geboren wurde?", "de"),
+])
+def test_a_polite_request_reads_by_its_verbs_in_any_person_or_mood(question, lang):
+    # the conditional "sabría"/"saprebbe" and "informar" were left unread
+    reading = gloss(question, lang, known=lambda norms: set()).text
+    assert "tell me" in reading, reading
+
+
+def test_a_run_of_cyrillic_names_is_one_name_unless_one_kb_name_covers_it():
+    # the KB knows "Энцо" (a king) and "Феррари"/"Феррара" (a carmaker, a city) apart,
+    # no "Энцо Феррари": the run is one name, transliterated whole
+    def known(norms):
+        return {n for n in norms if n in ("энцо", "феррари", "феррара", "ник клегг")}
+    reading = gloss("Энцо Феррари — гражданином какой страны он был?", "ru", known=known).text
+    assert "Entso Ferrari" in reading, reading
+    # a declined name the KB knows whole is read in its nominative
+    reading = gloss("Кем был отец Ника Клегга?", "ru", known=known).text
+    assert "Ник Клегг" in reading, reading
+
+
+@pytest.mark.timeout(600)
+def test_a_sound_alike_name_of_several_words_is_found_by_its_first_and_last_words(
+        slice_mirror_path):
+    from reasoning import Grounder
+    g = Grounder(slice_mirror_path, lang="ru")
+    # "hooke" is far down the words that sound like "guk"; the name is found by both words
+    a = g.ask("Где умер Роберт Гук?")
+    assert a.grounded and a.ids == ["Q84"], a.text                          # London
+    # the first word of the question is part of the name, not only a capital
+    b = g.ask("Энцо Феррари — гражданином какой страны он был?")
+    assert b.grounded and b.ids == ["Q38"], b.text                          # Italy

@@ -1772,6 +1772,17 @@ def test_a_relative_where_is_no_question_word_and_the_band_describes_a_band(slic
 
 
 @pytest.mark.timeout(600)
+def test_the_band_before_an_untyped_name_that_do_makes_the_subject(slice_grounder):
+    # "the band" had grown into The Band (a lower-case run into a capitalized name), and
+    # "come" after the name had read as a relative clause ("the genre X played"); the KB
+    # gives Echo & the Bunnymen no class
+    a = slice_grounder.ask("Where does the band Echo & the Bunnymen come from?")
+    assert a.grounded and a.ids == ["Q24826"], a.text                        # Liverpool
+    b = slice_grounder.ask("Which city is the hometown of the band Echo & the Bunnymen?")
+    assert b.grounded and b.ids == ["Q24826"], b.text
+
+
+@pytest.mark.timeout(600)
 def test_relation_verbs_that_say_a_known_property(slice_grounder):
     # "the country containing X" is X's country; one maintains diplomatic relations;
     # one trains at a school
