@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kb.linking import Capitalized, Concepts, LinkingKB
+from kb.linking import Capitalized, Concepts, LinkingKB, PreparesSimilar
 from linking import news
 from linking.lexicon import COMMON_WORDS, DEMONYMS, STOPWORDS
 from linking.lexicon import en as _en
@@ -177,11 +177,30 @@ class MentionDetector:
         ``_keep_concepts``)."""
         known = self.source.known(sorted({k for keys in spans.values() for k in keys}))
         hits = {ij for ij, keys in spans.items() if any(k in known for k in keys)}
+        if cased:
+            hits |= self._qualified_titles(ws, spans, hits)
         if not cased:
             hits = self._drop_concepts(text, ws, hits)
         elif lowered & hits:
             hits = self._keep_concepts(ws, hits, lowered & hits)
         return hits
+
+    def _qualified_titles(self, ws: list[_Word], spans: dict[tuple[int, int], list[str]],
+                          hits: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The spans of several words, capitalized first and last, that the KB names
+        only with a qualifier ("Person of Interest" is "Person of Interest (TV series)"),
+        where the source can tell (``qualified`` in its features)."""
+        if "qualified" not in self.source.features:
+            return set()
+        titles = {ij: keys[0] for ij, keys in spans.items()
+                  if ij not in hits and ij[1] > ij[0] and ws[ij[0]].capital and
+                  ws[ij[1]].capital}
+        if not titles:
+            return set()
+        if isinstance(self.source, PreparesSimilar):
+            self.source.prepare_similar(sorted(set(titles.values())))
+        return {ij for ij, norm in titles.items()
+                if self.source.similar(norm, "qualified", limit=1)}
 
     def _labels(self, norms: list[str]) -> set[str]:
         """The ``norms`` that are some entity's label (not only an alias)."""

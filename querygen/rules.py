@@ -35,6 +35,7 @@ from dataclasses import replace
 
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
+from kb.linking import PreparesSimilar
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
@@ -219,7 +220,18 @@ class RuleGenerator:
 
         def longer(norm: str) -> list[str]:
             return [name for name, _ in source.similar(norm, "words", limit=50)]
-        return gloss(question, lang, known=source.known, normalize=normalize,
+
+        def known(norms: Sequence[str]) -> set[str]:
+            """The names the KB knows, also those it writes only with a qualifier
+            ("Person of Interest (TV series)")."""
+            found = source.known(norms)
+            if "qualified" not in source.features:
+                return found
+            rest = [n for n in norms if n not in found and " " in n]
+            if rest and isinstance(source, PreparesSimilar):
+                source.prepare_similar(rest)
+            return found | {n for n in rest if source.similar(n, "qualified", limit=1)}
+        return gloss(question, lang, known=known, normalize=normalize,
                      properties=self.props.names_in(base_language(lang)), longer=longer)
 
     def _with_class_nouns(self, a: Analysis, mentions: list[Mention]

@@ -1783,6 +1783,17 @@ def test_the_band_before_an_untyped_name_that_do_makes_the_subject(slice_grounde
 
 
 @pytest.mark.timeout(600)
+def test_a_title_the_kb_names_only_with_a_qualifier(slice_grounder):
+    # the KB's label is "Person of Interest (TV series)": "Person" alone had linked human
+    a = slice_grounder.ask("On which network did Person of Interest originally air?")
+    assert a.grounded and a.ids == ["Q43380"], a.text                        # CBS
+    from reasoning import Grounder
+    g = Grounder(slice_grounder.kb, lang="de")
+    b = g.ask("Auf welchem Sender lief die Serie Person of Interest ursprünglich?")
+    assert b.grounded and b.ids == ["Q43380"], b.text
+
+
+@pytest.mark.timeout(600)
 def test_relation_verbs_that_say_a_known_property(slice_grounder):
     # "the country containing X" is X's country; one maintains diplomatic relations;
     # one trains at a school

@@ -36,7 +36,8 @@ WORDS = {
     # imperatives and politeness
     "nenne": "name", "nennen": "name", "nennt": "name",
     "liste": "list", "zähle": "list", "zeige": "show", "zeig": "show", "zeigen": "show",
-    "sagen": "tell", "verraten": "tell", "erzähle": "tell", "gib": "give", "sag": "tell", "sage": "tell",
+    "sagen": "tell", "verraten": "tell", "erzähle": "tell", "gib": "give", "sag": "tell",
+    "sage": "tell",
     "mir": "me", "uns": "us", "bitte": "please",
     # articles and pronouns
     "der": "the", "die": "the", "das": "the", "den": "the", "dem": "the", "des": "of the",
