@@ -264,9 +264,10 @@ class MentionFinder:
         """The longest exact name that contains [start, end), reaching up to GROW words
         further on either side (or to another detected mention and past it). In a
         question that capitalizes its names, a run written all in lower case grows only
-        to a name the KB writes so too ("the band" is no The Band)."""
+        to a name the KB writes so too ("the band" is no The Band); a question with no
+        capital but its first marks no names so ("born in kanagawa prefecture")."""
         ws = a.words
-        cased = text != text.lower()
+        cased = any(c.isupper() for c in text[1:])
         first = next((i for i, w in enumerate(ws) if w.end > start), None)
         last = next((i for i in range(len(ws) - 1, -1, -1) if ws[i].start < end), None)
         if first is None or last is None:

@@ -996,3 +996,16 @@ def test_a_sound_alike_name_of_several_words_is_found_by_its_first_and_last_word
     # the first word of the question is part of the name, not only a capital
     b = g.ask("Энцо Феррари — гражданином какой страны он был?")
     assert b.grounded and b.ids == ["Q38"], b.text                          # Italy
+
+
+@pytest.mark.parametrize("question, english", [
+    ("Was ist der Geburtsort der Psychoanalytikerin Melanie Klein?",
+     "the birthplace of the psychoanalytikerin Melanie Klein"),
+    ("In welcher Stadt der USA wurde Madonna geboren?", "which city of the USA"),
+])
+def test_a_german_genitive_article_and_an_unknown_noun_before_a_name(question, english):
+    # "der" right after a noun is a genitive; a noun no lexicon reads between an article
+    # and a name the KB knows describes the name, and is no part of it
+    def known(norms):
+        return {n for n in norms if n in ("melanie klein", "madonna", "usa")}
+    assert english in gloss(question, "de", known=known).text

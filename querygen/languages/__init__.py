@@ -60,6 +60,9 @@ MAX_NAME = 6
 MIN_SURNAME = 4
 #: the most forms of a declined name of several words tried, each word declined its own way
 MAX_DECLINED = 64
+#: the article that is a genitive after a noun in a language that capitalizes its nouns
+#: (German "der"; "des" always is one, the lexicon reads it so)
+GENITIVE_ARTICLES = frozenset({"der"})
 #: the most words an aside set off by a comma has ("Oye,", ", per favore?")
 MAX_ASIDE = 3
 #: English words an aside's words may read as (function words, "please")
@@ -316,7 +319,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
     replacements: list[tuple[int, int, str]] = []
-    forced = {**_relatives(question, tokens, lows, lex),
+    forced = {**_genitives(question, tokens, lows, lex),
+              **_relatives(question, tokens, lows, lex),
               **_separable(lows, lemmas, lex, protected)}
     cased = _cased(question, tokens)
     declined = _declined_names(question, tokens, lows, lemmas, lex, known, norm,
@@ -345,7 +349,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
             _lookup(i, lows, lemmas, lex, properties or {}, protected, norm)
         if hit is None:
             written = _unread(question, tokens, i, lemmas[i], lows[i], cased, lex,
-                              transliterate=known is not None)
+                              transliterate=known is not None,
+                              before_name=i + 1 in protected)
             if written is not None:
                 replacements.append((tokens[i][0], tokens[i][1], written))
             i += 1
@@ -541,15 +546,25 @@ def _class_noun(question: str, tokens: list[tuple[int, int]], i: int, low: str,
 
 
 def _unread(question: str, tokens: list[tuple[int, int]], i: int, lemma_: str, low: str,
-            cased: bool, lex: Lexicon | None, *, transliterate: bool) -> str | None:
+            cased: bool, lex: Lexicon | None, *, transliterate: bool,
+            before_name: bool = False) -> str | None:
     """What to write for word ``i``, which no lexicon entry reads: a name in another
     script in Latin letters (with ``transliterate``); a compound noun's head in English
     when a capitalized word follows, which it describes ("der Energiekonzern Eni"; a
-    compound alone may be a name: "Kapstadt"); None: the word as it is."""
+    compound alone may be a name: "Kapstadt"); a noun the lexicon does not know between
+    an article and a name the KB knows (``before_name``), in lower case, as English
+    writes an apposition ("der Psychoanalytikerin Melanie Klein": not part of the name);
+    None: the word as it is."""
     word = question[tokens[i][0]:tokens[i][1]]
     latin = _transliteration(word, lemma_, low, cased) if transliterate else None
     described = i + 1 < len(tokens) and question[tokens[i + 1][0]].isupper()
-    return latin or (_compound_head(word, lex) if described else None)
+    head = _compound_head(word, lex) if described else None
+    if latin or head:
+        return latin or head
+    if before_name and lex is not None and lex.nouns_capitalized and i > 0 and \
+            lex.word(question[tokens[i - 1][0]:tokens[i - 1][1]].lower()) in ("the", "of the"):
+        return low
+    return None
 
 
 def _compound_head(word: str, lex: Lexicon | None) -> str | None:
@@ -852,6 +867,17 @@ def _separable(lows: list[str], lemmas: list[str], lex: Lexicon | None,
             if english is not None and j not in protected:
                 return {j: english, **{k: "" for k in range(first, len(lows))}}
     return {}
+
+
+def _genitives(question: str, tokens: list[tuple[int, int]], lows: list[str],
+               lex: Lexicon | None) -> dict[int, str]:
+    """In a language that capitalizes its nouns, the articles that are a genitive right
+    after a noun (German "der Geburtsort *der* Psychoanalytikerin", "die Hauptstadt *der*
+    Schweiz"): their index → "of the". The first word is no such noun."""
+    if lex is None or not lex.nouns_capitalized:
+        return {}
+    return {i: "of the" for i in range(2, len(tokens))
+            if lows[i] in GENITIVE_ARTICLES and question[tokens[i - 1][0]].isupper()}
 
 
 def _relative_starts(question: str, tokens: list[tuple[int, int]], lows: list[str],
