@@ -29,6 +29,7 @@ Readings, each a ``QueryPlan`` with a score (entity link + property fit, summed)
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -48,7 +49,7 @@ from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
                               GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
-from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
+from querygen.mentions import ENTITY_CANDIDATES, KINDS_OF_PLACE, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
@@ -193,6 +194,7 @@ class RuleGenerator:
         # a question in lower case marks no name: its word runs are looked up as names too
         mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
                                     common=self._common_word)
+        mentions = [self._relation_of_name(m, lang) for m in mentions]
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -209,6 +211,19 @@ class RuleGenerator:
         if a.answer_type == "place" and a.form == "select":
             plans = self._place_check(plans)
         return a, mentions, plans
+
+    def _relation_of_name(self, m: Mention, lang: str) -> Mention:
+        """``m``, or where it is written "<a property's word> of <a name>" in lower case
+        up to the name ("capital of Malta", which the KB has as Valletta's alias), the
+        name alone: the question asks the relation of it, which the KB states."""
+        found = _RELATION_OF.match(m.text)
+        if found is None or not self._property_word(found.group(1)):
+            return m
+        rest = found.group(2)
+        cands = self.finder.exact(rest, base_language(lang))
+        if not cands:
+            return m
+        return Mention(rest, m.end - len(rest), m.end, cands)
 
     def gloss(self, question: str, lang: str) -> Glossed:
         """``question`` as the analysis reads it (``querygen.languages.gloss``): names
@@ -271,7 +286,11 @@ class RuleGenerator:
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
-        if noun is not None and (self.types.is_a(ids, noun) or self._apposed(a, m, noun)):
+        # "the town of X" says what X is, "the capital of X" asks X's capital (even
+        # where the KB types X a capital too)
+        of_relation = _of_before(a, m) and noun not in KINDS_OF_PLACE
+        if noun is not None and not of_relation and \
+                (self.types.is_a(ids, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)
             # no entity inside: "the Australian city of" is not Australia's, "the
             # province of" no newspaper called The Province
@@ -1414,6 +1433,10 @@ def against_of(cand: Candidate | None, forward: bool, side: str, noun: str) -> b
         return False
     inverse_named = any(name.endswith(" of") for name in names)
     return (forward == inverse_named) == (side == "head")
+
+
+#: a mention written "<lower-case word> of (the) <name>" (``_relation_of_name``)
+_RELATION_OF = re.compile(r"([a-z]+) of (?:the )?(\S.*)")
 
 
 def _clause_verb_after(a: Analysis, m: Mention, run: Sequence[Word]) -> bool:

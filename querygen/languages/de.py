@@ -36,9 +36,10 @@ WORDS = {
     # imperatives and politeness
     "nenne": "name", "nennen": "name", "nennt": "name",
     "liste": "list", "zähle": "list", "zeige": "show", "zeig": "show", "zeigen": "show",
-    "sagen": "tell", "verraten": "tell", "erzähle": "tell", "gib": "give", "sag": "tell",
-    "sage": "tell",
-    "mir": "me", "uns": "us", "bitte": "please",
+    "sagen": "tell", "verraten": "tell", "erzähle": "tell", "erzähl": "tell", "gib": "give",
+    "sag": "tell", "sage": "tell",
+    # "bitte" is dropped, so that a request reads across it ("Könnten Sie mir bitte sagen")
+    "mir": "me", "uns": "us", "bitte": "",
     # articles and pronouns
     "der": "the", "die": "the", "das": "the", "den": "the", "dem": "the", "des": "of the",
     "ein": "a", "eine": "a", "einen": "a", "einem": "a", "einer": "a", "eines": "of a",
@@ -273,6 +274,10 @@ WORDS = {
 
 PHRASES = {
     # a question inside a question ("Weißt du, wo …?"): what is asked is the inner one
+    "ich hätte gern gewusst": "tell me", "ich hätte gerne gewusst": "tell me",
+    "ich möchte wissen": "tell me", "ich würde gern wissen": "tell me",
+    "ich würde gerne wissen": "tell me", "ich wüsste gern": "tell me",
+    "ich wüsste gerne": "tell me",
     "weißt du": "do you know", "wissen sie": "do you know", "weiß jemand": "does anyone know",
     "kannst du mir sagen": "can you tell me", "können sie mir sagen": "can you tell me",
     "könntest du mir sagen": "can you tell me", "könnten sie mir sagen": "can you tell me",

@@ -258,6 +258,14 @@ PHRASES = {
     # a question inside a question ("Ты знаешь, где …?"): what is asked is the inner one
     "ты знаешь": "do you know", "вы знаете": "do you know", "знаешь ли ты": "do you know",
     "знаете ли вы": "do you know", "не знаешь": "do you know", "не знаете": "do you know",
+    # a polite request is asked in the negative ("Не могли бы вы подсказать, где …?"):
+    # no negation of what is asked
+    "не могли бы вы": "could you", "вы не могли бы": "could you",
+    "не мог бы ты": "could you", "ты не мог бы": "could you",
+    "не могла бы ты": "could you", "ты не могла бы": "could you",
+    "не подскажете": "can you tell me", "вы не подскажете": "can you tell me",
+    "не подскажешь": "can you tell me", "ты не подскажешь": "can you tell me",
+    "не скажете": "can you tell me", "вы не скажете": "can you tell me",
     # fillers, and nouns and verbs of everyday questions
     "вопрос на засыпку": "",
     # question phrases (keys as written or as lemma runs: "в каком году" → "в какой год")
