@@ -966,6 +966,8 @@ def test_a_polite_request_in_the_formal_address_asks_no_yes_or_no(question, lang
     ("Você saberia dizer onde nasceu Heath Ledger?", "pt"),
     ("Poderia informar onde nasceu Heath Ledger?", "pt"),
     ("Könnten Sie mir verraten, wo Heath Ledger geboren wurde?", "de"),
+    ("Könnten Sie mir bitte sagen, wo Heath Ledger geboren wurde?", "de"),
+    ("Ich hätte gern gewusst, wo Heath Ledger geboren wurde.", "de"),
 ])
 def test_a_polite_request_reads_by_its_verbs_in_any_person_or_mood(question, lang):
     # the conditional "sabría"/"saprebbe" and "informar" were left unread
@@ -1009,3 +1011,10 @@ def test_a_german_genitive_article_and_an_unknown_noun_before_a_name(question, e
     def known(norms):
         return {n for n in norms if n in ("melanie klein", "madonna", "usa")}
     assert english in gloss(question, "de", known=known).text
+
+
+def test_a_russian_request_in_the_negative_is_no_negated_question():
+    # "Не могли бы вы подсказать, где …?" (could you not tell me …) asks politely
+    reading = gloss("Не могли бы вы подсказать, где родился Хит Леджер?", "ru",
+                    known=lambda norms: set()).text
+    assert reading.startswith("could you tell") and "not" not in reading, reading

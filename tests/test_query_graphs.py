@@ -1794,6 +1794,19 @@ def test_a_title_the_kb_names_only_with_a_qualifier(slice_grounder):
 
 
 @pytest.mark.timeout(600)
+def test_the_capital_of_a_place_is_asked_not_described(slice_grounder):
+    # "capital of Malta" is an alias of Valletta: the question asks Malta's capital, not
+    # what Valletta is; the KB types a Brandenburg a capital, yet "the capital of
+    # Brandenburg" asks Brandenburg's; "the town of Brighton" still says what Brighton is
+    a = slice_grounder.ask("What is the capital of Malta?")
+    assert a.grounded and a.ids == ["Q23800"], a.text                        # Valletta
+    b = slice_grounder.ask("What is the capital of Brandenburg?")
+    assert b.grounded and b.ids == ["Q1711"], b.text                         # Potsdam
+    c = slice_grounder.ask("What country is the town of Brighton in?")
+    assert c.grounded and c.ids == ["Q145"], c.text                          # UK
+
+
+@pytest.mark.timeout(600)
 def test_relation_verbs_that_say_a_known_property(slice_grounder):
     # "the country containing X" is X's country; one maintains diplomatic relations;
     # one trains at a school
