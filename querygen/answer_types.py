@@ -594,6 +594,11 @@ class TypeOracle:
             return distance
         if via is not None:
             by_property = self._property_agreement(noun, forms, via, via_names)
+            if by_property is None and " " in noun:
+                # "which musical instrument": the property named by its head, instrument
+                head = noun.split()[-1]
+                by_property = self._property_agreement(head, noun_forms(head), via,
+                                                       via_names)
             if by_property is not None:
                 return by_property
         if distance == 0.0 and not forms & (PLACE_NOUNS | PERSON_NOUNS) and \

@@ -27,6 +27,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
+from querygen.languages import FEATURE_NOUNS
 from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED, ROLE_NOUNS
 from store.normalize import normalize
 
@@ -174,7 +175,7 @@ class MentionFinder:
                    detected: Sequence[Any]) -> list[Mention]:
         """Names written as "N of (the) M" where the KB's name is "M N'" and N' is N or
         N in another language (``cognate``): "the theorem of Koopmans" → "Koopmans'
-        theorem", "la présidence de Bombay" (read "the présidence of Bombay") → "Bombay
+        theorem", "the bay of Kola" → "Kola Bay" (a short N only of a natural feature), "la présidence de Bombay" (read "the présidence of Bombay") → "Bombay
         Presidency", "o Secretariado das Nações Unidas" → "United Nations Secretariat".
         M is one to ``COMPOUND_WORDS`` words, as written or, where the linker detected it,
         as its first candidates' labels name it (``detected``: the linker's mentions); N
@@ -184,7 +185,8 @@ class MentionFinder:
         out: list[Mention] = []
         for j in range(1, len(ws) - 1):
             noun = ws[j - 1]
-            if ws[j].low != "of" or len(noun.low) < MIN_COMPOUND_NOUN or \
+            if ws[j].low != "of" or \
+                    (len(noun.low) < MIN_COMPOUND_NOUN and noun.low not in FEATURE_NOUNS) or \
                     not noun.low.isalpha() or noun.low in STOPWORDS or \
                     noun.low in FRAME_WORDS or noun.low in RELATED or \
                     noun.low in PLACE_NOUNS or noun.start in a.frame:

@@ -194,7 +194,7 @@ class RuleGenerator:
         # a question in lower case marks no name: its word runs are looked up as names too
         mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
                                     common=self._common_word)
-        mentions = [self._relation_of_name(m, lang) for m in mentions]
+        mentions = [self._relation_of_name(m, lang, _uncased(text)) for m in mentions]
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -212,14 +212,18 @@ class RuleGenerator:
             plans = self._place_check(plans)
         return a, mentions, plans
 
-    def _relation_of_name(self, m: Mention, lang: str) -> Mention:
+    def _relation_of_name(self, m: Mention, lang: str, uncased: bool) -> Mention:
         """``m``, or where it is written "<a property's word> of <a name>" in lower case
         up to the name ("capital of Malta", which the KB has as Valletta's alias), the
-        name alone: the question asks the relation of it, which the KB states."""
+        name alone: the question asks the relation of it, which the KB states. The name
+        is capitalized unless the question has no capitals (``uncased``): "head of
+        government" stays whole."""
         found = _RELATION_OF.match(m.text)
         if found is None or not self._property_word(found.group(1)):
             return m
         rest = found.group(2)
+        if not uncased and not rest[:1].isupper():
+            return m
         cands = self.finder.exact(rest, base_language(lang))
         if not cands:
             return m
@@ -288,7 +292,8 @@ class RuleGenerator:
         ids = [c.id for c in m.candidates[:2]]
         # "the town of X" says what X is, "the capital of X" asks X's capital (even
         # where the KB types X a capital too)
-        of_relation = _of_before(a, m) and noun not in KINDS_OF_PLACE
+        of_relation = _of_before(a, m) and noun is not None and \
+            noun not in KINDS_OF_PLACE and self._property_word(noun)
         if noun is not None and not of_relation and \
                 (self.types.is_a(ids, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)

@@ -245,10 +245,13 @@ def _lexicon(code: str) -> Lexicon | None:
         for key, value in table.items():
             out.setdefault(places.strip_accents(key), value)
         return out
-    return Lexicon(code, module.WORDS, module.PHRASES, getattr(module, "SEPARABLE", {}),
+    # the module's question words win over its class nouns where both have a word
+    words = {**getattr(module, "CLASS_NOUNS", {}), **module.WORDS}
+    phrases = {**getattr(module, "CLASS_PHRASES", {}), **module.PHRASES}
+    return Lexicon(code, words, phrases, getattr(module, "SEPARABLE", {}),
                    getattr(module, "RELATIVES", {}),
                    tuple(getattr(module, "NAME_ENDINGS", ())),
-                   folded(module.WORDS), folded(module.PHRASES),
+                   folded(words), folded(phrases),
                    bool(getattr(module, "ARTICLELESS", False)),
                    bool(getattr(module, "ADJECTIVE_AFTER", False)),
                    bool(getattr(module, "NOUNS_CAPITALIZED", False)))
@@ -558,13 +561,25 @@ def _unread(question: str, tokens: list[tuple[int, int]], i: int, lemma_: str, l
     word = question[tokens[i][0]:tokens[i][1]]
     latin = _transliteration(word, lemma_, low, cased) if transliterate else None
     described = i + 1 < len(tokens) and question[tokens[i + 1][0]].isupper()
-    head = _compound_head(word, lex) if described else None
+    head = _compound_head(word, lex) if described else _feature_name(word, lex)
     if latin or head:
         return latin or head
     if before_name and lex is not None and lex.nouns_capitalized and i > 0 and \
             lex.word(question[tokens[i - 1][0]:tokens[i - 1][1]].lower()) in ("the", "of the"):
         return low
     return None
+
+
+def _feature_name(word: str, lex: Lexicon | None) -> str | None:
+    """A hyphenated name of a natural feature in a language that capitalizes its nouns,
+    as English writes it ("Kola-Bucht" → "Kola Bay"); None for any other word."""
+    if lex is None or not lex.nouns_capitalized or "-" not in word:
+        return None
+    name, _, noun = word.rpartition("-")
+    english = lex.word(noun.lower())
+    if not name or english not in FEATURE_NOUNS:
+        return None
+    return f"{name} {english.title()}"
 
 
 def _compound_head(word: str, lex: Lexicon | None) -> str | None:
@@ -1041,7 +1056,7 @@ def _in_phrases(lows: list[str], lemmas: list[str], lex: Lexicon | None) -> set[
 
 #: the English of lower-case nouns that begin names of natural features in languages that
 #: write them so ("острова Кука" is the Cook Islands, "isole Cook" too)
-_FEATURE_NOUNS = frozenset("""island islands river lake mountain mountains sea bay cape gulf
+FEATURE_NOUNS = frozenset("""island islands river lake mountain mountains sea bay cape gulf
     strait peninsula""".split())
 
 
@@ -1057,7 +1072,7 @@ def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexic
     """Whether a run of ``words`` (with their lower-case forms and lemmas) cannot be a
     name, whatever the KB knows (see ``_names``): in a question that capitalizes its
     names, a run without a capital or digit, or one that begins (but with a natural
-    feature's noun, ``_FEATURE_NOUNS``) or ends (but with an administrative unit's,
+    feature's noun, ``FEATURE_NOUNS``) or ends (but with an administrative unit's,
     ``_UNIT_NOUNS``) with a lower-case lexicon word; and a run
     of lexicon words or a lexicon phrase."""
     if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
@@ -1065,7 +1080,7 @@ def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexic
     if cased and lex is not None and any(
             not w[:1].isupper() and lex.word(low, lm) is not None and
             not (len(words) > 1 and lex.word(low, lm) in (
-                _FEATURE_NOUNS if first else _UNIT_NOUNS))
+                FEATURE_NOUNS if first else _UNIT_NOUNS))
             for first, w, low, lm in ((True, words[0], lows[0], lemmas[0]),
                                       (False, words[-1], lows[-1], lemmas[-1]))):
         return True     # "o Canadá" is not the anthem O Canada, nor "Praga é" a name

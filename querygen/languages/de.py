@@ -411,3 +411,19 @@ SEPARABLE["mitglied"] = {"wovon": "member of what", "wo": "member of what",
 # the perfect with "sein": "Wo ist X gestorben?" reads "where died X"
 SEPARABLE["gestorben"] = {"ist": "died", "sind": "died"}
 SEPARABLE["verstorben"] = {"ist": "died", "sind": "died"}
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "ozean": "ocean", "meer": "sea", "bucht": "bay", "berg": "mountain", "halbinsel": "peninsula",
+    "wüste": "desert", "vulkan": "volcano", "meerenge": "strait", "tal": "valley",
+    "wald": "forest", "park": "park", "stadion": "stadium", "krankenhaus": "hospital",
+    "gefängnis": "prison", "bibliothek": "library", "theater": "theatre", "gemälde": "painting",
+    "skulptur": "sculpture", "kirche": "church", "museum": "museum", "flughafen": "airport",
+    "bahnhof": "station", "straße": "street", "brücke": "bridge", "burg": "castle",
+    "schloss": "castle", "krieg": "war", "schlacht": "battle", "dynastie": "dynasty",
+    "reich": "empire", "kaiserreich": "empire", "königreich": "kingdom", "planet": "planet",
+    "schiff": "ship", "auto": "car", "marke": "brand", "spiel": "game", "zeitung": "newspaper",
+    "zeitschrift": "magazine", "heilige": "saint", "heiliger": "saint", "verlag": "publisher",
+}

@@ -511,3 +511,20 @@ PHRASES = {
     # a genre's subgenre, a geological era, what happened where, as first written
     "era geológica": "era",
 }
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "océano": "ocean", "mar": "sea", "bahía": "bay", "lago": "lake", "isla": "island",
+    "península": "peninsula", "desierto": "desert", "volcán": "volcano", "estrecho": "strait",
+    "golfo": "gulf", "valle": "valley", "bosque": "forest", "parque": "park",
+    "hospital": "hospital", "prisión": "prison", "cárcel": "prison", "biblioteca": "library",
+    "teatro": "theatre", "cuadro": "painting", "pintura": "painting", "escultura": "sculpture",
+    "iglesia": "church", "aeropuerto": "airport", "estación": "station", "calle": "street",
+    "puente": "bridge", "castillo": "castle", "guerra": "war", "batalla": "battle",
+    "dinastía": "dynasty", "imperio": "empire", "reino": "kingdom", "planeta": "planet",
+    "barco": "ship", "buque": "ship", "juego": "game", "periódico": "newspaper",
+    "diario": "newspaper", "revista": "magazine", "santo": "saint", "santa": "saint",
+    "editorial": "publisher", "organismo": "organization",
+}

@@ -615,3 +615,21 @@ PHRASES = {
 RELATIVES = {"qui": "which", "que": "which", "qu": "which", "où": "where",
              "lequel": "which", "laquelle": "which", "lesquels": "which",
              "lesquelles": "which"}
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "baie": "bay", "presqu'île": "peninsula", "péninsule": "peninsula", "désert": "desert",
+    "volcan": "volcano", "détroit": "strait", "golfe": "gulf", "vallée": "valley",
+    "forêt": "forest", "parc": "park", "hôpital": "hospital", "prison": "prison",
+    "bibliothèque": "library", "théâtre": "theatre", "tableau": "painting", "peinture": "painting",
+    "sculpture": "sculpture", "rue": "street", "dynastie": "dynasty", "empire": "empire",
+    "royaume": "kingdom", "planète": "planet", "navire": "ship", "bateau": "ship",
+    "voiture": "car", "journal": "newspaper", "quotidien": "newspaper", "magazine": "magazine",
+    "revue": "magazine", "saint": "saint", "sainte": "saint",
+}
+#: the same, of more than one word
+CLASS_PHRASES = {
+    "instrument de musique": "musical instrument",
+}

@@ -628,3 +628,22 @@ PHRASES = {
 #: relative pronouns (after a comma): "il paese, che …", "la città, in cui …"
 RELATIVES = {"che": "which", "cui": "which", "quale": "which", "quali": "which",
              "dove": "where"}
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "baia": "bay", "isola": "island", "penisola": "peninsula", "deserto": "desert",
+    "vulcano": "volcano", "stretto": "strait", "golfo": "gulf", "valle": "valley",
+    "foresta": "forest", "bosco": "forest", "parco": "park", "ospedale": "hospital",
+    "prigione": "prison", "carcere": "prison", "biblioteca": "library", "teatro": "theatre",
+    "dipinto": "painting", "quadro": "painting", "scultura": "sculpture", "via": "street",
+    "strada": "street", "dinastia": "dynasty", "impero": "empire", "regno": "kingdom",
+    "pianeta": "planet", "nave": "ship", "automobile": "car", "marca": "brand",
+    "giornale": "newspaper", "quotidiano": "newspaper", "rivista": "magazine", "santo": "saint",
+    "santa": "saint", "organismo": "organization", "circondario": "district",
+}
+#: the same, of more than one word
+CLASS_PHRASES = {
+    "strumento musicale": "musical instrument",
+}

@@ -542,3 +542,19 @@ PHRASES = {
     # "qual era" before "geológica" is the noun, not "what was"
     "qual era geológica": "which era", "que era geológica": "which era",
 }
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "oceano": "ocean", "mar": "sea", "baía": "bay", "lago": "lake", "ilha": "island",
+    "península": "peninsula", "deserto": "desert", "vulcão": "volcano", "estreito": "strait",
+    "golfo": "gulf", "vale": "valley", "floresta": "forest", "parque": "park",
+    "hospital": "hospital", "prisão": "prison", "biblioteca": "library", "teatro": "theatre",
+    "quadro": "painting", "pintura": "painting", "escultura": "sculpture", "igreja": "church",
+    "aeroporto": "airport", "estação": "station", "rua": "street", "ponte": "bridge",
+    "castelo": "castle", "guerra": "war", "batalha": "battle", "dinastia": "dynasty",
+    "império": "empire", "reino": "kingdom", "planeta": "planet", "navio": "ship",
+    "jornal": "newspaper", "revista": "magazine", "santo": "saint", "santa": "saint",
+    "organismo": "organization",
+}

@@ -465,3 +465,24 @@ NAME_ENDINGS = (
     ("у", "а"), ("е", ""), ("е", "а"), ("ом", ""), ("ем", ""), ("ой", "а"), ("ей", "я"),
     ("ой", "ая"), ("ого", "ий"), ("ого", "ой"), ("ого", ""),
 )
+
+
+#: nouns of common classes (of places, works, organizations) that questions ask for
+#: ("which ocean", "which church"); ``WORDS`` wins where both have a word
+CLASS_NOUNS = {
+    "океан": "ocean", "залив": "bay", "полуостров": "peninsula", "пустыня": "desert",
+    "вулкан": "volcano", "пролив": "strait", "долина": "valley", "лес": "forest", "парк": "park",
+    "стадион": "stadium", "больница": "hospital", "тюрьма": "prison", "библиотека": "library",
+    "театр": "theatre", "картина": "painting", "скульптура": "sculpture", "церковь": "church",
+    "храм": "church", "музей": "museum", "аэропорт": "airport", "станция": "station",
+    "вокзал": "station", "улица": "street", "мост": "bridge", "замок": "castle", "война": "war",
+    "битва": "battle", "сражение": "battle", "династия": "dynasty", "империя": "empire",
+    "королевство": "kingdom", "царство": "kingdom", "планета": "planet", "корабль": "ship",
+    "судно": "ship", "автомобиль": "car", "марка": "brand", "бренд": "brand",
+    "газета": "newspaper", "журнал": "magazine", "святой": "saint", "издатель": "publisher",
+    "издательство": "publisher", "спорт": "sport",
+}
+#: the same, of more than one word
+CLASS_PHRASES = {
+    "музыкальный инструмент": "musical instrument",
+}
