@@ -175,8 +175,9 @@ class MentionFinder:
                    detected: Sequence[Any]) -> list[Mention]:
         """Names written as "N of (the) M" where the KB's name is "M N'" and N' is N or
         N in another language (``cognate``): "the theorem of Koopmans" → "Koopmans'
-        theorem", "the bay of Kola" → "Kola Bay" (a short N only of a natural feature), "la présidence de Bombay" (read "the présidence of Bombay") → "Bombay
-        Presidency", "o Secretariado das Nações Unidas" → "United Nations Secretariat".
+        theorem", "the bay of Kola" → "Kola Bay" (a short N only of a natural feature),
+        "la présidence de Bombay" (read "the présidence of Bombay") → "Bombay Presidency",
+        "o Secretariado das Nações Unidas" → "United Nations Secretariat".
         M is one to ``COMPOUND_WORDS`` words, as written or, where the linker detected it,
         as its first candidates' labels name it (``detected``: the linker's mentions); N
         one word before "of", no function word, relation word or kind of place ("the city
