@@ -49,7 +49,7 @@ from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
                               GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
-from querygen.mentions import ENTITY_CANDIDATES, KINDS_OF_PLACE, Mention, MentionFinder
+from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
@@ -194,7 +194,7 @@ class RuleGenerator:
         # a question in lower case marks no name: its word runs are looked up as names too
         mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
                                     common=self._common_word)
-        mentions = [self._relation_of_name(m, lang, _uncased(text)) for m in mentions]
+        mentions = [self._relation_of_name(a, m, lang, _uncased(text)) for m in mentions]
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -212,14 +212,17 @@ class RuleGenerator:
             plans = self._place_check(plans)
         return a, mentions, plans
 
-    def _relation_of_name(self, m: Mention, lang: str, uncased: bool) -> Mention:
+    def _relation_of_name(self, a: Analysis, m: Mention, lang: str, uncased: bool) -> Mention:
         """``m``, or where it is written "<a property's word> of <a name>" in lower case
-        up to the name ("capital of Malta", which the KB has as Valletta's alias), the
-        name alone: the question asks the relation of it, which the KB states. The name
-        is capitalized unless the question has no capitals (``uncased``): "head of
+        up to the name ("capital of Malta", which the KB has as Valletta's alias) and the
+        question asks for it alone ("What is the capital of Malta?"), the name alone: the
+        question asks the relation of it, which the KB states. Not where other words ask
+        something of it ("In which city are the headquarters of the UN?"). The name is
+        capitalized unless the question has no capitals (``uncased``): "head of
         government" stays whole."""
         found = _RELATION_OF.match(m.text)
-        if found is None or not self._property_word(found.group(1)):
+        if found is None or a.relation_words([m.span], keep_type_noun=False) or \
+                not self._property_word(found.group(1)):
             return m
         rest = found.group(2)
         if not uncased and not rest[:1].isupper():
@@ -290,12 +293,11 @@ class RuleGenerator:
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
-        # "the town of X" says what X is, "the capital of X" asks X's capital (even
-        # where the KB types X a capital too)
-        of_relation = _of_before(a, m) and noun is not None and \
-            noun not in KINDS_OF_PLACE and self._property_word(noun)
-        if noun is not None and not of_relation and \
-                (self.types.is_a(ids, noun) or self._apposed(a, m, noun)):
+        # "the town of X", "the stadium of Anfield" say what X is when the KB types the
+        # entity so — the one linked, not its runner-up: "the capital of Brandenburg"
+        # asks the state's capital, though the city Brandenburg is one
+        typed = ids[:1] if _of_before(a, m) else ids
+        if noun is not None and (self.types.is_a(typed, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)
             # no entity inside: "the Australian city of" is not Australia's, "the
             # province of" no newspaper called The Province

@@ -126,7 +126,7 @@ SOUNDING_WORDS = 8
 SOUNDING_MANY = 400
 SOUNDED_NAMES = 2000
 #: how much less alike in spelling than the nearest such name another may be
-SOUNDED_MARGIN = 0.15
+SOUNDED_MARGIN = 0.2
 
 
 class LinkQueries:
