@@ -49,7 +49,7 @@ from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
                               GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
-from querygen.mentions import ENTITY_CANDIDATES, Mention, MentionFinder
+from querygen.mentions import ENTITY_CANDIDATES, KINDS_OF_PLACE, Mention, MentionFinder
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
@@ -293,10 +293,11 @@ class RuleGenerator:
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
-        # "the town of X", "the stadium of Anfield" say what X is when the KB types the
-        # entity so — the one linked, not its runner-up: "the capital of Brandenburg"
-        # asks the state's capital, though the city Brandenburg is one
-        typed = ids[:1] if _of_before(a, m) else ids
+        # "the city of Québec" says which Québec (the city, the runner-up); "the stadium
+        # of Anfield" says what Anfield is; but "the capital of Brandenburg" asks the
+        # state's capital, though the runner-up, the city Brandenburg, is one: after
+        # "of", only a kind of place picks a runner-up
+        typed = ids if noun in KINDS_OF_PLACE or not _of_before(a, m) else ids[:1]
         if noun is not None and (self.types.is_a(typed, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)
             # no entity inside: "the Australian city of" is not Australia's, "the

@@ -1044,3 +1044,12 @@ def test_the_bay_of_a_name_is_its_bay_and_a_musical_instrument_an_instrument(
     # guitar a musical instrument
     b = Grounder(slice_mirror_path).ask("Which musical instrument does Slash play?")
     assert b.grounded and b.ids == ["Q6607"], b.text                         # guitar
+
+
+def test_a_capitalized_run_of_common_words_stays_a_name_the_kb_knows():
+    # "santa" and "sede" are both words of the lexicon; capitalized together, inside the
+    # question, they are the name the KB knows (the Holy See's Italian name)
+    def known(norms):
+        return {n for n in norms if n == "santa sede"}
+    reading = gloss("Lingua ufficiale della Santa Sede?", "it", known=known).text
+    assert "Santa Sede" in reading, reading

@@ -1068,13 +1068,18 @@ _UNIT_NOUNS = frozenset("""region province district territory institute universi
 
 
 def _not_a_name(words: list[str], lows: list[str], lemmas: list[str], lex: Lexicon | None,
-                cased: bool) -> bool:
+                cased: bool, opens: bool = False) -> bool:
     """Whether a run of ``words`` (with their lower-case forms and lemmas) cannot be a
     name, whatever the KB knows (see ``_names``): in a question that capitalizes its
     names, a run without a capital or digit, or one that begins (but with a natural
     feature's noun, ``FEATURE_NOUNS``) or ends (but with an administrative unit's,
     ``_UNIT_NOUNS``) with a lower-case lexicon word; and a run
-    of lexicon words or a lexicon phrase."""
+    of lexicon words or a lexicon phrase — unless, in a language that capitalizes only
+    names, it is two words or more all capitalized, not opening the question (``opens``):
+    "Ponte Vecchio", "Santa Sede"."""
+    if cased and lex is not None and not lex.nouns_capitalized and not opens and \
+            len(words) > 1 and all(w[:1].isupper() for w in words):
+        return False
     if cased and not any(w[:1].isupper() or w[:1].isdigit() for w in words):
         return True
     if cased and lex is not None and any(
