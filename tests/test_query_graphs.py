@@ -1804,6 +1804,14 @@ def test_the_capital_of_a_place_is_asked_not_described(slice_grounder):
     assert b.grounded and b.ids == ["Q1711"], b.text                         # Potsdam
     c = slice_grounder.ask("What country is the town of Brighton in?")
     assert c.grounded and c.ids == ["Q145"], c.text                          # UK
+    # "the city of Québec" still says which Québec: the city, the linker's runner-up
+    from reasoning import Grounder
+    d = Grounder(slice_grounder.kb, lang="fr").ask(
+        "De quelle province la ville de Québec est-elle la capitale ?")
+    assert d.grounded and "Q176" in d.ids, d.text                            # Quebec
+    # the KB's headquarters of the UN is a building, no city: not the relation asked
+    e = slice_grounder.ask("In which city are the headquarters of the United Nations?")
+    assert not e.grounded, e.text
 
 
 @pytest.mark.timeout(600)
