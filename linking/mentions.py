@@ -124,6 +124,10 @@ def _sentence_start(text: str, start: int) -> bool:
     return _SENTENCE_START.search(text, lo, start) is not None
 
 
+#: "of" or "of the" ending the words before a year ("Winter Olympics of 2014")
+_OF_THE_END = re.compile(r" of (?:the )?$")
+
+
 def _keys(key: str, last: _Word, single: bool) -> list[str]:
     """Normalized keys to look up the span whose normalized text is ``key``, last word
     ``last`` (``single``: one word long) by: itself, then its cheap variants. A span that
@@ -138,7 +142,11 @@ def _keys(key: str, last: _Word, single: bool) -> list[str]:
     if single and last.norm in DEMONYMS:
         keys.append(DEMONYMS[last.norm])
     if not single and YEAR.match(last.norm):
-        keys.append(last.norm + key[:-len(last.norm)])  # "Olympics 1992": "1992 Olympics"
+        head = key[:-len(last.norm)]
+        keys.append(last.norm + head)                   # "Olympics 1992": "1992 Olympics"
+        short = _OF_THE_END.sub(" ", head)              # "Winter Olympics of 2014"
+        if short != head and short.strip():
+            keys.append(last.norm + short)
     return keys
 
 

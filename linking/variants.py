@@ -177,7 +177,11 @@ def _year_forms(tokens: list[str], add: _Add) -> None:
     if len(tokens) < 2:
         return
     if YEAR.match(tokens[-1]):
-        rest = tokens[:-2] if tokens[-2] in ("of", "in") and len(tokens) > 2 else tokens[:-1]
+        rest = tokens[:-1]
+        if len(rest) > 2 and rest[-2:] == ["of", "the"]:      # "… of the 2014" (del 2014)
+            rest = rest[:-2]
+        elif len(rest) > 1 and rest[-1] in ("of", "in"):
+            rest = rest[:-1]
         add(" ".join([tokens[-1], *rest]), "year", 0.95)
     elif YEAR.match(tokens[0]):
         add(" ".join([*tokens[1:], tokens[0]]), "year", 0.95)

@@ -1053,3 +1053,25 @@ def test_a_capitalized_run_of_common_words_stays_a_name_the_kb_knows():
         return {n for n in norms if n == "santa sede"}
     reading = gloss("Lingua ufficiale della Santa Sede?", "it", known=known).text
     assert "Santa Sede" in reading, reading
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("¿Dónde se celebraron los Juegos Olímpicos de Invierno de 2014?", "es"),
+    ("Dove si sono svolti i Giochi olimpici invernali del 2014?", "it"),
+    ("Onde foram realizados os Jogos Olímpicos de Inverno de 2014?", "pt"),
+])
+def test_the_winter_olympics_read_whole(question, lang):
+    # a capitalized run inside a phrase of the lexicon is read with the phrase, not kept
+    # as the name of the Olympic Games alone
+    def known(norms):
+        return {n for n in norms if n in ("juegos olimpicos", "jogos olimpicos")}
+    assert "Winter Olympics of" in gloss(question, lang, known=known).text
+
+
+@pytest.mark.timeout(600)
+def test_an_event_with_its_year_after_of_the(slice_mirror_path):
+    # "the Winter Olympics of the 2014" (Italian "del 2014") is the 2014 Winter Olympics
+    from linking import EntityLinker
+    linker = EntityLinker(slice_mirror_path)
+    for text in ("Winter Olympics of 2014", "Winter Olympics of the 2014"):
+        assert linker.candidates(text)[0].id == "Q9678", text

@@ -982,12 +982,13 @@ def _names(question: str, tokens: list[tuple[int, int]], lows: list[str],
     for i in range(len(tokens)):
         for n in range(1, min(MAX_NAME, len(tokens) - i) + 1):
             words = [question[s:e] for s, e in tokens[i:i + n]]
-            if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased) or \
+            if _not_a_name(words, lows[i:i + n], lemmas[i:i + n], lex, cased, i == 0) or \
                     _cuts_initials(question, tokens[i][0], tokens[i + n - 1][1]):
                 continue
-            if all(w == w.lower() for w in words) and \
-                    in_phrase.issuperset(range(i, i + n)):
-                continue        # "estilo musical" is a phrase, not the concept musical
+            if in_phrase.issuperset(range(i, i + n)):
+                # "estilo musical" is a phrase, not the concept musical; "Juegos Olímpicos
+                # de Invierno" the Winter Olympics, not the Olympic Games of a winter
+                continue
             key = norm(question[tokens[i][0]:tokens[i + n - 1][1]])
             if key and not (n == 1 and (key in properties or norm(lemmas[i]) in properties)):
                 runs.setdefault(key, (i, n))

@@ -478,6 +478,8 @@ PHRASES = {
     "él celebrar": "was held", "tener lugar": "was held", "tiene lugar": "is held",
     "se disputó": "was played", "se disputaron": "were played",
     "juegos olímpicos": "Olympic Games",
+    "juegos olímpicos de invierno": "Winter Olympics",
+    "juegos olímpicos de verano": "Summer Olympics",
     "él disputar": "was played", "se rodó": "was filmed", "él rodar": "was filmed",
     # classes
     "tipo de": "kind of", "un tipo de": "a subclass of", "una clase de": "a subclass of",

@@ -631,5 +631,7 @@ CLASS_NOUNS = {
 }
 #: the same, of more than one word
 CLASS_PHRASES = {
+    "jeux olympiques": "Olympic Games", "jeux olympiques d'hiver": "Winter Olympics",
+    "jeux olympiques d'été": "Summer Olympics",
     "instrument de musique": "musical instrument",
 }

@@ -645,5 +645,8 @@ CLASS_NOUNS = {
 }
 #: the same, of more than one word
 CLASS_PHRASES = {
+    "giochi olimpici": "Olympic Games", "giochi olimpici invernali": "Winter Olympics",
+    "giochi olimpici estivi": "Summer Olympics", "olimpiadi invernali": "Winter Olympics",
+    "olimpiadi estive": "Summer Olympics",
     "strumento musicale": "musical instrument",
 }

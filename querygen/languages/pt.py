@@ -469,6 +469,8 @@ PHRASES = {
     "nomeada em homenagem": "named after", "receber o nome de": "named after",
     "recebeu o nome": "is named after", "receber o nome": "is named after",
     "jogos olímpicos": "Olympic Games",
+    "jogos olímpicos de inverno": "Winter Olympics",
+    "jogos olímpicos de verão": "Summer Olympics",
     "dever o nome a": "named after", "dever seu nome a": "named after",
     "dever o seu nome": "named after", "em homenagem a quem": "after whom",
     # ownership, making, broadcasting

@@ -187,7 +187,7 @@ WORDS = {
     "применяться": "applies", "дипломатический": "diplomatic", "отношение": "relations",
     "участвовать": "participated", "участие": "participation",
     "турнир": "tournament", "соревнование": "competition", "чемпионат": "championship",
-    "игра": "game", "поддерживать": "maintains",
+    "поддерживать": "maintains",
     "экземпляр": "instance", "вид": "kind", "тип": "type", "типа": "type",
     "подкласс": "subclass of", "класс": "class", "разновидность": "kind",
     "категория": "category",
@@ -484,5 +484,7 @@ CLASS_NOUNS = {
 }
 #: the same, of more than one word
 CLASS_PHRASES = {
+    "олимпийские игры": "Olympic Games", "зимние олимпийские игры": "Winter Olympics",
+    "летние олимпийские игры": "Summer Olympics",
     "музыкальный инструмент": "musical instrument",
 }
