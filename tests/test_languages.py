@@ -1011,6 +1011,9 @@ def test_a_german_genitive_article_and_an_unknown_noun_before_a_name(question, e
     def known(norms):
         return {n for n in norms if n in ("melanie klein", "madonna", "usa")}
     assert english in gloss(question, "de", known=known).text
+    # after a name "der" is no genitive: "Alexander der Große" is one name
+    assert "of the" not in gloss("Wo wurde Alexander der Große geboren?", "de",
+                                 known=known).text
 
 
 def test_a_russian_request_in_the_negative_is_no_negated_question():

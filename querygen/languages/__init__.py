@@ -887,12 +887,14 @@ def _separable(lows: list[str], lemmas: list[str], lex: Lexicon | None,
 def _genitives(question: str, tokens: list[tuple[int, int]], lows: list[str],
                lex: Lexicon | None) -> dict[int, str]:
     """In a language that capitalizes its nouns, the articles that are a genitive right
-    after a noun (German "der Geburtsort *der* Psychoanalytikerin", "die Hauptstadt *der*
-    Schweiz"): their index → "of the". The first word is no such noun."""
+    after a noun the lexicon reads (German "der Geburtsort *der* Psychoanalytikerin", "die
+    Hauptstadt *der* Schweiz"): their index → "of the". The first word is no such noun,
+    nor is a name ("Alexander der Große")."""
     if lex is None or not lex.nouns_capitalized:
         return {}
     return {i: "of the" for i in range(2, len(tokens))
-            if lows[i] in GENITIVE_ARTICLES and question[tokens[i - 1][0]].isupper()}
+            if lows[i] in GENITIVE_ARTICLES and question[tokens[i - 1][0]].isupper() and
+            lex.word(lows[i - 1]) is not None}
 
 
 def _relative_starts(question: str, tokens: list[tuple[int, int]], lows: list[str],
