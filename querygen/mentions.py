@@ -294,9 +294,7 @@ class MentionFinder:
                 size = j - i
                 if best is not None and size <= best[0]:
                     continue
-                cands = self.exact(name, lang)
-                if cased and name == name.lower():
-                    cands = tuple(c for c in cands if c.matched == c.matched.lower())
+                cands = _written_so(self.exact(name, lang), name, cased)
                 if cands:
                     best = (size, Mention(name, ws[i].start, ws[j].end, cands))
         return best[1] if best else None
@@ -422,6 +420,15 @@ def _class_noun_of_question(a: Analysis, m: Mention) -> bool:
     words = [w for w in a.words if m.start <= w.start < m.end]
     return bool(words) and m.text == m.text.lower() and all(w.start in a.frame
                                                             for w in words)
+
+
+def _written_so(cands: tuple[Candidate, ...], name: str, cased: bool) -> tuple[Candidate, ...]:
+    """The ``cands`` of ``name`` as the question writes it: in a question that
+    capitalizes its names (``cased``), a name written all in lower case only matches a
+    name the KB writes so too ("the band" is no The Band)."""
+    if not cased or name != name.lower():
+        return cands
+    return tuple(c for c in cands if c.matched == c.matched.lower())
 
 
 def _in_relation_phrase(a: Analysis, m: Mention) -> bool:

@@ -293,11 +293,7 @@ class RuleGenerator:
         m = self._described_first(m, (noun if not _of_before(a, m) else None) or
                                   (run[-1].low if run else None))
         ids = [c.id for c in m.candidates[:2]]
-        # "the city of Québec" says which Québec (the city, the runner-up); "the stadium
-        # of Anfield" says what Anfield is; but "the capital of Brandenburg" asks the
-        # state's capital, though the runner-up, the city Brandenburg, is one: after
-        # "of", only a kind of place picks a runner-up
-        typed = ids if noun in KINDS_OF_PLACE or not _of_before(a, m) else ids[:1]
+        typed = _described_candidates(a, m, ids, noun)
         if noun is not None and (self.types.is_a(typed, noun) or self._apposed(a, m, noun)):
             found.update(w.low for w in phrase)
             # no entity inside: "the Australian city of" is not Australia's, "the
@@ -1441,6 +1437,16 @@ def against_of(cand: Candidate | None, forward: bool, side: str, noun: str) -> b
         return False
     inverse_named = any(name.endswith(" of") for name in names)
     return (forward == inverse_named) == (side == "head")
+
+
+def _described_candidates(a: Analysis, m: Mention, ids: list[str], noun: str | None
+                          ) -> list[str]:
+    """Of ``m``'s first candidates ``ids``, those a class noun before it may describe:
+    "the city of Québec" says which Québec (the city, the runner-up); "the stadium of
+    Anfield" says what Anfield is; but "the capital of Brandenburg" asks the state's
+    capital, though the runner-up, the city Brandenburg, is one: after "of", only a kind
+    of place picks a runner-up."""
+    return ids if noun in KINDS_OF_PLACE or not _of_before(a, m) else ids[:1]
 
 
 #: a mention written "<lower-case word> of (the) <name>" (``_relation_of_name``)
