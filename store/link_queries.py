@@ -118,8 +118,8 @@ class _Memos:
         self.words_current: bool | None = None
 
 
-#: the words of the mirror's names that sound like a mention's last word, nearest in
-#: spelling first, whose names ``sounds_like`` reads
+#: the words of the mirror's names that sound like a mention of one word, nearest in
+#: spelling first, that ``sounds_like`` offers
 SOUNDING_WORDS = 8
 #: for a name of several words, the words that sound like its first and like its last
 #: word (each group: nearest in spelling first), and the names holding one of each read
