@@ -114,6 +114,17 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"\u201c]\s*|\s[-\u2013\u2014]\s*)\W
 _WORD_CHAR = re.compile(r"\w")
 
 
+def qualified_only(source: LinkingKB, norms: Sequence[str]) -> set[str]:
+    """The ``norms`` that ``source`` names only with a qualifier ("person of interest":
+    "Person of Interest (TV series)"), looked up at once where it can; none where it
+    cannot tell (no ``qualified`` in its features)."""
+    if "qualified" not in source.features or not norms:
+        return set()
+    if isinstance(source, PreparesSimilar):
+        source.prepare_similar(sorted(set(norms)))
+    return {n for n in norms if source.similar(n, "qualified", limit=1)}
+
+
 def _sentence_start(text: str, start: int) -> bool:
     """Whether the word at ``start`` begins a sentence (or a clause after a dash). Only the
     run of non-word characters before it is searched — the pattern cannot match across a
@@ -198,17 +209,11 @@ class MentionDetector:
         """The spans of several words, capitalized first and last, that the KB names
         only with a qualifier ("Person of Interest" is "Person of Interest (TV series)"),
         where the source can tell (``qualified`` in its features)."""
-        if "qualified" not in self.source.features:
-            return set()
         titles = {ij: keys[0] for ij, keys in spans.items()
                   if ij not in hits and ij[1] > ij[0] and ws[ij[0]].capital and
                   ws[ij[1]].capital}
-        if not titles:
-            return set()
-        if isinstance(self.source, PreparesSimilar):
-            self.source.prepare_similar(sorted(set(titles.values())))
-        return {ij for ij, norm in titles.items()
-                if self.source.similar(norm, "qualified", limit=1)}
+        named = qualified_only(self.source, list(titles.values())) if titles else set()
+        return {ij for ij, norm in titles.items() if norm in named}
 
     def _labels(self, norms: list[str]) -> set[str]:
         """The ``norms`` that are some entity's label (not only an alias)."""

@@ -270,7 +270,7 @@ class MentionFinder:
         to a name the KB writes so too ("the band" is no The Band); a question with no
         capital but its first marks no names so ("born in kanagawa prefecture")."""
         ws = a.words
-        cased = any(c.isupper() for c in text[1:])
+        cased = not uncased(text)
         first = next((i for i, w in enumerate(ws) if w.end > start), None)
         last = next((i for i in range(len(ws) - 1, -1, -1) if ws[i].start < end), None)
         if first is None or last is None:
@@ -420,6 +420,11 @@ def _class_noun_of_question(a: Analysis, m: Mention) -> bool:
     words = [w for w in a.words if m.start <= w.start < m.end]
     return bool(words) and m.text == m.text.lower() and all(w.start in a.frame
                                                             for w in words)
+
+
+def uncased(text: str) -> bool:
+    """Whether ``text`` has no capital letter but (perhaps) its first: no name is marked."""
+    return not any(c.isupper() for c in text[1:])
 
 
 def _written_so(cands: tuple[Candidate, ...], name: str, cased: bool) -> tuple[Candidate, ...]:

@@ -36,9 +36,9 @@ from dataclasses import replace
 
 from kb.base import KnowledgeBase
 from kb.contracts import Linker
-from kb.linking import PreparesSimilar
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
+from linking.mentions import ARTICLES, qualified_only
 from querygen.analysis import (WH_WORDS, Analysis, Word, analyze, expand_contractions,
                                known_word, only_verb, parts_of_speech, respelled)
 from querygen.answer_types import PLACE, THING, TypeOracle, kind_of_words, place_level
@@ -49,7 +49,8 @@ from querygen.languages import Glossed, base_language, gloss
 from querygen.lexicon import (ANY_PERSON_NOUNS, AUXILIARIES, CONTAINMENT_WORDS, DESCRIPTION_ENDS,
                               GENERIC_RELATION_WORDS, PERSON_NOUNS, PLACE_NOUNS, RELATED,
                               ROLE_NOUNS)
-from querygen.mentions import ENTITY_CANDIDATES, KINDS_OF_PLACE, Mention, MentionFinder
+from querygen.mentions import (ENTITY_CANDIDATES, KINDS_OF_PLACE, Mention, MentionFinder,
+                               uncased)
 from querygen.plan import Edge, Path, QueryPlan, Var
 from querygen.solve import Unsolvable, solve
 from querygen.types import GeneratedQuery, LinkingDecision
@@ -192,9 +193,9 @@ class RuleGenerator:
         if a.negated and a.form != "ask":
             return a, [], []       # what does not hold: no triplet query lists it
         # a question in lower case marks no name: its word runs are looked up as names too
-        mentions = self.finder.find(text, a, gaps=_uncased(text), lang=base_language(lang),
+        mentions = self.finder.find(text, a, gaps=uncased(text), lang=base_language(lang),
                                     common=self._common_word)
-        mentions = [self._relation_of_name(a, m, lang, _uncased(text)) for m in mentions]
+        mentions = [self._relation_of_name(a, m, lang, uncased(text)) for m in mentions]
         a, mentions = _located_as_frame(*self._with_class_nouns(a, mentions))
         a = _relative_place_head(a)
         a = self._people_of_place(a, mentions)
@@ -247,12 +248,8 @@ class RuleGenerator:
             """The names the KB knows, also those it writes only with a qualifier
             ("Person of Interest (TV series)")."""
             found = source.known(norms)
-            if "qualified" not in source.features:
-                return found
-            rest = [n for n in norms if n not in found and " " in n]
-            if rest and isinstance(source, PreparesSimilar):
-                source.prepare_similar(rest)
-            return found | {n for n in rest if source.similar(n, "qualified", limit=1)}
+            return found | qualified_only(source, [n for n in norms
+                                                   if n not in found and " " in n])
         return gloss(question, lang, known=known, normalize=normalize,
                      properties=self.props.names_in(base_language(lang)), longer=longer)
 
@@ -1392,7 +1389,7 @@ def _of_before(a: Analysis, mention: Mention) -> bool:
     if a.description_before(mention.span):
         return False
     before = [w.low for w in a.words if w.end <= mention.start][-2:]
-    before = [w for w in before if w not in ("the", "a", "an")]
+    before = [w for w in before if w not in ARTICLES]
     return bool(before) and before[-1] == "of"
 
 
@@ -1411,7 +1408,7 @@ def of_side(a: Analysis, piece: Sequence[Word]) -> str | None:
     later = [w for w in a.words if w.start > piece[0].start]
     if len(later) < 2 or later[0].low != "of":
         return None
-    thing = [w for w in later[1:] if w.low not in ("the", "a", "an")][:1]
+    thing = [w for w in later[1:] if w.low not in ARTICLES][:1]
     if not thing or not thing[0].low.isalnum():
         return None
     if thing[0].start in a.frame or thing[0].low in WH_WORDS:
@@ -1460,7 +1457,7 @@ def _clause_verb_after(a: Analysis, m: Mention, run: Sequence[Word]) -> bool:
     "do" stands before the apposition, whose verb that is ("Where does the band X come
     from?")."""
     nxt = next((w for w in a.words if w.start >= m.span[1]), None)
-    before = [w for w in a.words if w.end <= run[0].start and w.low not in ("the", "a", "an")]
+    before = [w for w in a.words if w.end <= run[0].start and w.low not in ARTICLES]
     if before and before[-1].low in ("do", "does", "did"):
         return False
     return nxt is not None and nxt.low not in AUXILIARIES and only_verb(nxt.low)
@@ -1471,11 +1468,6 @@ def _may_name_a_person(noun: str) -> bool:
     expert X"): a noun the lexicon knows as a kind of place or thing does not ("the genre
     Keith Hudson played" is the genre he played)."""
     return kind_of_words(noun) not in (PLACE, THING)
-
-
-def _uncased(text: str) -> bool:
-    """Whether ``text`` has no capital letter but (perhaps) its first: no name is marked."""
-    return not any(c.isupper() for c in text[1:])
 
 
 def _describes_unknown_name(a: Analysis, m: Mention, mentions: Sequence[Mention]) -> bool:
