@@ -810,11 +810,14 @@ _ONE = frozenset("a an one some someone somebody anyone anybody something".split
 def _one_of_many(lows: Sequence[str]) -> bool:
     """Whether the question asks for one of many: "Name a poet", "Give me a jazz album",
     "Who is an artist signed to Motown?", "What's an example of a comedy film?", "name
-    someone born in Oslo"."""
+    someone born in Oslo", or a search for one written as its noun phrase ("a show on
+    Fox News", "someone born in Oslo")."""
     first = _first_content(lows)
     if first is None:
         return False
     rest = list(lows[first:first + 6])
+    if not first and rest[0] in _ONE and rest[0] != "one":
+        return True
     if rest[0] in _NAME_ONE:
         rest = rest[1:]
         if rest[:1] == ["me"]:

@@ -52,6 +52,10 @@ _NOT_AGENTS = frozenset("""
 father mother brother sister daughter after other under over member number partner
 chapter character letter water order border minister master quarter winter summer
 """.split())
+#: heads of names that go on after "of" with what the value is ("member of political
+#: party", "member of sports team"): "a member of X" names X as that value
+_MEMBER_HEADS = frozenset({"member"})
+_BELONG = frozenset("belong belongs belonged".split())
 #: irregular past participles (regular ones end in "ed")
 _PARTICIPLES = frozenset("""
 born known made built written held won taken given sold bought led taught spoken drawn
@@ -93,9 +97,7 @@ def asked_direction(a: Analysis, span: tuple[int, int],
         return None
     if class_idiom(a, span):                  # "X is a kind of what?": X belongs to it
         return FORWARD
-    # a noun that describes X ("Oaxaca is a state of which country?") says what X is,
-    # not which way a property named by it ("state", of P131) is asked
-    words = {w.low for w in a.words} - a.described_as(span)
+    words = _words_outside(a, span)
     text = " ".join(w.low for w in a.words)
     # a name the question writes out whole first ("a kind of what": "kind of")
     split.sort(key=lambda n: f" {' '.join(n)} " not in f" {text} ")
@@ -116,6 +118,15 @@ def asked_direction(a: Analysis, span: tuple[int, int],
                     noun not in type_words and any(form in words for form in _plurals(noun)):
                 return _noun_direction(a, span, name_words, noun)
     return _verb_direction(a, span, split)
+
+
+def _words_outside(a: Analysis, span: tuple[int, int]) -> set[str]:
+    """The question's lower-case words that may name the property: not the mention's
+    own ("Democratic Progressive Party": "party"), nor a noun that describes it ("Oaxaca
+    is a state of which country?" says what Oaxaca is, not which way "state", a name of
+    P131, is asked)."""
+    return {w.low for w in a.words if w.end <= span[0] or w.start >= span[1]} - \
+        a.described_as(span)
 
 
 def asked_by_verb(a: Analysis, span: tuple[int, int], names: Sequence[str]) -> str | None:
@@ -152,10 +163,11 @@ def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
     middle_of = "of" in name_words and not ends_of      # "place of birth"
     before, after = _around(a, span)
     content_before = [w for w in before if w not in _ARTICLES]
-    if _possessive(a, span):                             # "X's R"
-        return FORWARD
+    if _possessive(a, span):                             # "X's R" ("X's members": the
+        return INVERSE if ends_of else FORWARD           # members of X)
     if content_before and content_before[-1] == "of":   # "the R of X"
-        return INVERSE if ends_of else FORWARD
+        return INVERSE if ends_of or middle_of and _member_of(head, content_before) \
+            else FORWARD
     if "whose" in before and not ends_of and content_before and \
             content_before[-1] in _BE:                   # "whose R is X" (not "Whose
         return INVERSE                                   # citizenship did X have?")
@@ -169,6 +181,13 @@ def _noun_direction(a: Analysis, span: tuple[int, int], name_words: list[str],
     if not ends_of and _which_noun_of_subject(a, name_words, head, content_before):
         return FORWARD
     return None
+
+
+def _member_of(head: str, content_before: list[str]) -> bool:
+    """"a member of X" with a name that goes on after "of" ("member of political party"):
+    X is one of what the rest of the name describes, as with "member of"."""
+    return head in _MEMBER_HEADS and len(content_before) > 1 and \
+        content_before[-2] in _plurals(head)
 
 
 def _around(a: Analysis, span: tuple[int, int]) -> tuple[list[str], list[str]]:
@@ -231,8 +250,9 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     if aux in _DO or aux in _HAVE and after[:1] and _participle(after[0]) and \
             before[:1] != ["who"]:
         # "Whom did X employ?", "What has X developed?": X the agent ("Who has X
-        # developed?", German's order of "who has developed X", asks X's developer)
-        return INVERSE if agentive else None
+        # developed?", German's order of "who has developed X", asks X's developer);
+        # "What does X belong to?": X the one that belongs
+        return INVERSE if agentive else _belongs(after)
     if aux in _BE and any(_participle(w) for w in after):   # "Who was X employed by?",
         return FORWARD                               # "Where was X born?": X the patient
     if not aux and after[:1] and after[0] in _BE and len(after) > 1 and \
@@ -246,6 +266,11 @@ def _verb_direction(a: Analysis, span: tuple[int, int],
     if agentive and _wh_subject(before):             # "Who employed X?"
         return FORWARD
     return None
+
+
+def _belongs(after: list[str]) -> str | None:
+    """FORWARD when the verb after the mention is "belong" ("does X belong to"), else None."""
+    return FORWARD if any(w in _BELONG for w in after[:2]) else None
 
 
 def _passive_direction(before: list[str], names: list[list[str]], agentive: bool

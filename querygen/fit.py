@@ -54,6 +54,9 @@ MIN_PROPERTY = 0.25
 #: the property that types an entity, and how well it fits a question with no relation
 #: words ("What is X?")
 TYPE_PROPERTY, DEFAULT_TYPE_FIT = "P31", 0.6
+#: roots of words that ask what a thing belongs to, never its class, though P31's aliases
+#: say "member of" ("What does Scotland belong to?" is not "country")
+MEMBERSHIP_ROOTS = frozenset({"belong", "member", "part"})
 #: "X is a kind of what?" asks a class for its superclass: the KB holds a subclass-of
 #: statement only for a class, and an instance's kind is its type (``TYPE_PROPERTY``)
 SUBCLASS_PROPERTY, CLASS_IDIOM_FIT, CLASS_IDIOM_MARGIN = "P279", 0.7, 0.05
@@ -192,6 +195,8 @@ class RelationFit:
             # above "instance of", which "kind" names as well
             name = max(name + CLASS_IDIOM_MARGIN, CLASS_IDIOM_FIT)
         fit = name + COVERAGE * cover
+        if pid == TYPE_PROPERTY and any(root(w) in MEMBERSHIP_ROOTS for c in contents for w in c):
+            return None     # what X belongs to, is part or a member of is no class of it
         if fit < MIN_PROPERTY:
             return None
         if cand is None:

@@ -1791,8 +1791,8 @@ def _asks_nothing(a: Analysis, mentions: Sequence[Mention]) -> bool:
     no question mark, no word outside its mentions ("Paris"), and no concept's name in
     lower case or after a possessive, which is what it asks for ("Satish Pradhan political
     party", "Larry McVoy's employer")."""
-    if not mentions or a.wh or a.form != "select" or any(q in a.question for q in "?？؟") or \
-            _POSSESSIVE_FRAME.search(a.question):
+    if not mentions or a.wh or a.one_of_many or a.form != "select" or \
+            any(q in a.question for q in "?？؟") or _POSSESSIVE_FRAME.search(a.question):
         return False
     if len(mentions) > 1 and any(m.text == m.text.lower() for m in mentions):
         return False

@@ -245,6 +245,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "consist": ("has part",), "consists": ("has part",), "contain": ("has part",),
     "contains": ("has part",), "composed": ("has part",), "components": ("has part",),
     "parts": ("has part",), "component": ("has part",),
+    # one is part of a band as one is a member of it
+    "part": ("member of",),
     "won": ("award received",), "receive": ("award received",),
     # the winner of a prize received it
     **{noun: ("award received",) for noun in
@@ -262,6 +264,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "originates": ("country of origin",), "originating": ("country of origin",),
     "origin": ("country of origin",),
     "jurisdiction": ("applies to jurisdiction",),
+    "responsible": ("applies to jurisdiction",),
     # a parliament is the legislative body of its jurisdiction
     **{noun: ("applies to jurisdiction", "legislative body") for noun in (
         "parliament", "legislature", "congress", "assembly")},

@@ -1078,3 +1078,36 @@ def test_an_event_with_its_year_after_of_the(slice_mirror_path):
     linker = EntityLinker(slice_mirror_path)
     for text in ("Winter Olympics of 2014", "Winter Olympics of the 2014"):
         assert linker.candidates(text)[0].id == "Q9678", text
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    # a phrase with an apostrophe ("m'indiquer") is found as the tokens split it; it had
+    # read "could you me tell …", a yes/no question answered "no"
+    ("Pourriez-vous m'indiquer la capitale du Mali ?", "fr", "can you tell me"),
+    ("¿Sería tan amable de decirme de qué país es capital Bamako?", "es",
+     "could you tell me"),
+    # "esta" typed without its accent is "está", not "this"
+    ("en que continente esta kuwait", "es", "which continent is kuwait"),
+    ("Weißt du zufällig, welcher Religion Steve Jobs anhing?", "de", "followed"),
+    ("Presso quale istituzione prestò servizio Friedrich Bessel?", "it", "worked"),
+    ("O Sonic Youth foi formado em que cidade?", "pt", "was formed in"),
+    # "ты" of "ты не знаешь" had stayed, transliterated ("Ty do you know")
+    ("Ты не знаешь, какой «Оскар» получило «Криминальное чтиво»?", "ru", "do you know"),
+])
+def test_request_phrases_and_relation_verbs_read_in_english(question, lang, english):
+    reading = gloss(question, lang, known=lambda norms: set()).text
+    assert english in reading and "Ty " not in reading, reading
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, lang, answer", [
+    ("Pourriez-vous m'indiquer les langues officielles des Tonga ?", "fr", "Q1860"),
+    ("Sais-tu de quel groupe Tetsuya fait partie ?", "fr", "Q218866"),  # L'Arc-en-Ciel
+    ("Könnten Sie mir sagen, für welches Gebiet die Football Association zuständig ist?",
+     "de", "Q21"),                                                        # England
+])
+def test_other_languages_answer_requests_membership_and_jurisdiction(
+        slice_mirror_path, question, lang, answer):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang=lang).ask(question)
+    assert a.grounded and answer in a.ids, a.text

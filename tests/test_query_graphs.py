@@ -2173,3 +2173,37 @@ def test_where_a_series_comes_from_is_no_hop_through_its_networks_city(slice_gro
     # network's city to the country that city is the capital of, grounded
     a = slice_grounder.ask("What country does How I Met Your Mother come from?")
     assert not a.grounded and not a.values, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, answer", [
+    # "part of a band" is membership; the reading through the band's other members
+    # ("has part") had answered Hyde and Sakura, grounded
+    ("Of which band is Tetsuya part?", "Q218866"),
+    # "a member of X" for a name that goes on after "of" ("member of political
+    # party"), and "X's members": X is the value; a word of the mention's own name
+    # ("Party") says no direction
+    ("who's a member of the Democratic Progressive Party?", "Q22368"),    # Chen Shui-bian
+    ("Name one of the Black Panther Party's members.", "Q548587"),              # Bobby Seale
+])
+def test_membership_is_asked_the_right_way_round(slice_grounder, question, answer):
+    a = slice_grounder.ask(question)
+    assert a.grounded and answer in a.ids, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["What is Scotland part of?",
+                                      "What does Scotland belong to?"])
+def test_what_a_thing_belongs_to_is_no_class_of_it(slice_grounder, question):
+    # P31's aliases say "member of": Scotland's class (country) had answered, grounded;
+    # the slice holds nothing Scotland is part of
+    a = slice_grounder.ask(question)
+    assert not a.grounded and "Q6256" not in a.ids, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question", ["a band formed in grand rapids michigan",
+                                      "a poet"])
+def test_a_noun_phrase_alone_asks_for_one_of_many(slice_grounder, question):
+    a = slice_grounder.ask(question)
+    assert a.grounded and a.ids, a.text

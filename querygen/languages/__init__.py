@@ -71,6 +71,7 @@ ASIDE_WORDS = _en.STOPWORDS | {"please"}
 #: a word; an English possessive "'s" stays on its name ("McDonald's" is no "es")
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*(?:['\u2019]s\b)?")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
+_APOSTROPHE = re.compile(r"['\u2019]")
 _FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
@@ -247,7 +248,9 @@ def _lexicon(code: str) -> Lexicon | None:
         return out
     # the module's question words win over its class nouns where both have a word
     words = {**getattr(module, "CLASS_NOUNS", {}), **module.WORDS}
-    phrases = {**getattr(module, "CLASS_PHRASES", {}), **module.PHRASES}
+    # a phrase's words as ``_tokens`` splits them: "m'indiquer" is "m indiquer"
+    phrases = {_APOSTROPHE.sub(" ", key): value for key, value in
+               {**getattr(module, "CLASS_PHRASES", {}), **module.PHRASES}.items()}
     return Lexicon(code, words, phrases, getattr(module, "SEPARABLE", {}),
                    getattr(module, "RELATIVES", {}),
                    tuple(getattr(module, "NAME_ENDINGS", ())),

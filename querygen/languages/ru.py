@@ -141,7 +141,7 @@ WORDS = {
     "расположить": "located", "лежать": "lies", "местонахождение": "location of",
     "местоположение": "location of", "входить": "is part of", "часть": "part",
     "состав": "part", "включать": "includes", "содержать": "contains",
-    "состоять": "consists", "административный": "administrative", "единица": "unit",
+    "состоять": "is a member", "административный": "administrative", "единица": "unit",
     # origin, headquarters, formation
     "происходить": "comes from", "родом": "comes", "происхождение": "origin",
     "штаб-квартира": "headquarters", "офис": "office", "базироваться": "based in",
@@ -256,7 +256,8 @@ WORDS = {
 PHRASES = {
     "дом моды": "fashion house",
     # a question inside a question ("Ты знаешь, где …?"): what is asked is the inner one
-    "ты знаешь": "do you know", "вы знаете": "do you know", "знаешь ли ты": "do you know",
+    "ты знаешь": "do you know", "ты не знаешь": "do you know", "вы не знаете": "do you know",
+    "вы знаете": "do you know", "знаешь ли ты": "do you know",
     "знаете ли вы": "do you know", "не знаешь": "do you know", "не знаете": "do you know",
     # a polite request is asked in the negative ("Не могли бы вы подсказать, где …?"):
     # no negation of what is asked
