@@ -247,7 +247,10 @@ class CandidateGenerator:
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
-        if _foreign_and_weak(lang, best, surface):
+        if _foreign_and_weak(lang, best, surface) and \
+                not any(m.how == "variant:spelling" for m in best.values()):
+            # a name as English spells it is surer than one that sounds alike ("Catull":
+            # Catullus, not the better-known Catalan)
             self._sounding(norm, forms, reading, offer)
         if fuzzy and self.use_fuzzy and not best:
             self._near(norm, "fuzzy", reading, offer)

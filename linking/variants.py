@@ -44,14 +44,26 @@ _MAX_COMBINATIONS = 27
 #: -ien for -ia ("Kalifornien"), tsch for ch ("Schewtschenko"); Russian below. Every
 #: combination of the rules that change a name makes a form ("Schewtschenko" is
 #: "Shevchenko" through three of them, not through k for c).
+#: a Latin name as other languages end it, as English keeps it ("Catull", "Catulle",
+#: "Catullo", "Катулл" → "Catullus"; "Tacite", "Tacito" → "Tacitus"): the last word of
+#: four letters or more; Russian writes a Latin "c" as "к"
+_LATIN_ENDING: dict[str, tuple[tuple[str, str], ...]] = {
+    "de": ((r"(?<=\w{3}[bcdfgklmnprstvxz])$", "us"),),
+    "fr": ((r"(?<=\w{3}[bcdfgklmnprstvxz])e$", "us"),),
+    "es": ((r"(?<=\w{3})o$", "us"),), "it": ((r"(?<=\w{3})o$", "us"),),
+    "pt": ((r"(?<=\w{3})o$", "us"),),
+    "ru": ((r"(?<=\w{3}[bcdfgklmnprstvxz])$", "us"), (r"\bk(?=[aou])", "c")),
+}
 RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "de": ((r"tsch", "ch"), (r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"),
-           (r"ien\b", "ia")),
+           (r"ien\b", "ia"), *_LATIN_ENDING["de"]),
     # a Cyrillic name transliterated letter by letter (``querygen.languages``) as a Latin
     # label writes it: "Yokhan" → "Johan", "Dzhekson" → "Jekson", "Dmitriy" → "Dmitry",
     # "Aleksey" → "Alexey", "Stanislavskiy" → "Stanislavski" (-sky and -ski both)
     "ru": ((r"dzh", "j"), (r"kh", "h"), (r"\by(?=[aeiou])", "j"), (r"iy\b", "y"),
-           (r"(?<=sk)iy\b", "i"), (r"ks", "x")),
+           (r"(?<=sk)iy\b", "i"), (r"ks", "x"), *_LATIN_ENDING["ru"]),
+    "fr": _LATIN_ENDING["fr"], "es": _LATIN_ENDING["es"], "it": _LATIN_ENDING["it"],
+    "pt": _LATIN_ENDING["pt"],
 }
 #: the factor of a match through a respelling
 RESPELLING_FACTOR = 0.85

@@ -514,10 +514,12 @@ def analyze(question: str) -> Analysis:
         r.mark(*_tag_words(question, ws))
     _read_question_word(r, first)
     superlative = _read_superlative(r)
-    one_of_many = _one_of_many(r.lows)
-    if one_of_many:             # "an example of a game …": the game is asked, no example
-        r.mark(*(i for i, w in enumerate(r.lows) if w in ("example", "examples")
-                 and r.lows[i + 1:i + 2] == ["of"]))
+    one_of_many = _one_of_many(r.lows, first)
+    if one_of_many:             # "an example of a game …": the game is asked, no example,
+        r.mark(*(i for i, w in enumerate(r.lows) if w in ("example", "examples")   # nor
+                 and r.lows[i + 1:i + 2] == ["of"]))           # "the name of someone …"
+        r.mark(*(i for i in range(len(r.lows)) if r.lows[i - 1:i + 2] == ["the", "name", "of"]
+                 or r.lows[i - 2:i + 1] == ["the", "name", "of"]))
     return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
                     frozenset(r.frame), _negated(ws), one_of_many=one_of_many,
                     one_head=_one_head(ws) if one_of_many else -1)
@@ -807,12 +809,12 @@ _IS = frozenset("is was are were would be".split())
 _ONE = frozenset("a an one some someone somebody anyone anybody something".split())
 
 
-def _one_of_many(lows: Sequence[str]) -> bool:
+def _one_of_many(lows: Sequence[str], first: int | None) -> bool:
     """Whether the question asks for one of many: "Name a poet", "Give me a jazz album",
     "Who is an artist signed to Motown?", "What's an example of a comedy film?", "name
     someone born in Oslo", or a search for one written as its noun phrase ("a show on
-    Fox News", "someone born in Oslo")."""
-    first = _first_content(lows)
+    Fox News", "someone born in Oslo"); ``first`` is the question's first word (of the
+    question a wrapper embeds: "Anyone know someone who …")."""
     if first is None:
         return False
     rest = list(lows[first:first + 6])
@@ -826,6 +828,8 @@ def _one_of_many(lows: Sequence[str]) -> bool:
         rest = rest[1:]
         while rest and rest[0] in _IS:
             rest = rest[1:]
+        if rest[:3] == ["the", "name", "of"]:     # "What is the name of a poet …"
+            rest = rest[3:]
     elif not (first and lows[first - 1] == "me") and rest[1:2] != ["example"]:
         return False                        # "Tell me a …", "An example of …"
     if rest[:2] in (["an", "example"], ["one", "example"], ["example", "of"]):
@@ -839,7 +843,8 @@ _REQUESTED = frozenset("name give tell list show find say mention suggest".split
 
 #: a word that ends the head noun of the one asked for, besides prepositions, relative
 #: words and "be" ("a poet *born* in Lyon")
-_AFTER_HEAD = frozenset({"born"})
+_AFTER_HEAD = frozenset("""born broadcast built made written sung shown held won run drawn
+sold taught led known set shot given taken grown brought found spoken""".split())
 
 
 def _one_head(ws: Sequence[Word]) -> int:
@@ -893,6 +898,7 @@ def _by_trade(lows: Sequence[str]) -> bool:
 #: where …", "I wonder which …", "Any idea who …"), "know" and "wonder" last
 _WRAPPERS = tuple(tuple(w.split()) for w in (
     "do you know", "do you happen to know", "does anyone know", "did you know",
+    "anyone know", "anybody know", "does anybody know",
     "you know", "know", "i wonder", "i want to know", "i would like to know",
     "i'd like to know", "any idea", "have you any idea", "do you have any idea",
     "would you know", "could you say", "can you say"))
@@ -906,9 +912,9 @@ def _embedded_question(lows: Sequence[str], first: int | None) -> int | None:
     for wrapper in _WRAPPERS:
         end = first + len(wrapper)
         after = end + 1 if lows[end:end + 1] and lows[end] in _PREPOSITIONS else end
-        if tuple(lows[first:end]) == wrapper and lows[after:after + 1] and \
-                lows[after] in WH_WORDS:        # "… where", "… in which"
-            return end
+        if tuple(lows[first:end]) == wrapper and lows[after:after + 1] and (
+                lows[after] in WH_WORDS or after == end and lows[after] in _ONE):
+            return end                  # "… where", "… in which", "… someone who"
     return None
 
 

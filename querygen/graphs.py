@@ -1023,10 +1023,12 @@ class GraphRanker:
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         confidence = self.model.probability(feats)
-        if via == TYPE_PROPERTY and check.noun is not None and check.noun < 0:
-            # instance of answers with classes: none of the class asked answers another
-            # question ("Which band is X a member of?" — through P31's alias "member of"
-            # — is not X's class, human)
+        if check.noun is not None and check.noun < 0 and query.form == "select" and (
+                via == TYPE_PROPERTY or len(_relation_edges(plan)) > 1):
+            # classes, or answers a hop further, none of the class the question asks
+            # for, answer another question ("Which band is X a member of?" — through
+            # P31's alias "member of" — is not X's class, human; "In which band did X
+            # play?" not the genres of X's band)
             confidence = min(confidence, self.model.threshold / 2)
         if feats["log_answers"] > LOG_ONE and _one_of_many_said(ctx, plan, check.noun):
             # "Name a poet" asks for one of many: the other poets are no rival answers,

@@ -277,6 +277,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "played": ("member of sports team", "instrument", "position played"),
     "plays": ("member of sports team", "instrument", "genre"),
     "play": ("member of sports team", "instrument", "genre"), "music": ("genre",),
+    "musical genre": ("genre",), "music genre": ("genre",), "musical style": ("genre",),
+    "literary genre": ("genre",),
     # one plays in a band (a role is played too: "the actor who played Chewbacca")
     # and a team plays in a match or a final
     "plays in": ("member of", "participating teams", "participant in"),
@@ -289,6 +291,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     # only say what a thing is ("fronted a band that comes from …")
     **{pair: ("member of",) for noun in ("band", "bands") for pair in (
         f"{noun} in", f"in {noun}", f"of {noun}")},
+    # "In which band does X play?": the preposition first, the class noun between
+    **{f"in {verb}": ("member of", "participating teams", "participant in")
+       for verb in ("play", "plays", "played")},
     # "takes its name from": the verb and its determiner name nothing themselves
     "signed": ("record label",), "takes its": ("named after", "namesake"),
     "take its": ("named after", "namesake"), "took its": ("named after", "namesake"),

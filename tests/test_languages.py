@@ -1111,3 +1111,16 @@ def test_other_languages_answer_requests_membership_and_jurisdiction(
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang=lang).ask(question)
     assert a.grounded and answer in a.ids, a.text
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, lang", [
+    ("In welcher Sprache schrieb Catull?", "de"),
+    ("Che lingua parlava Catullo?", "it"),
+])
+def test_a_latin_name_as_another_language_ends_it(slice_mirror_path, question, lang):
+    # "Catull", "Catullo" are "Catullus" (the slice has only its English label); a name
+    # that sounds alike (Catalan) had been preferred to the respelt one
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang=lang).ask(question)
+    assert a.grounded and a.ids == ["Q397"], a.text                                # Latin

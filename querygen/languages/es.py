@@ -98,7 +98,7 @@ WORDS = {
     "profesión": "profession", "oficio": "occupation", "trabajo": "job", "empleo": "job",
     "deporte": "sport", "película": "film", "filme": "film", "libro": "book",
     "novela": "novel", "canción": "song", "álbum": "album", "disco": "album",
-    "banda": "band", "grupo": "group", "obra": "work", "serie": "series",
+    "banda": "band", "grupo": "band", "obra": "work", "serie": "series",
     "videojuego": "video game", "programa": "programme", "montaña": "mountain",
     "ríos": "rivers", "edificio": "building", "estadio": "stadium", "liga": "league",
     "torneo": "tournament", "campeonato": "championship", "competición": "competition",
@@ -266,6 +266,9 @@ WORDS = {
 }
 
 PHRASES = {
+    # "grupo" alone is a band; these groups are not
+    "grupo étnico": "ethnic group", "grupos étnicos": "ethnic groups",
+    "grupo de investigación": "research group", "grupo de pesquisa": "research group",
     # whose a thing is: its owner
     "de quién es": "who owns", "de quién son": "who owns",
     "casa de moda": "fashion house",

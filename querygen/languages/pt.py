@@ -110,7 +110,7 @@ WORDS = {
     "trabalho": "job", "emprego": "job", "esporte": "sport", "desporto": "sport",
     "filme": "film", "livro": "book", "romance": "novel", "canção": "song",
     "música": "music", "músico": "musician", "álbum": "album", "disco": "album",
-    "banda": "band", "grupo": "group", "obra": "work", "série": "series",
+    "banda": "band", "grupo": "band", "obra": "work", "série": "series",
     "programa": "programme", "jogo": "game", "videojogo": "video game",
     "videogame": "video game", "montanha": "mountain", "rios": "rivers",
     "edifício": "building", "prédio": "building", "estádio": "stadium", "liga": "league",
@@ -296,6 +296,9 @@ WORDS = {
 }
 
 PHRASES = {
+    # "grupo" alone is a band; these groups are not
+    "grupo étnico": "ethnic group", "grupos étnicos": "ethnic groups",
+    "grupo de investigación": "research group", "grupo de pesquisa": "research group",
     # whose a thing is: its owner; "pais" written without its accent after "que"/"qual"
     # is a country ("os pais de X" are X's parents)
     "de quem é": "who owns", "de quem são": "who owns", "que pais": "which country",
