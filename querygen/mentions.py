@@ -27,7 +27,7 @@ from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
 from querygen.analysis import Analysis, Word, analyze
-from querygen.languages import FEATURE_NOUNS
+from querygen.languages import FEATURE_NOUNS, QUOTED, QUOTES
 from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED, ROLE_NOUNS
 from store.normalize import normalize
 
@@ -345,7 +345,6 @@ class MentionFinder:
 
     _BRACKET = re.compile(r"\(([^()]{1,60})\)")
 
-    _QUOTED = re.compile(r"«\s*([^«»]{2,80}?)\s*»|“([^“”]{2,80})”|\"([^\"]{2,80})\"")
 
     def _with_quoted(self, text: str, found: list[Mention], lang: str) -> list[Mention]:
         """``found`` with each quoted title as one mention (``_quoted``) and without the
@@ -364,8 +363,8 @@ class MentionFinder:
         приключений с Финном и Джейком"). A title is one name: a mention inside it is
         never the entity ("Время", the news programme, is not the cartoon)."""
         out = []
-        for m in self._QUOTED.finditer(text):
-            g = next(i for i in (1, 2, 3) if m.group(i))
+        for m in QUOTED.finditer(text):
+            g = next(i for i in range(1, len(QUOTES) + 1) if m.group(i))
             title = m.group(g)
             cands = list(self.exact(title, lang))
             if not cands:

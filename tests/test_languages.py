@@ -1124,3 +1124,18 @@ def test_a_latin_name_as_another_language_ends_it(slice_mirror_path, question, l
     from reasoning import Grounder
     a = Grounder(slice_mirror_path, lang=lang).ask(question)
     assert a.grounded and a.ids == ["Q397"], a.text                                # Latin
+
+
+def test_a_quoted_title_is_kept_as_written():
+    # German quotation marks („…“, »…«) mark a title as «…» and "…" do; the words inside
+    # are never glossed ("Der" had read "the")
+    for question in ("Wer schrieb „Der Prozess“?", "Wer schrieb »Der Prozess«?"):
+        assert "Der Prozess" in gloss(question, "de", known=lambda norms: set()).text
+
+
+@pytest.mark.timeout(600)
+def test_a_title_in_german_quotation_marks_is_one_mention(slice_mirror_path):
+    from reasoning import Grounder
+    a = Grounder(slice_mirror_path, lang="de").ask(
+        "Ausgestrahlt wurde „I Married Joan“ von welchem Sender?")
+    assert a.grounded and a.ids == ["Q13974"], a.text                                  # NBC

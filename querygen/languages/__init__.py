@@ -72,6 +72,12 @@ ASIDE_WORDS = _en.STOPWORDS | {"please"}
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*(?:['\u2019]s\b)?")
 #: French subject pronouns joined to an inverted verb ("est-il", "a-t-il")
 _APOSTROPHE = re.compile(r"['\u2019]")
+#: quotation marks as languages pair them: «…», “…”, "…", German „…“ and »…«, Polish
+#: „…”, Swedish ”…”, Japanese 「…」 and 『…』; ``QUOTED``'s group i is the title inside
+#: the i-th pair. A quoted title is kept as written, never glossed.
+QUOTES = ("«»", "“”", '""', "„“", "„”", "»«", "””", "「」", "『』")
+QUOTED = re.compile("|".join(
+    rf"{re.escape(o)}\s*([^{re.escape(o + c)}]{{2,80}}?)\s*{re.escape(c)}" for o, c in QUOTES))
 _FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
@@ -324,6 +330,8 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     _correct_misspellings(question, tokens, lows, lemmas, lex, known)
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
+    protected |= {i for m in QUOTED.finditer(question) for i, (s, e) in enumerate(tokens)
+                  if m.start() <= s and e <= m.end()}
     replacements: list[tuple[int, int, str]] = []
     forced = {**_genitives(question, tokens, lows, lex),
               **_relatives(question, tokens, lows, lex),
