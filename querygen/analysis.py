@@ -997,6 +997,11 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None,
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
+        if j > i and not parts_of_speech(w) and w not in STOPWORDS and cased is not None and \
+                not any(t[:1].isupper() for t in cased[1:]):
+            break                          # in a question all in lower case, a word
+            #                                English does not know begins a name:
+            #                                "which religion steve jobs followed"
         if j > i and _verb_after_noun(lows, cased, j, counted):
             break                          # "which countries *share* a border", "what
             #                                river *flows* through", "how many countries

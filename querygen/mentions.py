@@ -106,7 +106,7 @@ class MentionFinder:
         found.extend(self._compounds(text, a, detected))
         found = self._with_quoted(text, found, lang)
         if lang != "en":
-            found.extend(self._respelled_names(a, found, lang))
+            found.extend(self._respelled_names(a, found, lang, uncased(text), common))
         if gaps:
             found.extend(m for m in self._gap_names(text, a, found, lang)
                          if common is None or not common(m.text.lower()))
@@ -325,20 +325,26 @@ class MentionFinder:
                     out.append(Mention(name, run[0].start, run[-1].end, cands))
         return out
 
-    def _respelled_names(self, a: Analysis, found: Sequence[Mention], lang: str
-                         ) -> list[Mention]:
+    def _respelled_names(self, a: Analysis, found: Sequence[Mention], lang: str,
+                         lowered: bool = False,
+                         common: Callable[[str], bool] | None = None) -> list[Mention]:
         """Capitalized words of a question in another language that no mention covers
         and that are a name of the KB only as that language spells it ("Hatschepsut",
         "Puschkins", "Puškin": ``linking.variants.respellings``) or that sound like one
-        ("Biscaia": ``store.sounds``); the detector looks up names as written."""
+        ("Biscaia": ``store.sounds``); the detector looks up names as written. In a
+        question written all in lower case (``lowered``) its other words too, but for
+        ``common`` ones, as spelt only ("catull": Catullus)."""
         out: list[Mention] = []
         for w in a.words:
-            if w.text[:1].isupper() and w.low not in STOPWORDS and \
-                    w.low not in FRAME_WORDS and \
+            cased = w.text[:1].isupper()
+            if (cased or lowered and w.text.isalpha() and len(w.text) > 3 and
+                    (common is None or not common(w.low))) and \
+                    w.low not in STOPWORDS and w.low not in FRAME_WORDS and \
                     not any(m.start < w.end and w.start < m.end for m in found):
+                hows = ("variant:spelling", "variant:sounds") if cased else \
+                    ("variant:spelling",)
                 cands = tuple(c for c in self.linker.candidates(
-                    w.text, limit=ENTITY_CANDIDATES, lang=lang)
-                    if c.match in ("variant:spelling", "variant:sounds"))
+                    w.text, limit=ENTITY_CANDIDATES, lang=lang) if c.match in hows)
                 if cands:
                     out.append(Mention(w.text, w.start, w.end, cands))
         return out

@@ -1117,6 +1117,8 @@ def test_other_languages_answer_requests_membership_and_jurisdiction(
 @pytest.mark.parametrize("question, lang", [
     ("In welcher Sprache schrieb Catull?", "de"),
     ("Che lingua parlava Catullo?", "it"),
+    # all in lower case, an unknown word is tried as that language spells names
+    ("quelle langue parlait catulle", "fr"),
 ])
 def test_a_latin_name_as_another_language_ends_it(slice_mirror_path, question, lang):
     # "Catull", "Catullo" are "Catullus" (the slice has only its English label); a name

@@ -2231,3 +2231,22 @@ def test_answers_a_hop_past_the_class_asked_for_are_not_grounded(slice_grounder)
     # blues" at 0.83; the band itself answers
     a = slice_grounder.ask("In which band did Ringo Starr play?")
     assert a.grounded and a.ids == ["Q1299"], a.text                       # The Beatles
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("question, answer", [
+    # with no auxiliary after it (the word order of a question read from another
+    # language), the class noun had run on into the name: "religion steve jobs"
+    ("do you know which religion steve jobs followed", "Q7953"),                  # Zen
+    ("can you tell me which position ovadia yosef held", "Q1622615"),   # Chief Rabbi
+])
+def test_a_lower_case_name_after_the_class_noun(slice_grounder, question, answer):
+    a = slice_grounder.ask(question)
+    assert a.grounded and answer in a.ids, a.text
+
+
+def test_the_class_noun_stops_before_an_unknown_word_only_in_lower_case():
+    from querygen.analysis import analyze
+    assert analyze("which religion steve jobs followed").type_noun == "religion"
+    assert analyze("Which artists and records are trip hop?").type_noun == \
+        "artists and records"

@@ -452,6 +452,7 @@ PHRASES = {
     "gruppo musicale": "band", "tipo di musica": "genre", "genere di musica": "genre",
     "sotto contratto": "signed", "sotto contratto con": "signed to",
     "etichetta discografica": "record label", "casa discografica": "record label",
+    "etichette discografiche": "record labels", "case discografiche": "record labels",
     "partito politico": "political party", "membro di": "member of",
     "membro del": "member of the", "membro della": "member of the",
     "membro dei": "member of the", "membro dell": "member of the",
