@@ -65,6 +65,9 @@ FUZZY_FACTOR = 0.9
 SOUNDS_FACTOR, SOUNDS_SPELLING = 0.85, 0.1
 #: the forms of a mention whose sound is looked up: as written and two respellings
 SOUNDED_FORMS = 3
+#: how a match through a name as English spells it is made: a surer guess than a name
+#: that sounds alike ("Catull": Catullus, not the better-known Catalan)
+RESPELT = frozenset({"variant:spelling", "variant:ending"})
 #: variants that guess at another spelling of the name (a singular for a plural, the
 #: article added or dropped, the spaces moved): tried only when the mention as written is
 #: no label or alias — "Orioles" is the team's alias, not a plural of "Oriol", and "The
@@ -248,9 +251,7 @@ class CandidateGenerator:
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
         if _foreign_and_weak(lang, best, surface) and \
-                not any(m.how == "variant:spelling" for m in best.values()):
-            # a name as English spells it is surer than one that sounds alike ("Catull":
-            # Catullus, not the better-known Catalan)
+                not any(m.how in RESPELT for m in best.values()):
             self._sounding(norm, forms, reading, offer)
         if fuzzy and self.use_fuzzy and not best:
             self._near(norm, "fuzzy", reading, offer)

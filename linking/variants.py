@@ -17,7 +17,7 @@ variant. Input and output are normalized (``store.normalize.normalize``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -46,7 +46,8 @@ _MAX_COMBINATIONS = 27
 #: "Shevchenko" through three of them, not through k for c).
 #: a Latin name as other languages end it, as English keeps it ("Catull", "Catulle",
 #: "Catullo", "Катулл" → "Catullus"; "Tacite", "Tacito" → "Tacitus"): the last word of
-#: four letters or more; Russian writes a Latin "c" as "к"
+#: four letters or more; Russian writes a Latin "c" as "к". Such forms are ``ending``
+#: variants: a guess at a name, never a form to look for names that sound alike
 _LATIN_ENDING: dict[str, tuple[tuple[str, str], ...]] = {
     "de": ((r"(?<=\w{3}[bcdfgklmnprstvxz])$", "us"),),
     "fr": ((r"(?<=\w{3}[bcdfgklmnprstvxz])e$", "us"),),
@@ -56,14 +57,12 @@ _LATIN_ENDING: dict[str, tuple[tuple[str, str], ...]] = {
 }
 RESPELLINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "de": ((r"tsch", "ch"), (r"sch", "sh"), (r"w", "v"), (r"k", "c"), (r"j", "y"),
-           (r"ien\b", "ia"), *_LATIN_ENDING["de"]),
+           (r"ien\b", "ia")),
     # a Cyrillic name transliterated letter by letter (``querygen.languages``) as a Latin
     # label writes it: "Yokhan" → "Johan", "Dzhekson" → "Jekson", "Dmitriy" → "Dmitry",
     # "Aleksey" → "Alexey", "Stanislavskiy" → "Stanislavski" (-sky and -ski both)
     "ru": ((r"dzh", "j"), (r"kh", "h"), (r"\by(?=[aeiou])", "j"), (r"iy\b", "y"),
-           (r"(?<=sk)iy\b", "i"), (r"ks", "x"), *_LATIN_ENDING["ru"]),
-    "fr": _LATIN_ENDING["fr"], "es": _LATIN_ENDING["es"], "it": _LATIN_ENDING["it"],
-    "pt": _LATIN_ENDING["pt"],
+           (r"(?<=sk)iy\b", "i"), (r"ks", "x")),
 }
 #: the factor of a match through a respelling
 RESPELLING_FACTOR = 0.85
@@ -77,7 +76,7 @@ class Variant:
     """A normalized alternative form of a mention; ``factor`` discounts matches through it."""
     norm: str
     how: str        # article | possessive | plural | abbreviation | demonym | qualifier |
-                    # title | part | spelling | year | legal
+                    # title | part | spelling | ending | year | legal
     factor: float
 
 
@@ -273,18 +272,31 @@ def respellings(norm: str, lang: str, text: str = "") -> list[Variant]:
     """The normalized name ``norm`` of a text in ``lang`` spelled as English spells such
     names (``RESPELLINGS``): every combination of the rules that change it; with the
     name as written (``text``), its háček letters as English writes them (any language).
-    [] when nothing changes. Each is a ``spelling`` variant."""
-    rules = [(pattern, replacement) for pattern, replacement
-             in RESPELLINGS.get(lang.split("-")[0], ()) if re.search(pattern, norm)]
+    Each is a ``spelling`` variant; each of these and a one-word ``norm`` ended as a
+    Latin name (``_LATIN_ENDING``) an ``ending`` one. [] when nothing changes."""
     out: dict[str, Variant] = {}
-    for size in range(1, len(rules) + 1):
-        for chosen in combinations(rules, size):
-            form = norm
-            for pattern, replacement in chosen:
-                form = re.sub(pattern, replacement, form)
-            if form != norm:
-                out.setdefault(form, Variant(form, "spelling", RESPELLING_FACTOR))
+    for form in _rewritten(norm, RESPELLINGS.get(lang.split("-")[0], ())):
+        out.setdefault(form, Variant(form, "spelling", RESPELLING_FACTOR))
     hacek = normalize(text.casefold().translate(_HACEK)) if text else norm
     if hacek != norm:
         out.setdefault(hacek, Variant(hacek, "spelling", RESPELLING_FACTOR))
+    for base in [norm, *out] if " " not in norm else []:
+        for form in _rewritten(base, _LATIN_ENDING.get(lang.split("-")[0], ())):
+            if form != norm:
+                out.setdefault(form, Variant(form, "ending", RESPELLING_FACTOR))
     return list(out.values())
+
+
+def _rewritten(norm: str, rules: Sequence[tuple[str, str]]) -> list[str]:
+    """``norm`` rewritten by every combination of the ``rules`` that apply to it."""
+    applying = [(pattern, replacement) for pattern, replacement in rules
+                if re.search(pattern, norm)]
+    out: list[str] = []
+    for size in range(1, len(applying) + 1):
+        for chosen in combinations(applying, size):
+            form = norm
+            for pattern, replacement in chosen:
+                form = re.sub(pattern, replacement, form)
+            if form != norm and form not in out:
+                out.append(form)
+    return out

@@ -250,10 +250,8 @@ def place_level(label: str) -> int | None:
 
 #: head words of places of any of several levels: a "region" may be a county (Norway's,
 #: Ireland's first divisions) as well as a state or a province; a "borough" a town
-#: (Pennsylvania's) as well as a district (London's); a "territory" a province as well as
-#: a country (the one a national body's jurisdiction covers)
-VAGUE_LEVELS = {"region": frozenset({2, 3}), "borough": frozenset({1, 2}),
-                "territory": frozenset({3, 4})}
+#: (Pennsylvania's) as well as a district (London's)
+VAGUE_LEVELS = {"region": frozenset({2, 3}), "borough": frozenset({1, 2})}
 
 
 #: nouns for a place of any kind or size ("Which place was X named after?")

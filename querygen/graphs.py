@@ -1633,7 +1633,8 @@ def _unpaired_word(graph: QueryGraph) -> tuple[str, str] | None:
 
 
 #: variants of a name that name its entity, not another near it
-_NAMING_VARIANTS = frozenset({"variant:spelling", "variant:sounds", "variant:demonym"})
+_NAMING_VARIANTS = frozenset({"variant:spelling", "variant:ending", "variant:sounds",
+                              "variant:demonym"})
 
 
 def _missing_entity(ctx: _Context) -> tuple[str, str] | None:

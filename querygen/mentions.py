@@ -341,8 +341,8 @@ class MentionFinder:
                     (common is None or not common(w.low))) and \
                     w.low not in STOPWORDS and w.low not in FRAME_WORDS and \
                     not any(m.start < w.end and w.start < m.end for m in found):
-                hows = ("variant:spelling", "variant:sounds") if cased else \
-                    ("variant:spelling",)
+                hows = ("variant:spelling", "variant:ending", "variant:sounds") if cased \
+                    else ("variant:spelling", "variant:ending")
                 cands = tuple(c for c in self.linker.candidates(
                     w.text, limit=ENTITY_CANDIDATES, lang=lang) if c.match in hows)
                 if cands:
