@@ -75,7 +75,8 @@ _APOSTROPHE = re.compile(r"['\u2019]")
 #: quotation marks as languages pair them: «…», “…”, "…", German „…“ and »…«, Polish
 #: „…”, Swedish ”…”, Japanese 「…」 and 『…』; ``QUOTED``'s group i is the title inside
 #: the i-th pair. A quoted title is kept as written, never glossed.
-QUOTES = ("«»", "“”", '""', "„“", "„”", "»«", "””", "「」", "『』")
+QUOTES = tuple((pair[0], pair[1]) for pair in
+               ("«»", "“”", '""', "„“", "„”", "»«", "””", "「」", "『』"))
 QUOTED = re.compile("|".join(
     rf"{re.escape(o)}\s*([^{re.escape(o + c)}]{{2,80}}?)\s*{re.escape(c)}" for o, c in QUOTES))
 _FRENCH_INVERSION = re.compile(r"^(.+?)-(?:t-)?(il|elle|ils|elles|on|ce)$", re.I)
