@@ -515,11 +515,12 @@ def analyze(question: str) -> Analysis:
     _read_question_word(r, first)
     superlative = _read_superlative(r)
     one_of_many = _one_of_many(r.lows, first)
-    if one_of_many:             # "an example of a game …": the game is asked, no example,
-        r.mark(*(i for i, w in enumerate(r.lows) if w in ("example", "examples")   # nor
-                 and r.lows[i + 1:i + 2] == ["of"]))           # "the name of someone …"
-        r.mark(*(i for i in range(len(r.lows)) if r.lows[i - 1:i + 2] == ["the", "name", "of"]
-                 or r.lows[i - 2:i + 1] == ["the", "name", "of"]))
+    if one_of_many:             # "an example of a game …": the game is asked, no example;
+        r.mark(*(i for i, w in enumerate(r.lows) if w in ("example", "examples")
+                 and r.lows[i + 1:i + 2] == ["of"]))
+        named = next((i for i in range(len(r.lows)) if r.lows[i:i + 3] == _NAME_OF), None)
+        if named is not None:   # "What is the name of someone who …": someone, no name
+            r.mark(named, named + 1, named + 2)
     return Analysis(question, r.form, r.wh, r.answer_type, r.type_noun, superlative, ws,
                     frozenset(r.frame), _negated(ws), one_of_many=one_of_many,
                     one_head=_one_head(ws) if one_of_many else -1)
@@ -806,6 +807,7 @@ def _negated(ws: Sequence[Word]) -> bool:
 _NAME_ONE = frozenset("name give mention cite suggest".split())
 _WHO_IS = frozenset("who what which whats who's what's".split())
 _IS = frozenset("is was are were would be".split())
+_NAME_OF = ["the", "name", "of"]
 _ONE = frozenset("a an one some someone somebody anyone anybody something".split())
 
 
@@ -828,7 +830,7 @@ def _one_of_many(lows: Sequence[str], first: int | None) -> bool:
         rest = rest[1:]
         while rest and rest[0] in _IS:
             rest = rest[1:]
-        if rest[:3] == ["the", "name", "of"]:     # "What is the name of a poet …"
+        if rest[:3] == _NAME_OF:                  # "What is the name of a poet …"
             rest = rest[3:]
     elif not (first and lows[first - 1] == "me") and rest[1:2] != ["example"]:
         return False                        # "Tell me a …", "An example of …"

@@ -35,8 +35,9 @@ WORDS = {
     # auxiliaries and copulas
     "es": "is", "son": "are", "fue": "was", "fueron": "were", "era": "was",
     "eran": "were", "sido": "been", "será": "will be", "serán": "will be", "sea": "is",
-    "siendo": "being", "está": "is", "esta": "is", "estan": "are", "están": "are", "estaba": "was",
-    "estaban": "were",
+    "siendo": "being", "está": "is", "están": "are", "estaba": "was", "estaban": "were",
+    # "está", "están" as often typed without accents ("en que pais esta madrid")
+    "esta": "is", "estan": "are",
     "estuvo": "was", "estuvieron": "were", "esté": "is", "estar": "is", "haber": "",
     "tener": "has", "poder": "can", "ser": "be",
     "tenía": "had", "tenían": "had", "tuvo": "had", "tuvieron": "had", "hacer": "made",
@@ -268,7 +269,7 @@ WORDS = {
 PHRASES = {
     # "grupo" alone is a band; these groups are not
     "grupo étnico": "ethnic group", "grupos étnicos": "ethnic groups",
-    "grupo de investigación": "research group", "grupo de pesquisa": "research group",
+    "grupo de investigación": "research group",
     # whose a thing is: its owner
     "de quién es": "who owns", "de quién son": "who owns",
     "casa de moda": "fashion house",
@@ -375,11 +376,10 @@ PHRASES = {
     "alma máter": "alma mater", "asistir a": "attended", "educar en": "educated at",
     "educado en": "educated at", "egresar de": "graduated from",
     "egresado de": "graduated from", "graduado de": "graduated from",
-    "cursó sus estudios": "studied", "saca el nombre": "takes its name",
-    "sacar el nombre": "takes its name",
+    "cursó sus estudios": "studied", "cursar su estudio": "studied",
+    "saca el nombre": "takes its name", "sacar el nombre": "takes its name",
     "saca su nombre": "takes its name", "sería tan amable": "could you",
     "sería usted tan amable": "could you", "de decirme": "tell me",
-    "cursar su estudio": "studied",
     "realizó sus estudios": "studied", "realizar su estudio": "studied",
     "hizo sus estudios": "studied", "hacer su estudio": "studied",
     "lugar de trabajo": "work location", "lugares de trabajo": "work locations",

@@ -35,8 +35,9 @@ WORDS = {
     # auxiliaries and copulas ("ser" and "são": see above)
     "é": "is", "foi": "was", "foram": "were", "era": "was", "eram": "were",
     "sido": "been", "será": "will be", "serão": "will be", "seja": "is", "sendo": "being",
-    "está": "is", "esta": "is", "estao": "are", "estão": "are", "estava": "was", "estavam": "were",
-    "esteve": "was",
+    "está": "is", "estão": "are", "estava": "was", "estavam": "were", "esteve": "was",
+    # "está", "estão" as often typed without accents
+    "esta": "is", "estao": "are",
     "estiveram": "were", "esteja": "is", "estar": "is", "ter": "has", "tinha": "had",
     "tinham": "had", "teve": "had", "tiveram": "had", "haver": "", "fazer": "made",
     "fazia": "made", "fez": "made",
@@ -298,7 +299,7 @@ WORDS = {
 PHRASES = {
     # "grupo" alone is a band; these groups are not
     "grupo étnico": "ethnic group", "grupos étnicos": "ethnic groups",
-    "grupo de investigación": "research group", "grupo de pesquisa": "research group",
+    "grupo de pesquisa": "research group",
     # whose a thing is: its owner; "pais" written without its accent after "que"/"qual"
     # is a country ("os pais de X" are X's parents)
     "de quem é": "who owns", "de quem são": "who owns", "que pais": "which country",
