@@ -250,8 +250,7 @@ class CandidateGenerator:
             stems = [v.norm for v in forms.values() if v.how in ("possessive", "plural")]
             if stems:                    # "Marleys" → "marley" → "Bob Marley"
                 self._partial(stems[0], reading, offer, factor=forms[stems[0]].factor)
-        if _foreign_and_weak(lang, best, surface) and \
-                not any(m.how in RESPELT for m in best.values()):
+        if _foreign_and_weak(lang, best, surface):
             self._sounding(norm, forms, reading, offer)
         if fuzzy and self.use_fuzzy and not best:
             self._near(norm, "fuzzy", reading, offer)
@@ -333,10 +332,11 @@ class CandidateGenerator:
 
 def _foreign_and_weak(lang: str, best: dict[str, Match], surface: str) -> bool:
     """Whether a mention written ``surface`` is capitalized, of a text in another language
-    than English (``lang``), and matched nothing well (``STRONG``) yet: then a name that
-    sounds like it is looked for (never for a relation word read into English)."""
+    than English (``lang``), and matched nothing well (``STRONG``) yet, not even as English
+    spells such names (``RESPELT``): then a name that sounds like it is looked for (never
+    for a relation word read into English)."""
     return lang.split("-")[0] not in ("en", "") and surface != surface.lower() and \
-        not any(m.score >= STRONG for m in best.values())
+        not any(m.score >= STRONG or m.how in RESPELT for m in best.values())
 
 
 def _named_after_of(longer: str, words: list[str]) -> bool:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from linking.lexicon import STOPWORDS
+from linking.lexicon.en import HEAD_ENDING_PARTICIPLES
 from querygen.lexicon import (AUXILIARIES, CLASS_IDIOM_NOUNS, CLASS_WORDS, FRAME_WORDS, IMPERATIVES,
                               OPENING_FILLERS, PERSON_NOUNS, PLACE_NOUNS, PRAISE_WORDS,
                               RELATIONAL_NOUNS, ROLE_NOUNS, SUPERLATIVES, TIME_NOUNS, TITLES,
@@ -845,8 +846,7 @@ _REQUESTED = frozenset("name give tell list show find say mention suggest".split
 
 #: a word that ends the head noun of the one asked for, besides prepositions, relative
 #: words and "be" ("a poet *born* in Lyon")
-_AFTER_HEAD = frozenset("""born broadcast built made written sung shown held won run drawn
-sold taught led known set shot given taken grown brought found spoken""".split())
+_AFTER_HEAD = HEAD_ENDING_PARTICIPLES
 
 
 def _one_head(ws: Sequence[Word]) -> int:
@@ -999,11 +999,8 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None,
             break                          # "what got founded": no noun at all
         if j > i and cased is not None and cased[j][:1].isupper():
             break                          # a name follows: "universities Max Planck"
-        if j > i and not parts_of_speech(w) and w not in STOPWORDS and cased is not None and \
-                not any(t[:1].isupper() for t in cased[1:]):
-            break                          # in a question all in lower case, a word
-            #                                English does not know begins a name:
-            #                                "which religion steve jobs followed"
+        if j > i and _lower_case_name(w, cased):
+            break                          # "which religion steve jobs followed"
         if j > i and _verb_after_noun(lows, cased, j, counted):
             break                          # "which countries *share* a border", "what
             #                                river *flows* through", "how many countries
@@ -1012,6 +1009,13 @@ def _noun_after(lows: Sequence[str], i: int, cased: Sequence[str] | None = None,
         if POSSESSIVE_END.search(w):
             break                  # "which country's city …" asks for the country
     return end
+
+
+def _lower_case_name(word: str, cased: Sequence[str] | None) -> bool:
+    """Whether ``word``, in a question all in lower case (``cased``: its words as
+    written), may begin a name: English does not know it."""
+    return cased is not None and not parts_of_speech(word) and word not in STOPWORDS and \
+        not any(t[:1].isupper() for t in cased[1:])
 
 
 def _verb_after_noun(lows: Sequence[str], cased: Sequence[str] | None, j: int,

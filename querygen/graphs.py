@@ -1023,12 +1023,7 @@ class GraphRanker:
         feats.update(ctx.question_features)
         feats["noun_named"] = float(self._named_by_noun(ctx, plan, check, feats))
         confidence = self.model.probability(feats)
-        if check.noun is not None and check.noun < 0 and query.form == "select" and (
-                via == TYPE_PROPERTY or len(_relation_edges(plan)) > 1):
-            # classes, or answers a hop further, none of the class the question asks
-            # for, answer another question ("Which band is X a member of?" — through
-            # P31's alias "member of" — is not X's class, human; "In which band did X
-            # play?" not the genres of X's band)
+        if _past_the_class(plan, query, check, via):
             confidence = min(confidence, self.model.threshold / 2)
         if feats["log_answers"] > LOG_ONE and _one_of_many_said(ctx, plan, check.noun):
             # "Name a poet" asks for one of many: the other poets are no rival answers,
@@ -2075,6 +2070,15 @@ def _one_of_many_said(ctx: _Context, plan: QueryPlan, noun: float | None) -> boo
     return word in ANY_PERSON_NOUNS or bool(a.type_noun and word in a.type_noun.split() and
                                      (noun or 0.0) > 0) or any(
         d.start <= a.one_head < d.end for d in plan.decisions if d.kind == "entity")
+
+
+def _past_the_class(plan: QueryPlan, query: Any, check: TypeCheck, via: str | None) -> bool:
+    """Whether ``plan``'s answers are classes, or a hop further, and none of the class
+    the question asks for: they answer another question ("Which band is X a member of?"
+    — through P31's alias "member of" — is not X's class, human; "In which band did X
+    play?" is not the genres of X's band)."""
+    return check.noun is not None and check.noun < 0 and query.form == "select" and (
+        via == TYPE_PROPERTY or len(_relation_edges(plan)) > 1)
 
 
 def _unnamed_members(plan: QueryPlan) -> bool:

@@ -26,6 +26,7 @@ from kb.base import KnowledgeBase
 from kb.contracts import Linker
 from kb.types import Candidate
 from linking.lexicon import STOPWORDS
+from linking.variants import respellings
 from querygen.analysis import Analysis, Word, analyze
 from querygen.languages import FEATURE_NOUNS, QUOTED, QUOTES
 from querygen.lexicon import FRAME_WORDS, PLACE_NOUNS, RELATED, ROLE_NOUNS
@@ -337,7 +338,7 @@ class MentionFinder:
         out: list[Mention] = []
         for w in a.words:
             cased = w.text[:1].isupper()
-            if (cased or lowered and w.text.isalpha() and len(w.text) > 3 and
+            if (cased or lowered and len(w.text) > 3 and respellings(w.low, lang) and
                     (common is None or not common(w.low))) and \
                     w.low not in STOPWORDS and w.low not in FRAME_WORDS and \
                     not any(m.start < w.end and w.start < m.end for m in found):

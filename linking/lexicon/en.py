@@ -455,3 +455,9 @@ GENERIC_RELATION_WORDS = frozenset("""
 related relation relations relationship relationships connection connections connected
 connect connects link links linked relate relates tie ties between
 """.split())
+
+#: irregular past participles that end the head noun of the one a question asks for ("a
+#: poet *born* in Lyon", "a programme *broadcast* on VTM"); not "known", which is an
+#: adjective as often ("a well known economist")
+HEAD_ENDING_PARTICIPLES = frozenset("""born broadcast built made written sung shown held won
+drawn sold taught led given taken grown brought spoken""".split())

@@ -331,8 +331,7 @@ def gloss(question: str, lang: str, *, known: Callable[[Sequence[str]], set[str]
     _correct_misspellings(question, tokens, lows, lemmas, lex, known)
     norm = normalize or (lambda s: " ".join(s.lower().split()))
     protected = _names(question, tokens, lows, lemmas, lex, known, norm, properties or {})
-    protected |= {i for m in QUOTED.finditer(question) for i, (s, e) in enumerate(tokens)
-                  if m.start() <= s and e <= m.end()}
+    protected |= _quoted(question, tokens)
     replacements: list[tuple[int, int, str]] = []
     forced = {**_genitives(question, tokens, lows, lex),
               **_relatives(question, tokens, lows, lex),
@@ -862,6 +861,12 @@ def _nominatives(lows: list[str], lemmas: list[str], lex: Lexicon | None
         out += [list(form) for form in itertools.islice(itertools.product(*options),
                                                         MAX_DECLINED)]
     return [list(f) for f in dict.fromkeys(map(tuple, out + [lemmas])) if list(f) != lows]
+
+
+def _quoted(question: str, tokens: list[tuple[int, int]]) -> set[int]:
+    """Indexes of the tokens inside a quoted title (``QUOTED``): kept as written."""
+    return {i for m in QUOTED.finditer(question) for i, (s, e) in enumerate(tokens)
+            if m.start() <= s and e <= m.end()}
 
 
 def _tokens(question: str, code: str) -> list[tuple[int, int]]:
